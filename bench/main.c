@@ -1,0 +1,72 @@
+/*
+ * netproof-bench - thin dispatcher over the benchmark libraries.
+ * Each subcommand's logic (argument parsing included) lives in its library
+ * so tests can drive it directly; this file only picks one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "np_err.h"
+#include "np_identity.h"
+
+#ifdef HAVE_NP_UDP
+#include "np_udp_cli.h"
+#endif
+#ifdef HAVE_NP_MATRIX
+#include "np_matrix_cli.h"
+#endif
+#ifdef HAVE_NP_RUDP
+#include "np_rudp_cli.h"
+#endif
+
+static void usage(FILE *fp) {
+  fputs("usage: netproof-bench <command> [options]\n"
+        "\n"
+        "commands:\n"
+#ifdef HAVE_NP_UDP
+        "  udp       UDP echo benchmark over loopback (see udp --help)\n"
+#endif
+#ifdef HAVE_NP_RUDP
+        "  rudp      reliable-UDP benchmark through the emulating relay\n"
+#endif
+#ifdef HAVE_NP_MATRIX
+        "  matrix    run a whole suite plan, one process per repetition\n"
+#endif
+        "\n"
+        "  --help     this text\n"
+        "  --version  version, source and binary SHA-256, library versions\n"
+        "\n"
+        "exit codes: 0 passed, 1 a data check failed, 2 usage error,\n"
+        "            3 environment or run-time error, 130/143 interrupted\n",
+        fp);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return NP_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    usage(stdout);
+    return NP_EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    np_identity_print_version(stdout, "netproof-bench");
+    return NP_EXIT_OK;
+  }
+#ifdef HAVE_NP_UDP
+  if (strcmp(cmd, "udp") == 0)
+    return np_udp_cli_main(argc - 1, argv + 1);
+#endif
+#ifdef HAVE_NP_RUDP
+  if (strcmp(cmd, "rudp") == 0)
+    return np_rudp_cli_main(argc - 1, argv + 1);
+#endif
+#ifdef HAVE_NP_MATRIX
+  if (strcmp(cmd, "matrix") == 0)
+    return np_matrix_cli_main(argc - 1, argv + 1);
+#endif
+  fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);
+  return NP_EXIT_USAGE;
+}

@@ -1,0 +1,32 @@
+/*
+ * np_identity.h - who produced a record: version, SHA-256 of the sources
+ * (computed by the build, see scripts/source-hash.sh for the recipe) and of
+ * the running executable, build flags and run-time library versions.
+ */
+#ifndef NP_IDENTITY_H
+#define NP_IDENTITY_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_err.h"
+#include "np_sha256.h"
+
+#define NP_VERSION "0.1.0"
+
+/* SHA-256 of the project's sources, fixed at build time. */
+const char *np_identity_source_sha256(void);
+
+/* SHA-256 of /proc/self/exe. */
+int np_identity_binary_sha256(char hex[NP_SHA256_HEX_SIZE]);
+
+/* The record's `tool` object: name, version, source_sha256, binary_sha256,
+ * build {compiler, compiler_version, build_type, c_flags}, libraries
+ * {libuv, openssl, cjson, ...run-time versions}.  NULL on failure. */
+cJSON *np_identity_tool_json(const char *program);
+
+/* What every program's --version prints. */
+void np_identity_print_version(FILE *fp, const char *program);
+
+#endif /* NP_IDENTITY_H */

@@ -1,0 +1,326 @@
+/*
+ * np_json.c - bounded JSON loading and atomic writing over cJSON.
+ *
+ * Limits are enforced before cJSON sees the text: the byte size up front,
+ * the nesting depth by a pre-scan that skips string contents (cJSON's own
+ * compile-time limit of 1000 is far above what evidence needs and would be
+ * a stack risk for fuzzed input).  After parsing, the tree is walked once
+ * to reject non-finite numbers, which JSON cannot express but strtod
+ * produces for literals like 1e999.
+ */
+#include "np_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void limits_or_default(const struct np_json_limits *lim,
+                              size_t *max_bytes, int *max_depth) {
+  *max_bytes = NP_JSON_DEFAULT_MAX_BYTES;
+  *max_depth = NP_JSON_DEFAULT_MAX_DEPTH;
+  if (lim != NULL && lim->max_bytes != 0)
+    *max_bytes = lim->max_bytes;
+  if (lim != NULL && lim->max_depth != 0)
+    *max_depth = lim->max_depth;
+}
+
+/* Depth of [ and { outside strings; returns the offset of the first byte
+ * that exceeds max_depth, or -1 when the text stays within it. */
+static long depth_scan(const char *buf, size_t len, int max_depth) {
+  int depth = 0, in_string = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = buf[i];
+    if (in_string) {
+      if (c == '\\')
+        i++;
+      else if (c == '"')
+        in_string = 0;
+      continue;
+    }
+    if (c == '"') {
+      in_string = 1;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        return (long)i;
+    } else if (c == ']' || c == '}') {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/* Finds the first non-finite number; writes its JSON pointer into ptr. */
+static int find_nonfinite(const cJSON *item, char *ptr, size_t cap) {
+  if (cJSON_IsNumber(item))
+    return !isfinite(item->valuedouble);
+  if (!cJSON_IsArray(item) && !cJSON_IsObject(item))
+    return 0;
+  size_t base = strlen(ptr);
+  int idx = 0;
+  for (const cJSON *c = item->child; c != NULL; c = c->next, idx++) {
+    if (cJSON_IsObject(item))
+      snprintf(ptr + base, cap - base, "/%s", c->string ? c->string : "");
+    else
+      snprintf(ptr + base, cap - base, "/%d", idx);
+    if (find_nonfinite(c, ptr, cap))
+      return 1;
+    ptr[base] = '\0';
+  }
+  return 0;
+}
+
+int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
+                  cJSON **out, struct np_errbuf *eb) {
+  size_t max_bytes;
+  int max_depth;
+  limits_or_default(lim, &max_bytes, &max_depth);
+  if (buf == NULL || out == NULL)
+    return np_errbuf_set(eb, NP_EINVAL, "no input");
+  if (len > max_bytes)
+    return np_errbuf_set(eb, NP_ETOOBIG, "%zu bytes exceeds the limit of %zu",
+                         len, max_bytes);
+  long deep = depth_scan(buf, len, max_depth);
+  if (deep >= 0)
+    return np_errbuf_set(eb, NP_ETOODEEP,
+                         "nesting deeper than %d at byte %ld", max_depth,
+                         deep);
+  const char *end = NULL;
+  cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+  if (doc == NULL) {
+    size_t off = (end != NULL && end >= buf) ? (size_t)(end - buf) : 0;
+    /* cJSON reports an error at the end as the last byte's offset. */
+    if (off + 1 >= len)
+      return np_errbuf_set(eb, NP_EPARSE,
+                           "malformed JSON: unexpected end of input at byte "
+                           "%zu",
+                           len);
+    return np_errbuf_set(eb, NP_EPARSE, "malformed JSON at byte %zu", off);
+  }
+  /* cJSON stops after the first value; anything but whitespace after it
+   * (or an embedded NUL) is an error, as in every strict parser. */
+  size_t off = (size_t)(end - buf);
+  while (off < len && (buf[off] == ' ' || buf[off] == '\t' ||
+                       buf[off] == '\n' || buf[off] == '\r'))
+    off++;
+  if (off < len) {
+    cJSON_Delete(doc);
+    return np_errbuf_set(eb, NP_EPARSE,
+                         "malformed JSON: trailing data at byte %zu", off);
+  }
+  char ptr[256] = "";
+  if (find_nonfinite(doc, ptr, sizeof(ptr))) {
+    cJSON_Delete(doc);
+    return np_errbuf_set(eb, NP_ENONFINITE,
+                         "%s: number is not finite (NaN or Infinity)",
+                         ptr[0] ? ptr : "/");
+  }
+  *out = doc;
+  return 0;
+}
+
+int np_file_read_all(const char *path, size_t max_bytes, char **out,
+                     size_t *out_len, struct np_errbuf *eb) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
+                         strerror(e));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int isdir = S_ISDIR(st.st_mode);
+    close(fd);
+    return np_errbuf_set(eb, isdir ? NP_EISDIR : NP_EIO, "%s: %s", path,
+                         isdir ? "is a directory" : "not a regular file");
+  }
+  if (max_bytes != 0 && (uint64_t)st.st_size > max_bytes) {
+    close(fd);
+    return np_errbuf_set(eb, NP_ETOOBIG,
+                         "%s: %lld bytes exceeds the limit of %zu", path,
+                         (long long)st.st_size, max_bytes);
+  }
+  size_t cap = (size_t)st.st_size + 1, len = 0;
+  char *buf = malloc(cap);
+  if (buf == NULL) {
+    close(fd);
+    return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
+  }
+  for (;;) {
+    if (len + 1 == cap) { /* the file grew while we read it */
+      if (max_bytes != 0 && len >= max_bytes) {
+        free(buf);
+        close(fd);
+        return np_errbuf_set(eb, NP_ETOOBIG, "%s: exceeds the limit of %zu",
+                             path, max_bytes);
+      }
+      char *nb = realloc(buf, cap * 2);
+      if (nb == NULL) {
+        free(buf);
+        close(fd);
+        return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
+      }
+      buf = nb;
+      cap *= 2;
+    }
+    ssize_t n = read(fd, buf + len, cap - 1 - len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int e = errno;
+      free(buf);
+      close(fd);
+      return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
+                           strerror(e));
+    }
+    if (n == 0)
+      break;
+    len += (size_t)n;
+  }
+  close(fd);
+  buf[len] = '\0';
+  *out = buf;
+  *out_len = len;
+  return 0;
+}
+
+int np_json_load_file(const char *path, const struct np_json_limits *lim,
+                      cJSON **out, struct np_errbuf *eb) {
+  size_t max_bytes;
+  int max_depth;
+  limits_or_default(lim, &max_bytes, &max_depth);
+  char *buf = NULL;
+  size_t len = 0;
+  int rc = np_file_read_all(path, max_bytes, &buf, &len, eb);
+  if (rc != 0)
+    return rc;
+  struct np_errbuf inner;
+  rc = np_json_parse(buf, len, lim, out, &inner);
+  free(buf);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "%s: %s", path, inner.msg);
+  return 0;
+}
+
+char *np_json_print(const cJSON *doc, int pretty) {
+  char ptr[256] = "";
+  if (doc == NULL || find_nonfinite(doc, ptr, sizeof(ptr)))
+    return NULL;
+  char *s = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+  if (s == NULL)
+    return NULL;
+  size_t n = strlen(s);
+  char *t = realloc(s, n + 2);
+  if (t == NULL) {
+    cJSON_free(s);
+    return NULL;
+  }
+  t[n] = '\n';
+  t[n + 1] = '\0';
+  return t;
+}
+
+static int fsync_parent(const char *path) {
+  char *copy = strdup(path);
+  if (copy == NULL)
+    return NP_ENOMEM;
+  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  free(copy);
+  if (fd < 0)
+    return np_err_from_errno(errno);
+  int rc = fsync(fd) == 0 ? 0 : np_err_from_errno(errno);
+  close(fd);
+  return rc;
+}
+
+int np_file_write_atomic(const char *path, const void *buf, size_t len,
+                         struct np_errbuf *eb) {
+  size_t plen = strlen(path);
+  char *tmp = malloc(plen + 16);
+  if (tmp == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
+  snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(tmp);
+    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
+                         strerror(e));
+  }
+  int rc = 0, e = 0;
+  const char *p = buf;
+  size_t left = len;
+  while (left > 0) {
+    ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      e = errno;
+      goto fail_write;
+    }
+    p += n;
+    left -= (size_t)n;
+  }
+  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
+    e = errno;
+    goto fail_write;
+  }
+  if (close(fd) != 0) {
+    e = errno;
+    fd = -1;
+    goto fail_write;
+  }
+  fd = -1;
+  if (rename(tmp, path) != 0) {
+    e = errno;
+    goto fail_write;
+  }
+  free(tmp);
+  rc = fsync_parent(path);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "%s: fsync of folder failed", path);
+  return 0;
+
+fail_write:
+  if (fd >= 0)
+    close(fd);
+  unlink(tmp);
+  free(tmp);
+  return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path, strerror(e));
+}
+
+int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
+                         struct np_errbuf *eb) {
+  char *s = np_json_print(doc, pretty);
+  if (s == NULL)
+    return np_errbuf_set(eb, NP_EINVAL,
+                         "%s: document holds a non-finite number or memory "
+                         "ran out",
+                         path);
+  int rc = np_file_write_atomic(path, s, strlen(s), eb);
+  free(s);
+  return rc;
+}
+
+double np_json_get_number(const cJSON *obj, const char *key, double dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+const char *np_json_get_string(const cJSON *obj, const char *key,
+                               const char *dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+cJSON *np_json_add_number(cJSON *obj, const char *key, double v) {
+  if (!isfinite(v))
+    return cJSON_AddNullToObject(obj, key);
+  return cJSON_AddNumberToObject(obj, key, v);
+}

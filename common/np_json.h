@@ -1,0 +1,68 @@
+/*
+ * np_json.h - JSON helpers over cJSON: bounded loading, atomic writing.
+ *
+ * Loading enforces a byte-size limit and a nesting-depth limit before cJSON
+ * parses anything, and rejects numbers that are not finite (cJSON turns
+ * "1e999" into inf).  Writing goes to a temporary file in the target's
+ * folder, is fsync'd and renamed over the target, so a reader never sees
+ * a half-written file.  cJSON keeps object keys in insertion order and
+ * prints doubles with %.15g falling back to %.17g, which round-trips.
+ */
+#ifndef NP_JSON_H
+#define NP_JSON_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_err.h"
+
+#define NP_JSON_DEFAULT_MAX_BYTES ((size_t)64 << 20) /* 64 MiB */
+#define NP_JSON_DEFAULT_MAX_DEPTH 64
+
+struct np_json_limits {
+  size_t max_bytes; /* 0 = NP_JSON_DEFAULT_MAX_BYTES */
+  int max_depth;    /* 0 = NP_JSON_DEFAULT_MAX_DEPTH  */
+};
+
+/* Parse len bytes of buf (need not be NUL-terminated).  On success *out owns
+ * a new tree (free with cJSON_Delete).  Errors: NP_ETOOBIG, NP_ETOODEEP,
+ * NP_EPARSE (with byte offset in eb), NP_ENONFINITE, NP_ENOMEM.
+ * lim may be NULL for defaults. */
+int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
+                  cJSON **out, struct np_errbuf *eb);
+
+/* Read and parse a file ("-" is not accepted).  eb messages start with the
+ * path.  Additional errors: NP_ENOENT, NP_EACCES, NP_EISDIR, NP_EIO. */
+int np_json_load_file(const char *path, const struct np_json_limits *lim,
+                      cJSON **out, struct np_errbuf *eb);
+
+/* Print doc (pretty when pretty != 0) with a trailing newline.  Returns a
+ * malloc'd string the caller frees, or NULL on allocation failure or when
+ * doc holds a non-finite number. */
+char *np_json_print(const cJSON *doc, int pretty);
+
+/* Write len bytes to path atomically: temp file in the same folder, fsync,
+ * rename, fsync of the folder.  On failure the temp file is removed and any
+ * existing file at path is untouched. */
+int np_file_write_atomic(const char *path, const void *buf, size_t len,
+                         struct np_errbuf *eb);
+
+/* np_json_print + np_file_write_atomic. */
+int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
+                         struct np_errbuf *eb);
+
+/* Read a whole file into a malloc'd, NUL-terminated buffer of at most
+ * max_bytes (0 = no limit beyond memory).  *out_len excludes the NUL. */
+int np_file_read_all(const char *path, size_t max_bytes, char **out,
+                     size_t *out_len, struct np_errbuf *eb);
+
+/* Small typed accessors used across modules (NULL/absent-safe). */
+double np_json_get_number(const cJSON *obj, const char *key, double dflt);
+const char *np_json_get_string(const cJSON *obj, const char *key,
+                               const char *dflt);
+
+/* Add a number that must be finite; adds JSON null when it is not. */
+cJSON *np_json_add_number(cJSON *obj, const char *key, double v);
+
+#endif /* NP_JSON_H */

@@ -1,0 +1,45 @@
+/* test_err.c - the error vocabulary: every code has a name and message,
+ * codes are unique and negative, errno translation covers the edges. */
+#include <errno.h>
+
+#include "np_err.h"
+#include "np_test.h"
+
+static void test_names_and_messages(void) {
+  for (int c = -1; c >= NP_ERR_MIN_; c--) {
+    ASSERT_TRUE(strcmp(np_err_name(c), "NP_UNKNOWN") != 0);
+    ASSERT_TRUE(strcmp(np_strerror(c), "unknown error") != 0);
+    for (int d = c - 1; d >= NP_ERR_MIN_; d--)
+      ASSERT_TRUE(strcmp(np_err_name(c), np_err_name(d)) != 0);
+  }
+  ASSERT_STR_EQ(np_err_name(NP_EINVAL), "NP_EINVAL");
+  ASSERT_STR_EQ(np_err_name(0), "NP_OK");
+  ASSERT_STR_EQ(np_err_name(-9999), "NP_UNKNOWN");
+  ASSERT_STR_EQ(np_strerror(1), "unknown error");
+}
+
+static void test_errno_map(void) {
+  ASSERT_EQ(np_err_from_errno(0), 0);
+  ASSERT_EQ(np_err_from_errno(ENOENT), NP_ENOENT);
+  ASSERT_EQ(np_err_from_errno(EPERM), NP_EACCES);
+  ASSERT_EQ(np_err_from_errno(ENOBUFS), NP_ENOBUFS);
+  ASSERT_EQ(np_err_from_errno(EFBIG), NP_ETOOBIG);
+  ASSERT_EQ(np_err_from_errno(ENOTTY), NP_ESYS);
+  ASSERT_STR_EQ(np_errno_name(EMSGSIZE), "EMSGSIZE");
+  ASSERT_STR_EQ(np_errno_name(12345), "EOTHER");
+}
+
+static void test_errbuf(void) {
+  struct np_errbuf eb;
+  ASSERT_EQ(np_errbuf_set(&eb, NP_EPARSE, "%s: %d", "x", 7), NP_EPARSE);
+  ASSERT_STR_EQ(eb.msg, "x: 7");
+  ASSERT_EQ(np_errbuf_set(NULL, NP_EIO, "ignored"), NP_EIO);
+}
+
+int main(void) {
+  test_names_and_messages();
+  test_errno_map();
+  test_errbuf();
+  puts("test_err: ok");
+  return 0;
+}
