@@ -1,0 +1,154 @@
+/*
+ * np_report.c - assemble index.md and report.json from the parts, and
+ * write the finished tree to disk.
+ */
+#include "np_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "np_json.h"
+#include "np_report_int.h"
+
+static void md_intro(struct np_report_ctx *ctx, const char *title) {
+  size_t runs = 0, configs = 0;
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    runs += ctx->sets[i]->nruns;
+    configs += ctx->sets[i]->nconfigs;
+  }
+  fprintf(ctx->md, "# %s\n\n", title);
+  fprintf(ctx->md,
+          "%zu runs of %zu configurations in %zu result set%s, each run an "
+          "independent process (conditions below). Every figure below is "
+          "traceable to its run records through report.json.\n\n",
+          runs, configs, ctx->nsets, ctx->nsets == 1 ? "" : "s");
+}
+
+static int build_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
+  np_report_tables_conditions(ctx, s);
+  fprintf(ctx->md, "## Throughput and latency: %s\n\n",
+          np_json_get_string(s->suite, "suite", s->label));
+  int rc = np_report_charts(ctx, s, "io");
+  if (rc == 0)
+    rc = np_report_charts(ctx, s, "grid");
+  if (rc != 0)
+    return rc;
+  np_report_tables_perf(ctx, s);
+  rc = np_report_charts(ctx, s, "limits");
+  if (rc != 0)
+    return rc;
+  np_report_tables_limits(ctx, s);
+  return 0;
+}
+
+int np_report_build(struct np_report_set *const *sets, size_t nsets,
+                    const struct np_report_opts *opts, struct np_ftree **out,
+                    struct np_errbuf *eb) {
+  if (sets == NULL || nsets == 0 || out == NULL)
+    return np_errbuf_set(eb, NP_EINVAL, "report: no result sets");
+  const char *title = opts && opts->title ? opts->title
+                                          : "netproof UDP performance report";
+  struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
+                              .eb = eb};
+  char *md = NULL, *js = NULL;
+  size_t mdlen = 0;
+  int rc = np_ftree_new(&ctx.out);
+  if (rc != 0)
+    return rc;
+  ctx.json = cJSON_CreateObject();
+  ctx.md = open_memstream(&md, &mdlen);
+  if (ctx.json == NULL || ctx.md == NULL) {
+    rc = NP_ENOMEM;
+    goto fail;
+  }
+  cJSON_AddStringToObject(ctx.json, "schema", "netproof/report/1");
+  cJSON_AddStringToObject(ctx.json, "title", title);
+  cJSON *jsets = cJSON_AddArrayToObject(ctx.json, "sets");
+  for (size_t i = 0; i < nsets; i++) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "label", sets[i]->label);
+    cJSON_AddStringToObject(j, "suite",
+                            np_json_get_string(sets[i]->suite, "suite", ""));
+    cJSON_AddNumberToObject(j, "runs", (double)sets[i]->nruns);
+    cJSON_AddNumberToObject(j, "configurations", (double)sets[i]->nconfigs);
+    cJSON_AddItemToArray(jsets, j);
+  }
+  ctx.jtables = cJSON_AddArrayToObject(ctx.json, "tables");
+  ctx.jcharts = cJSON_AddArrayToObject(ctx.json, "charts");
+  md_intro(&ctx, title);
+  np_report_tables_correctness(&ctx);
+  for (size_t i = 0; i < nsets && rc == 0; i++)
+    rc = build_set(&ctx, sets[i]);
+  if (rc != 0)
+    goto fail;
+  np_report_tables_mtu(&ctx);
+  if (fclose(ctx.md) != 0) {
+    ctx.md = NULL;
+    rc = NP_ENOMEM;
+    goto fail;
+  }
+  ctx.md = NULL;
+  js = np_json_print(ctx.json, 1);
+  if (js == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "report: printing report.json failed");
+    goto fail;
+  }
+  rc = np_ftree_add(ctx.out, "index.md", md, mdlen);
+  if (rc == 0)
+    rc = np_ftree_add(ctx.out, "report.json", js, strlen(js));
+  if (rc != 0)
+    goto fail;
+  free(md);
+  free(js);
+  cJSON_Delete(ctx.json);
+  *out = ctx.out;
+  return 0;
+fail:
+  if (ctx.md != NULL)
+    fclose(ctx.md);
+  free(md);
+  free(js);
+  cJSON_Delete(ctx.json);
+  np_ftree_free(ctx.out);
+  if (rc == NP_ENOMEM)
+    np_errbuf_set(eb, rc, "report: out of memory");
+  return rc;
+}
+
+/* mkdir -p of the folders leading to path (not path itself). */
+static int make_parents(char *path, struct np_errbuf *eb) {
+  for (char *p = strchr(path + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
+    *p = '\0';
+    int r = mkdir(path, 0755);
+    int e = errno;
+    *p = '/';
+    if (r != 0 && e != EEXIST) {
+      *p = '\0';
+      np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path, strerror(e));
+      *p = '/';
+      return np_err_from_errno(e);
+    }
+  }
+  return 0;
+}
+
+int np_report_write_tree(const struct np_ftree *t, const char *outdir,
+                         struct np_errbuf *eb) {
+  for (size_t i = 0; i < np_ftree_count(t); i++) {
+    const char *rel = np_ftree_path_at(t, i);
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", outdir, rel) >= sizeof path)
+      return np_errbuf_set(eb, NP_EINVAL, "%s/%s: path too long", outdir, rel);
+    int rc = make_parents(path, eb);
+    size_t len;
+    const char *data = np_ftree_get(t, rel, &len);
+    if (rc == 0)
+      rc = np_file_write_atomic(path, data, len, eb);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * np_report.h - turn result sets into charts, tables and report.json.
+ *
+ * np_report_build renders every output into an in-memory np_ftree
+ * (index.md, report.json, assets/<chart>.svg) and only then
+ * np_report_write_tree puts it on disk, file by file atomically, so a
+ * failure leaves no partial report.  The output is a pure function of the
+ * input sets and options: no clock, no absolute path, stable ordering.
+ */
+#ifndef NP_REPORT_H
+#define NP_REPORT_H
+
+#include <stddef.h>
+
+#include "np_err.h"
+#include "np_ftree.h"
+#include "np_report_data.h"
+
+struct np_report_opts {
+  const char *title; /* page title; NULL = "netproof UDP performance report" */
+  const char *lang;  /* only "en" for now                                   */
+};
+
+/* Build the report of nsets loaded sets.  *out is a new tree the caller
+ * frees.  Errors: NP_EPLOT (charts), NP_ENOMEM, NP_EINVAL. */
+int np_report_build(struct np_report_set *const *sets, size_t nsets,
+                    const struct np_report_opts *opts, struct np_ftree **out,
+                    struct np_errbuf *eb);
+
+/* Write every file of t under outdir (created if missing, subfolders too). */
+int np_report_write_tree(const struct np_ftree *t, const char *outdir,
+                         struct np_errbuf *eb);
+
+#endif /* NP_REPORT_H */

@@ -1,0 +1,165 @@
+/*
+ * np_report_cli.c - parse netproof-report's arguments and run a report or
+ * a self-check.  Results folders are labelled by their last path component
+ * so messages and report.json carry no absolute paths.
+ */
+#include "np_report_cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_err.h"
+#include "np_ftree.h"
+#include "np_report.h"
+#include "np_report_selfcheck.h"
+
+#define MAX_RESULTS 32
+
+struct cli {
+  const char *results[MAX_RESULTS]; /* --results folders, in order */
+  size_t nresults;
+  const char *output;               /* --output folder             */
+  const char *title;                /* --title or NULL             */
+  const char *lang;                 /* --lang, "en"                */
+  int self_check;                   /* --self-check                */
+};
+
+static void usage(FILE *f) {
+  fputs("usage: netproof-report --results DIR [--results DIR ...] --output "
+        "OUTDIR [--title TEXT] [--lang en]\n"
+        "       netproof-report --self-check --results DIR [...]\n",
+        f);
+}
+
+static const char *label_of(const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/')
+    n--;
+  const char *p = dir + n;
+  while (p > dir && p[-1] != '/')
+    p--;
+  return p;
+}
+
+static int parse(struct cli *c, int argc, char **argv) {
+  c->lang = "en";
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int has = i + 1 < argc;
+    if (strcmp(a, "--self-check") == 0)
+      c->self_check = 1;
+    else if (strcmp(a, "--results") == 0 && has) {
+      if (c->nresults == MAX_RESULTS) {
+        fprintf(stderr, "netproof-report: at most %d --results\n",
+                MAX_RESULTS);
+        return -1;
+      }
+      c->results[c->nresults++] = argv[++i];
+    } else if (strcmp(a, "--output") == 0 && has)
+      c->output = argv[++i];
+    else if (strcmp(a, "--title") == 0 && has)
+      c->title = argv[++i];
+    else if (strcmp(a, "--lang") == 0 && has)
+      c->lang = argv[++i];
+    else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      exit(NP_EXIT_OK);
+    } else {
+      fprintf(stderr, "netproof-report: %s: %s\n", a,
+              has || a[0] != '-' ? "unknown argument" : "needs a value");
+      return -1;
+    }
+  }
+  if (c->nresults == 0) {
+    fprintf(stderr, "netproof-report: --results DIR is required\n");
+    return -1;
+  }
+  if (!c->self_check && c->output == NULL) {
+    fprintf(stderr, "netproof-report: --output OUTDIR is required\n");
+    return -1;
+  }
+  if (strcmp(c->lang, "en") != 0) {
+    fprintf(stderr, "netproof-report: --lang %s: only \"en\" is supported\n",
+                    c->lang);
+    return -1;
+  }
+  return 0;
+}
+
+static void print_problem(void *ctx, const char *file, const char *pointer,
+                          const char *reason) {
+  (void)ctx;
+  printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+}
+
+static int self_check(const struct cli *c) {
+  int problems = 0;
+  for (size_t i = 0; i < c->nresults; i++) {
+    struct np_ftree *t = NULL;
+    struct np_errbuf eb = {{0}};
+    if (np_ftree_load_dir(c->results[i], 0, &t, &eb) != 0) {
+      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      return NP_EXIT_USAGE;
+    }
+    int rc = np_report_self_check_tree(t, label_of(c->results[i]),
+                                       print_problem, NULL);
+    np_ftree_free(t);
+    if (rc == NP_ECHECK)
+      problems = 1;
+    else if (rc != 0) {
+      fprintf(stderr, "netproof-report: %s: %s\n", c->results[i],
+              np_strerror(rc));
+      return NP_EXIT_RUNTIME;
+    }
+  }
+  fflush(stdout);
+  fprintf(stderr, "netproof-report: self-check %s\n",
+          problems ? "found problems" : "clean");
+  return problems ? NP_EXIT_FAIL : NP_EXIT_OK;
+}
+
+static int report(const struct cli *c) {
+  struct np_report_set *sets[MAX_RESULTS] = {0};
+  struct np_ftree *out = NULL;
+  struct np_errbuf eb = {{0}};
+  int code = NP_EXIT_OK;
+  for (size_t i = 0; i < c->nresults; i++) {
+    struct np_ftree *t = NULL;
+    int rc = np_ftree_load_dir(c->results[i], 0, &t, &eb);
+    if (rc == 0)
+      rc = np_report_set_load(t, label_of(c->results[i]), &sets[i], &eb);
+    np_ftree_free(t);
+    if (rc != 0) {
+      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      code = NP_EXIT_USAGE;
+      goto free_sets;
+    }
+  }
+  struct np_report_opts o = {.title = c->title, .lang = c->lang};
+  int rc = np_report_build(sets, c->nresults, &o, &out, &eb);
+  if (rc == 0)
+    rc = np_report_write_tree(out, c->output, &eb);
+  if (rc != 0) {
+    fprintf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
+                                                       : np_strerror(rc));
+    code = NP_EXIT_RUNTIME;
+  } else {
+    fprintf(stderr, "netproof-report: wrote %zu files to %s\n",
+            np_ftree_count(out), c->output);
+  }
+free_sets:
+  np_ftree_free(out);
+  for (size_t i = 0; i < c->nresults; i++)
+    np_report_set_free(sets[i]);
+  return code;
+}
+
+int np_report_cli(int argc, char **argv) {
+  struct cli c = {0};
+  if (parse(&c, argc, argv) != 0) {
+    usage(stderr);
+    return NP_EXIT_USAGE;
+  }
+  return c.self_check ? self_check(&c) : report(&c);
+}

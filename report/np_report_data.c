@@ -1,0 +1,283 @@
+/*
+ * np_report_data.c - load a results tree into runs and configurations.
+ *
+ * Run records are found by path shape alone (runs/<config-id>/rep-<n>.json)
+ * so a stray file never becomes a run; the self-check is what complains
+ * about stray or missing files.  Runs are ordered by configuration id, then
+ * repetition number (numerically: rep-2 before rep-10).
+ */
+#include "np_report_data.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+
+static const char *const metric_path[NP_M_COUNT_] = {
+    [NP_M_RPS] = "measurement/roundtrips_per_sec",
+    [NP_M_P50] = "measurement/rtt_us/p50",
+    [NP_M_P99] = "measurement/rtt_us/p99",
+    [NP_M_CPU] = "measurement/cpu_percent",
+    [NP_M_RSS] = "measurement/rss_max_bytes",
+    [NP_M_LOST] = "counters/lost",
+    [NP_M_KDROPS] = "sockets/kernel_drops",
+    [NP_M_RCVBUF] = "kernel/delta/Udp.RcvbufErrors",
+    [NP_M_REASM] = "kernel/delta/Ip.ReasmReqds",
+};
+
+double np_report_num(const cJSON *doc, const char *path) {
+  char key[64];
+  const cJSON *cur = doc;
+  const char *p = path;
+  while (cur != NULL && *p) {
+    const char *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (n >= sizeof key)
+      return NAN;
+    memcpy(key, p, n);
+    key[n] = '\0';
+    cur = cJSON_GetObjectItemCaseSensitive(cur, key);
+    p += n + (slash ? 1 : 0);
+  }
+  return cJSON_IsNumber(cur) ? cur->valuedouble : NAN;
+}
+
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double np_report_median(const double *v, size_t n) {
+  double tmp[64], *s = n <= 64 ? tmp : malloc(n * sizeof *s);
+  if (s == NULL || n == 0)
+    return NAN;
+  memcpy(s, v, n * sizeof *s);
+  qsort(s, n, sizeof *s, cmp_double);
+  double m = (n % 2) ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  if (s != tmp)
+    free(s);
+  return m;
+}
+
+size_t np_report_stat(const struct np_report_config *c,
+                      enum np_report_metric m, int passed_only, double *med,
+                      double *min, double *max) {
+  double v[64];
+  size_t n = 0;
+  for (size_t i = 0; i < c->nruns && n < 64; i++) {
+    const struct np_report_run *r = &c->runs[i];
+    if ((passed_only && !r->passed) || !isfinite(r->m[m]))
+      continue;
+    v[n++] = r->m[m];
+  }
+  *med = *min = *max = NAN;
+  if (n == 0)
+    return 0;
+  *med = np_report_median(v, n);
+  *min = *max = v[0];
+  for (size_t i = 1; i < n; i++) {
+    if (v[i] < *min)
+      *min = v[i];
+    if (v[i] > *max)
+      *max = v[i];
+  }
+  return n;
+}
+
+/* "runs/<cid>/rep-<n>.json" -> cid and n; 0 when path has another shape. */
+static int parse_run_path(const char *path, char *cid, size_t cidlen,
+                          long *rep) {
+  if (strncmp(path, "runs/", 5) != 0)
+    return 0;
+  const char *c = path + 5, *slash = strchr(c, '/');
+  if (slash == NULL || slash == c || (size_t)(slash - c) >= cidlen)
+    return 0;
+  const char *f = slash + 1;
+  if (strncmp(f, "rep-", 4) != 0 || strchr(f, '/') != NULL)
+    return 0;
+  char *end;
+  long n = strtol(f + 4, &end, 10);
+  if (end == f + 4 || strcmp(end, ".json") != 0 || n < 1)
+    return 0;
+  memcpy(cid, c, (size_t)(slash - c));
+  cid[slash - c] = '\0';
+  *rep = n;
+  return 1;
+}
+
+/* Sort key: config id, then repetition number, kept beside each run. */
+struct keyed_run {
+  struct np_report_run run;
+  long rep;
+  char cid[NP_REPORT_ID_MAX];
+};
+
+static int cmp_keyed(const void *a, const void *b) {
+  const struct keyed_run *x = a, *y = b;
+  int c = strcmp(x->cid, y->cid);
+  if (c != 0)
+    return c;
+  return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+static void fill_dims(struct np_report_config *c) {
+  const cJSON *d = c->runs[0].doc;
+  double payload = np_report_num(d, "config/payload");
+  double clients = np_report_num(d, "config/clients");
+  double window = np_report_num(d, "config/window");
+  double threads = np_report_num(d, "config/io_threads");
+  /* Effective server receive buffer: the first server socket's. */
+  double srv = NAN;
+  const cJSON *sk, *list = cJSON_GetObjectItemCaseSensitive(
+                       cJSON_GetObjectItemCaseSensitive(d, "sockets"), "list");
+  cJSON_ArrayForEach(sk, list) {
+    if (strcmp(np_json_get_string(sk, "role", ""), "server") == 0) {
+      srv = np_report_num(sk, "rcvbuf_effective");
+      break;
+    }
+  }
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  const char *model = np_json_get_string(cfg, "io_model", "-");
+  const char *backend = np_json_get_string(cfg, "backend", "-");
+  static const char *const models[] = {"single", "split", "pool",
+                                       "reuseport"};
+  double mrank = 9;
+  for (size_t i = 0; i < 4; i++)
+    if (strcmp(model, models[i]) == 0)
+      mrank = (double)i;
+  c->dimv[NP_D_PAYLOAD] = payload;
+  c->dimv[NP_D_CLIENTS] = clients;
+  c->dimv[NP_D_WINDOW] = window;
+  c->dimv[NP_D_MODEL] = mrank * 1000 + (isfinite(threads) ? threads : 0);
+  c->dimv[NP_D_BACKEND] = strcmp(backend, "uv") == 0 ? 0 : 1;
+  c->dimv[NP_D_SRVBUF] = srv;
+  snprintf(c->dim[NP_D_PAYLOAD], 48, "%.0f", payload);
+  snprintf(c->dim[NP_D_CLIENTS], 48, "%.0f", clients);
+  snprintf(c->dim[NP_D_WINDOW], 48, "%.0f", window);
+  if (isfinite(threads) && threads > 1)
+    snprintf(c->dim[NP_D_MODEL], 48, "%s/%.0f", model, threads);
+  else
+    snprintf(c->dim[NP_D_MODEL], 48, "%s", model);
+  snprintf(c->dim[NP_D_BACKEND], 48, "%s", backend);
+  snprintf(c->dim[NP_D_SRVBUF], 48, "%.0f", srv);
+}
+
+/* Mark configurations expected to fail: summary.json's configurations[]
+ * carry "expect" (from the plan); suite.json's plan is the fallback. */
+static void mark_expected(struct np_report_set *s) {
+  const cJSON *cfgs =
+      cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
+  if (cfgs == NULL)
+    cfgs = cJSON_GetObjectItemCaseSensitive(s->suite, "configs");
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cfgs) {
+    const char *id = np_json_get_string(e, "id", NULL);
+    const char *ex = np_json_get_string(e, "expect", "pass");
+    for (size_t i = 0; id && i < s->nconfigs; i++)
+      if (strcmp(s->configs[i].id, id) == 0)
+        s->configs[i].expect_fail = strcmp(ex, "fail") == 0;
+  }
+}
+
+static int parse_file(const struct np_ftree *t, const char *path,
+                      const char *label, cJSON **out, struct np_errbuf *eb) {
+  size_t len;
+  const char *data = np_ftree_get(t, path, &len);
+  if (data == NULL)
+    return NP_ENOENT;
+  struct np_errbuf jeb = {{0}};
+  int rc = np_json_parse(data, len, NULL, out, &jeb);
+  if (rc != 0)
+    np_errbuf_set(eb, rc, "%s/%s: %s", label, path, jeb.msg);
+  return rc;
+}
+
+int np_report_set_load(const struct np_ftree *t, const char *label,
+                       struct np_report_set **out, struct np_errbuf *eb) {
+  int rc = 0;
+  struct keyed_run *kr = NULL;
+  struct np_report_set *s = calloc(1, sizeof *s);
+  size_t n = np_ftree_count(t), nk = 0;
+  if (s == NULL || (kr = calloc(n ? n : 1, sizeof *kr)) == NULL) {
+    rc = NP_ENOMEM;
+    goto fail;
+  }
+  snprintf(s->label, sizeof s->label, "%s", label);
+  rc = parse_file(t, "suite.json", label, &s->suite, eb);
+  if (rc != 0 && rc != NP_ENOENT)
+    goto fail;
+  rc = parse_file(t, "summary.json", label, &s->summary, eb);
+  if (rc != 0 && rc != NP_ENOENT)
+    goto fail;
+  rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *path = np_ftree_path_at(t, i);
+    struct keyed_run *k = &kr[nk];
+    if (!parse_run_path(path, k->cid, sizeof k->cid, &k->rep))
+      continue;
+    rc = parse_file(t, path, label, &k->run.doc, eb);
+    if (rc != 0)
+      goto fail;
+    nk++;
+    k->run.file = path;
+    snprintf(k->run.id, sizeof k->run.id, "%s/rep-%ld", k->cid, k->rep);
+    k->run.status = np_json_get_string(k->run.doc, "status", "unknown");
+    k->run.passed = strcmp(k->run.status, "passed") == 0;
+    for (int m = 0; m < NP_M_COUNT_; m++)
+      k->run.m[m] = np_report_num(k->run.doc, metric_path[m]);
+  }
+  if (nk == 0) {
+    rc = np_errbuf_set(eb, NP_ENOENT, "%s: no runs/<config>/rep-<n>.json",
+                       label);
+    goto fail;
+  }
+  qsort(kr, nk, sizeof *kr, cmp_keyed);
+  s->runs = calloc(nk, sizeof *s->runs);
+  s->configs = calloc(nk, sizeof *s->configs);
+  if (s->runs == NULL || s->configs == NULL) {
+    rc = NP_ENOMEM;
+    goto fail;
+  }
+  for (size_t i = 0; i < nk; i++) {
+    s->runs[i] = kr[i].run;
+    kr[i].run.doc = NULL; /* moved */
+    if (i == 0 || strcmp(kr[i].cid, kr[i - 1].cid) != 0) {
+      struct np_report_config *c = &s->configs[s->nconfigs++];
+      snprintf(c->id, sizeof c->id, "%s", kr[i].cid);
+      c->runs = &s->runs[i];
+    }
+    struct np_report_config *c = &s->configs[s->nconfigs - 1];
+    c->nruns++;
+    c->npassed += (size_t)s->runs[i].passed;
+  }
+  s->nruns = nk;
+  for (size_t i = 0; i < s->nconfigs; i++)
+    fill_dims(&s->configs[i]);
+  mark_expected(s);
+  free(kr);
+  *out = s;
+  return 0;
+fail:
+  for (size_t i = 0; kr && i < nk; i++)
+    cJSON_Delete(kr[i].run.doc);
+  free(kr);
+  if (rc == NP_ENOMEM)
+    np_errbuf_set(eb, rc, "%s: out of memory", label);
+  np_report_set_free(s);
+  return rc;
+}
+
+void np_report_set_free(struct np_report_set *s) {
+  if (s == NULL)
+    return;
+  for (size_t i = 0; i < s->nruns; i++)
+    cJSON_Delete(s->runs[i].doc);
+  cJSON_Delete(s->suite);
+  cJSON_Delete(s->summary);
+  free(s->runs);
+  free(s->configs);
+  free(s);
+}

@@ -1,0 +1,100 @@
+/*
+ * np_report_data.h - a results folder loaded for reporting.
+ *
+ * np_report_set_load parses suite.json, summary.json (when present) and
+ * every runs/<config-id>/rep-<n>.json of an np_ftree into runs grouped by
+ * configuration, in sorted id order so every later step is deterministic.
+ * The numbers a report shows are pulled out of each record once, here;
+ * a field missing from a record becomes NAN and shows as "-".
+ *
+ * Ownership: the set owns its cJSON documents, runs and configurations;
+ * np_report_set_free releases all of it (accepts NULL).
+ */
+#ifndef NP_REPORT_DATA_H
+#define NP_REPORT_DATA_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_err.h"
+#include "np_ftree.h"
+
+#define NP_REPORT_ID_MAX 192
+
+/* Metrics pulled from a run record (NAN when absent). */
+enum np_report_metric {
+  NP_M_RPS,        /* measurement.roundtrips_per_sec               */
+  NP_M_P50,        /* measurement.rtt_us.p50                       */
+  NP_M_P99,        /* measurement.rtt_us.p99                       */
+  NP_M_CPU,        /* measurement.cpu_percent                      */
+  NP_M_RSS,        /* measurement.rss_max_bytes                    */
+  NP_M_LOST,       /* counters.lost                                */
+  NP_M_KDROPS,     /* sockets.kernel_drops                         */
+  NP_M_RCVBUF,     /* kernel.delta["Udp.RcvbufErrors"]            */
+  NP_M_REASM,      /* kernel.delta["Ip.ReasmReqds"]               */
+  NP_M_COUNT_
+};
+
+/* Configuration dimensions, in table column order. */
+enum np_report_dim {
+  NP_D_PAYLOAD,    /* config.payload (B)                           */
+  NP_D_CLIENTS,    /* config.clients                               */
+  NP_D_WINDOW,     /* config.window                                */
+  NP_D_MODEL,      /* config.io_model + io_threads ("pool/2")      */
+  NP_D_BACKEND,    /* config.backend                               */
+  NP_D_SRVBUF,     /* effective server receive buffer (B)          */
+  NP_D_COUNT_
+};
+
+struct np_report_run {
+  char id[NP_REPORT_ID_MAX + 32]; /* "<config-id>/rep-<n>"               */
+  const char *file;           /* tree path of the record (owned by tree) */
+  cJSON *doc;                 /* parsed record (owned by the run)        */
+  int passed;                 /* status == "passed"                      */
+  const char *status;         /* status text (owned by doc)              */
+  double m[NP_M_COUNT_];      /* metrics                                 */
+};
+
+struct np_report_config {
+  char id[NP_REPORT_ID_MAX];  /* config id (runs/<id>/)                  */
+  struct np_report_run *runs; /* nruns runs in rep order (into set)      */
+  size_t nruns;
+  size_t npassed;
+  int expect_fail;            /* suite.json says the config should fail  */
+  double dimv[NP_D_COUNT_];   /* numeric dimension values, sort keys     */
+  char dim[NP_D_COUNT_][48];  /* dimension values as display text        */
+};
+
+struct np_report_set {
+  char label[256];            /* results folder name, for messages       */
+  cJSON *suite;               /* suite.json or NULL                      */
+  cJSON *summary;             /* summary.json or NULL                    */
+  struct np_report_run *runs; /* every run, sorted by id                 */
+  size_t nruns;
+  struct np_report_config *configs; /* sorted by id; runs point into runs*/
+  size_t nconfigs;
+};
+
+/* Load the set held by t.  Unparseable records are an error here (the
+ * self-check reports them in detail): NP_EPARSE / NP_ENONFINITE with
+ * "label/file: reason" in eb; NP_ENOENT when there is no run at all. */
+int np_report_set_load(const struct np_ftree *t, const char *label,
+                       struct np_report_set **out, struct np_errbuf *eb);
+
+void np_report_set_free(struct np_report_set *s);
+
+/* median/min/max of the metric over a configuration's runs; only passed
+ * runs when passed_only.  Returns how many values went in (0 = NANs). */
+size_t np_report_stat(const struct np_report_config *c,
+                      enum np_report_metric m, int passed_only, double *med,
+                      double *min, double *max);
+
+/* Median of n values (sorted copy; n > 0). */
+double np_report_median(const double *v, size_t n);
+
+/* Number at a '/'-separated path of object keys ("measurement/rtt_us/p99")
+ * or NAN. */
+double np_report_num(const cJSON *doc, const char *path);
+
+#endif /* NP_REPORT_DATA_H */

@@ -1,0 +1,63 @@
+/*
+ * np_report_fmt.c - locale-free number formatting for tables and charts.
+ */
+#include "np_report_fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void np_fmt_num(char *buf, size_t len, double v, int decimals) {
+  if (!isfinite(v)) {
+    snprintf(buf, len, "-");
+    return;
+  }
+  char raw[64];
+  snprintf(raw, sizeof raw, "%.*f", decimals, fabs(v));
+  if (strspn(raw, "0.") == strlen(raw))
+    v = 0; /* no "-0.00" */
+  const char *dot = strchr(raw, '.');
+  size_t nint = dot ? (size_t)(dot - raw) : strlen(raw);
+  char out[96];
+  size_t k = 0;
+  if (v < 0)
+    out[k++] = '-';
+  for (size_t i = 0; i < nint; i++) {
+    if (i > 0 && (nint - i) % 3 == 0)
+      out[k++] = ',';
+    out[k++] = raw[i];
+  }
+  out[k] = '\0';
+  snprintf(buf, len, "%s%s", out, dot ? dot : "");
+}
+
+void np_fmt_bytes(char *buf, size_t len, double v) {
+  static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
+  if (!isfinite(v)) {
+    snprintf(buf, len, "-");
+    return;
+  }
+  int u = 0;
+  double x = v;
+  while (u < 3 && fabs(x) >= 1024) {
+    x /= 1024;
+    u++;
+  }
+  char num[64];
+  int dec = (x == floor(x)) ? 0 : 2;
+  np_fmt_num(num, sizeof num, x, dec);
+  snprintf(buf, len, "%s %s", num, unit[u]);
+}
+
+void np_fmt_range(char *buf, size_t len, double med, double min, double max,
+                  int decimals) {
+  char a[64], b[64], c[64];
+  np_fmt_num(a, sizeof a, med, decimals);
+  if (!isfinite(min) || !isfinite(max) || min == max) {
+    snprintf(buf, len, "%s", a);
+    return;
+  }
+  np_fmt_num(b, sizeof b, min, decimals);
+  np_fmt_num(c, sizeof c, max, decimals);
+  snprintf(buf, len, "%s (%s-%s)", a, b, c);
+}

@@ -1,0 +1,23 @@
+/*
+ * np_report_fmt.h - numbers for people, identically on every machine.
+ *
+ * Fixed decimals per unit, ',' thousands separators, binary size units
+ * (KiB, MiB) when a byte count is a whole or simple fraction of one, and
+ * "-" for a value that is not there (NAN).  No locale is consulted.
+ */
+#ifndef NP_REPORT_FMT_H
+#define NP_REPORT_FMT_H
+
+#include <stddef.h>
+
+/* v with `decimals` decimals and thousands separators ("92,515", "207.79"). */
+void np_fmt_num(char *buf, size_t len, double v, int decimals);
+
+/* Byte size: "16 MiB", "256 KiB", "1.44 MiB", "512 B". */
+void np_fmt_bytes(char *buf, size_t len, double v);
+
+/* Median with its range: "767" when min == max, else "767 (700-800)". */
+void np_fmt_range(char *buf, size_t len, double med, double min, double max,
+                  int decimals);
+
+#endif /* NP_REPORT_FMT_H */

@@ -1,0 +1,323 @@
+/*
+ * np_report_selfcheck.c - check a result set without running anything.
+ *
+ * Every file is looked at and every problem reported (see the header for
+ * the list of checks).  Summary values are recomputed here from the runs
+ * rather than by calling np_matrix_summarize, because that function reads a
+ * folder on disk and the self-check must also work on an archive held in
+ * memory; the recomputation uses the same rule (median/min/max over the
+ * repetitions that have the value) and compares within rounding.
+ */
+#include "np_report_selfcheck.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_report_data.h"
+#ifdef NP_REPORT_HAVE_SCHEMA
+#include "np_schema.h"
+#endif
+
+struct chk {
+  const char *label;          /* prefix for file names                 */
+  np_report_problem_fn fn;    /* caller's callback                     */
+  void *ctx;                  /* caller's context                      */
+  size_t problems;            /* problems reported so far              */
+  const char *file;           /* file being checked (schema callback)  */
+};
+
+static void problem(struct chk *c, const char *file, const char *ptr,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#include <stdarg.h>
+static void problem(struct chk *c, const char *file, const char *ptr,
+                    const char *fmt, ...) {
+  char reason[512], path[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  if (c->label && c->label[0])
+    snprintf(path, sizeof path, "%s/%s", c->label, file);
+  else
+    snprintf(path, sizeof path, "%s", file);
+  c->problems++;
+  if (c->fn)
+    c->fn(c->ctx, path, ptr, reason);
+}
+
+#ifdef NP_REPORT_HAVE_SCHEMA
+static void on_schema_error(void *ctx, const char *pointer,
+                            const char *keyword, const char *reason) {
+  struct chk *c = ctx;
+  problem(c, c->file, pointer, "schema: %s: %s", keyword, reason);
+}
+#endif
+
+/* Parse and schema-check one JSON file; *out NULL when it does not parse. */
+static void load_json(struct chk *c, const struct np_ftree *t,
+                      const char *path, const char *want_tag, cJSON **out) {
+  size_t len;
+  const char *data = np_ftree_get(t, path, &len);
+  *out = NULL;
+  if (data == NULL) {
+    problem(c, path, "", "missing");
+    return;
+  }
+  struct np_errbuf eb = {{0}};
+  if (np_json_parse(data, len, NULL, out, &eb) != 0) {
+    problem(c, path, "", "%s", eb.msg);
+    return;
+  }
+  const char *tag = np_json_get_string(*out, "schema", NULL);
+  if (tag == NULL || strcmp(tag, want_tag) != 0) {
+    problem(c, path, "/schema", "expected \"%s\"", want_tag);
+    return;
+  }
+#ifdef NP_REPORT_HAVE_SCHEMA
+  struct np_schema *s = NULL;
+  /* A tag this build ships no schema for cannot be validated here; the
+   * invariant checks below still run.  (Until the run, suite and summary
+   * schemas land, that is every tag.) */
+  if (np_schema_builtin(tag, &s, &eb) != 0)
+    return;
+  c->file = path;
+  np_schema_validate(s, *out, on_schema_error, c);
+  np_schema_free(s);
+#endif
+}
+
+/* Any negative number directly under obj (counters are never negative). */
+static void no_negatives(struct chk *c, const char *file, const cJSON *obj,
+                         const char *base) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, obj) {
+    if (cJSON_IsNumber(e) && e->valuedouble < 0) {
+      char p[256];
+      snprintf(p, sizeof p, "%s/%s", base, e->string);
+      problem(c, file, p, "negative count %g", e->valuedouble);
+    }
+  }
+}
+
+static int near(double a, double b, double rel) {
+  return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-9;
+}
+
+/* Invariants of one run record. */
+static void check_run(struct chk *c, const char *f, const cJSON *d) {
+  const cJSON *cn = cJSON_GetObjectItemCaseSensitive(d, "counters");
+  no_negatives(c, f, cn, "/counters");
+  double sent = np_report_num(d, "counters/sent"),
+         srecv = np_report_num(d, "counters/server_received"),
+         srepl = np_report_num(d, "counters/server_replied"),
+         recv = np_report_num(d, "counters/received"),
+         lost = np_report_num(d, "counters/lost"),
+         lreq = np_report_num(d, "counters/lost_request_leg"),
+         lsrv = np_report_num(d, "counters/lost_at_server"),
+         lresp = np_report_num(d, "counters/lost_reply_leg");
+  if (isfinite(srecv) && isfinite(srepl) && srecv != srepl)
+    problem(c, f, "/counters/server_replied",
+            "server_received %.0f != server_replied %.0f", srecv, srepl);
+  if (isfinite(sent) && isfinite(srecv) && isfinite(lreq) &&
+      sent - srecv != lreq)
+    problem(c, f, "/counters/lost_request_leg",
+            "sent - server_received = %.0f, record says %.0f", sent - srecv,
+            lreq);
+  if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
+      sent - recv != lost)
+    problem(c, f, "/counters/lost", "sent - received = %.0f, record says %.0f",
+            sent - recv, lost);
+  if (isfinite(lreq) && isfinite(lsrv) && isfinite(lresp) &&
+      isfinite(lost) && lreq + lsrv + lresp != lost)
+    problem(c, f, "/counters/lost",
+            "request leg + server + reply leg = %.0f, not %.0f (every loss "
+            "belongs to one leg)",
+            lreq + lsrv + lresp, lost);
+  if (isfinite(recv) && isfinite(srepl) && recv > srepl)
+    problem(c, f, "/counters/received",
+            "more echoes received (%.0f) than the server sent (%.0f)", recv,
+            srepl);
+
+  static const char *const pct[] = {"min", "p50", "p90", "p99", "p999", "max"};
+  double prev = NAN;
+  const char *prevk = NULL;
+  for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
+    char key[64];
+    snprintf(key, sizeof key, "measurement/rtt_us/%s", pct[i]);
+    double v = np_report_num(d, key);
+    if (!isfinite(v))
+      continue;
+    if (v < 0)
+      problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
+    if (isfinite(prev) && v < prev)
+      problem(c, f, "/measurement/rtt_us",
+              "percentiles not monotone: %s %g < %s %g", pct[i], v, prevk,
+              prev);
+    prev = v;
+    prevk = pct[i];
+  }
+  double rt = np_report_num(d, "measurement/roundtrips"),
+         rps = np_report_num(d, "measurement/roundtrips_per_sec"),
+         secs = np_report_num(d, "measurement/seconds"),
+         drain = np_report_num(d, "measurement/drain_seconds");
+  if (isfinite(rt) && isfinite(rps) && isfinite(secs) && secs > 0) {
+    double a = rt / secs, b = isfinite(drain) ? rt / (secs + drain) : a;
+    if (!near(rps, a, 0.005) && !near(rps, b, 0.005))
+      problem(c, f, "/measurement/roundtrips_per_sec",
+              "%.3f is not roundtrips / seconds (%.3f) within 0.5 %%", rps, b);
+  }
+  if (isfinite(rt) && rt < 0)
+    problem(c, f, "/measurement/roundtrips", "negative count");
+}
+
+/* The evidence files beside rep-<n>.json. */
+static void check_siblings(struct chk *c, const struct np_ftree *t,
+                           const char *json) {
+  static const char *const ext[] = {".stderr.txt", ".cmd.txt",
+                                    ".kernel-before.txt",
+                                    ".kernel-after.txt"};
+  char p[1024];
+  size_t stem = strlen(json) - 5; /* drop ".json" */
+  for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+    snprintf(p, sizeof p, "%.*s%s", (int)stem, json, ext[i]);
+    if (np_ftree_get(t, p, NULL) == NULL)
+      problem(c, p, "", "missing (every run keeps its %s file)", ext[i] + 1);
+  }
+}
+
+/* Tool hashes must be one build across the set. */
+static void check_hashes(struct chk *c, const struct np_report_set *s) {
+  static const char *const keys[] = {"source_sha256", "binary_sha256"};
+  for (int k = 0; k < 2; k++) {
+    const char *ref = NULL, *reffile = NULL;
+    for (size_t i = 0; i < s->nruns; i++) {
+      const cJSON *tool =
+          cJSON_GetObjectItemCaseSensitive(s->runs[i].doc, "tool");
+      const char *h = np_json_get_string(tool, keys[k], NULL);
+      char ptr[64];
+      snprintf(ptr, sizeof ptr, "/tool/%s", keys[k]);
+      if (h == NULL)
+        problem(c, s->runs[i].file, ptr, "missing");
+      else if (ref == NULL) {
+        ref = h;
+        reffile = s->runs[i].file;
+      } else if (strcmp(h, ref) != 0)
+        problem(c, s->runs[i].file, ptr,
+                "differs from %s (mixed builds are not one experiment)",
+                reffile);
+    }
+  }
+}
+
+/* summary.json against the runs. */
+static void check_summary(struct chk *c, const struct np_report_set *s) {
+  const cJSON *cfgs =
+      cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
+  const cJSON *e;
+  int idx = 0;
+  cJSON_ArrayForEach(e, cfgs) {
+    char ptr[128];
+    const char *id = np_json_get_string(e, "id", "");
+    const struct np_report_config *cf = NULL;
+    for (size_t i = 0; i < s->nconfigs; i++)
+      if (strcmp(s->configs[i].id, id) == 0)
+        cf = &s->configs[i];
+    const cJSON *reps = cJSON_GetObjectItemCaseSensitive(e, "repetitions");
+    const cJSON *r;
+    int ri = 0;
+    cJSON_ArrayForEach(r, reps) {
+      int n = (int)np_json_get_number(r, "n", ri + 1);
+      const char *st = np_json_get_string(r, "status", "");
+      char f[512];
+      snprintf(f, sizeof f, "runs/%s/rep-%d.json", id, n);
+      int have = 0;
+      for (size_t k = 0; cf && k < cf->nruns; k++)
+        have |= strcmp(cf->runs[k].file, f) == 0;
+      if (!have && strcmp(st, "missing") != 0)
+        problem(c, f, "", "missing (summary.json lists it as %s)",
+                st[0] ? st : "present");
+      ri++;
+    }
+    if (cf == NULL) {
+      if (ri == 0)
+        problem(c, "summary.json", "", "configuration %s has no runs", id);
+      idx++;
+      continue;
+    }
+    const cJSON *stats = cJSON_GetObjectItemCaseSensitive(e, "stats");
+    const char *names[] = {"roundtrips_per_sec", "rtt_p99_us", "cpu_percent",
+                           "lost"};
+    const enum np_report_metric ms[] = {NP_M_RPS, NP_M_P99, NP_M_CPU,
+                                        NP_M_LOST};
+    for (int k = 0; k < 4; k++) {
+      const cJSON *st = cJSON_GetObjectItemCaseSensitive(stats, names[k]);
+      if (st == NULL)
+        continue;
+      double med, mn, mx, med2, mn2, mx2;
+      np_report_stat(cf, ms[k], 0, &med, &mn, &mx);
+      np_report_stat(cf, ms[k], 1, &med2, &mn2, &mx2);
+      double sm = np_json_get_number(st, "median", NAN);
+      if (!isfinite(sm))
+        continue;
+      if (!near(sm, med, 1e-6) && !near(sm, med2, 1e-6)) {
+        snprintf(ptr, sizeof ptr, "/configurations/%d/stats/%s/median", idx,
+                 names[k]);
+        problem(c, "summary.json", ptr,
+                "%.6g does not match the runs' median %.6g", sm, med);
+      }
+    }
+    idx++;
+  }
+  for (size_t i = 0; cfgs && i < s->nconfigs; i++) {
+    int listed = 0;
+    cJSON_ArrayForEach(e, cfgs) listed |=
+        strcmp(np_json_get_string(e, "id", ""), s->configs[i].id) == 0;
+    if (!listed)
+      problem(c, s->configs[i].runs[0].file, "",
+              "configuration %s is not in summary.json", s->configs[i].id);
+  }
+}
+
+int np_report_self_check_tree(const struct np_ftree *t, const char *label,
+                              np_report_problem_fn on_problem, void *ctx) {
+  struct chk c = {.label = label, .fn = on_problem, .ctx = ctx};
+  cJSON *suite = NULL, *summary = NULL;
+  load_json(&c, t, "suite.json", "netproof/suite/1", &suite);
+  load_json(&c, t, "summary.json", "netproof/summary/1", &summary);
+  cJSON_Delete(suite);
+  cJSON_Delete(summary);
+  int all_parse = 1;
+  for (size_t i = 0; i < np_ftree_count(t); i++) {
+    const char *p = np_ftree_path_at(t, i);
+    size_t n = strlen(p);
+    if (strncmp(p, "runs/", 5) != 0)
+      continue;
+    if (n > 5 && strcmp(p + n - 5, ".json") == 0) {
+      cJSON *d = NULL;
+      load_json(&c, t, p, "netproof/run/1", &d);
+      if (d == NULL) {
+        all_parse = 0;
+        continue;
+      }
+      check_run(&c, p, d);
+      cJSON_Delete(d);
+      check_siblings(&c, t, p);
+    }
+  }
+  /* Cross-file checks need every record parsed. */
+  struct np_report_set *s = NULL;
+  struct np_errbuf eb = {{0}};
+  if (all_parse && np_report_set_load(t, "", &s, &eb) == 0) {
+    check_hashes(&c, s);
+    if (s->summary)
+      check_summary(&c, s);
+    np_report_set_free(s);
+  } else if (all_parse) {
+    problem(&c, "runs", "", "%s", eb.msg);
+  }
+  return c.problems ? NP_ECHECK : 0;
+}
