@@ -1,0 +1,158 @@
+/*
+ * np_relay.h - an in-process, netem-faithful UDP relay.
+ *
+ * The relay sits between every client and the server, runs its own libuv
+ * loop on its own thread and emulates a lossy, slow link with the decision
+ * core of np_relay_impair.h.  Topology: one ROUTE per client.  Each route
+ * owns two UDP sockets on the server's loopback family:
+ *
+ *   client --> [front socket, 127.0.0.1:P_i] relay [back socket] --> server
+ *
+ * The client sends to its route's front port (np_relay_route_addr); the
+ * relay learns the client's address from the first datagram and forwards
+ * through the back socket, so the server sees one distinct source address
+ * per client and answers there.  Per-route ports (rather than one socket
+ * routing by source address) keep routing free of lookups and make a stray
+ * datagram detectable (counted as "foreign").
+ *
+ * Lifecycle: np_relay_create (binds every socket; the ports are known on
+ * return) -> np_relay_start (spawns the thread) -> traffic ->
+ * np_relay_stop (asks the loop to close; returns at once) -> np_relay_join
+ * -> np_relay_stats_json / np_relay_route_counts -> np_relay_destroy.
+ * Statistics may be read at any time from any thread (mutex-protected).
+ */
+#ifndef NP_RELAY_H
+#define NP_RELAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_err.h"
+#include "np_relay_impair.h"
+
+#define NP_RELAY_DEFAULT_CAPACITY_BYTES ((uint64_t)8 << 20) /* 8 MiB */
+#define NP_RELAY_DEFAULT_CAPACITY_PACKETS ((uint64_t)8192)
+#define NP_RELAY_DEFAULT_SEED ((uint64_t)42)
+#define NP_RELAY_DEFAULT_SPIN_NS ((uint64_t)200000) /* 200 us */
+#define NP_RELAY_MAX_ROUTES 4096u
+#define NP_RELAY_MAX_DATAGRAM 65536u
+
+/* Everything the relay does, filled by np_relay_config_init and the
+ * option parser, handed to np_relay_create (which copies it). */
+struct np_relay_config {
+  char profile[16];                         /* name of the base profile   */
+  struct np_relay_impair dir[NP_RELAY_DIRS]; /* per direction             */
+  uint64_t seed;                            /* root of every PRNG stream  */
+  uint64_t capacity_bytes;                  /* per route, 0 = unlimited   */
+  uint64_t capacity_packets;                /* per route, 0 = unlimited   */
+  uint64_t timer_spin_ns;  /* wake this early and spin to the release
+                            * time (0 = sleep until the timerfd fires) */
+};
+
+/* ---- configuration (np_relay_options.c) ---- */
+
+/* Profile "none", default capacity, seed 42. */
+void np_relay_config_init(struct np_relay_config *cfg);
+
+/* Replace both directions' impairments with a named profile: none, random,
+ * burst, sustained.  Seed and capacity are kept.  NP_EUSAGE if unknown. */
+int np_relay_profile_apply(struct np_relay_config *cfg, const char *name,
+                           struct np_errbuf *eb);
+
+/* 1 when name ("--loss-percent" or "loss-percent") is a relay option. */
+int np_relay_option_known(const char *name);
+
+/* Set one option on both directions.  Options: --profile --loss-percent
+ * --delay-ms --jitter-ms --duplicate-percent --reorder-percent
+ * --reorder-delay-ms --burst-loss N/M --ge-p --ge-r --ge-1-h --ge-1-k
+ * --rate-bytes --relay-capacity-bytes --relay-capacity-packets --seed
+ * --relay-spin-us.
+ * Setting any --ge-* switches the Gilbert-Elliott model on (tc's
+ * defaults for the rest: r = 100 - p, 1-h = 100, 1-k = 0).
+ * NP_EUSAGE with "--name: reason" in eb on bad names or values. */
+int np_relay_option_set(struct np_relay_config *cfg, const char *name,
+                        const char *value, struct np_errbuf *eb);
+
+/* Apply n name/value pairs: --profile first (wherever it appears), then
+ * the others in order, then np_relay_config_validate. */
+int np_relay_options_parse(struct np_relay_config *cfg, size_t n,
+                           const char *const *names, const char *const *values,
+                           struct np_errbuf *eb);
+
+/* Range checks (percentages 0..100, burst N <= M, ...).  NP_EUSAGE. */
+int np_relay_config_validate(const struct np_relay_config *cfg,
+                             struct np_errbuf *eb);
+
+/* The configuration as a new cJSON object (caller deletes), or NULL. */
+cJSON *np_relay_config_json(const struct np_relay_config *cfg);
+
+/* ---- the live relay (np_relay.c) ---- */
+
+struct np_relay;
+
+/* Create a relay with nroutes routes (1..NP_RELAY_MAX_ROUTES) towards
+ * server (AF_INET or AF_INET6; the front sockets bind the loopback address
+ * of the same family, port 0).  *out is written on success only; the caller
+ * owns it and frees it with np_relay_destroy. */
+int np_relay_create(const struct np_relay_config *cfg,
+                    const struct sockaddr *server, unsigned nroutes,
+                    struct np_relay **out, struct np_errbuf *eb);
+
+/* The address a client of route must send to (written on success). */
+int np_relay_route_addr(const struct np_relay *r, unsigned route,
+                        struct sockaddr_storage *out);
+
+/* Start the relay thread.  Once only. */
+int np_relay_start(struct np_relay *r, struct np_errbuf *eb);
+
+/* Ask the loop to stop (thread-safe, idempotent, returns immediately).
+ * Packets still queued are counted as dropped_at_stop. */
+void np_relay_stop(struct np_relay *r);
+
+/* Wait for the thread to end.  Returns 0, or NP_ELOOP if the loop failed. */
+int np_relay_join(struct np_relay *r);
+
+/* Stops and joins if needed, then frees.  Accepts NULL. */
+void np_relay_destroy(struct np_relay *r);
+
+unsigned np_relay_route_count(const struct np_relay *r);
+
+/* Snapshot of one route's counters for dir (written on success). */
+int np_relay_route_counts(const struct np_relay *r, unsigned route,
+                          unsigned dir, struct np_relay_counts *out);
+
+/* Route-level peaks (both directions together, as the capacity applies). */
+int np_relay_route_peak(const struct np_relay *r, unsigned route,
+                        uint64_t *peak_bytes, uint64_t *peak_packets);
+
+/* Timer precision: release lateness (actual send - scheduled release). */
+struct np_relay_timing {
+  uint64_t releases;      /* copies released from the timer heap       */
+  uint64_t late_sum_ns;   /* sum of lateness, for the mean             */
+  uint64_t late_max_ns;
+  uint64_t late_over_100us; /* releases later than 100 us              */
+  uint64_t late_hist[8];  /* < 10, 20, 50, 100, 200, 500, 1000 us, more */
+  uint64_t timer_wakeups; /* timerfd expirations handled               */
+};
+int np_relay_timing_get(const struct np_relay *r, struct np_relay_timing *out);
+
+/* Everything the record needs: config, topology, stream derivation, timer
+ * mechanism and lateness, per-route per-direction counters, route peaks,
+ * totals and observed rates.  New cJSON object (caller deletes) or NULL. */
+cJSON *np_relay_stats_json(const struct np_relay *r);
+
+/* Counters of dir summed over routes; peaks summed (the reference's "sum
+ * of per-route peaks"). */
+void np_relay_counts_add(struct np_relay_counts *acc,
+                         const struct np_relay_counts *c);
+
+/* The relay's errors in c (recv, send, truncated). */
+uint64_t np_relay_counts_errors(const struct np_relay_counts *c);
+
+/* Monotonic clock used for every release time (CLOCK_MONOTONIC, ns). */
+uint64_t np_relay_now_ns(void);
+
+#endif /* NP_RELAY_H */
