@@ -1,0 +1,43 @@
+/*
+ * np_matrix.h - run a whole suite plan: each repetition of each
+ * configuration is its own netproof-bench process, and the raw evidence of
+ * every repetition stays on disk (layout: docs/results-layout.md).
+ */
+#ifndef NP_MATRIX_H
+#define NP_MATRIX_H
+
+#include <stdio.h>
+
+#include "np_err.h"
+
+/* Filled by the CLI, handed down; strings are borrowed. */
+struct np_matrix_opts {
+  const char *plan_path;    /* PLAN.json                                   */
+  const char *out_dir;      /* --output DIR (not needed for --dry-run)     */
+  const char *only;         /* --only GLOB on config ids, or NULL          */
+  const char *bench_binary; /* program to spawn; NULL = /proc/self/exe     */
+  int resume;               /* --resume: keep complete repetitions         */
+  int dry_run;              /* --dry-run: print, run nothing               */
+  int quiet;                /* --quiet: no progress on stderr              */
+};
+
+/* What a finished (or stopped) matrix amounts to. */
+struct np_matrix_result {
+  size_t configs;           /* configurations selected                     */
+  size_t reps_run;          /* repetitions run by this invocation          */
+  size_t reps_kept;         /* complete repetitions kept from before       */
+  size_t configs_bad;       /* failed or unexpectedly passing configs      */
+  int interrupted;          /* SIGINT or SIGTERM that stopped it, else 0   */
+};
+
+/* Run (or with dry_run, describe on out) the plan.  Bad input - a plan
+ * failing its schema, an unknown option, an empty product, an output folder
+ * holding another suite, --only matching nothing - returns NP_EUSAGE-class
+ * codes (NP_ESCHEMA, NP_EPARSE, NP_ENOENT, NP_EEXIST, NP_EUSAGE,
+ * NP_EUNSUPPORTED) with one line in eb before anything runs.  Run-time
+ * failures (cannot spawn, disk full) return other codes.  res (may be
+ * NULL) is filled whenever the matrix started. */
+int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
+                  struct np_matrix_result *res, struct np_errbuf *eb);
+
+#endif /* NP_MATRIX_H */

@@ -1,0 +1,407 @@
+/*
+ * np_matrix_rep.c - one repetition as one child process, and its files.
+ *
+ * Order of work, chosen so a crash of the runner at any point leaves
+ * either a complete repetition or one --resume recognises as partial:
+ *   rep-N.cmd.txt (command), rep-N.kernel-before.txt, spawn the child
+ *   (stdout+stderr -> rep-N.stderr.txt, record -> rep-N.json.tmp), wait,
+ *   rep-N.kernel-after.txt, rep-N.cmd.txt (rewritten with the outcome),
+ *   rep-N.json last.  Every file is written atomically.
+ * The child runs in its own process group (so a timeout kills all of it
+ * and a terminal's Ctrl-C reaches only the runner) with PR_SET_PDEATHSIG,
+ * so a runner killed with SIGKILL does not leave a benchmark running.
+ */
+#include "np_matrix_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "np_identity.h"
+#include "np_json.h"
+#include "np_kernel.h"
+#include "np_sysinfo.h"
+
+void np_matrix_utc_now(char *buf, size_t len) {
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+double np_matrix_mono(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir) {
+  int a = snprintf(r->dir, sizeof r->dir, "%s/runs/%s", out_dir, r->cf->id);
+  int b = snprintf(r->base, sizeof r->base, "%s/rep-%d", r->dir, r->n);
+  if (a < 0 || b < 0 || (size_t)b + 32 >= sizeof r->base)
+    return NP_ERANGE;
+  return 0;
+}
+
+void np_matrix_rep_file(const struct np_matrix_rep *r, const char *suffix,
+                        char *buf, size_t len) {
+  snprintf(buf, len, "%s%s", r->base, suffix);
+}
+
+int np_matrix_rep_complete(const struct np_matrix_rep *r) {
+  char p[NP_MATRIX_PATH_MAX];
+  cJSON *doc = NULL;
+  np_matrix_rep_file(r, ".json", p, sizeof p);
+  if (np_json_load_file(p, NULL, &doc, NULL) != 0)
+    return 0;
+  int ok = cJSON_IsObject(doc);
+  cJSON_Delete(doc);
+  return ok;
+}
+
+int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
+  DIR *d = opendir(r->dir);
+  if (d == NULL)
+    return errno == ENOENT ? 0
+                           : np_errbuf_set(eb, np_err_from_errno(errno),
+                                           "%s: %s", r->dir, strerror(errno));
+  int rc = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+      continue;
+    char p[NP_MATRIX_PATH_MAX + 256];
+    snprintf(p, sizeof p, "%s/%s", r->dir, e->d_name);
+    if (unlink(p) != 0 && errno != ENOENT)
+      rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", p,
+                         strerror(errno));
+  }
+  closedir(d);
+  return rc;
+}
+
+/* Shell-quoted command line (copy-pasteable) into a malloc'd string. */
+static char *command_text(char *const *argv) {
+  size_t len = 1;
+  for (size_t i = 0; argv[i] != NULL; i++)
+    len += 4 * strlen(argv[i]) + 3;
+  char *s = malloc(len), *w = s;
+  if (s == NULL)
+    return NULL;
+  for (size_t i = 0; argv[i] != NULL; i++) {
+    const char *a = argv[i];
+    int plain = a[0] != '\0' &&
+                strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789_./:=+-,") == strlen(a);
+    if (i)
+      *w++ = ' ';
+    if (plain) {
+      w += sprintf(w, "%s", a);
+      continue;
+    }
+    *w++ = '\'';
+    for (; *a; a++) {
+      if (*a == '\'')
+        w += sprintf(w, "'\\''");
+      else
+        *w++ = *a;
+    }
+    *w++ = '\'';
+  }
+  *w = '\0';
+  return s;
+}
+
+static int write_text(const char *path, const char *text,
+                      struct np_errbuf *eb) {
+  return np_file_write_atomic(path, text, strlen(text), eb);
+}
+
+static int write_kernel(const struct np_matrix_rep *r, const char *suffix,
+                        struct np_errbuf *eb) {
+  struct np_kernel *k = NULL;
+  char p[NP_MATRIX_PATH_MAX];
+  int rc = np_kernel_take(&k);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "kernel snapshot: %s", np_strerror(rc));
+  size_t len = 0;
+  const char *raw = np_kernel_raw(k, &len);
+  np_matrix_rep_file(r, suffix, p, sizeof p);
+  rc = np_file_write_atomic(p, raw, len, eb);
+  np_kernel_free(k);
+  return rc;
+}
+
+/* In the forked child: only async-signal-safe calls until exec. */
+static void child_exec(const struct np_matrix_rep *r, char *const *argv,
+                       const char *errpath, pid_t parent) {
+  setpgid(0, 0);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(127);
+  int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || nul < 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 ||
+      dup2(fd, 2) < 0)
+    _exit(127);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  sigprocmask(SIG_SETMASK, r->oldmask, NULL);
+  execv(r->binary, argv);
+  static const char msg[] = "netproof-bench matrix: exec failed\n";
+  ssize_t ignored = write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  _exit(127);
+}
+
+/* Wait for pid, killing its group at the deadline or on SIGINT/SIGTERM. */
+static void wait_child(const struct np_matrix_rep *r, pid_t pid, double t0,
+                       struct np_matrix_outcome *oc) {
+  int st = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &st, WNOHANG);
+    if (w == pid)
+      break;
+    double left = t0 + r->cf->timeout_seconds - np_matrix_mono();
+    if (left <= 0 && !oc->timed_out) {
+      oc->timed_out = 1;
+      kill(-pid, SIGKILL);
+      continue;
+    }
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    if (left > 0 && left < 0.05)
+      ts.tv_nsec = (long)(left * 1e9);
+    int sig = sigtimedwait(r->blocked, NULL, &ts);
+    if ((sig == SIGINT || sig == SIGTERM) && !oc->interrupted) {
+      oc->interrupted = sig;
+      kill(-pid, SIGKILL);
+    }
+  }
+  oc->wall = np_matrix_mono() - t0;
+  if (WIFEXITED(st)) {
+    oc->exited = 1;
+    oc->exit_code = WEXITSTATUS(st);
+  } else if (WIFSIGNALED(st)) {
+    oc->signo = WTERMSIG(st);
+  }
+}
+
+static void outcome_text(const struct np_matrix_rep *r,
+                         const struct np_matrix_outcome *oc, char *buf,
+                         size_t len) {
+  if (oc->timed_out)
+    snprintf(buf, len, "timeout: killed after %.3g s", r->cf->timeout_seconds);
+  else if (oc->exited)
+    snprintf(buf, len, "exit %d", oc->exit_code);
+  else
+    snprintf(buf, len, "signal %d (%s)", oc->signo, sigabbrev_np(oc->signo)
+                                                       ? sigabbrev_np(oc->signo)
+                                                       : "?");
+}
+
+/* The configuration as the run schema names it (io_model, warmup_seconds),
+ * with the protocol and the exact command. */
+static cJSON *record_config(const struct np_matrix_rep *r) {
+  cJSON *c = cJSON_CreateObject(), *cmd = NULL;
+  if (c == NULL || !cJSON_AddStringToObject(c, "protocol", r->protocol))
+    goto fail_cfg;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, r->cf->options) {
+    char key[64];
+    snprintf(key, sizeof key, "%s",
+             strcmp(it->string, "warmup") == 0 ? "warmup_seconds" : it->string);
+    for (char *k = key; *k; k++)
+      if (*k == '-')
+        *k = '_';
+    cJSON *v = cJSON_Duplicate(it, 1);
+    if (v == NULL || !cJSON_AddItemToObject(c, key, v)) {
+      cJSON_Delete(v);
+      goto fail_cfg;
+    }
+  }
+  if ((cmd = cJSON_AddArrayToObject(c, "command")) == NULL)
+    goto fail_cfg;
+  cJSON_AddItemToArray(cmd, cJSON_CreateString(r->binary));
+  cJSON_AddItemToArray(cmd, cJSON_CreateString(r->protocol));
+  for (size_t i = 0; i < r->cf->argc; i++)
+    cJSON_AddItemToArray(cmd, cJSON_CreateString(r->cf->argv[i]));
+  return c;
+fail_cfg:
+  cJSON_Delete(c);
+  return NULL;
+}
+
+/* Last 2 KiB of the child's stderr, cut at a line start when possible. */
+static void add_stderr_tail(const struct np_matrix_rep *r, cJSON *f) {
+  char p[NP_MATRIX_PATH_MAX], *buf = NULL;
+  size_t len = 0;
+  np_matrix_rep_file(r, ".stderr.txt", p, sizeof p);
+  if (np_file_read_all(p, 0, &buf, &len, NULL) != 0)
+    return;
+  const char *tail = len > 2048 ? buf + len - 2048 : buf;
+  const char *nl = tail != buf ? strchr(tail, '\n') : NULL;
+  if (nl != NULL && nl[1] != '\0')
+    tail = nl + 1;
+  cJSON *s = cJSON_CreateString(tail);
+  if (s != NULL && cJSON_IsString(s))
+    cJSON_AddItemToObject(f, "stderr_tail", s);
+  else
+    cJSON_Delete(s);
+  free(buf);
+}
+
+/* The record a crashed, hung or record-less child gets from the runner. */
+static cJSON *failed_record(const struct np_matrix_rep *r,
+                            const struct np_matrix_outcome *oc,
+                            const char *started, const char *why) {
+  cJSON *rec = cJSON_CreateObject(), *f = NULL;
+  char reason[256];
+  snprintf(reason, sizeof reason, "%s (record written by the matrix runner)",
+           why);
+  if (rec == NULL || !cJSON_AddStringToObject(rec, "schema", "netproof/run/1") ||
+      !cJSON_AddStringToObject(rec, "status", "failed") ||
+      (f = cJSON_AddObjectToObject(rec, "failure")) == NULL ||
+      !cJSON_AddStringToObject(f, "reason", reason) ||
+      !cJSON_AddStringToObject(f, "kind", oc->timed_out ? "timeout"
+                                          : oc->exited  ? "no-record"
+                                                        : "signal") ||
+      !np_json_add_number(f, "wall_seconds", oc->wall))
+    goto fail_rec;
+  if (!(oc->exited ? cJSON_AddNumberToObject(f, "exit_code", oc->exit_code)
+                   : cJSON_AddNullToObject(f, "exit_code")))
+    goto fail_rec;
+  char sig[32];
+  snprintf(sig, sizeof sig, "SIG%s",
+           sigabbrev_np(oc->signo) ? sigabbrev_np(oc->signo) : "?");
+  if (!(oc->signo ? cJSON_AddStringToObject(f, "signal", sig)
+                  : cJSON_AddNullToObject(f, "signal")))
+    goto fail_rec;
+  add_stderr_tail(r, f);
+  cJSON *tool = np_identity_tool_json("netproof-bench");
+  cJSON *mach = np_sysinfo_machine_json();
+  cJSON *cfg = record_config(r);
+  if (tool == NULL || mach == NULL || cfg == NULL) {
+    cJSON_Delete(tool);
+    cJSON_Delete(mach);
+    cJSON_Delete(cfg);
+    goto fail_rec;
+  }
+  cJSON_AddItemToObject(rec, "tool", tool);
+  cJSON_AddItemToObject(rec, "machine", mach);
+  cJSON_AddStringToObject(rec, "started_at", started);
+  cJSON_AddItemToObject(rec, "config", cfg);
+  return rec;
+fail_rec:
+  cJSON_Delete(rec);
+  return NULL;
+}
+
+/* Turn the child's output into rep-<n>.json (the last file written). */
+static int finish_record(const struct np_matrix_rep *r,
+                         const struct np_matrix_outcome *oc,
+                         const char *started, char *status, size_t status_len,
+                         double *headline, struct np_errbuf *eb) {
+  char tmp[NP_MATRIX_PATH_MAX], fin[NP_MATRIX_PATH_MAX], why[200];
+  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  np_matrix_rep_file(r, ".json", fin, sizeof fin);
+  char *buf = NULL;
+  size_t len = 0;
+  cJSON *rec = NULL;
+  int child_ok = !oc->timed_out && oc->exited &&
+                 np_file_read_all(tmp, 0, &buf, &len, NULL) == 0 &&
+                 np_json_parse(buf, len, NULL, &rec, NULL) == 0 &&
+                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "status"));
+  int rc;
+  if (child_ok) {
+    rc = np_file_write_atomic(fin, buf, len, eb); /* the child's bytes */
+  } else {
+    cJSON_Delete(rec);
+    outcome_text(r, oc, why, sizeof why);
+    if (oc->exited && !oc->timed_out)
+      snprintf(why + strlen(why), sizeof why - strlen(why),
+               " without a valid record");
+    rec = failed_record(r, oc, started, why);
+    rc = rec ? np_json_write_atomic(fin, rec, 1, eb)
+             : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  unlink(tmp);
+  free(buf);
+  snprintf(status, status_len, "%s", np_json_get_string(rec, "status", "?"));
+  cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "measurement");
+  *headline = np_json_get_number(m, "roundtrips_per_sec", -1);
+  cJSON_Delete(rec);
+  return rc;
+}
+
+int np_matrix_rep_run(const struct np_matrix_rep *r,
+                      struct np_matrix_outcome *oc, char *status,
+                      size_t status_len, double *headline,
+                      struct np_errbuf *eb) {
+  char p[NP_MATRIX_PATH_MAX], tmp[NP_MATRIX_PATH_MAX], errp[NP_MATRIX_PATH_MAX];
+  char started[32], ended[32], how[128];
+  memset(oc, 0, sizeof *oc);
+  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  np_matrix_rep_file(r, ".stderr.txt", errp, sizeof errp);
+  size_t n = 0;
+  char **argv = calloc(r->cf->argc + 6, sizeof *argv);
+  if (argv == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  argv[n++] = (char *)r->binary;
+  argv[n++] = (char *)r->protocol;
+  for (size_t i = 0; i < r->cf->argc; i++)
+    argv[n++] = r->cf->argv[i];
+  argv[n++] = "--output";
+  argv[n++] = tmp;
+  char *cmd = command_text(argv);
+  char *text = NULL;
+  int rc = NP_ENOMEM;
+  if (cmd == NULL || (text = malloc(strlen(cmd) + 512)) == NULL)
+    goto cleanup_argv;
+  np_matrix_utc_now(started, sizeof started);
+  sprintf(text, "command: %s\nstarted_at: %s\n", cmd, started);
+  np_matrix_rep_file(r, ".cmd.txt", p, sizeof p);
+  if ((rc = write_text(p, text, eb)) != 0 ||
+      (rc = write_kernel(r, ".kernel-before.txt", eb)) != 0)
+    goto cleanup_argv;
+  pid_t parent = getpid();
+  double t0 = np_matrix_mono();
+  pid_t pid = fork();
+  if (pid < 0) {
+    rc = np_errbuf_set(eb, NP_ECHILD, "fork: %s", strerror(errno));
+    goto cleanup_argv;
+  }
+  if (pid == 0)
+    child_exec(r, argv, errp, parent);
+  setpgid(pid, pid);
+  wait_child(r, pid, t0, oc);
+  if (oc->interrupted) {
+    np_matrix_rep_discard(r, NULL);
+    rc = NP_EINTR;
+    goto cleanup_argv;
+  }
+  if ((rc = write_kernel(r, ".kernel-after.txt", eb)) != 0)
+    goto cleanup_argv;
+  np_matrix_utc_now(ended, sizeof ended);
+  outcome_text(r, oc, how, sizeof how);
+  sprintf(text, "command: %s\nstarted_at: %s\nended_at: %s\n"
+                "wall_seconds: %.3f\noutcome: %s\n",
+          cmd, started, ended, oc->wall, how);
+  if ((rc = write_text(p, text, eb)) != 0)
+    goto cleanup_argv;
+  rc = finish_record(r, oc, started, status, status_len, headline, eb);
+cleanup_argv:
+  free(text);
+  free(cmd);
+  free(argv);
+  return rc;
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# matrix_fake_bench.sh - stands in for `netproof-bench udp` in the matrix
+# runner's tests.  Behaviour is chosen by --payload:
+#   1 crash (SIGSEGV)   2 hang   3 exit 3 without a record
+#   4 data check fails (status failed, exit 1)   5 sleep 0.4 s, then pass
+#   6 pass, round trips/s grow 20 % per repetition (spread flag)
+#   anything else: pass at once
+# The record imitates netproof/run/1 closely enough for the summary.
+payload=0 out=- model=single
+shift # "udp"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --payload) payload=$2 ;;
+    --io-model) model=$2 ;;
+    --output) out=$2 ;;
+  esac
+  shift 2
+done
+echo "fake bench: payload $payload model $model" >&2
+case "$payload" in
+  1) kill -SEGV $$ ;;
+  2) exec sleep 60 ;;
+  3) echo "fake bench: environment error" >&2; exit 3 ;;
+  5) sleep 0.4 ;;
+esac
+status=passed lost=0 code=0 failure=""
+if [ "$payload" = 4 ]; then
+  status=failed lost=7 code=1
+  failure='"failure": {"reason": "lost 7 echoes"},'
+fi
+rps=$((100000 - payload))
+[ "$model" = split ] && rps=$((rps / 2))
+if [ "$payload" = 6 ]; then
+  rep=${out##*/rep-}; rep=${rep%%.*}
+  rps=$((100000 + 20000 * rep))
+fi
+cat >"$out" <<JSON
+{"schema": "netproof/run/1", "status": "$status", $failure
+ "tool": {"name": "fake"}, "machine": {}, "started_at": "2026-01-01T00:00:00Z",
+ "config": {"payload": $payload},
+ "measurement": {"seconds": 1, "roundtrips_per_sec": $rps,
+                 "rtt_us": {"p99": 12.5}, "cpu_percent": 99.5,
+                 "rss_max_bytes": 4096000},
+ "counters": {"lost": $lost}, "sockets": {"kernel_drops": $lost}}
+JSON
+exit $code
