@@ -159,9 +159,15 @@ static void draw_bars(const struct np_chart *c, double ybase) {
     const struct np_chart_series *se = &c->series[s];
     for (size_t i = 0; i < c->ncat; i++) {
       double m = se->mid[i];
+      double x0 = (double)i + (1 - group) / 2 + w * (double)s;
+      if (c->log_y && m == 0) {
+        /* Zero has no place on a log axis: say it at the base. */
+        plcol0(COL_FG);
+        plptex(x0 + w / 2, ybase + 0.1, 0, 0, 0.5, "0");
+        continue;
+      }
       if (!isfinite(m) || (c->log_y && m <= 0))
         continue;
-      double x0 = (double)i + (1 - group) / 2 + w * (double)s;
       double xs[4] = {x0 + w * 0.06, x0 + w * 0.06, x0 + w * 0.94,
                       x0 + w * 0.94};
       double ys[4] = {ybase, ymap(c, m), ymap(c, m), ybase};
@@ -227,7 +233,10 @@ static void draw_chart(const struct np_chart *c, const char *caption) {
     yhi = nice_top(any ? vmax * 1.05 : 1, &step);
   }
   pladv(0);
-  plvpor(0.15, 0.78, 0.20, 0.84);
+  if (c->notes)
+    plvpor(0.14, 0.83, 0.25, 0.84);
+  else
+    plvpor(0.15, 0.78, 0.20, 0.84);
   plwind(0, (double)c->ncat, ylo, yhi);
   plcol0(COL_GRID);
   plbox("", 0, 0, c->log_y ? "gl" : "g", 0, 0);
@@ -237,17 +246,24 @@ static void draw_chart(const struct np_chart *c, const char *caption) {
   plslabelfunc(label_fn, &log_y);
   plbox("bc", 0, 0, c->log_y ? "bcnostlv" : "bcnostv", 0, 0);
   plslabelfunc(NULL, NULL);
+  /* Many categories with notes: smaller labels so neighbours never touch. */
+  plschr(0, c->notes && c->ncat > 4 ? 0.8 : 1.0);
   for (size_t i = 0; i < c->ncat; i++)
     mtex("b", 1.4, ((double)i + 0.5) / (double)c->ncat, 0.5,
          c->categories[i]);
-  mtex("b", 3.0, 0.5, 0.5, c->xlabel ? c->xlabel : "");
-  mtex("l", 8.0, 0.5, 0.5, c->ylabel ? c->ylabel : "");
+  /* Notes: a second line under each category label. */
+  for (size_t i = 0; c->notes != NULL && i < c->ncat; i++)
+    mtex("b", 2.9, ((double)i + 0.5) / (double)c->ncat, 0.5,
+         c->notes[i] ? c->notes[i] : "");
+  plschr(0, 1.0);
+  mtex("b", c->notes ? 4.1 : 3.0, 0.5, 0.5, c->xlabel ? c->xlabel : "");
+  mtex("l", c->notes ? 7.0 : 8.0, 0.5, 0.5, c->ylabel ? c->ylabel : "");
   plschr(0, 1.25);
   mtex("t", 3.2, 0.5, 0.5, c->title ? c->title : "");
   plschr(0, 1.0);
   mtex("t", 1.4, 0.5, 0.5, c->subtitle ? c->subtitle : "");
   plschr(0, 0.9);
-  mtex("b", 5.0, 0.0, 0.0, caption);
+  mtex("b", c->notes ? 6.0 : 5.0, 0.0, 0.0, caption);
   plschr(0, 1.0);
   draw_legend(c);
 }

@@ -38,6 +38,8 @@ struct np_chart {
   int log_y;             /* 1 = logarithmic y axis (values <= 0 not drawn)   */
   size_t ncat;           /* number of categories                             */
   const char *const *categories; /* ncat labels                              */
+  const char *const *notes; /* NULL or ncat second lines under the category
+                              * labels (e.g. "budget 16 MiB / rcvbuf 8 MiB") */
   size_t nseries;        /* number of series (1..8)                          */
   const struct np_chart_series *series;
 };

@@ -41,7 +41,14 @@ static int build_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
   if (rc != 0)
     return rc;
   np_report_tables_limits(ctx, s);
-  return 0;
+  if (strcmp(np_json_get_string(s->suite, "suite", ""),
+             "udp-buffer-isolation") == 0) {
+    fprintf(ctx->md, "### Receive buffer isolation\n\n");
+    rc = np_report_isolation_chart(ctx, s);
+    if (rc == 0)
+      np_report_isolation_table(ctx, s);
+  }
+  return rc;
 }
 
 int np_report_build(struct np_report_set *const *sets, size_t nsets,

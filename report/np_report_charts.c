@@ -231,10 +231,11 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_report_set *s,
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->runs[0].doc,
                                                      "machine");
   const char *machine = np_json_get_string(m0, "hostname", "unknown");
-  char subtitle[512], slug[256], file[300];
+  char subtitle[512], slug[256], file[400];
   group_subtitle(subtitle, sizeof subtitle, sp, g[0], s, machine, maxruns);
   group_slug(slug, sizeof slug, sp, g[0], s);
-  snprintf(file, sizeof file, "assets/%s.svg", slug);
+  snprintf(file, sizeof file, "assets/%s%s.svg",
+           ctx->asset_prefix ? ctx->asset_prefix : "", slug);
   struct np_chart ch = {
       .title = sp->title, .subtitle = subtitle, .xlabel = dim_name[sp->cat],
       .ylabel = sp->ylabel, .runs = (int)maxruns, .log_y = sp->log_y,

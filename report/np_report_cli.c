@@ -12,6 +12,7 @@
 #include "np_err.h"
 #include "np_ftree.h"
 #include "np_report.h"
+#include "np_report_pages.h"
 #include "np_report_selfcheck.h"
 
 #define MAX_RESULTS 32
@@ -23,12 +24,15 @@ struct cli {
   const char *title;                /* --title or NULL             */
   const char *lang;                 /* --lang, "en"                */
   int self_check;                   /* --self-check                */
+  int pages;                        /* --pages (docs/performance)  */
 };
 
 static void usage(FILE *f) {
   fputs("usage: netproof-report --results DIR [--results DIR ...] --output "
         "OUTDIR [--title TEXT] [--lang en]\n"
-        "       netproof-report --self-check --results DIR [...]\n",
+        "       netproof-report --self-check --results DIR [...]\n"
+        "       netproof-report --pages --results DIR [--results DIR ...] "
+        "--output docs/performance\n",
         f);
 }
 
@@ -49,6 +53,8 @@ static int parse(struct cli *c, int argc, char **argv) {
     int has = i + 1 < argc;
     if (strcmp(a, "--self-check") == 0)
       c->self_check = 1;
+    else if (strcmp(a, "--pages") == 0)
+      c->pages = 1;
     else if (strcmp(a, "--results") == 0 && has) {
       if (c->nresults == MAX_RESULTS) {
         fprintf(stderr, "netproof-report: at most %d --results\n",
@@ -73,6 +79,11 @@ static int parse(struct cli *c, int argc, char **argv) {
   }
   if (c->nresults == 0) {
     fprintf(stderr, "netproof-report: --results DIR is required\n");
+    return -1;
+  }
+  if (c->self_check && c->pages) {
+    fprintf(stderr, "netproof-report: --self-check and --pages exclude "
+                    "each other\n");
     return -1;
   }
   if (!c->self_check && c->output == NULL) {
@@ -137,7 +148,20 @@ static int report(const struct cli *c) {
     }
   }
   struct np_report_opts o = {.title = c->title, .lang = c->lang};
-  int rc = np_report_build(sets, c->nresults, &o, &out, &eb);
+  int rc;
+  if (c->pages) {
+    /* The hand-written <page>.reading.md files live in the output folder
+     * and are embedded verbatim; a missing folder has none. */
+    struct np_ftree *cur = NULL;
+    struct np_errbuf reb = {{0}};
+    if (np_ftree_load_dir(c->output, 0, &cur, &reb) != 0)
+      cur = NULL;
+    struct np_report_pages_opts po = {.results_rel = NULL, .readings = cur};
+    rc = np_report_pages_build(sets, c->nresults, &po, &out, &eb);
+    np_ftree_free(cur);
+  } else {
+    rc = np_report_build(sets, c->nresults, &o, &out, &eb);
+  }
   if (rc == 0)
     rc = np_report_write_tree(out, c->output, &eb);
   if (rc != 0) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kernel.h"
 
 static const char *const metric_path[NP_M_COUNT_] = {
     [NP_M_RPS] = "measurement/roundtrips_per_sec",
@@ -106,6 +107,66 @@ static int parse_run_path(const char *path, char *cid, size_t cidlen,
   cid[slash - c] = '\0';
   *rep = n;
   return 1;
+}
+
+static const char *const kcounter_name[NP_K_COUNT_] = {
+    [NP_K_RCVBUF] = "Udp.RcvbufErrors",
+    [NP_K_REASM_REQDS] = "Ip.ReasmReqds",
+    [NP_K_REASM_OKS] = "Ip.ReasmOKs",
+    [NP_K_FRAG_CREATES] = "Ip.FragCreates",
+};
+
+/* Counters of the runner's snapshot "<stem><suffix>" into v (NAN when the
+ * file or a counter is absent or unreadable: the self-check says why). */
+static void read_kernel(const struct np_ftree *t, const char *stem,
+                        const char *suffix, double *v) {
+  char p[1100];
+  size_t len;
+  for (int k = 0; k < NP_K_COUNT_; k++)
+    v[k] = NAN;
+  snprintf(p, sizeof p, "%s%s", stem, suffix);
+  const char *text = np_ftree_get(t, p, &len);
+  struct np_kernel *kn = NULL;
+  struct np_errbuf eb = {{0}};
+  if (text == NULL || np_kernel_parse_raw(text, len, &kn, &eb) != 0)
+    return;
+  for (int k = 0; k < NP_K_COUNT_; k++) {
+    int64_t x;
+    if (np_kernel_get(kn, kcounter_name[k], &x) == 0)
+      v[k] = (double)x;
+  }
+  np_kernel_free(kn);
+}
+
+/* The command of rep-<n>.cmd.txt for a reader to paste: the binary named
+ * by its file name, the per-run --output replaced by "run.json" (no
+ * absolute path of the machine that ran it). */
+static char *read_command(const struct np_ftree *t, const char *stem) {
+  char p[1100];
+  size_t len;
+  snprintf(p, sizeof p, "%s.cmd.txt", stem);
+  const char *text = np_ftree_get(t, p, &len);
+  if (text == NULL || len < 9 || strncmp(text, "command: ", 9) != 0)
+    return NULL;
+  const char *b = text + 9, *e = memchr(b, '\n', len - 9);
+  size_t n = e ? (size_t)(e - b) : len - 9;
+  const char *sp = memchr(b, ' ', n), *base = b;
+  for (const char *q = b; q < (sp ? sp : b + n); q++)
+    if (*q == '/')
+      base = q + 1;
+  char *out = malloc(n + 16);
+  if (out == NULL)
+    return NULL;
+  memcpy(out, base, (size_t)(b + n - base));
+  out[b + n - base] = '\0';
+  char *o = strstr(out, " --output ");
+  if (o != NULL) {
+    char *v = o + 10, *end = strchr(v, ' ');
+    size_t tail = end ? strlen(end) : 0;
+    memmove(v + 8, end ? end : v + strlen(v), tail + 1);
+    memcpy(v, "run.json", 8);
+  }
+  return out;
 }
 
 /* Sort key: config id, then repetition number, kept beside each run. */
@@ -223,7 +284,13 @@ int np_report_set_load(const struct np_ftree *t, const char *label,
       goto fail;
     nk++;
     k->run.file = path;
+    k->run.rep = k->rep;
     snprintf(k->run.id, sizeof k->run.id, "%s/rep-%ld", k->cid, k->rep);
+    char stem[1024];
+    snprintf(stem, sizeof stem, "%.*s", (int)(strlen(path) - 5), path);
+    read_kernel(t, stem, ".kernel-before.txt", k->run.kbefore);
+    read_kernel(t, stem, ".kernel-after.txt", k->run.kafter);
+    k->run.cmd = read_command(t, stem);
     k->run.status = np_json_get_string(k->run.doc, "status", "unknown");
     k->run.passed = strcmp(k->run.status, "passed") == 0;
     for (int m = 0; m < NP_M_COUNT_; m++)
@@ -244,6 +311,7 @@ int np_report_set_load(const struct np_ftree *t, const char *label,
   for (size_t i = 0; i < nk; i++) {
     s->runs[i] = kr[i].run;
     kr[i].run.doc = NULL; /* moved */
+    kr[i].run.cmd = NULL;
     if (i == 0 || strcmp(kr[i].cid, kr[i - 1].cid) != 0) {
       struct np_report_config *c = &s->configs[s->nconfigs++];
       snprintf(c->id, sizeof c->id, "%s", kr[i].cid);
@@ -261,8 +329,10 @@ int np_report_set_load(const struct np_ftree *t, const char *label,
   *out = s;
   return 0;
 fail:
-  for (size_t i = 0; kr && i < nk; i++)
+  for (size_t i = 0; kr && i < nk; i++) {
     cJSON_Delete(kr[i].run.doc);
+    free(kr[i].run.cmd);
+  }
   free(kr);
   if (rc == NP_ENOMEM)
     np_errbuf_set(eb, rc, "%s: out of memory", label);
@@ -273,8 +343,10 @@ fail:
 void np_report_set_free(struct np_report_set *s) {
   if (s == NULL)
     return;
-  for (size_t i = 0; i < s->nruns; i++)
+  for (size_t i = 0; i < s->nruns; i++) {
     cJSON_Delete(s->runs[i].doc);
+    free(s->runs[i].cmd);
+  }
   cJSON_Delete(s->suite);
   cJSON_Delete(s->summary);
   free(s->runs);

@@ -47,13 +47,29 @@ enum np_report_dim {
   NP_D_COUNT_
 };
 
+/* System-wide kernel counters read from the runner's own snapshots
+ * (rep-<n>.kernel-before.txt / -after.txt), present for failed runs too. */
+enum np_report_kcounter {
+  NP_K_RCVBUF,       /* Udp.RcvbufErrors                               */
+  NP_K_REASM_REQDS,  /* Ip.ReasmReqds                                  */
+  NP_K_REASM_OKS,    /* Ip.ReasmOKs                                    */
+  NP_K_FRAG_CREATES, /* Ip.FragCreates                                 */
+  NP_K_COUNT_
+};
+
 struct np_report_run {
   char id[NP_REPORT_ID_MAX + 32]; /* "<config-id>/rep-<n>"               */
+  long rep;                   /* repetition number n                     */
   const char *file;           /* tree path of the record (owned by tree) */
   cJSON *doc;                 /* parsed record (owned by the run)        */
   int passed;                 /* status == "passed"                      */
   const char *status;         /* status text (owned by doc)              */
   double m[NP_M_COUNT_];      /* metrics                                 */
+  double kbefore[NP_K_COUNT_];/* kernel counters before the run (NAN)    */
+  double kafter[NP_K_COUNT_]; /* ... and after it (NAN when absent)      */
+  char *cmd;                  /* "command:" line of rep-<n>.cmd.txt with
+                               * the results folder replaced by RESULTS,
+                               * or NULL (owned by the run)              */
 };
 
 struct np_report_config {

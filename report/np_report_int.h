@@ -21,6 +21,8 @@ struct np_report_ctx {
   cJSON *jtables;         /* report.json "tables" array (in json)        */
   FILE *md;               /* index.md being written (memstream)          */
   struct np_errbuf *eb;
+  const char *asset_prefix; /* prefix of chart file stems ("" or NULL =
+                             * none; pages use the suite name)           */
 };
 
 /* Charts of one set: SVGs into ctx->out, entries in ctx->jcharts, image
@@ -32,11 +34,46 @@ int np_report_charts(struct np_report_ctx *ctx, const struct np_report_set *s,
 void np_report_tables_conditions(struct np_report_ctx *ctx,
                                  const struct np_report_set *s);
 void np_report_tables_correctness(struct np_report_ctx *ctx);
+/* One sentence of a set's own conditions (for pages holding many sets). */
+void np_report_tables_conditions_short(struct np_report_ctx *ctx,
+                                       const struct np_report_set *s);
 void np_report_tables_perf(struct np_report_ctx *ctx,
                            const struct np_report_set *s);
 void np_report_tables_limits(struct np_report_ctx *ctx,
                              const struct np_report_set *s);
 void np_report_tables_mtu(struct np_report_ctx *ctx);
+
+/* The buffer-isolation chart (lost echoes and kernel socket drops per
+ * row, each row labelled with payload x window and its in-flight budget
+ * against the effective server receive buffer) and the reference's
+ * "Receive Buffer Isolation" table. */
+int np_report_isolation_chart(struct np_report_ctx *ctx,
+                              const struct np_report_set *s);
+void np_report_isolation_table(struct np_report_ctx *ctx,
+                               const struct np_report_set *s);
+
+/* Configurations in plan order (summary.json's order; configurations it
+ * does not list follow in id order).  Caller frees. */
+const struct np_report_config **np_report_plan_order(
+    const struct np_report_set *s);
+
+/* Register a rendered chart: add svg to ctx->out as assets/<stem>.svg
+ * (prefixed), link it from ctx->md, return its report.json entry. */
+int np_report_add_chart(struct np_report_ctx *ctx, const char *stem,
+                        const char *svg, size_t len, const char *alt,
+                        cJSON **entry);
+
+/* Page sections (np_report_pages_sections.c).  sets/nsets of ctx are
+ * the page's sets. */
+void np_pages_dates_line(struct np_report_ctx *ctx);
+void np_pages_lost_table(struct np_report_ctx *ctx,
+                         const struct np_report_set *s);
+void np_pages_kernel_evidence(struct np_report_ctx *ctx,
+                              const struct np_report_set *s);
+void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel);
+void np_pages_links(struct np_report_ctx *ctx, const char *results_rel);
+void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                      const char *page);
 
 /* Configurations of s ordered by their dimension values (caller frees). */
 const struct np_report_config **np_report_sorted_configs(

@@ -11,30 +11,20 @@
 #include "np_report_selfcheck.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "np_json.h"
 #include "np_report_data.h"
+#include "np_report_selfcheck_int.h"
 #ifdef NP_REPORT_HAVE_SCHEMA
 #include "np_schema.h"
 #endif
 
-struct chk {
-  const char *label;          /* prefix for file names                 */
-  np_report_problem_fn fn;    /* caller's callback                     */
-  void *ctx;                  /* caller's context                      */
-  size_t problems;            /* problems reported so far              */
-  const char *file;           /* file being checked (schema callback)  */
-};
-
-static void problem(struct chk *c, const char *file, const char *ptr,
-                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-#include <stdarg.h>
-static void problem(struct chk *c, const char *file, const char *ptr,
-                    const char *fmt, ...) {
+void np_report_problem(struct np_report_chk *c, const char *file,
+                       const char *ptr, const char *fmt, ...) {
   char reason[512], path[1024];
   va_list ap;
   va_start(ap, fmt);
@@ -52,29 +42,29 @@ static void problem(struct chk *c, const char *file, const char *ptr,
 #ifdef NP_REPORT_HAVE_SCHEMA
 static void on_schema_error(void *ctx, const char *pointer,
                             const char *keyword, const char *reason) {
-  struct chk *c = ctx;
-  problem(c, c->file, pointer, "schema: %s: %s", keyword, reason);
+  struct np_report_chk *c = ctx;
+  np_report_problem(c, c->file, pointer, "schema: %s: %s", keyword, reason);
 }
 #endif
 
 /* Parse and schema-check one JSON file; *out NULL when it does not parse. */
-static void load_json(struct chk *c, const struct np_ftree *t,
+static void load_json(struct np_report_chk *c, const struct np_ftree *t,
                       const char *path, const char *want_tag, cJSON **out) {
   size_t len;
   const char *data = np_ftree_get(t, path, &len);
   *out = NULL;
   if (data == NULL) {
-    problem(c, path, "", "missing");
+    np_report_problem(c, path, "", "missing");
     return;
   }
   struct np_errbuf eb = {{0}};
   if (np_json_parse(data, len, NULL, out, &eb) != 0) {
-    problem(c, path, "", "%s", eb.msg);
+    np_report_problem(c, path, "", "%s", eb.msg);
     return;
   }
   const char *tag = np_json_get_string(*out, "schema", NULL);
   if (tag == NULL || strcmp(tag, want_tag) != 0) {
-    problem(c, path, "/schema", "expected \"%s\"", want_tag);
+    np_report_problem(c, path, "/schema", "expected \"%s\"", want_tag);
     return;
   }
 #ifdef NP_REPORT_HAVE_SCHEMA
@@ -91,14 +81,14 @@ static void load_json(struct chk *c, const struct np_ftree *t,
 }
 
 /* Any negative number directly under obj (counters are never negative). */
-static void no_negatives(struct chk *c, const char *file, const cJSON *obj,
+static void no_negatives(struct np_report_chk *c, const char *file, const cJSON *obj,
                          const char *base) {
   const cJSON *e;
   cJSON_ArrayForEach(e, obj) {
     if (cJSON_IsNumber(e) && e->valuedouble < 0) {
       char p[256];
       snprintf(p, sizeof p, "%s/%s", base, e->string);
-      problem(c, file, p, "negative count %g", e->valuedouble);
+      np_report_problem(c, file, p, "negative count %g", e->valuedouble);
     }
   }
 }
@@ -108,7 +98,7 @@ static int near(double a, double b, double rel) {
 }
 
 /* Invariants of one run record. */
-static void check_run(struct chk *c, const char *f, const cJSON *d) {
+static void check_run(struct np_report_chk *c, const char *f, const cJSON *d) {
   const cJSON *cn = cJSON_GetObjectItemCaseSensitive(d, "counters");
   no_negatives(c, f, cn, "/counters");
   double sent = np_report_num(d, "counters/sent"),
@@ -120,25 +110,25 @@ static void check_run(struct chk *c, const char *f, const cJSON *d) {
          lsrv = np_report_num(d, "counters/lost_at_server"),
          lresp = np_report_num(d, "counters/lost_reply_leg");
   if (isfinite(srecv) && isfinite(srepl) && srecv != srepl)
-    problem(c, f, "/counters/server_replied",
+    np_report_problem(c, f, "/counters/server_replied",
             "server_received %.0f != server_replied %.0f", srecv, srepl);
   if (isfinite(sent) && isfinite(srecv) && isfinite(lreq) &&
       sent - srecv != lreq)
-    problem(c, f, "/counters/lost_request_leg",
+    np_report_problem(c, f, "/counters/lost_request_leg",
             "sent - server_received = %.0f, record says %.0f", sent - srecv,
             lreq);
   if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
       sent - recv != lost)
-    problem(c, f, "/counters/lost", "sent - received = %.0f, record says %.0f",
+    np_report_problem(c, f, "/counters/lost", "sent - received = %.0f, record says %.0f",
             sent - recv, lost);
   if (isfinite(lreq) && isfinite(lsrv) && isfinite(lresp) &&
       isfinite(lost) && lreq + lsrv + lresp != lost)
-    problem(c, f, "/counters/lost",
+    np_report_problem(c, f, "/counters/lost",
             "request leg + server + reply leg = %.0f, not %.0f (every loss "
             "belongs to one leg)",
             lreq + lsrv + lresp, lost);
   if (isfinite(recv) && isfinite(srepl) && recv > srepl)
-    problem(c, f, "/counters/received",
+    np_report_problem(c, f, "/counters/received",
             "more echoes received (%.0f) than the server sent (%.0f)", recv,
             srepl);
 
@@ -152,9 +142,9 @@ static void check_run(struct chk *c, const char *f, const cJSON *d) {
     if (!isfinite(v))
       continue;
     if (v < 0)
-      problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
+      np_report_problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
     if (isfinite(prev) && v < prev)
-      problem(c, f, "/measurement/rtt_us",
+      np_report_problem(c, f, "/measurement/rtt_us",
               "percentiles not monotone: %s %g < %s %g", pct[i], v, prevk,
               prev);
     prev = v;
@@ -167,15 +157,15 @@ static void check_run(struct chk *c, const char *f, const cJSON *d) {
   if (isfinite(rt) && isfinite(rps) && isfinite(secs) && secs > 0) {
     double a = rt / secs, b = isfinite(drain) ? rt / (secs + drain) : a;
     if (!near(rps, a, 0.005) && !near(rps, b, 0.005))
-      problem(c, f, "/measurement/roundtrips_per_sec",
+      np_report_problem(c, f, "/measurement/roundtrips_per_sec",
               "%.3f is not roundtrips / seconds (%.3f) within 0.5 %%", rps, b);
   }
   if (isfinite(rt) && rt < 0)
-    problem(c, f, "/measurement/roundtrips", "negative count");
+    np_report_problem(c, f, "/measurement/roundtrips", "negative count");
 }
 
 /* The evidence files beside rep-<n>.json. */
-static void check_siblings(struct chk *c, const struct np_ftree *t,
+static void check_siblings(struct np_report_chk *c, const struct np_ftree *t,
                            const char *json) {
   static const char *const ext[] = {".stderr.txt", ".cmd.txt",
                                     ".kernel-before.txt",
@@ -185,12 +175,12 @@ static void check_siblings(struct chk *c, const struct np_ftree *t,
   for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
     snprintf(p, sizeof p, "%.*s%s", (int)stem, json, ext[i]);
     if (np_ftree_get(t, p, NULL) == NULL)
-      problem(c, p, "", "missing (every run keeps its %s file)", ext[i] + 1);
+      np_report_problem(c, p, "", "missing (every run keeps its %s file)", ext[i] + 1);
   }
 }
 
 /* Tool hashes must be one build across the set. */
-static void check_hashes(struct chk *c, const struct np_report_set *s) {
+static void check_hashes(struct np_report_chk *c, const struct np_report_set *s) {
   static const char *const keys[] = {"source_sha256", "binary_sha256"};
   for (int k = 0; k < 2; k++) {
     const char *ref = NULL, *reffile = NULL;
@@ -201,12 +191,12 @@ static void check_hashes(struct chk *c, const struct np_report_set *s) {
       char ptr[64];
       snprintf(ptr, sizeof ptr, "/tool/%s", keys[k]);
       if (h == NULL)
-        problem(c, s->runs[i].file, ptr, "missing");
+        np_report_problem(c, s->runs[i].file, ptr, "missing");
       else if (ref == NULL) {
         ref = h;
         reffile = s->runs[i].file;
       } else if (strcmp(h, ref) != 0)
-        problem(c, s->runs[i].file, ptr,
+        np_report_problem(c, s->runs[i].file, ptr,
                 "differs from %s (mixed builds are not one experiment)",
                 reffile);
     }
@@ -214,7 +204,7 @@ static void check_hashes(struct chk *c, const struct np_report_set *s) {
 }
 
 /* summary.json against the runs. */
-static void check_summary(struct chk *c, const struct np_report_set *s) {
+static void check_summary(struct np_report_chk *c, const struct np_report_set *s) {
   const cJSON *cfgs =
       cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
   const cJSON *e;
@@ -238,13 +228,13 @@ static void check_summary(struct chk *c, const struct np_report_set *s) {
       for (size_t k = 0; cf && k < cf->nruns; k++)
         have |= strcmp(cf->runs[k].file, f) == 0;
       if (!have && strcmp(st, "missing") != 0)
-        problem(c, f, "", "missing (summary.json lists it as %s)",
+        np_report_problem(c, f, "", "missing (summary.json lists it as %s)",
                 st[0] ? st : "present");
       ri++;
     }
     if (cf == NULL) {
       if (ri == 0)
-        problem(c, "summary.json", "", "configuration %s has no runs", id);
+        np_report_problem(c, "summary.json", "", "configuration %s has no runs", id);
       idx++;
       continue;
     }
@@ -266,7 +256,7 @@ static void check_summary(struct chk *c, const struct np_report_set *s) {
       if (!near(sm, med, 1e-6) && !near(sm, med2, 1e-6)) {
         snprintf(ptr, sizeof ptr, "/configurations/%d/stats/%s/median", idx,
                  names[k]);
-        problem(c, "summary.json", ptr,
+        np_report_problem(c, "summary.json", ptr,
                 "%.6g does not match the runs' median %.6g", sm, med);
       }
     }
@@ -277,14 +267,14 @@ static void check_summary(struct chk *c, const struct np_report_set *s) {
     cJSON_ArrayForEach(e, cfgs) listed |=
         strcmp(np_json_get_string(e, "id", ""), s->configs[i].id) == 0;
     if (!listed)
-      problem(c, s->configs[i].runs[0].file, "",
+      np_report_problem(c, s->configs[i].runs[0].file, "",
               "configuration %s is not in summary.json", s->configs[i].id);
   }
 }
 
 int np_report_self_check_tree(const struct np_ftree *t, const char *label,
                               np_report_problem_fn on_problem, void *ctx) {
-  struct chk c = {.label = label, .fn = on_problem, .ctx = ctx};
+  struct np_report_chk c = {.label = label, .fn = on_problem, .ctx = ctx};
   cJSON *suite = NULL, *summary = NULL;
   load_json(&c, t, "suite.json", "netproof/suite/1", &suite);
   load_json(&c, t, "summary.json", "netproof/summary/1", &summary);
@@ -313,11 +303,12 @@ int np_report_self_check_tree(const struct np_ftree *t, const char *label,
   struct np_errbuf eb = {{0}};
   if (all_parse && np_report_set_load(t, "", &s, &eb) == 0) {
     check_hashes(&c, s);
+    np_report_check_identity(&c, s);
     if (s->summary)
       check_summary(&c, s);
     np_report_set_free(s);
   } else if (all_parse) {
-    problem(&c, "runs", "", "%s", eb.msg);
+    np_report_problem(&c, "runs", "", "%s", eb.msg);
   }
   return c.problems ? NP_ECHECK : 0;
 }

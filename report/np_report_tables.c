@@ -116,6 +116,25 @@ void np_report_tables_conditions(struct np_report_ctx *ctx,
           bin);
 }
 
+void np_report_tables_conditions_short(struct np_report_ctx *ctx,
+                                       const struct np_report_set *s) {
+  const cJSON *d = s->runs[0].doc;
+  char warm[32], secs[32];
+  size_t reps = 0;
+  for (size_t i = 0; i < s->nconfigs; i++)
+    reps = s->configs[i].nruns > reps ? s->configs[i].nruns : reps;
+  np_fmt_num(warm, sizeof warm, np_report_num(d, "config/warmup_seconds"), 2);
+  np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
+  const char *src;
+  shared_hash(s, "source_sha256", &src);
+  fprintf(ctx->md,
+          "Suite `%s` (%s): %zu configurations × %zu repetitions, %s s "
+          "measurement, %s s warm-up, source SHA-256 `%.12s…`.\n\n",
+          np_json_get_string(s->suite, "suite", s->label),
+          np_json_get_string(s->suite, "plan_file", "-"), s->nconfigs, reps,
+          secs, warm, src);
+}
+
 void np_report_tables_correctness(struct np_report_ctx *ctx) {
   fprintf(ctx->md, "## Correctness and load range\n\n");
   fprintf(ctx->md, "| Group | Configurations | Runs passed | Failed "

@@ -84,6 +84,75 @@ static void expect(const struct np_ftree *t, const char *kind,
   np_ftree_free(x);
 }
 
+/* Copy of t with files copied under new names: pairs from[i] -> to[i]. */
+static struct np_ftree *with_copies(const struct np_ftree *t,
+                                    const char *const *from,
+                                    const char *const *to, size_t n) {
+  struct np_ftree *o = tampered(t, NULL, NULL, NULL, NULL);
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    const char *d = np_ftree_get(t, from[i], &len);
+    ASSERT_NOT_NULL(d);
+    ASSERT_OK(np_ftree_add(o, to[i], d, len));
+  }
+  return o;
+}
+
+static void expect_tree(struct np_ftree *x, const char *kind,
+                        const char *want) {
+  struct seen s = {0};
+  int rc = np_report_self_check_tree(x, "fx", collect, &s);
+  int found = 0;
+  for (size_t i = 0; i < s.n && i < 64; i++)
+    found |= strstr(s.lines[i], want) != NULL;
+  if (rc != NP_ECHECK || !found) {
+    for (size_t i = 0; i < s.n && i < 64; i++)
+      fprintf(stderr, "  %s\n", s.lines[i]);
+    NP_TEST_FAIL_("tampering \"%s\": rc %d, wanted a line with \"%s\"",
+                  kind, rc, want);
+  }
+  for (size_t i = 0; i < s.n && i < 64; i++)
+    if (strstr(s.lines[i], want) != NULL)
+      printf("ok: %s -> %s\n", kind, s.lines[i]);
+  np_ftree_free(x);
+}
+
+#define DIR_ "runs/udp-p1024-c16-w1-single-uv/"
+static void identity_kinds(const struct np_ftree *t) {
+  static const char *const sfx[] = {".json", ".stderr.txt", ".cmd.txt",
+                                     ".kernel-before.txt",
+                                     ".kernel-after.txt"};
+  char from[5][128], to[5][128];
+  const char *f[5], *d[5];
+  for (int i = 0; i < 5; i++) {
+    snprintf(from[i], sizeof from[i], DIR_ "rep-1%s", sfx[i]);
+    f[i] = from[i];
+    d[i] = to[i];
+  }
+  /* rep-01 and rep-1 both claim repetition 1. */
+  for (int i = 0; i < 5; i++)
+    snprintf(to[i], sizeof to[i], DIR_ "rep-01%s", sfx[i]);
+  expect_tree(with_copies(t, f, d, 5), "duplicated run id",
+              "duplicated run id udp-p1024-c16-w1-single-uv/rep-1");
+  /* A repetition the plan (3 repetitions) never asked for. */
+  for (int i = 0; i < 5; i++)
+    snprintf(to[i], sizeof to[i], DIR_ "rep-4%s", sfx[i]);
+  expect_tree(with_copies(t, f, d, 5), "unplanned repetition",
+              "repetition 4 was not planned");
+  /* The same record stored as rep-1 and rep-4 is one run twice. */
+  expect_tree(with_copies(t, f, d, 5), "record stored twice",
+              "one run recorded twice");
+  /* A record moved into another configuration's folder. */
+  snprintf(to[0], sizeof to[0], "runs/udp-p1024-c16-w1-split-uv/rep-2.json");
+  snprintf(from[0], sizeof from[0], DIR_ "rep-2.json");
+  struct np_ftree *x = tampered(t, to[0], NULL, NULL, NULL);
+  size_t len;
+  const char *rec = np_ftree_get(t, from[0], &len);
+  ASSERT_OK(np_ftree_add(x, to[0], rec, len));
+  expect_tree(x, "record in another configuration's folder",
+              "is not in the folder's configuration id");
+}
+
 int main(int argc, char **argv) {
   ASSERT_EQ(argc, 2);
   struct np_ftree *t = NULL;
@@ -125,6 +194,21 @@ int main(int argc, char **argv) {
   expect(t, "unlisted configuration", NULL, "summary.json",
          "\"id\": \"udp-p1024-c16-w1-single-uv\"", "\"id\": \"udp-x\"",
          "is not in summary.json");
+  expect(t, "Infinity", NULL, RUN, "\"cpu_percent\": ",
+         "\"cpu_percent\": Infinity, \"x\": ", "fx/" RUN);
+  expect(t, "field the schema forbids", NULL, RUN, "\"status\": ",
+         "\"bogus\": 1, \"status\": ", "schema:");
+  expect(t, "missing cmd", "runs/udp-p1024-c16-w1-single-uv/rep-3.cmd.txt",
+         NULL, NULL, NULL, "rep-3.cmd.txt: : missing");
+  expect(t, "missing kernel-after",
+         "runs/udp-p1024-c16-w1-single-uv/rep-3.kernel-after.txt", NULL, NULL,
+         NULL, "rep-3.kernel-after.txt: : missing");
+  expect(t, "payload contradicts folder", NULL, RUN, "\"payload\": 1024",
+         "\"payload\": 2048", "/config/payload: 2048, but the folder");
+  expect(t, "summary repetitions", NULL, "summary.json",
+         "\"repetitions\": [", "\"repetitions\": [{\"n\": 9, \"status\": "
+         "\"missing\"}, ", "the plan has 3");
+  identity_kinds(t);
   np_ftree_free(t);
   puts("test_report_selfcheck: ok");
   return 0;

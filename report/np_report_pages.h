@@ -1,0 +1,38 @@
+/*
+ * np_report_pages.h - the performance pages of docs/performance/ (issue 9).
+ *
+ * Each results folder goes to one page by its suite name (suite.json):
+ * udp-size-limits -> udp-limits.md, rudp-* -> rudp.md, any other (udp-*,
+ * quick) -> udp.md.  A page is laid out like the reference pages: title,
+ * dates and run counts, test conditions, correctness and load range,
+ * charts and tables per suite, buffer isolation or size limits with the
+ * kernel's evidence, the hand-written reading (docs/performance/
+ * <page>.reading.md, embedded verbatim under "## Reading the results"),
+ * the exact commands to reproduce, and relative links to the raw folders.
+ * Charts go to assets/<suite>-<chart>.svg, every value with its run ids to
+ * assets/<page>-report.json.  Output is a pure function of the inputs.
+ */
+#ifndef NP_REPORT_PAGES_H
+#define NP_REPORT_PAGES_H
+
+#include <stddef.h>
+
+#include "np_err.h"
+#include "np_ftree.h"
+#include "np_report_data.h"
+
+struct np_report_pages_opts {
+  const char *results_rel;        /* link from a page to the results
+                                   * folders; NULL = "../../results"     */
+  const struct np_ftree *readings;/* the output folder's current files
+                                   * (for <page>.reading.md) or NULL     */
+};
+
+/* Build every page that has a result set.  *out is a new tree the caller
+ * frees (write it with np_report_write_tree).  NP_EPLOT, NP_ENOMEM,
+ * NP_EINVAL (no sets). */
+int np_report_pages_build(struct np_report_set *const *sets, size_t nsets,
+                          const struct np_report_pages_opts *o,
+                          struct np_ftree **out, struct np_errbuf *eb);
+
+#endif /* NP_REPORT_PAGES_H */

@@ -1,0 +1,269 @@
+/*
+ * np_report_pages_sections.c - the parts of a performance page that the
+ * index report does not have: the dates line, the lost-echoes pivot and
+ * kernel evidence of the size-limits suite, the reproduce commands, the
+ * links to the raw folders and the embedded hand-written reading.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_report_fmt.h"
+#include "np_report_int.h"
+
+static const char *suite_of(const struct np_report_set *s) {
+  return np_json_get_string(s->suite, "suite", s->label);
+}
+
+void np_pages_dates_line(struct np_report_ctx *ctx) {
+  char dates[256] = "";
+  size_t runs = 0, passed = 0, k = 0;
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    const struct np_report_set *s = ctx->sets[i];
+    const char *at = np_json_get_string(s->suite, "started_at", "");
+    char d[16];
+    snprintf(d, sizeof d, "%.10s", at[0] ? at : "undated");
+    if (strstr(dates, d) == NULL)
+      k += (size_t)snprintf(dates + k, k < sizeof dates ? sizeof dates - k : 0,
+                            "%s%s", k ? ", " : "", d);
+    runs += s->nruns;
+    for (size_t c = 0; c < s->nconfigs; c++)
+      passed += s->configs[c].npassed;
+  }
+  fprintf(ctx->md,
+          "Measured on %s: %zu runs in %zu result set%s (", dates, runs,
+          ctx->nsets, ctx->nsets == 1 ? "" : "s");
+  for (size_t i = 0; i < ctx->nsets; i++)
+    fprintf(ctx->md, "%s%s: %zu", i ? ", " : "", suite_of(ctx->sets[i]),
+            ctx->sets[i]->nruns);
+  fprintf(ctx->md,
+          "), %zu passed. Each run is an independent `netproof-bench` "
+          "process; every figure below traces to its raw record.\n\n",
+          passed);
+}
+
+/* Distinct sorted values of a numeric dimension. */
+static size_t distinct(const struct np_report_set *s, enum np_report_dim d,
+                       double *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->nconfigs; i++) {
+    double v = s->configs[i].dimv[d];
+    size_t j = 0;
+    while (j < n && out[j] < v)
+      j++;
+    if (j < n && out[j] == v)
+      continue;
+    memmove(out + j + 1, out + j, (n - j) * sizeof *out);
+    out[j] = v;
+    n++;
+  }
+  return n;
+}
+
+void np_pages_lost_table(struct np_report_ctx *ctx,
+                         const struct np_report_set *s) {
+  double *pays = calloc(s->nconfigs + 1, sizeof *pays),
+         *wins = calloc(s->nconfigs + 1, sizeof *wins);
+  if (pays == NULL || wins == NULL)
+    goto done;
+  size_t np = distinct(s, NP_D_PAYLOAD, pays), nw = distinct(s, NP_D_WINDOW, wins);
+  fprintf(ctx->md, "| Payload / B |");
+  for (size_t w = 0; w < nw; w++)
+    fprintf(ctx->md, " Window %.0f: lost echoes per run |", wins[w]);
+  fprintf(ctx->md, "\n|---:|");
+  for (size_t w = 0; w < nw; w++)
+    fprintf(ctx->md, "---:|");
+  fprintf(ctx->md, "\n");
+  cJSON *t = cJSON_CreateObject();
+  cJSON_AddStringToObject(t, "name", "lost_by_payload_window");
+  cJSON_AddStringToObject(t, "set", s->label);
+  cJSON_AddItemToArray(ctx->jtables, t);
+  cJSON *rows = cJSON_AddArrayToObject(t, "rows");
+  for (size_t p = 0; p < np; p++) {
+    char pay[32];
+    np_fmt_num(pay, sizeof pay, pays[p], 0);
+    fprintf(ctx->md, "| %s |", pay);
+    for (size_t w = 0; w < nw; w++) {
+      const struct np_report_config *c = NULL;
+      for (size_t i = 0; i < s->nconfigs; i++)
+        if (s->configs[i].dimv[NP_D_PAYLOAD] == pays[p] &&
+            s->configs[i].dimv[NP_D_WINDOW] == wins[w])
+          c = &s->configs[i];
+      if (c == NULL) {
+        fprintf(ctx->md, " not run |");
+        continue;
+      }
+      double med, mn, mx;
+      char cell[64];
+      np_report_stat(c, NP_M_LOST, 0, &med, &mn, &mx);
+      np_fmt_range(cell, sizeof cell, med, mn, mx, 0);
+      fprintf(ctx->md, " %s (%zu/%zu passed%s) |", cell, c->npassed,
+              c->nruns, c->expect_fail ? ", fail expected" : "");
+      cJSON *r = cJSON_CreateObject();
+      cJSON_AddStringToObject(r, "config", c->id);
+      np_json_add_number(r, "payload", pays[p]);
+      np_json_add_number(r, "window", wins[w]);
+      cJSON *o = cJSON_AddObjectToObject(r, "lost");
+      np_json_add_number(o, "median", med);
+      np_json_add_number(o, "min", mn);
+      np_json_add_number(o, "max", mx);
+      cJSON_AddNumberToObject(r, "runs_passed", (double)c->npassed);
+      cJSON_AddItemToObject(r, "runs", np_report_run_ids(c, 0));
+      cJSON_AddItemToArray(rows, r);
+    }
+    fprintf(ctx->md, "\n");
+  }
+  fprintf(ctx->md,
+          "\nLost echoes counted in the measurement phase, median (min-max) "
+          "over the repetitions. A configuration with any failed repetition "
+          "is excluded from throughput comparisons; its records stay in the "
+          "result set.\n\n");
+done:
+  free(pays);
+  free(wins);
+}
+
+static void fmt_count(char *buf, size_t len, double v) {
+  np_fmt_num(buf, len, v, 0);
+}
+
+/* Kernel counters over the whole suite (first snapshot before the first
+ * run, last after the last) and summed per-run deltas. */
+void np_pages_kernel_evidence(struct np_report_ctx *ctx,
+                              const struct np_report_set *s) {
+  double first = NAN, last = NAN, sum[NP_K_COUNT_] = {0}, lost = 0;
+  const char *ffile = NULL, *lfile = NULL;
+  const char *fat = NULL, *lat = NULL;
+  for (size_t i = 0; i < s->nruns; i++) {
+    const struct np_report_run *r = &s->runs[i];
+    const char *at = np_json_get_string(r->doc, "started_at", "");
+    if (isfinite(r->kbefore[NP_K_RCVBUF]) && (fat == NULL || strcmp(at, fat) < 0)) {
+      fat = at;
+      first = r->kbefore[NP_K_RCVBUF];
+      ffile = r->id;
+    }
+    if (isfinite(r->kafter[NP_K_RCVBUF]) && (lat == NULL || strcmp(at, lat) >= 0)) {
+      lat = at;
+      last = r->kafter[NP_K_RCVBUF];
+      lfile = r->id;
+    }
+    for (int k = 0; k < NP_K_COUNT_; k++)
+      sum[k] += isfinite(r->kafter[k] - r->kbefore[k])
+                    ? r->kafter[k] - r->kbefore[k]
+                    : 0;
+    lost += isfinite(r->m[NP_M_LOST]) ? r->m[NP_M_LOST] : 0;
+  }
+  char a[32], b[32], d[32], rq[32], ok[32], fc[32], l[32];
+  fmt_count(a, sizeof a, first);
+  fmt_count(b, sizeof b, last);
+  fmt_count(d, sizeof d, sum[NP_K_RCVBUF]);
+  fmt_count(rq, sizeof rq, sum[NP_K_REASM_REQDS]);
+  fmt_count(ok, sizeof ok, sum[NP_K_REASM_OKS]);
+  fmt_count(fc, sizeof fc, sum[NP_K_FRAG_CREATES]);
+  fmt_count(l, sizeof l, lost);
+  fprintf(ctx->md,
+          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ | IPv4 "
+          "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured |\n"
+          "|---|---:|---:|---:|---:|\n"
+          "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
+          suite_of(s), a, b, d, rq, ok, fc, l);
+  fprintf(ctx->md,
+          "Start is the runner's snapshot before `%s`, end the one after "
+          "`%s` (`rep-N.kernel-before.txt` / `-after.txt`). The kernel "
+          "counters are system-wide and cover warm-up too, so they can "
+          "exceed the lost echoes counted in the measurement phase; a "
+          "reassembly delta of zero means no IPv4 fragmentation took part "
+          "in the loss.\n\n",
+          ffile ? ffile : "-", lfile ? lfile : "-");
+  cJSON *t = cJSON_CreateObject();
+  cJSON_AddStringToObject(t, "name", "kernel_evidence");
+  cJSON_AddStringToObject(t, "set", s->label);
+  cJSON_AddItemToArray(ctx->jtables, t);
+  cJSON *r = cJSON_AddObjectToObject(t, "values");
+  np_json_add_number(r, "udp_rcvbuf_errors_start", first);
+  np_json_add_number(r, "udp_rcvbuf_errors_end", last);
+  np_json_add_number(r, "udp_rcvbuf_errors_delta_sum", sum[NP_K_RCVBUF]);
+  np_json_add_number(r, "ip_reasm_reqds_delta_sum", sum[NP_K_REASM_REQDS]);
+  np_json_add_number(r, "ip_reasm_oks_delta_sum", sum[NP_K_REASM_OKS]);
+  np_json_add_number(r, "ip_frag_creates_delta_sum", sum[NP_K_FRAG_CREATES]);
+  np_json_add_number(r, "lost_sum", lost);
+  cJSON_AddStringToObject(r, "start_run", ffile ? ffile : "");
+  cJSON_AddStringToObject(r, "end_run", lfile ? lfile : "");
+}
+
+/* The run to show as the single-run example: the first expected failure
+ * (the probe the reader most wants to see), else the first in plan order. */
+static const struct np_report_run *example_run(const struct np_report_set *s) {
+  const struct np_report_config **v = np_report_plan_order(s);
+  const struct np_report_run *r = NULL;
+  for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++)
+    if (v[i]->expect_fail && v[i]->runs[0].cmd)
+      r = &v[i]->runs[0];
+  for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++)
+    if (v[i]->runs[0].cmd)
+      r = &v[i]->runs[0];
+  free(v);
+  return r;
+}
+
+void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
+  (void)results_rel;
+  fprintf(ctx->md, "## Reproduce\n\n"
+                   "Build Release (`cmake -S . -B build -DCMAKE_BUILD_TYPE="
+                   "Release && cmake --build build`), then run each suite; "
+                   "every repetition is its own process:\n\n```sh\n");
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    const struct np_report_set *s = ctx->sets[i];
+    fprintf(ctx->md, "netproof-bench matrix %s --output results/%s\n",
+            np_json_get_string(s->suite, "plan_file", "PLAN.json"), s->label);
+  }
+  fprintf(ctx->md, "```\n\nOne run of each suite, exactly as the runner "
+                   "started it (its record went to `--output`):\n\n```sh\n");
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    const struct np_report_run *r = example_run(ctx->sets[i]);
+    if (r != NULL)
+      fprintf(ctx->md, "# %s%s\n%s\n", r->id,
+              r->passed ? "" : " (this probe fails: non-zero exit status)",
+              r->cmd);
+  }
+  fprintf(ctx->md, "```\n\nRegenerate this page and check the evidence:\n\n"
+                   "```sh\nnetproof-report --pages");
+  for (size_t i = 0; i < ctx->nsets; i++)
+    fprintf(ctx->md, " --results results/%s", ctx->sets[i]->label);
+  fprintf(ctx->md, " --output docs/performance\nnetproof-report --self-check");
+  for (size_t i = 0; i < ctx->nsets; i++)
+    fprintf(ctx->md, " --results results/%s", ctx->sets[i]->label);
+  fprintf(ctx->md, "\n```\n\n");
+}
+
+void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
+  fprintf(ctx->md, "## Raw evidence\n\n");
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    const char *l = ctx->sets[i]->label;
+    fprintf(ctx->md,
+            "- %s: [records, commands and machine](%s/%s/) · "
+            "[per-run kernel snapshots and stderr](%s/%s/runs/) · "
+            "[summary.json](%s/%s/summary.json)\n",
+            suite_of(ctx->sets[i]), results_rel, l, results_rel, l,
+            results_rel, l);
+  }
+  fprintf(ctx->md, "\n");
+}
+
+void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                      const char *page) {
+  fprintf(ctx->md, "## Reading the results\n\n");
+  if (text == NULL || len == 0) {
+    fprintf(ctx->md,
+            "_No reading yet: write it in `docs/performance/%s.reading.md`; "
+            "it is embedded here verbatim on regeneration._\n\n",
+            page);
+    return;
+  }
+  fwrite(text, 1, len, ctx->md);
+  if (text[len - 1] != '\n')
+    fputc('\n', ctx->md);
+  fputc('\n', ctx->md);
+}

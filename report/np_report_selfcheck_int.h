@@ -1,0 +1,37 @@
+/*
+ * np_report_selfcheck_int.h - state shared by the self-check's parts
+ * (internal to report/; not a public interface).
+ */
+#ifndef NP_REPORT_SELFCHECK_INT_H
+#define NP_REPORT_SELFCHECK_INT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_ftree.h"
+#include "np_report_data.h"
+#include "np_report_selfcheck.h"
+
+struct np_report_chk {
+  const char *label;          /* prefix for file names                 */
+  np_report_problem_fn fn;    /* caller's callback                     */
+  void *ctx;                  /* caller's context                      */
+  size_t problems;            /* problems reported so far              */
+  const char *file;           /* file being checked (schema callback)  */
+};
+
+/* Report one problem: file is relative to the suite folder, ptr a JSON
+ * pointer ("" for the whole file). */
+void np_report_problem(struct np_report_chk *c, const char *file,
+                       const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Identity checks over a loaded set: two files claiming one run id
+ * (rep-1.json and rep-01.json), one record stored twice, a record whose
+ * config contradicts the configuration id of its folder, and repetitions
+ * the plan never asked for (suite.json "repetitions"). */
+void np_report_check_identity(struct np_report_chk *c,
+                              const struct np_report_set *s);
+
+#endif /* NP_REPORT_SELFCHECK_INT_H */

@@ -1,0 +1,84 @@
+/*
+ * test_report_pages.c - the performance pages of the committed fixtures
+ * (quick, buffer isolation, size limits) are byte for byte the committed
+ * tests/report/golden-pages/ tree, building twice gives the same bytes,
+ * and the hand-written golden-pages/udp.reading.md is embedded verbatim.
+ * Regenerate on purpose with tests/report/regen-goldens.sh.
+ *
+ * usage: test_report_pages GOLDEN_PAGES_DIR FIXTURE_DIR...
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "np_ftree.h"
+#include "np_report.h"
+#include "np_report_pages.h"
+#include "np_test.h"
+
+static const char *label_of(const char *dir) {
+  const char *p = strrchr(dir, '/');
+  return p ? p + 1 : dir;
+}
+
+static struct np_ftree *build(int n, char **dirs, const struct np_ftree *rd) {
+  struct np_report_set *sets[8] = {0};
+  struct np_errbuf eb = {{0}};
+  ASSERT_LE(n, 8);
+  for (int i = 0; i < n; i++) {
+    struct np_ftree *in = NULL;
+    ASSERT_OK(np_ftree_load_dir(dirs[i], 0, &in, &eb));
+    ASSERT_OK(np_report_set_load(in, label_of(dirs[i]), &sets[i], &eb));
+    np_ftree_free(in);
+  }
+  struct np_ftree *out = NULL;
+  struct np_report_pages_opts o = {.results_rel = NULL, .readings = rd};
+  int rc = np_report_pages_build(sets, (size_t)n, &o, &out, &eb);
+  if (rc != 0)
+    fprintf(stderr, "%s\n", eb.msg);
+  ASSERT_OK(rc);
+  for (int i = 0; i < n; i++)
+    np_report_set_free(sets[i]);
+  return out;
+}
+
+/* Every file of a is in b with the same bytes. */
+static void contained(const struct np_ftree *a, const struct np_ftree *b,
+                      const char *what) {
+  for (size_t i = 0; i < np_ftree_count(a); i++) {
+    const char *p = np_ftree_path_at(a, i);
+    size_t la, lb;
+    const char *da = np_ftree_get(a, p, &la), *db = np_ftree_get(b, p, &lb);
+    if (db == NULL)
+      NP_TEST_FAIL_("%s: %s is missing", what, p);
+    if (la != lb || memcmp(da, db, la) != 0)
+      NP_TEST_FAIL_("%s: %s differs (%zu vs %zu bytes); regenerate with "
+                    "tests/report/regen-goldens.sh only if intended",
+                    what, p, la, lb);
+  }
+}
+
+int main(int argc, char **argv) {
+  ASSERT_GE(argc, 3);
+  struct np_ftree *gold = NULL;
+  struct np_errbuf eb = {{0}};
+  ASSERT_OK(np_ftree_load_dir(argv[1], 0, &gold, &eb));
+  struct np_ftree *one = build(argc - 2, argv + 2, gold),
+                  *two = build(argc - 2, argv + 2, gold);
+  contained(one, two, "two builds");
+  contained(two, one, "two builds");
+  contained(one, gold, "golden");
+  /* Golden holds the generated files plus the hand-written reading. */
+  ASSERT_EQ(np_ftree_count(gold), np_ftree_count(one) + 1);
+  size_t rl, pl;
+  const char *reading = np_ftree_get(gold, "udp.reading.md", &rl);
+  const char *page = np_ftree_get(one, "udp.md", &pl);
+  ASSERT_NOT_NULL(reading);
+  ASSERT_NOT_NULL(page);
+  ASSERT_NOT_NULL(memmem(page, pl, reading, rl));
+  ASSERT_NOT_NULL(np_ftree_get(one, "udp-limits.md", NULL));
+  np_ftree_free(one);
+  np_ftree_free(two);
+  np_ftree_free(gold);
+  puts("test_report_pages: ok");
+  return 0;
+}
