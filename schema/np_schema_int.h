@@ -1,0 +1,141 @@
+/*
+ * np_schema_int.h - internals shared by the np_schema_*.c files.
+ *
+ * A compiled schema is the caller's document duplicated once (the schema
+ * owns the copy) plus a side table keyed by cJSON node address: every node
+ * that is a schema, every compiled regex (pattern, patternProperties keys)
+ * and every $ref's resolved target.  Validation interprets the cJSON tree
+ * directly and consults the side table, so nothing is resolved twice and a
+ * compiled schema is immutable (safe to share between threads).
+ */
+#ifndef NP_SCHEMA_INT_H
+#define NP_SCHEMA_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "np_schema.h"
+
+/* Cap on nested schema evaluations for one instance (a $ref loop on the
+ * same instance location hits this instead of the stack). */
+#define NP_SCHEMA_MAX_DEPTH 512
+/* Cap on schema evaluations per validate call (bounds pathological
+ * anyOf/oneOf nesting, e.g. from fuzzed input). */
+#define NP_SCHEMA_MAX_STEPS 5000000UL
+
+enum np_schema_aux_kind {
+  NP_AUX_SCHEMA = 1, /* key is a schema node (object or boolean)     */
+  NP_AUX_REGEX = 2,  /* key is a pattern string / patternProperties item */
+  NP_AUX_REF = 3     /* key is a $ref string node; target resolved    */
+};
+
+struct np_schema_aux {
+  const cJSON *key;      /* node in the schema's own copy              */
+  int kind;              /* enum np_schema_aux_kind                    */
+  pcre2_code *re;        /* NP_AUX_REGEX: compiled pattern (owned)     */
+  const cJSON *target;   /* NP_AUX_REF: schema node the $ref names     */
+};
+
+struct np_schema {
+  cJSON *doc;                 /* owned copy of the schema document     */
+  struct np_schema_aux *aux;  /* sorted by key address                  */
+  size_t naux;                /* entries used                           */
+  size_t capaux;              /* entries allocated                      */
+};
+
+/* Side-table lookup; NULL when key has no entry of that kind. */
+const struct np_schema_aux *np_schema__aux(const struct np_schema *s,
+                                           const cJSON *key, int kind);
+
+/* RFC 3986 reference resolution of ref against base (both may be relative;
+ * an empty base yields ref with dot segments removed).  Returns a malloc'd
+ * string or NULL on allocation failure. */
+char *np_schema__uri_resolve(const char *base, const char *ref);
+
+/* Percent-decode src into a malloc'd string; NULL on a bad escape. */
+char *np_schema__pct_decode(const char *src);
+
+/* Follow a JSON pointer (already percent-decoded, "" or "/a/b") from root.
+ * NULL when a token does not resolve. */
+const cJSON *np_schema__pointer_get(const cJSON *root, const char *ptr);
+
+/* JSON equality: numbers by value (1 == 1.0), objects ignoring key order. */
+bool np_schema__json_equal(const cJSON *a, const cJSON *b);
+
+/* Number of Unicode code points in a UTF-8 string. */
+size_t np_schema__utf8_len(const char *s);
+
+/* Is d a mathematically integral, finite number? */
+bool np_schema__is_integral(double d);
+
+/* Does the JSON type name (e.g. "integer") accept the instance? */
+bool np_schema__type_matches(const char *name, const cJSON *inst);
+
+/* Name of the instance's JSON type, for messages. */
+const char *np_schema__type_name(const cJSON *inst);
+
+/* Is inst a multiple of m (m > 0)? */
+bool np_schema__multiple_of(double inst, double m);
+
+/* State of one np_schema_validate call. */
+struct np_vctx {
+  const struct np_schema *s;
+  np_schema_error_fn on_error; /* may be NULL                           */
+  void *ctx;                   /* passed back to on_error               */
+  int silent;      /* > 0 inside anyOf/oneOf/not/if/contains: no reports,
+                    * stop at the first failure                         */
+  int fatal;       /* NP_E* once evaluation must stop (limits, memory)  */
+  unsigned long steps;         /* schema evaluations so far             */
+  char *ptr;                   /* instance location, JSON pointer       */
+  size_t ptr_len, ptr_cap;
+  pcre2_match_data *md;        /* reused for every regex match          */
+  pcre2_match_context *mc;     /* match/depth limits                    */
+};
+
+/* Evaluate schema against inst at the current location. */
+bool np_schema__eval(struct np_vctx *v, const cJSON *schema,
+                     const cJSON *inst, int depth);
+
+/* One leaf assertion keyword (type, enum, minimum, required, ...): true
+ * when it holds or the keyword is not an assertion of this kind. */
+bool np_schema__assert(struct np_vctx *v, const cJSON *schema,
+                       const cJSON *kv, const cJSON *inst);
+
+/* Report an error at the current location (no-op while silent). */
+void np_schema__report(struct np_vctx *v, const char *keyword,
+                       const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Stop evaluation with code, reporting why even while silent. */
+void np_schema__fatal(struct np_vctx *v, int code, const char *keyword,
+                      const char *why);
+
+/* 1 when the regex compiled for key matches subject, 0 when not, and a
+ * negative NP_E* (also set as fatal) when matching itself failed. */
+int np_schema__match(struct np_vctx *v, const cJSON *key,
+                     const char *subject);
+
+/* Instance location: append a key or index; returns the length to restore
+ * with np_schema__ptr_pop, or (size_t)-1 (fatal set) without memory. */
+size_t np_schema__ptr_key(struct np_vctx *v, const char *key);
+size_t np_schema__ptr_index(struct np_vctx *v, int index);
+void np_schema__ptr_pop(struct np_vctx *v, size_t old);
+
+/* Short rendering of a number for messages. */
+void np_schema__fmt_num(char *buf, size_t n, double d);
+
+/* Shipped schemas, generated at configure time from the shipped schema files
+ * (np_schema_embedded.c in the build tree); ends with a NULL name. */
+struct np_schema_embedded {
+  const char *name;          /* "run" for run.schema.json */
+  const unsigned char *text; /* file contents, NUL-terminated */
+  size_t len;                /* bytes, without the NUL */
+};
+extern const struct np_schema_embedded np_schema__embedded[];
+
+#endif /* NP_SCHEMA_INT_H */

@@ -1,0 +1,153 @@
+/*
+ * netproof-validate - check JSON documents against a JSON Schema 2020-12.
+ *
+ *   netproof-validate [--schema FILE] FILE...
+ *
+ * Without --schema each document is checked against the shipped schema its
+ * own "schema" field names ("netproof/run/1" -> run.schema.json).
+ * Exit 0: all valid ("FILE: valid" on stdout).  Exit 1: some document is
+ * invalid (every error on stdout as "FILE: /json/pointer: keyword: reason").
+ * Exit 2: usage error or unreadable input (one "FILE: reason" line on
+ * stderr).  Nothing is ever written to disk.  The hidden option
+ * --max-bytes N lowers the input size limit (for tests).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_identity.h"
+#include "np_json.h"
+#include "np_schema.h"
+
+#define PROG "netproof-validate"
+
+struct validate_opts {
+  const char *schema_path;      /* --schema, or NULL for the tag lookup */
+  struct np_json_limits limits; /* input limits                         */
+};
+
+struct print_ctx {
+  const char *file;
+};
+
+static void print_error(void *ctx, const char *pointer, const char *keyword,
+                        const char *reason) {
+  const struct print_ctx *pc = ctx;
+  printf("%s: %s: %s: %s\n", pc->file, *pointer ? pointer : "(root)", keyword,
+         reason);
+}
+
+static void usage(void) {
+  printf(
+          "usage: " PROG " [--schema FILE] FILE...\n"
+          "Check JSON documents against a JSON Schema (draft 2020-12).\n"
+          "Without --schema, the shipped schema named by each document's\n"
+          "\"schema\" field is used.\n"
+          "  --schema FILE  validate against this schema file\n"
+          "  --help         this text\n"
+          "  --version      version and build identity\n"
+          "exit: 0 all valid, 1 some document invalid, 2 usage error or\n"
+          "unreadable input\n");
+}
+
+/* One document: returns the exit status it deserves. */
+static int check_file(const char *path, const struct np_schema *given,
+                      const struct validate_opts *o) {
+  struct np_errbuf eb = {{0}};
+  cJSON *doc = NULL;
+  struct np_schema *own = NULL;
+  int status = NP_EXIT_USAGE;
+  int rc = np_json_load_file(path, &o->limits, &doc, &eb);
+  if (rc != 0) {
+    fprintf(stderr, "%s\n", eb.msg);
+    return NP_EXIT_USAGE;
+  }
+  const struct np_schema *s = given;
+  if (!s) {
+    const cJSON *tag = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsString(tag)) {
+      fprintf(stderr,
+              "%s: /schema: no \"schema\" string naming the document's "
+              "schema (use --schema FILE)\n",
+              path);
+      goto free_doc;
+    }
+    if (np_schema_builtin(tag->valuestring, &own, &eb) != 0) {
+      fprintf(stderr, "%s: /schema: %s\n", path, eb.msg);
+      goto free_doc;
+    }
+    s = own;
+  }
+  struct print_ctx pc = {path};
+  rc = np_schema_validate(s, doc, print_error, &pc);
+  if (rc == 0) {
+    printf("%s: valid\n", path);
+    status = NP_EXIT_OK;
+  } else if (rc == NP_ESCHEMA || rc == NP_ETOODEEP || rc == NP_ERANGE) {
+    status = NP_EXIT_FAIL;
+  } else {
+    fprintf(stderr, "%s: %s\n", path, np_strerror(rc));
+    status = NP_EXIT_RUNTIME;
+  }
+  np_schema_free(own);
+free_doc:
+  cJSON_Delete(doc);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  struct validate_opts o = {0};
+  int first = argc;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage();
+      return NP_EXIT_OK;
+    } else if (strcmp(a, "--version") == 0) {
+      np_identity_print_version(stdout, PROG);
+      return NP_EXIT_OK;
+    } else if (strcmp(a, "--schema") == 0 && i + 1 < argc) {
+      o.schema_path = argv[++i];
+    } else if (strcmp(a, "--max-bytes") == 0 && i + 1 < argc) {
+      char *end = NULL;
+      errno = 0;
+      unsigned long long n = strtoull(argv[++i], &end, 10);
+      if (errno || !end || *end || n == 0) {
+        fprintf(stderr, PROG ": --max-bytes: expected a positive integer\n");
+        return NP_EXIT_USAGE;
+      }
+      o.limits.max_bytes = (size_t)n;
+    } else if (strcmp(a, "--") == 0) {
+      first = i + 1;
+      break;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      fprintf(stderr, PROG ": unknown or incomplete option %s (see --help)\n",
+              a);
+      return NP_EXIT_USAGE;
+    } else {
+      first = i;
+      break;
+    }
+  }
+  if (first >= argc) {
+    fprintf(stderr, "usage: " PROG " [--schema FILE] FILE... (see --help)\n");
+    return NP_EXIT_USAGE;
+  }
+  struct np_schema *given = NULL;
+  if (o.schema_path) {
+    struct np_errbuf eb = {{0}};
+    if (np_schema_load_file(o.schema_path, &given, &eb) != 0) {
+      fprintf(stderr, "%s\n", eb.msg);
+      return NP_EXIT_USAGE;
+    }
+  }
+  int worst = NP_EXIT_OK;
+  for (int i = first; i < argc; i++) {
+    int st = check_file(argv[i], given, &o);
+    if (st > worst)
+      worst = st;
+  }
+  np_schema_free(given);
+  return worst;
+}
