@@ -51,9 +51,18 @@ int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir) {
   return 0;
 }
 
+/* base + suffix into buf, truncated to fit (np_matrix_rep_paths leaves
+ * 32 bytes of room after base, more than any suffix needs).  Written with
+ * memcpy because gcc -O2's -Wformat-truncation cannot see that bound. */
 void np_matrix_rep_file(const struct np_matrix_rep *r, const char *suffix,
                         char *buf, size_t len) {
-  snprintf(buf, len, "%s%s", r->base, suffix);
+  if (len == 0)
+    return;
+  size_t nb = strnlen(r->base, len - 1);
+  size_t ns = strnlen(suffix, len - 1 - nb);
+  memcpy(buf, r->base, nb);
+  memcpy(buf + nb, suffix, ns);
+  buf[nb + ns] = '\0';
 }
 
 int np_matrix_rep_complete(const struct np_matrix_rep *r) {
