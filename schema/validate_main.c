@@ -2,13 +2,16 @@
  * netproof-validate - check JSON documents against a JSON Schema 2020-12.
  *
  *   netproof-validate [--schema FILE] FILE...
+ *   netproof-validate --check-schemas SCHEMA...
  *
  * Without --schema each document is checked against the shipped schema its
  * own "schema" field names ("netproof/run/1" -> run.schema.json).
  * Exit 0: all valid ("FILE: valid" on stdout).  Exit 1: some document is
  * invalid (every error on stdout as "FILE: /json/pointer: keyword: reason").
  * Exit 2: usage error or unreadable input (one "FILE: reason" line on
- * stderr).  Nothing is ever written to disk.  The hidden option
+ * stderr).  --check-schemas compiles each file as a schema instead (every
+ * keyword supported, every $ref resolved, every pattern valid): exit 0 all
+ * compile, 1 some do not.  Nothing is ever written to disk.  The hidden option
  * --max-bytes N lowers the input size limit (for tests).
  */
 #include <errno.h>
@@ -24,6 +27,7 @@
 
 struct validate_opts {
   const char *schema_path;      /* --schema, or NULL for the tag lookup */
+  int check_schemas;            /* --check-schemas: FILEs are schemas   */
   struct np_json_limits limits; /* input limits                         */
 };
 
@@ -45,10 +49,25 @@ static void usage(void) {
           "Without --schema, the shipped schema named by each document's\n"
           "\"schema\" field is used.\n"
           "  --schema FILE  validate against this schema file\n"
+          "  --check-schemas  treat every FILE as a schema and compile it\n"
           "  --help         this text\n"
           "  --version      version and build identity\n"
           "exit: 0 all valid, 1 some document invalid, 2 usage error or\n"
           "unreadable input\n");
+}
+
+/* --check-schemas: one schema file; returns the exit status it deserves. */
+static int check_schema_file(const char *path) {
+  struct np_errbuf eb = {{0}};
+  struct np_schema *s = NULL;
+  int rc = np_schema_load_file(path, &s, &eb);
+  if (rc == 0) {
+    printf("%s: schema compiles\n", path);
+    np_schema_free(s);
+    return NP_EXIT_OK;
+  }
+  printf("%s\n", eb.msg);
+  return NP_EXIT_FAIL;
 }
 
 /* One document: returns the exit status it deserves. */
@@ -107,6 +126,8 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--version") == 0) {
       np_identity_print_version(stdout, PROG);
       return NP_EXIT_OK;
+    } else if (strcmp(a, "--check-schemas") == 0) {
+      o.check_schemas = 1;
     } else if (strcmp(a, "--schema") == 0 && i + 1 < argc) {
       o.schema_path = argv[++i];
     } else if (strcmp(a, "--max-bytes") == 0 && i + 1 < argc) {
@@ -133,6 +154,15 @@ int main(int argc, char **argv) {
   if (first >= argc) {
     fprintf(stderr, "usage: " PROG " [--schema FILE] FILE... (see --help)\n");
     return NP_EXIT_USAGE;
+  }
+  if (o.check_schemas) {
+    int worst = NP_EXIT_OK;
+    for (int i = first; i < argc; i++) {
+      int st = check_schema_file(argv[i]);
+      if (st > worst)
+        worst = st;
+    }
+    return worst;
   }
   struct np_schema *given = NULL;
   if (o.schema_path) {

@@ -1,20 +1,63 @@
 #!/bin/sh
-# The main job behind `make run` (BUILD dir as $1): validate the shipped
-# schemas, print each tool's identity, then - as far as the tools exist in
-# this build - run the quick suite, render its report and bundle it.
-# Outputs go to out/; the last lines say where everything is.
+# The main job behind `make run` (build folder as $1):
+#   1. print each tool's identity and check the shipped schemas;
+#   2. run the `quick` suite (bench/plans/quick.json), one process per run;
+#   3. one short reliable-UDP run through the relay (random profile);
+#   4. render the report of the quick suite and self-check it;
+#   5. pack the suite into an evidence bundle and verify it;
+#   6. print the headline table and where everything is.
+# Outputs go to out/ (replaced on every run).  Exit status: 0 when every
+# step worked (the quick plan's expected-fail probe counts as confirmed).
 set -eu
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/out"
+bench="$build/bench/netproof-bench"
+report="$build/report/netproof-report"
+archive="$build/archive/netproof-archive"
+validate="$build/schema/netproof-validate"
+start=$(date +%s)
+
+rm -rf "$out"
 mkdir -p "$out"
 
 echo "== identity"
-for p in bench/netproof-bench schema/netproof-validate report/netproof-report archive/netproof-archive; do
-  [ -x "$build/$p" ] && "$build/$p" --version | head -3
-done
+"$bench" --version | head -3
 
 echo "== shipped schemas"
-"$build/schema/netproof-validate" --check-schemas "$root"/schema/*.schema.json
+"$validate" --check-schemas "$root"/schema/*.schema.json
 
-echo "== done; outputs under $out"
+echo "== quick suite (UDP, bench/plans/quick.json)"
+"$bench" matrix "$root/bench/plans/quick.json" --output "$out/quick"
+
+if "$bench" --help | grep -q '^  rudp'; then
+  echo "== reliable UDP, random profile (one short round)"
+  rc=0
+  "$bench" rudp --profile random --seconds 2 --warmup 1 --rounds 1 \
+    --output "$out/rudp-random.json" 2>"$out/rudp-random.stderr.txt" || rc=$?
+  tail -n 3 "$out/rudp-random.stderr.txt"
+  [ "$rc" -eq 0 ] || echo "rudp run exited $rc (record kept in $out/rudp-random.json)"
+fi
+
+echo "== report"
+"$report" --results "$out/quick" --output "$out/report"
+"$report" --self-check --results "$out/quick"
+
+if [ -x "$archive" ]; then
+  echo "== evidence bundle"
+  "$archive" pack "$out/quick" -o "$out/quick.tar.gz"
+  "$archive" verify "$out/quick.tar.gz"
+fi
+
+echo
+echo "== headline (medians of 3 runs; from $out/report/index.md)"
+awk '/^### Throughput, latency and CPU/{on=1; next} on && /^\|/{print} on && /^$/ && n++>0{exit}' \
+  "$out/report/index.md"
+echo
+echo "== outputs ($(($(date +%s) - start)) s)"
+echo "  raw runs:   $out/quick/runs/ (records, stderr, commands, kernel snapshots)"
+echo "  summary:    $out/quick/summary.json"
+echo "  report:     $out/report/index.md (charts in $out/report/assets/)"
+[ -f "$out/quick.tar.gz" ] && echo "  bundle:     $out/quick.tar.gz (verified)"
+[ -f "$out/rudp-random.json" ] && echo "  rudp run:   $out/rudp-random.json"
+exit 0

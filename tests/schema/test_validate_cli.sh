@@ -94,6 +94,8 @@ run version 0 out 'source-sha256' --version
 run valid 0 out 'sample-valid-1\.json: valid' --schema "$S" "$CASES/sample-valid-1.json"
 run wrong-type 1 out '^.*sample-invalid-type-name\.json: /name: type: expected string, got integer$' --schema "$S" "$CASES/sample-invalid-type-name.json"
 run valid-and-invalid 1 out 'sample-invalid-unique\.json: /tags: uniqueItems' --schema "$S" "$CASES/sample-valid-1.json" "$CASES/sample-invalid-unique.json"
+run check-schemas-ok 0 out "sample.schema.json: schema compiles" --check-schemas "$S"
+run check-schemas-bad 1 out "unknown.schema.json: .*frobnicate" --check-schemas "$S" inputs/unknown.schema.json
 STRICT=0 run invalid-and-unreadable 2 err 'nope\.json' --schema "$S" "$CASES/sample-invalid-unique.json" inputs/nope.json
 
 # every error is printed, one line each
