@@ -1,0 +1,68 @@
+/*
+ * np_archive_int.h - pieces shared inside np_archive: the problem sink and
+ * the streaming reader that turns a bundle into an np_bag.
+ */
+#ifndef NP_ARCHIVE_INT_H
+#define NP_ARCHIVE_INT_H
+
+#include <stdint.h>
+
+#include "np_archive.h"
+#include "np_bag.h"
+
+#define NP_ARCHIVE_MAX_PROBLEMS 200 /* then one "too many problems" line */
+
+/* Collects problems: prefixes the bundle name, drops exact repeats (the
+ * schema check and the report self-check may find the same thing), and
+ * counts them. */
+struct np_problems {
+  const char *bundle;
+  np_archive_problem_fn fn;
+  void *ctx;
+  size_t count;  /* distinct problems reported */
+  char **seen;   /* reported lines, for de-duplication */
+  size_t nseen, cap;
+};
+
+void np_problems_init(struct np_problems *p, const char *bundle,
+                      np_archive_problem_fn fn, void *ctx);
+void np_problems_free(struct np_problems *p);
+/* entry may be NULL (problem with the bundle as a whole). */
+void np_problem(struct np_problems *p, const char *entry, const char *fmt,
+                ...) __attribute__((format(printf, 3, 4)));
+
+/* What a streaming read produced. */
+struct np_read_result {
+  struct np_bag *bag; /* files read (NULL if no top folder was seen)      */
+  int complete;       /* 1 when the whole stream was read and was sound   */
+  int64_t mtime;      /* mtime of the first entry                          */
+  int mtime_mixed;    /* 1 when entries disagree on mtime                  */
+};
+
+/* Read the bundle at path once, checking every entry (paths, types,
+ * duplicates, limits, gzip/tar soundness) and keeping the files in memory.
+ * Returns 0 when the file could be read (problems go to p; res->bag may be
+ * partial), or NP_ENOENT/NP_EACCES/NP_EIO/NP_EISDIR/NP_ENOMEM when it could
+ * not be read at all.  res->bag is owned by the caller on return 0. */
+int np_archive_read(const char *path, const struct np_archive_limits *lim,
+                    struct np_problems *p, struct np_read_result *res,
+                    struct np_errbuf *eb);
+
+/* The content checks on a completely read bag: BagIt, schemas, evidence,
+ * report self-check.  Problems go to p. */
+void np_archive_check_bag(const struct np_read_result *res,
+                          struct np_problems *p);
+
+/* Read + check; with rc 0 and keep non-NULL, *keep owns the bag. */
+int np_archive_verify_keep(const char *path,
+                           const struct np_archive_limits *lim,
+                           np_archive_problem_fn fn, void *ctx,
+                           struct np_read_result *keep,
+                           struct np_errbuf *eb);
+
+/* Run the report self-check on one suite (a seam so np_archive builds and
+ * tests without np_report; returns 1 when the self-check is linked). */
+int np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
+                               struct np_problems *p);
+
+#endif /* NP_ARCHIVE_INT_H */

@@ -1,0 +1,364 @@
+/*
+ * np_archive_pack.c - build a bundle from results folders, deterministically.
+ *
+ * The folders are loaded into memory (np_ftree, bounded), evidence.json and
+ * the BagIt tag files are derived from that copy, and the tar is written
+ * from the same copy, so the manifests describe exactly the bytes packed
+ * even if a folder changes meanwhile.  Determinism: entries sorted by path,
+ * one mtime for all, uid/gid 0 without names, modes 0644/0755, pax
+ * restricted format, gzip header without timestamp.
+ */
+#include "np_archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "np_bag.h"
+#include "np_bagit.h"
+#include "np_evidence.h"
+#include "np_gzsink.h"
+#include "np_json.h"
+
+/* --zlib: libarchive's gzip filter, no timestamp in the header. */
+#define NP_ARCHIVE_GZIP_OPTIONS "gzip:!timestamp,gzip:compression-level=6"
+
+/* One tar entry to write: a folder or a file of the bag. */
+struct pack_entry {
+  char *rel;        /* path relative to the top folder; "" for the top */
+  const char *data; /* NULL for a folder */
+  size_t len;
+};
+
+struct pack_list {
+  struct pack_entry *v;
+  size_t n, cap;
+};
+
+static int pack_list_add(struct pack_list *l, const char *rel, size_t rel_len,
+                         const char *data, size_t len) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    struct pack_entry *v = realloc(l->v, cap * sizeof(*v));
+    if (v == NULL)
+      return NP_ENOMEM;
+    l->v = v;
+    l->cap = cap;
+  }
+  char *r = strndup(rel, rel_len);
+  if (r == NULL)
+    return NP_ENOMEM;
+  l->v[l->n++] = (struct pack_entry){r, data, len};
+  return 0;
+}
+
+static void pack_list_free(struct pack_list *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->v[i].rel);
+  free(l->v);
+}
+
+static int pack_entry_cmp(const void *a, const void *b) {
+  const struct pack_entry *x = a, *y = b;
+  int c = strcmp(x->rel, y->rel);
+  if (c != 0)
+    return c;
+  return (x->data != NULL) - (y->data != NULL); /* folder first */
+}
+
+/* Every file plus every folder leading to it, sorted, folders once. */
+static int pack_collect(const struct np_bag_files *tags,
+                        const struct np_bag_files *payload,
+                        struct pack_list *l) {
+  int rc = pack_list_add(l, "", 0, NULL, 0);
+  const struct np_bag_files *sets[2] = {tags, payload};
+  for (int s = 0; s < 2 && rc == 0; s++) {
+    for (size_t i = 0; i < sets[s]->n && rc == 0; i++) {
+      const struct np_bag_file *f = &sets[s]->v[i];
+      for (const char *q = strchr(f->path, '/'); q && rc == 0;
+           q = strchr(q + 1, '/'))
+        rc = pack_list_add(l, f->path, (size_t)(q - f->path), NULL, 0);
+      if (rc == 0)
+        rc = pack_list_add(l, f->path, strlen(f->path), f->data, f->len);
+    }
+  }
+  if (rc != 0)
+    return rc;
+  qsort(l->v, l->n, sizeof(l->v[0]), pack_entry_cmp);
+  size_t w = 0; /* drop repeated folders */
+  for (size_t i = 0; i < l->n; i++) {
+    if (w > 0 && l->v[i].data == NULL && l->v[w - 1].data == NULL &&
+        strcmp(l->v[i].rel, l->v[w - 1].rel) == 0) {
+      free(l->v[i].rel);
+      continue;
+    }
+    l->v[w++] = l->v[i];
+  }
+  l->n = w;
+  return 0;
+}
+
+/* libarchive hands the uncompressed tar to np_gzsink. */
+static la_ssize_t pack_sink_write(struct archive *a, void *ctx,
+                                  const void *buf, size_t len) {
+  int rc = np_gzsink_write(ctx, buf, len);
+  if (rc != 0) {
+    archive_set_error(a, EIO, "writing the bundle: %s", np_strerror(rc));
+    return -1;
+  }
+  return (la_ssize_t)len;
+}
+
+/* Open a with the chosen compressor over fd. */
+static int pack_open(struct archive *a, int fd, int use_zlib,
+                     struct np_gzsink *sink) {
+  if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK)
+    return -1;
+  if (use_zlib)
+    return archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+                   archive_write_set_options(a, NP_ARCHIVE_GZIP_OPTIONS) !=
+                       ARCHIVE_OK ||
+                   archive_write_open_fd(a, fd) != ARCHIVE_OK
+               ? -1
+               : 0;
+  return archive_write_open(a, sink, NULL, pack_sink_write, NULL) !=
+                 ARCHIVE_OK
+             ? -1
+             : 0;
+}
+
+static int pack_write_tar(int fd, const char *name, const struct pack_list *l,
+                          int64_t mtime, int use_zlib, struct np_errbuf *eb) {
+  int rc = 0;
+  struct np_gzsink *sink = NULL;
+  struct archive *a = archive_write_new();
+  struct archive_entry *e = archive_entry_new();
+  if (a == NULL || e == NULL || (!use_zlib && np_gzsink_new(fd, &sink) != 0)) {
+    rc = NP_ENOMEM;
+    goto free_archive;
+  }
+  if (pack_open(a, fd, use_zlib, sink) != 0) {
+    rc = np_errbuf_set(eb, NP_EARCHIVE, "libarchive: %s",
+                       archive_error_string(a));
+    goto free_archive;
+  }
+  char path[4400];
+  for (size_t i = 0; i < l->n; i++) {
+    const struct pack_entry *pe = &l->v[i];
+    int dir = pe->data == NULL;
+    snprintf(path, sizeof(path), "%s%s%s%s", name, pe->rel[0] ? "/" : "",
+             pe->rel, dir ? "/" : "");
+    archive_entry_clear(e);
+    archive_entry_set_pathname(e, path);
+    archive_entry_set_filetype(e, dir ? AE_IFDIR : AE_IFREG);
+    archive_entry_set_perm(e, dir ? 0755 : 0644);
+    archive_entry_set_size(e, dir ? 0 : (la_int64_t)pe->len);
+    archive_entry_set_mtime(e, (time_t)mtime, 0);
+    archive_entry_set_uid(e, 0);
+    archive_entry_set_gid(e, 0);
+    if (archive_write_header(a, e) != ARCHIVE_OK ||
+        (!dir && pe->len > 0 &&
+         archive_write_data(a, pe->data, pe->len) != (la_ssize_t)pe->len)) {
+      rc = np_errbuf_set(eb, NP_EARCHIVE, "%s: libarchive: %s", path,
+                         archive_error_string(a));
+      goto free_archive;
+    }
+  }
+  if (archive_write_close(a) != ARCHIVE_OK)
+    rc = np_errbuf_set(eb, NP_EARCHIVE, "libarchive: %s",
+                       archive_error_string(a));
+  else if (sink != NULL && np_gzsink_finish(sink) != 0)
+    rc = np_errbuf_set(eb, NP_EIO, "writing the bundle: %s", strerror(errno));
+free_archive:
+  np_gzsink_free(sink);
+  archive_entry_free(e);
+  if (a != NULL)
+    archive_write_free(a);
+  return rc;
+}
+
+/* Write the tar to a temp file beside out, fsync, rename into place. */
+static int pack_write_file(const char *out, const char *name,
+                           const struct pack_list *l, int64_t mtime,
+                           int use_zlib, struct np_errbuf *eb) {
+  char tmp[4200];
+  if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", out) >= (int)sizeof(tmp))
+    return np_errbuf_set(eb, NP_EINVAL, "%s: path too long", out);
+  int fd = mkstemp(tmp);
+  if (fd < 0)
+    return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", out,
+                         strerror(errno));
+  int rc = pack_write_tar(fd, name, l, mtime, use_zlib, eb);
+  if (rc == 0 && (fchmod(fd, 0644) != 0 || fsync(fd) != 0))
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", tmp,
+                       strerror(errno));
+  if (close(fd) != 0 && rc == 0)
+    rc = np_errbuf_set(eb, NP_EIO, "%s: %s", tmp, strerror(errno));
+  if (rc == 0 && rename(tmp, out) != 0)
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", out,
+                       strerror(errno));
+  if (rc != 0)
+    unlink(tmp);
+  return rc;
+}
+
+static int pack_add_tag(struct np_bag *b, const char *name, const char *text) {
+  return np_ftree_add(b->tags, name, text, strlen(text));
+}
+
+/* The tag files: bag-info.txt, bagit.txt, evidence.json,
+ * manifest-sha256.txt, then tagmanifest-sha256.txt over those four. */
+static int pack_add_tags(struct np_bag *b, const cJSON *ev,
+                         const struct np_bag_files *payload) {
+  struct np_bag_files tags = {0};
+  char *evtext = np_json_print(ev, 1);
+  char *info = np_evidence_bag_info(ev);
+  char *man = np_bagit_manifest(payload);
+  char *tagman = NULL;
+  int rc = NP_ENOMEM;
+  if (evtext == NULL || info == NULL || man == NULL)
+    goto free_texts;
+  rc = pack_add_tag(b, "bag-info.txt", info);
+  if (rc == 0)
+    rc = pack_add_tag(b, "bagit.txt", NP_BAGIT_TXT);
+  if (rc == 0)
+    rc = pack_add_tag(b, "evidence.json", evtext);
+  if (rc == 0)
+    rc = pack_add_tag(b, "manifest-sha256.txt", man);
+  if (rc == 0)
+    rc = np_bag_files_list(b, 1, &tags);
+  if (rc == 0 && (tagman = np_bagit_manifest(&tags)) == NULL)
+    rc = NP_ENOMEM;
+  if (rc == 0)
+    rc = pack_add_tag(b, "tagmanifest-sha256.txt", tagman);
+  free(tagman);
+  np_bag_files_free(&tags);
+free_texts:
+  free(man);
+  free(info);
+  free(evtext);
+  return rc;
+}
+
+/* Load each folder as data/<basename>. */
+static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
+                     struct np_errbuf *eb) {
+  uint64_t budget = o->max_total_bytes ? o->max_total_bytes
+                                       : NP_ARCHIVE_DEFAULT_MAX_TOTAL_BYTES;
+  for (size_t i = 0; i < o->ndirs; i++) {
+    char copy[4096];
+    snprintf(copy, sizeof(copy), "%s", o->dirs[i]);
+    size_t n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+      copy[--n] = '\0';
+    const char *base = basename(copy);
+    if (!np_bag_name_ok(base))
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "%s: folder name '%s' is not a safe suite name "
+                           "([A-Za-z0-9._-], not starting with '.')",
+                           o->dirs[i], base);
+    struct np_ftree *t = NULL;
+    int rc = np_ftree_load_dir(o->dirs[i], (size_t)budget, &t, eb);
+    if (rc != 0)
+      return rc;
+    size_t cnt = np_ftree_count(t), len;
+    for (size_t k = 0; k < cnt; k++) {
+      const char *p = np_ftree_path_at(t, k);
+      if (!np_bagit_path_ok(p)) {
+        np_ftree_free(t);
+        return np_errbuf_set(eb, NP_EINVAL,
+                             "%s/%s: file name has '%%', '\\' or control "
+                             "characters, which BagIt manifests cannot carry",
+                             o->dirs[i], p);
+      }
+      np_ftree_get(t, p, &len);
+      budget -= len < budget ? len : budget;
+    }
+    if (np_ftree_get(t, "suite.json", &len) == NULL) {
+      np_ftree_free(t);
+      return np_errbuf_set(eb, NP_EINVAL,
+                           "%s: not a results folder (no suite.json)",
+                           o->dirs[i]);
+    }
+    rc = np_bag_suite_adopt(b, base, t);
+    if (rc != 0) {
+      np_ftree_free(t);
+      return np_errbuf_set(eb, rc == NP_EEXIST ? NP_EUSAGE : rc,
+                           "%s: two folders named '%s'", o->dirs[i], base);
+    }
+  }
+  return 0;
+}
+
+/* Derive the bag name from out: basename minus .tar.gz / .tgz. */
+static void pack_default_name(const char *out, char *name, size_t len) {
+  const char *slash = strrchr(out, '/');
+  snprintf(name, len, "%s", slash ? slash + 1 : out);
+  size_t n = strlen(name);
+  if (n > 7 && strcmp(name + n - 7, ".tar.gz") == 0)
+    name[n - 7] = '\0';
+  else if (n > 4 && strcmp(name + n - 4, ".tgz") == 0)
+    name[n - 4] = '\0';
+}
+
+int np_archive_pack(const struct np_archive_pack_opts *o,
+                    struct np_errbuf *eb) {
+  char name[256];
+  if (o->ndirs == 0 || o->out == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE, "pack needs DIR... and -o BUNDLE");
+  if (o->name != NULL)
+    snprintf(name, sizeof(name), "%s", o->name);
+  else
+    pack_default_name(o->out, name, sizeof(name));
+  if (!np_bag_name_ok(name))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "bundle name '%s' is not safe ([A-Za-z0-9._-], not "
+                         "starting with '.'); use --name",
+                         name);
+  struct np_bag *b = NULL;
+  struct np_bag_files payload = {0}, tags = {0};
+  struct pack_list l = {0};
+  cJSON *ev = NULL;
+  int rc = np_bag_new(name, &b);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "out of memory");
+  rc = pack_load(o, b, eb);
+  if (rc != 0)
+    goto free_bag;
+  int64_t mtime = o->source_date_epoch;
+  const char *src = NP_EVIDENCE_SRC_ENV;
+  if (!o->has_source_date_epoch) {
+    int found;
+    np_evidence_newest_start(b, &mtime, &found);
+    src = found ? NP_EVIDENCE_SRC_RUNS : NP_EVIDENCE_SRC_NONE;
+  }
+  rc = np_bag_files_list(b, 0, &payload);
+  if (rc == 0)
+    rc = np_evidence_build(b, &payload, mtime, src, &ev);
+  if (rc == 0)
+    rc = pack_add_tags(b, ev, &payload);
+  if (rc == 0)
+    rc = np_bag_files_list(b, 1, &tags);
+  if (rc == 0)
+    rc = pack_collect(&tags, &payload, &l);
+  if (rc != 0) {
+    np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
+    goto free_all;
+  }
+  rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
+free_all:
+  pack_list_free(&l);
+  cJSON_Delete(ev);
+  np_bag_files_free(&tags);
+  np_bag_files_free(&payload);
+free_bag:
+  np_bag_free(b);
+  return rc;
+}

@@ -1,0 +1,434 @@
+/*
+ * np_archive_read.c - stream a bundle once into an in-memory bag.
+ *
+ * libarchive parses the tar (tar format only, no filter) from plain bytes
+ * that np_gzsrc inflates and bounds.  Each entry is checked before any of
+ * its data is read: a name that is absolute, has "." / ".." or empty
+ * components or control characters, lies outside the single top folder,
+ * or a type other than file/folder is a problem and its data is skipped.
+ * Sizes are checked against the limits from the header, so an oversized
+ * entry is refused before it is decompressed.  Nothing touches the disk.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "np_archive_int.h"
+#include "np_gzsrc.h"
+
+struct rd_ctx {
+  struct np_gzsrc gz;
+  struct np_problems *p;
+  const struct np_archive_limits *lim;
+  struct np_read_result *res;
+  char **paths; /* every entry path (relative to the top), for duplicates */
+  size_t npaths, cap;
+  uint64_t entries, bytes;
+  int seen_first;
+  char top[256];
+};
+
+static la_ssize_t rd_read(struct archive *a, void *c, const void **buf) {
+  struct rd_ctx *r = c;
+  long n = np_gzsrc_read(&r->gz);
+  if (n < 0) {
+    archive_set_error(a, r->gz.state == NP_GZSRC_IOERR ? EIO : EINVAL, "%s",
+                      r->gz.state == NP_GZSRC_IOERR ? strerror(r->gz.errnum)
+                                                    : r->gz.msg);
+    return -1;
+  }
+  *buf = r->gz.out;
+  return (la_ssize_t)n;
+}
+
+/* Check an entry name; on success *rel points into name past "<top>/"
+ * ("" for the top folder itself). 0 ok, -1 problem reported. */
+static int rd_check_path(struct rd_ctx *r, const char *name, int is_dir,
+                         const char **rel) {
+  struct np_problems *p = r->p;
+  if (name == NULL || name[0] == '\0') {
+    np_problem(p, "(entry)", "empty or unreadable entry name");
+    return -1;
+  }
+  size_t n = strlen(name);
+  if (name[0] == '/') {
+    np_problem(p, name, "absolute path");
+    return -1;
+  }
+  if (n > 4000) {
+    np_problem(p, "(entry)", "path longer than 4000 bytes");
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)name[i];
+    if (ch < 0x20 || ch == 0x7f || ch == '\\') {
+      np_problem(p, "(entry)", "path has control characters or '\\'");
+      return -1;
+    }
+  }
+  /* Components: no empty (except one trailing '/' on a folder), ".", "..". */
+  const char *c = name;
+  while (*c) {
+    const char *s = strchr(c, '/');
+    size_t cl = s ? (size_t)(s - c) : strlen(c);
+    if ((cl == 2 && c[0] == '.' && c[1] == '.')) {
+      np_problem(p, name, "path has a '..' component (path traversal)");
+      return -1;
+    }
+    if (cl == 1 && c[0] == '.') {
+      np_problem(p, name, "path has a '.' component");
+      return -1;
+    }
+    if (cl == 0 || (s && s[1] == '\0' && !is_dir)) {
+      np_problem(p, name, "path has an empty component");
+      return -1;
+    }
+    c = s ? s + 1 : c + cl;
+  }
+  const char *slash = strchr(name, '/');
+  size_t tl = slash ? (size_t)(slash - name) : n;
+  if (!r->seen_first) {
+    r->seen_first = 1;
+    if (tl >= sizeof(r->top) || (slash && slash[1] != '\0') || !is_dir) {
+      np_problem(p, name,
+                 "first entry must be the bundle's top folder '<name>/'");
+      snprintf(r->top, sizeof(r->top), "%.*s", (int)(tl < 255 ? tl : 255),
+               name);
+      return -1;
+    }
+    memcpy(r->top, name, tl);
+    r->top[tl] = '\0';
+    if (!np_bag_name_ok(r->top)) {
+      np_problem(p, name, "top folder name is not [A-Za-z0-9._-]+");
+      return -1;
+    }
+  } else if (strlen(r->top) != tl || strncmp(name, r->top, tl) != 0) {
+    char m[400];
+    snprintf(m, sizeof(m), "entry outside the top folder '%s/'", r->top);
+    np_problem(p, name, "%s", m);
+    return -1;
+  }
+  *rel = slash ? slash + 1 : name + n;
+  return 0;
+}
+
+static int rd_type_ok(struct rd_ctx *r, struct archive_entry *e,
+                      const char *name) {
+  const char *hl = archive_entry_hardlink(e);
+  if (hl != NULL) {
+    np_problem(r->p, name, "hardlink not allowed (to '%.200s')", hl);
+    return 0;
+  }
+  switch (archive_entry_filetype(e)) {
+  case AE_IFREG:
+  case AE_IFDIR:
+    return 1;
+  case AE_IFLNK: {
+    const char *t = archive_entry_symlink(e);
+    np_problem(r->p, name, "symlink not allowed (to '%.200s')", t ? t : "?");
+    return 0;
+  }
+  case AE_IFCHR:
+  case AE_IFBLK:
+    np_problem(r->p, name, "device node not allowed");
+    return 0;
+  case AE_IFIFO:
+    np_problem(r->p, name, "FIFO not allowed");
+    return 0;
+  case AE_IFSOCK:
+    np_problem(r->p, name, "socket not allowed");
+    return 0;
+  default:
+    np_problem(r->p, name, "unsupported entry type");
+    return 0;
+  }
+}
+
+static int rd_note_path(struct rd_ctx *r, const char *rel, size_t len) {
+  if (r->npaths == r->cap) {
+    size_t cap = r->cap ? r->cap * 2 : 256;
+    char **v = realloc(r->paths, cap * sizeof(*v));
+    if (v == NULL)
+      return NP_ENOMEM;
+    r->paths = v;
+    r->cap = cap;
+  }
+  char *s = strndup(rel, len);
+  if (s == NULL)
+    return NP_ENOMEM;
+  r->paths[r->npaths++] = s;
+  return 0;
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void rd_report_duplicates(struct rd_ctx *r) {
+  if (r->npaths > 1)
+    qsort(r->paths, r->npaths, sizeof(char *), str_cmp);
+  for (size_t i = 1; i < r->npaths; i++) {
+    if (strcmp(r->paths[i], r->paths[i - 1]) == 0 &&
+        (i < 2 || strcmp(r->paths[i], r->paths[i - 2]) != 0)) {
+      char where[4400];
+      snprintf(where, sizeof(where), "%s/%s", r->top, r->paths[i]);
+      np_problem(r->p, where, "duplicate entry");
+    }
+  }
+}
+
+/* Place a file's bytes in the bag: a tag file, or data/<suite>/<path>. */
+static int rd_store(struct rd_ctx *r, const char *name, const char *rel,
+                    const char *data, size_t len) {
+  struct np_bag *b = r->res->bag;
+  struct np_ftree *t = b->tags;
+  const char *sub = rel;
+  if (strncmp(rel, "data/", 5) == 0) {
+    const char *s = strchr(rel + 5, '/');
+    char suite[256];
+    if (s == NULL || (size_t)(s - rel - 5) >= sizeof(suite)) {
+      np_problem(r->p, name, "payload file outside any suite folder");
+      return 0;
+    }
+    memcpy(suite, rel + 5, (size_t)(s - rel - 5));
+    suite[s - rel - 5] = '\0';
+    if (np_bag_suite(b, suite, &t) != 0) {
+      np_problem(r->p, name, "suite folder name is not [A-Za-z0-9._-]+");
+      return 0;
+    }
+    sub = s + 1;
+  } else if (strchr(rel, '/') != NULL) {
+    np_problem(r->p, name, "unexpected folder outside data/");
+    return 0;
+  }
+  int rc = np_ftree_add(t, sub, data, len);
+  if (rc == NP_EEXIST)
+    return 0; /* reported with the other duplicates */
+  if (rc != 0)
+    np_problem(r->p, name, "cannot keep file: %s", np_strerror(rc));
+  return rc == NP_ENOMEM ? rc : 0;
+}
+
+/* Read the current entry's data (size checked against limits first). */
+static int rd_data(struct rd_ctx *r, struct archive *a,
+                   struct archive_entry *e, const char *name,
+                   const char *rel) {
+  const struct np_archive_limits *lim = r->lim;
+  la_int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+  if (size < 0 || (uint64_t)size > lim->max_file_bytes) {
+    np_problem(r->p, name, "file of %lld bytes exceeds the %llu-byte limit "
+               "(--max-file-bytes)", (long long)size,
+               (unsigned long long)lim->max_file_bytes);
+    return -1;
+  }
+  if (r->bytes + (uint64_t)size > lim->max_total_bytes) {
+    np_problem(r->p, name, "files exceed the %llu-byte total limit "
+               "(--max-bytes)", (unsigned long long)lim->max_total_bytes);
+    return -1;
+  }
+  /* Zero-copy when libarchive hands the whole file as one block (the
+   * common case): it is stored before the next read can recycle the
+   * block.  Otherwise the blocks are gathered. */
+  const void *blk;
+  size_t blen, got = 0;
+  la_int64_t off;
+  char *buf = NULL;
+  int stored = 0, rc = 0;
+  for (;;) {
+    int ar = archive_read_data_block(a, &blk, &blen, &off);
+    if (ar == ARCHIVE_EOF)
+      break;
+    if (ar != ARCHIVE_OK || off < 0 || (uint64_t)off != got ||
+        got + blen > (uint64_t)size) {
+      if (ar == ARCHIVE_OK || ar == ARCHIVE_WARN)
+        np_problem(r->p, name, "entry data does not match its header "
+                   "(sparse or oversized)");
+      free(buf);
+      return -1; /* a stream error is reported by the caller */
+    }
+    if (got == 0 && blen == (size_t)size && size > 0) {
+      rc = rd_store(r, name, rel, blk, blen);
+      stored = 1;
+      if (rc != 0)
+        return rc;
+    } else if (blen > 0) {
+      if (buf == NULL && (buf = malloc((size_t)size + 1)) == NULL)
+        return NP_ENOMEM;
+      memcpy(buf + got, blk, blen);
+    }
+    got += blen;
+  }
+  r->bytes += got;
+  if (got != (size_t)size) {
+    np_problem(r->p, name, "entry is shorter than its header declares");
+    free(buf);
+    return -1;
+  }
+  if (!stored)
+    rc = rd_store(r, name, rel, buf != NULL ? buf : "", got);
+  free(buf);
+  return rc;
+}
+
+/* Report the libarchive/gzip error that stopped the stream. */
+static void rd_stream_error(struct rd_ctx *r, struct archive *a) {
+  const char *what = archive_error_string(a);
+  if (r->gz.state == NP_GZSRC_LIMIT)
+    np_problem(r->p, NULL, "%s", r->gz.msg);
+  else if (r->gz.state == NP_GZSRC_NOTGZIP)
+    np_problem(r->p, NULL, "%s", r->gz.msg);
+  else if (r->gz.state == NP_GZSRC_CORRUPT)
+    np_problem(r->p, NULL, "%s", r->gz.msg);
+  else
+    np_problem(r->p, NULL, "corrupt or truncated tar: %s",
+               what ? what : "unknown error");
+}
+
+/* After the tar end marker: the rest must be zero padding and a sound gzip
+ * trailer. */
+static void rd_drain(struct rd_ctx *r) {
+  long n;
+  while ((n = np_gzsrc_read(&r->gz)) > 0) {
+    for (long i = 0; i < n; i++) {
+      if (r->gz.out[i] != 0) {
+        np_problem(r->p, NULL, "data after the end of the tar archive");
+        r->res->complete = 0;
+        return;
+      }
+    }
+  }
+  if (n < 0) {
+    np_problem(r->p, NULL, "%s", r->gz.msg);
+    r->res->complete = 0;
+  }
+}
+
+/* Walk every entry.  0, or NP_ENOMEM / NP_EIO (unreadable). */
+static int rd_loop(struct rd_ctx *r, struct archive *a) {
+  struct archive_entry *e;
+  char name[4200];
+  for (;;) {
+    int ar = archive_read_next_header(a, &e);
+    if (ar == ARCHIVE_EOF) {
+      r->res->complete = 1;
+      return 0;
+    }
+    if (r->gz.state == NP_GZSRC_IOERR)
+      return NP_EIO;
+    if (ar < ARCHIVE_WARN) {
+      rd_stream_error(r, a);
+      return 0;
+    }
+    if (ar == ARCHIVE_WARN)
+      np_problem(r->p, NULL, "tar warning: %s", archive_error_string(a));
+    if (r->entries == 0 &&
+        (archive_filter_count(a) != 1 ||
+         (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) != ARCHIVE_FORMAT_TAR)) {
+      np_problem(r->p, NULL, "not a tar archive inside the gzip stream");
+      return 0;
+    }
+    if (++r->entries > r->lim->max_entries) {
+      np_problem(r->p, NULL, "more than %llu entries (--max-entries)",
+                 (unsigned long long)r->lim->max_entries);
+      return 0;
+    }
+    const char *pn = archive_entry_pathname(e), *rel = NULL;
+    snprintf(name, sizeof(name), "%s", pn ? pn : "");
+    int is_dir = archive_entry_filetype(e) == AE_IFDIR;
+    int64_t mt = (int64_t)archive_entry_mtime(e);
+    if (r->entries == 1)
+      r->res->mtime = mt;
+    else if (mt != r->res->mtime)
+      r->res->mtime_mixed = 1;
+    if (rd_check_path(r, name, is_dir, &rel) != 0 ||
+        !rd_type_ok(r, e, name))
+      continue; /* libarchive skips the unread data */
+    if (r->res->bag == NULL && np_bag_new(r->top, &r->res->bag) != 0)
+      return NP_ENOMEM;
+    size_t rl = strlen(rel);
+    if (rl > 0 && rd_note_path(r, rel, rel[rl - 1] == '/' ? rl - 1 : rl) != 0)
+      return NP_ENOMEM;
+    if (is_dir)
+      continue;
+    int rc = rd_data(r, a, e, name, rel);
+    if (rc == NP_ENOMEM)
+      return rc;
+    if (rc != 0) {
+      if (r->gz.state == NP_GZSRC_IOERR)
+        return NP_EIO;
+      if (r->gz.state != NP_GZSRC_OK || archive_errno(a) != 0)
+        rd_stream_error(r, a);
+      return 0; /* a limit or a broken stream: stop reading */
+    }
+    if (r->p->count >= NP_ARCHIVE_MAX_PROBLEMS)
+      return 0;
+  }
+}
+
+int np_archive_read(const char *path, const struct np_archive_limits *lim,
+                    struct np_problems *p, struct np_read_result *res,
+                    struct np_errbuf *eb) {
+  struct rd_ctx r = {.p = p, .lim = lim, .res = res};
+  memset(res, 0, sizeof(*res));
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", path,
+                         strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    close(fd);
+    return np_errbuf_set(eb, NP_EISDIR, "%s: is a folder", path);
+  }
+  /* Tar headers add at most 3 KiB per entry on top of the file bytes. */
+  uint64_t max_uncomp = lim->max_total_bytes + lim->max_entries * 3072 +
+                        (1u << 20);
+  int rc = 0;
+  if (np_gzsrc_init(&r.gz, fd, max_uncomp, lim->max_ratio) != 0) {
+    close(fd);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  struct archive *a = archive_read_new();
+  if (a == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    goto free_gz;
+  }
+  archive_read_support_format_tar(a);
+  if (archive_read_open(a, &r, NULL, rd_read, NULL) != ARCHIVE_OK) {
+    if (r.gz.state == NP_GZSRC_IOERR)
+      rc = np_errbuf_set(eb, NP_EIO, "%s: %s", path, strerror(r.gz.errnum));
+    else
+      rd_stream_error(&r, a);
+    goto free_archive;
+  }
+  rc = rd_loop(&r, a);
+  if (rc == 0 && res->complete)
+    rd_drain(&r);
+  if (rc == 0 && r.gz.state == NP_GZSRC_IOERR)
+    rc = NP_EIO;
+  if (rc != 0)
+    np_errbuf_set(eb, rc, "%s: %s", path,
+                  rc == NP_EIO ? strerror(r.gz.errnum) : np_strerror(rc));
+  else
+    rd_report_duplicates(&r);
+  if (rc == 0 && res->complete && r.entries == 0)
+    np_problem(p, NULL, "empty archive (no top folder)");
+free_archive:
+  archive_read_free(a);
+free_gz:
+  np_gzsrc_free(&r.gz);
+  close(fd);
+  for (size_t i = 0; i < r.npaths; i++)
+    free(r.paths[i]);
+  free(r.paths);
+  if (rc != 0) {
+    np_bag_free(res->bag);
+    res->bag = NULL;
+  }
+  return rc;
+}
