@@ -1,0 +1,88 @@
+/*
+ * np_udp_checks.c - the run's invariants, one check per entry, each with
+ * the numbers it compared so a failed record explains itself.
+ */
+#include "np_udp_checks.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+void np_udp_loss_compute(const struct np_udp_counters *c,
+                         const struct np_udp_result *res,
+                         struct np_udp_loss *out) {
+  out->lost = (int64_t)c->sent - (int64_t)c->received;
+  out->request_leg = (int64_t)c->sent - (int64_t)c->server_received;
+  out->server = (int64_t)c->server_received - (int64_t)c->server_replied;
+  out->reply_leg = (int64_t)c->server_replied - (int64_t)c->received;
+  out->server_drops = out->client_drops = 0;
+  for (uint32_t i = 0; i < res->nsocks; i++) {
+    const struct np_udp_sock_report *s = &res->socks[i];
+    uint64_t d = s->drops_after - s->drops_before;
+    if (s->role == NP_UDP_ROLE_SERVER)
+      out->server_drops += d;
+    else
+      out->client_drops += d;
+  }
+  out->kernel_drops = out->server_drops + out->client_drops;
+}
+
+static void add(struct np_udp_checks *cs, const char *name, int passed,
+                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void add(struct np_udp_checks *cs, const char *name, int passed,
+                const char *fmt, ...) {
+  if (cs->n >= NP_UDP_MAX_CHECKS)
+    return;
+  struct np_udp_check *c = &cs->item[cs->n++];
+  c->name = name;
+  c->passed = passed;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+  va_end(ap);
+  if (!passed)
+    cs->failed++;
+}
+
+void np_udp_checks_eval(const struct np_udp_result *res,
+                        const struct np_udp_loss *l,
+                        struct np_udp_checks *cs) {
+  const struct np_udp_counters *c = &res->measure;
+  cs->n = cs->failed = 0;
+  add(cs, "roundtrips_completed", c->received > 0,
+      "%" PRIu64 " round trips completed in the measurement", c->received);
+  add(cs, "no_loss", l->lost == 0,
+      "lost %" PRId64 " of %" PRIu64 " sent (unanswered after the drain)",
+      l->lost, c->sent);
+  add(cs, "loss_attributed",
+      l->request_leg >= 0 && l->server >= 0 && l->reply_leg >= 0 &&
+          l->request_leg + l->server + l->reply_leg == l->lost,
+      "lost %" PRId64 " = request leg %" PRId64 " (sent - server_received)"
+      " + server %" PRId64 " + reply leg %" PRId64
+      " (server_replied - received)",
+      l->lost, l->request_leg, l->server, l->reply_leg);
+  add(cs, "server_received_equals_replied",
+      c->server_received == c->server_replied,
+      "server_received %" PRIu64 ", server_replied %" PRIu64,
+      c->server_received, c->server_replied);
+  add(cs, "request_leg_matches_server_drops",
+      l->request_leg == (int64_t)l->server_drops,
+      "request leg %" PRId64 ", server socket drops %" PRIu64,
+      l->request_leg, l->server_drops);
+  add(cs, "reply_leg_matches_client_drops",
+      l->reply_leg == (int64_t)l->client_drops,
+      "reply leg %" PRId64 ", client socket drops %" PRIu64, l->reply_leg,
+      l->client_drops);
+  add(cs, "loss_matches_kernel_drops", l->lost == (int64_t)l->kernel_drops,
+      "lost %" PRId64 ", per-socket kernel drops %" PRIu64, l->lost,
+      l->kernel_drops);
+  add(cs, "no_content_errors", c->content_errors == 0 && c->truncated == 0,
+      "%" PRIu64 " content errors, %" PRIu64 " truncated", c->content_errors,
+      c->truncated);
+  add(cs, "no_sequence_errors", c->sequence_errors == 0,
+      "%" PRIu64 " duplicate, stale or reordered replies", c->sequence_errors);
+  add(cs, "no_send_errors", c->send_errors == 0 && c->server_send_errors == 0,
+      "%" PRIu64 " client and %" PRIu64 " server sends refused",
+      c->send_errors, c->server_send_errors);
+}

@@ -1,0 +1,24 @@
+/*
+ * np_udp_cli.h - `netproof-bench udp`: options -> struct np_udp_config ->
+ * run -> checks -> record.  bench/main.c calls np_udp_cli_main with
+ * argv[0] == "udp".
+ *
+ * Exit codes: 0 every check passed; 1 a data check failed (the record is
+ * still written, status "failed"); 2 usage error; 3 environment or
+ * run-time error; 130/143 interrupted by SIGINT/SIGTERM (record written
+ * with status "interrupted").
+ */
+#ifndef NP_UDP_CLI_H
+#define NP_UDP_CLI_H
+
+#include "np_err.h"
+#include "np_udp_config.h"
+
+/* Parse argv[1..argc) into cfg (defaults first).  Returns 0, or NP_EUSAGE
+ * with one line in eb.  *help is set to 1 when --help was given. */
+int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
+                     int *help, struct np_errbuf *eb);
+
+int np_udp_cli_main(int argc, char **argv);
+
+#endif /* NP_UDP_CLI_H */

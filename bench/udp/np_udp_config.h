@@ -1,0 +1,63 @@
+/*
+ * np_udp_config.h - everything `netproof-bench udp` was asked to do.
+ *
+ * Filled by the CLI (np_udp_cli.c) or by tests, then handed read-only to
+ * the engine (np_udp_run.c) and the record writer (np_udp_record.c).  No
+ * run-time state lives here.
+ */
+#ifndef NP_UDP_CONFIG_H
+#define NP_UDP_CONFIG_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Largest UDP payloads: 65,535 - 20 (IPv4 header) - 8 (UDP header) and
+ * 65,535 - 8 (the IPv6 payload length excludes its 40-byte header). */
+#define NP_UDP_MAX_PAYLOAD_V4 65507u
+#define NP_UDP_MAX_PAYLOAD_V6 65527u
+
+enum np_udp_io_model {
+  NP_UDP_IO_SINGLE,    /* one loop, one thread: server and all clients      */
+  NP_UDP_IO_SPLIT,     /* server loop in one thread, clients in another      */
+  NP_UDP_IO_POOL,      /* io_threads loops; server on the first; clients
+                          spread round-robin over all of them                */
+  NP_UDP_IO_REUSEPORT  /* io_threads loops, each with its own SO_REUSEPORT
+                          server socket and its share of the clients         */
+};
+
+enum np_udp_backend {
+  NP_UDP_BACKEND_UV, /* libuv: UV_UDP_RECVMMSG + uv_udp_try_send */
+  NP_UDP_BACKEND_RAW /* epoll + recvmmsg/sendmmsg, no libuv      */
+};
+
+struct np_udp_config {
+  uint32_t payload;             /* datagram payload bytes                    */
+  uint32_t clients;             /* client sockets                            */
+  uint32_t window;              /* outstanding messages per client           */
+  enum np_udp_io_model io_model;
+  uint32_t io_threads;          /* loops/threads (pool, reuseport)           */
+  enum np_udp_backend backend;
+  uint32_t work;                /* work units per echo on the server         */
+  double warmup;                /* warm-up seconds (0 = none)                */
+  double seconds;               /* measurement seconds                       */
+  int send_buffer;              /* SO_SNDBUF requested for every socket      */
+  int receive_buffer;           /* SO_RCVBUF requested for client sockets    */
+  int server_receive_buffer;    /* SO_RCVBUF requested for server sockets    */
+  int server_receive_buffer_set;/* 1 when --udp-server-receive-buffer given  */
+  char address[64];             /* literal IPv4 or IPv6 address              */
+  int family;                   /* AF_INET or AF_INET6 (from address)        */
+  uint64_t seed;                /* payload generator seed                    */
+  const char *output;           /* record path, "-" = stdout (not owned)     */
+  int quiet;                    /* 1 = no human summary on stderr            */
+};
+
+/* The reference defaults (see docs/udp-benchmark.md). */
+void np_udp_config_defaults(struct np_udp_config *cfg);
+
+/* Threads the model uses: single 1, split 2, pool/reuseport io_threads. */
+uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
+
+const char *np_udp_io_model_name(enum np_udp_io_model m);
+const char *np_udp_backend_name(enum np_udp_backend b);
+
+#endif /* NP_UDP_CONFIG_H */

@@ -1,0 +1,105 @@
+/*
+ * np_udp_engine.h - internal state shared by np_udp_run.c (set-up, threads,
+ * phases) and np_udp_echo.c (what happens to each datagram).  Not public.
+ *
+ * A lane is one event loop and the thread that runs it.  Clients and
+ * server sockets belong to exactly one lane and are touched only by its
+ * thread.  The controller (the thread that called np_udp_run) moves the
+ * global phase forward and wakes the lanes; each lane follows the phase in
+ * its wake callback and acknowledges it.
+ */
+#ifndef NP_UDP_ENGINE_H
+#define NP_UDP_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "np_hist.h"
+#include "np_udp_msg.h"
+#include "np_udp_config.h"
+#include "np_udp_run.h"
+#include "np_udp_transport.h"
+
+enum np_udp_phase {
+  NP_UDP_PH_IDLE,         /* sockets open, nothing sent              */
+  NP_UDP_PH_WARMUP,       /* clients send; counters -> warm-up       */
+  NP_UDP_PH_WARMUP_DRAIN, /* no new sends; warm-up replies come back */
+  NP_UDP_PH_MEASURE,      /* clients send; counters -> measurement   */
+  NP_UDP_PH_DRAIN,        /* no new sends; measurement replies back  */
+  NP_UDP_PH_STOP          /* lanes leave their loops                 */
+};
+
+/* Counter set of a phase: 0 warm-up, 1 measurement. */
+#define NP_UDP_SET(ph) ((ph) >= NP_UDP_PH_MEASURE ? 1 : 0)
+
+struct np_udp_engine;
+struct np_udp_lane;
+
+struct np_udp_slot {
+  uint64_t seq;  /* sequence this slot holds           */
+  int64_t ts;    /* its send time, CLOCK_MONOTONIC ns  */
+  int live;      /* 1 while the reply is outstanding   */
+};
+
+struct np_udp_client {
+  uint32_t id;
+  struct np_udp_lane *lane;
+  struct np_udp_sock *sock;
+  uint64_t next_seq;          /* sequence of the next message          */
+  uint64_t highest;           /* highest sequence received + 1 (0 none) */
+  uint32_t outstanding;       /* live slots                            */
+  struct np_udp_slot *ring;   /* window entries, index seq % window    */
+  uint8_t *txbufs;            /* tx_batch * payload                    */
+  struct np_udp_tx *tx;       /* tx_batch entries                      */
+  struct np_udp_msg_gen gen;  /* this client's message generator      */
+};
+
+struct np_udp_server {
+  uint32_t index;
+  struct np_udp_lane *lane;
+  struct np_udp_sock *sock;
+  struct np_udp_tx *tx;       /* rx_batch_server entries               */
+};
+
+struct np_udp_lane {
+  uint32_t index;
+  struct np_udp_engine *eng;
+  struct np_udp_loop *loop;
+  pthread_t thread;
+  int thread_started;
+  int run_rc;                       /* loop_run's result               */
+  int seen_phase;                   /* phase this lane follows (own)   */
+  struct np_udp_server *server;     /* NULL if this lane has none      */
+  struct np_udp_client **clients;   /* this lane's clients             */
+  uint32_t nclients;
+  uint32_t outstanding;             /* sum over this lane's clients    */
+  struct np_udp_counters ctr[2];    /* [NP_UDP_SET(phase)]             */
+  struct np_hist *hist;             /* measurement RTTs (ns)           */
+  uint64_t warmup_lost;             /* outstanding at measurement start */
+  uint64_t work_digest;
+  _Atomic int ack_phase;            /* seen_phase, for the controller  */
+  _Atomic uint32_t outstanding_pub; /* outstanding, for the controller */
+  _Atomic int64_t max_rtt_pub;      /* largest RTT so far (ns)         */
+};
+
+struct np_udp_engine {
+  const struct np_udp_config *cfg;
+  const struct np_udp_transport *tp;
+  _Atomic int phase;                /* written by the controller only  */
+  uint32_t nlanes;
+  struct np_udp_lane *lanes;
+  uint32_t nservers;
+  struct np_udp_server *servers;
+  struct np_udp_client *clients;    /* cfg->clients entries            */
+  unsigned rx_batch_server, rx_batch_client, tx_batch;
+  int steered;                      /* reuseport steered by client id  */
+};
+
+/* np_udp_echo.c */
+int64_t np_udp_now_ns(void);
+void np_udp_server_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n);
+void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n);
+void np_udp_lane_on_wake(void *ctx);
+
+#endif /* NP_UDP_ENGINE_H */

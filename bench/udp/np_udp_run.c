@@ -1,0 +1,547 @@
+/*
+ * np_udp_run.c - set-up, threads and phases of one UDP echo run.
+ *
+ * The calling thread is the controller: it opens every socket, starts one
+ * thread per lane, then walks the phases
+ *     [warm-up -> warm-up drain ->] measurement -> drain -> stop
+ * publishing each in eng->phase and waking every lane.  Between phases it
+ * sleeps in poll() on a signalfd, so SIGINT/SIGTERM end the current phase
+ * without a signal handler or global flag.  Drains end when every lane has
+ * acknowledged the phase and every outstanding message is answered or was
+ * dropped by the kernel, or when no reply came for 200 ms + 2 x the
+ * largest RTT seen, capped at 1 s (100 ms when interrupted); what is still
+ * outstanding then is lost (see ctl_drain).
+ * Kernel snapshots, per-socket drop counters and rusage are taken at the
+ * start of measurement and at the end of its drain.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "np_udp_engine.h"
+
+#define BATCH_MAX 64u
+
+void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,
+                                uint64_t n) {
+  for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++) {
+    if (c->errno_counts[i] == 0 || c->errnos[i] == errnum ||
+        i == NP_UDP_MAX_ERRNOS - 1) {
+      c->errnos[i] = errnum;
+      c->errno_counts[i] += n;
+      return;
+    }
+  }
+}
+
+void np_udp_counters_add(struct np_udp_counters *d,
+                         const struct np_udp_counters *s) {
+  d->sent += s->sent;
+  d->server_received += s->server_received;
+  d->server_replied += s->server_replied;
+  d->received += s->received;
+  d->content_errors += s->content_errors;
+  d->sequence_errors += s->sequence_errors;
+  d->send_errors += s->send_errors;
+  d->server_send_errors += s->server_send_errors;
+  d->truncated += s->truncated;
+  d->cross_thread += s->cross_thread;
+  for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
+    if (s->errno_counts[i])
+      np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
+}
+
+static unsigned clampu(uint64_t v, unsigned lo, unsigned hi) {
+  return v < lo ? lo : v > hi ? hi : (unsigned)v;
+}
+
+static double now_s(void) { return (double)np_udp_now_ns() / 1e9; }
+
+/* ---- set-up ---- */
+
+static int make_addr(const struct np_udp_config *cfg, uint16_t port,
+                     struct sockaddr_storage *ss, socklen_t *len) {
+  memset(ss, 0, sizeof *ss);
+  if (cfg->family == AF_INET6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+    a->sin6_family = AF_INET6;
+    a->sin6_port = htons(port);
+    if (inet_pton(AF_INET6, cfg->address, &a->sin6_addr) != 1)
+      return NP_EINVAL;
+    *len = sizeof *a;
+  } else {
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons(port);
+    if (inet_pton(AF_INET, cfg->address, &a->sin_addr) != 1)
+      return NP_EINVAL;
+    *len = sizeof *a;
+  }
+  return 0;
+}
+
+static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
+  const struct np_udp_config *cfg = eng->cfg;
+  cl->ring = calloc(cfg->window, sizeof *cl->ring);
+  cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
+  cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
+  if (!cl->ring || !cl->txbufs || !cl->tx)
+    return NP_ENOMEM;
+  return np_udp_msg_gen_init(&cl->gen, cfg->seed, cl->id, cfg->payload);
+}
+
+static void engine_free(struct np_udp_engine *eng) {
+  for (uint32_t i = 0; i < eng->nservers && eng->servers; i++) {
+    eng->tp->sock_close(eng->servers[i].sock);
+    free(eng->servers[i].tx);
+  }
+  for (uint32_t i = 0; i < eng->cfg->clients && eng->clients; i++) {
+    struct np_udp_client *cl = &eng->clients[i];
+    eng->tp->sock_close(cl->sock);
+    free(cl->ring);
+    free(cl->txbufs);
+    free(cl->tx);
+    np_udp_msg_gen_free(&cl->gen);
+  }
+  for (uint32_t i = 0; i < eng->nlanes && eng->lanes; i++) {
+    eng->tp->loop_free(eng->lanes[i].loop);
+    np_hist_free(eng->lanes[i].hist);
+    free(eng->lanes[i].clients);
+  }
+  free(eng->servers);
+  free(eng->clients);
+  free(eng->lanes);
+}
+
+static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
+  const struct np_udp_config *cfg = eng->cfg;
+  int rc;
+  eng->nlanes = np_udp_config_lanes(cfg);
+  eng->nservers = cfg->io_model == NP_UDP_IO_REUSEPORT ? eng->nlanes : 1;
+  eng->rx_batch_server = clampu((4u << 20) / cfg->payload, 1, BATCH_MAX);
+  eng->tx_batch = clampu((1u << 20) / cfg->payload, 1, BATCH_MAX);
+  if (eng->tx_batch > cfg->window)
+    eng->tx_batch = cfg->window;
+  eng->rx_batch_client = eng->tx_batch;
+  eng->lanes = calloc(eng->nlanes, sizeof *eng->lanes);
+  eng->servers = calloc(eng->nservers, sizeof *eng->servers);
+  eng->clients = calloc(cfg->clients, sizeof *eng->clients);
+  if (!eng->lanes || !eng->servers || !eng->clients)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  for (uint32_t i = 0; i < eng->nlanes; i++) {
+    struct np_udp_lane *l = &eng->lanes[i];
+    l->index = i;
+    l->eng = eng;
+    l->clients = calloc(cfg->clients, sizeof *l->clients);
+    if (!l->clients)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    rc = np_hist_new(1, 60000000000LL, 3, &l->hist);
+    if (rc)
+      return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
+    rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
+    if (rc)
+      return rc;
+  }
+  /* servers: the first binds port 0, the others (reuseport) join its port */
+  struct sockaddr_storage srv;
+  socklen_t srvlen;
+  if (make_addr(cfg, 0, &srv, &srvlen))
+    return np_errbuf_set(eb, NP_EINVAL, "bad address %s", cfg->address);
+  for (uint32_t i = 0; i < eng->nservers; i++) {
+    struct np_udp_server *sv = &eng->servers[i];
+    sv->index = i;
+    sv->lane = &eng->lanes[cfg->io_model == NP_UDP_IO_REUSEPORT ? i : 0];
+    sv->lane->server = sv;
+    sv->tx = calloc(eng->rx_batch_server, sizeof *sv->tx);
+    if (!sv->tx)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    struct np_udp_sock_opts o = {0};
+    o.bind_addr = srv;
+    o.bind_len = srvlen;
+    o.reuseport = cfg->io_model == NP_UDP_IO_REUSEPORT;
+    o.rcvbuf = cfg->server_receive_buffer;
+    o.sndbuf = cfg->send_buffer;
+    o.rx_batch = eng->rx_batch_server;
+    o.max_payload = cfg->payload;
+    o.on_recv = np_udp_server_on_recv;
+    o.ctx = sv;
+    rc = eng->tp->sock_open(sv->lane->loop, &o, &sv->sock, eb);
+    if (rc)
+      return rc;
+    if (i == 0) {
+      srvlen = sizeof srv;
+      if (getsockname(eng->tp->sock_fd(sv->sock), (struct sockaddr *)&srv,
+                      &srvlen))
+        return np_errbuf_set(eb, np_err_from_errno(errno), "getsockname: %s",
+                             strerror(errno));
+    }
+  }
+  /* reuseport: steer each client's requests to its own lane's server
+   * socket (client id low byte mod lanes) instead of the kernel's flow
+   * hash, which would send about half of them across threads */
+  eng->steered = cfg->io_model == NP_UDP_IO_REUSEPORT && eng->nlanes > 1 &&
+                 cfg->payload >= 9;
+  if (eng->steered) {
+    rc = np_udp_sock_steer_reuseport(eng->tp->sock_fd(eng->servers[0].sock),
+                                     eng->nlanes);
+    if (rc)
+      return np_errbuf_set(eb, rc, "SO_ATTACH_REUSEPORT_CBPF: %s",
+                           np_strerror(rc));
+  }
+  for (uint32_t i = 0; i < cfg->clients; i++) {
+    struct np_udp_client *cl = &eng->clients[i];
+    uint32_t lane = 0;
+    if (cfg->io_model == NP_UDP_IO_SPLIT)
+      lane = 1;
+    else if (eng->steered)
+      lane = (i & 0xFF) % eng->nlanes;
+    else if (cfg->io_model != NP_UDP_IO_SINGLE)
+      lane = i % eng->nlanes;
+    cl->id = i;
+    cl->lane = &eng->lanes[lane];
+    cl->lane->clients[cl->lane->nclients++] = cl;
+    if (client_alloc(eng, cl))
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    struct np_udp_sock_opts o = {0};
+    make_addr(cfg, 0, &o.bind_addr, &o.bind_len);
+    o.peer = srv;
+    o.peer_len = srvlen;
+    o.rcvbuf = cfg->receive_buffer;
+    o.sndbuf = cfg->send_buffer;
+    o.rx_batch = eng->rx_batch_client;
+    o.max_payload = cfg->payload;
+    o.on_recv = np_udp_client_on_recv;
+    o.ctx = cl;
+    rc = eng->tp->sock_open(cl->lane->loop, &o, &cl->sock, eb);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
+/* ---- controller ---- */
+
+struct ctl {
+  struct np_udp_engine *eng;
+  int sigfd;
+  int signal; /* first signal received */
+};
+
+static void *lane_main(void *arg) {
+  struct np_udp_lane *l = arg;
+  l->run_rc = l->eng->tp->loop_run(l->loop);
+  return NULL;
+}
+
+static void ctl_poll_signal(struct ctl *c, int timeout_ms) {
+  struct pollfd p = {.fd = c->sigfd, .events = POLLIN};
+  if (poll(&p, 1, timeout_ms) > 0) {
+    struct signalfd_siginfo si;
+    while (read(c->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+      if (!c->signal)
+        c->signal = (int)si.ssi_signo;
+  }
+}
+
+/* Sleep until deadline (seconds, monotonic) or a signal. */
+static void ctl_sleep_until(struct ctl *c, double deadline) {
+  for (;;) {
+    double left = deadline - now_s();
+    if (left <= 0 || c->signal)
+      return;
+    ctl_poll_signal(c, (int)(left * 1000.0) + 1);
+  }
+}
+
+static void ctl_set_phase(struct ctl *c, int ph) {
+  atomic_store_explicit(&c->eng->phase, ph, memory_order_release);
+  for (uint32_t i = 0; i < c->eng->nlanes; i++)
+    c->eng->tp->loop_wake(c->eng->lanes[i].loop);
+}
+
+static double ctl_drain_bound(struct ctl *c) {
+  int64_t maxrtt = 0;
+  for (uint32_t i = 0; i < c->eng->nlanes; i++) {
+    int64_t r = atomic_load_explicit(&c->eng->lanes[i].max_rtt_pub,
+                                     memory_order_relaxed);
+    if (r > maxrtt)
+      maxrtt = r;
+  }
+  double b = 0.2 + 2.0 * (double)maxrtt / 1e9;
+  return b > 1.0 ? 1.0 : b;
+}
+
+static int64_t drops_since(struct np_udp_engine *eng,
+                           const struct np_udp_result *res) {
+  uint64_t sum = 0;
+  for (uint32_t k = 0; k < res->nsocks; k++) {
+    const struct np_udp_sock *s = k < eng->nservers
+                                      ? eng->servers[k].sock
+                                      : eng->clients[k - eng->nservers].sock;
+    uint64_t d = 0;
+    if (np_udp_sock_drops(eng->tp->sock_fd(s), &d) == 0)
+      sum += d - res->socks[k].drops_before;
+  }
+  return (int64_t)sum;
+}
+
+/* Wait for the replies still outstanding after phase ph began.
+ * Done when every lane has acknowledged ph and each outstanding message is
+ * either answered or was dropped by the kernel (when res is given, the
+ * per-socket drops since the measurement started are compared with the
+ * outstanding count: a dropped datagram never comes back).  Otherwise it
+ * gives up when nothing came back for `bound` = 200 ms + 2 x the largest
+ * RTT (cap 1 s; 100 ms once a signal came), counted from when every lane
+ * acknowledged, and in any case 10 s after that (5 s if a lane never
+ * acknowledges).  Returns 1 when done, 0 at a bound; *took is the wait. */
+static int ctl_drain(struct ctl *c, int ph, const struct np_udp_result *res,
+                     double *took, double *bound_out) {
+  struct np_udp_engine *eng = c->eng;
+  double t_set = now_s(), t0 = -1, t_progress = 0, bound = 0;
+  int64_t last_total = -1;
+  int done = 0;
+  for (unsigned iter = 0;; iter++) {
+    int acked = 1;
+    int64_t total = 0;
+    for (uint32_t i = 0; i < eng->nlanes; i++) {
+      struct np_udp_lane *l = &eng->lanes[i];
+      if (atomic_load_explicit(&l->ack_phase, memory_order_acquire) < ph)
+        acked = 0;
+      total += atomic_load_explicit(&l->outstanding_pub, memory_order_acquire);
+    }
+    double now = now_s();
+    if (acked && t0 < 0)
+      t0 = t_progress = now;
+    if (total != last_total) {
+      last_total = total;
+      t_progress = now;
+    }
+    if (acked) {
+      int64_t dropped = 0;
+      if (total > 0 && res && (res->nsocks <= 64 || iter % 10 == 0))
+        dropped = drops_since(eng, res);
+      if (total == 0 || (res && total <= dropped)) {
+        done = 1;
+        break;
+      }
+      bound = ctl_drain_bound(c);
+      if (c->signal && bound > 0.1)
+        bound = 0.1;
+      if (now - t_progress >= bound || now - t0 >= 10.0)
+        break;
+    } else if (now - t_set >= 5.0) {
+      break; /* a lane never acknowledged */
+    }
+    ctl_poll_signal(c, 1);
+  }
+  *took = now_s() - t_set;
+  if (bound_out)
+    *bound_out = bound;
+  return done;
+}
+
+static int snap_socks(struct np_udp_engine *eng, struct np_udp_result *res,
+                      int after) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < eng->nservers + eng->cfg->clients; i++, k++) {
+    struct np_udp_sock *s = i < eng->nservers
+                                ? eng->servers[i].sock
+                                : eng->clients[i - eng->nservers].sock;
+    uint64_t d = 0;
+    int rc = np_udp_sock_drops(eng->tp->sock_fd(s), &d);
+    if (rc)
+      return rc;
+    if (after) {
+      res->socks[k].drops_after = d;
+      res->socks[k].rxq_ovfl_last = eng->tp->sock_rxq_ovfl(s);
+    } else {
+      res->socks[k].drops_before = d;
+    }
+  }
+  return 0;
+}
+
+static int fill_sock_reports(struct np_udp_engine *eng,
+                             struct np_udp_result *res) {
+  const struct np_udp_config *cfg = eng->cfg;
+  res->nsocks = eng->nservers + cfg->clients;
+  res->socks = calloc(res->nsocks, sizeof *res->socks);
+  if (!res->socks)
+    return NP_ENOMEM;
+  for (uint32_t i = 0; i < res->nsocks; i++) {
+    struct np_udp_sock_report *r = &res->socks[i];
+    const struct np_udp_sock *s;
+    if (i < eng->nservers) {
+      r->role = NP_UDP_ROLE_SERVER;
+      r->index = i;
+      r->lane = eng->servers[i].lane->index;
+      r->rcvbuf_requested = cfg->server_receive_buffer;
+      s = eng->servers[i].sock;
+    } else {
+      r->role = NP_UDP_ROLE_CLIENT;
+      r->index = i - eng->nservers;
+      r->lane = eng->clients[r->index].lane->index;
+      r->rcvbuf_requested = cfg->receive_buffer;
+      s = eng->clients[r->index].sock;
+    }
+    r->sndbuf_requested = cfg->send_buffer;
+    int rc = np_udp_sock_buffers(eng->tp->sock_fd(s), &r->rcvbuf_effective,
+                                 &r->sndbuf_effective);
+    if (rc)
+      return rc;
+    r->rxq_ovfl_last = -1;
+  }
+  return 0;
+}
+
+static void format_started_at(char *buf, size_t len) {
+  struct timespec ts;
+  struct tm tm;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  gmtime_r(&ts.tv_sec, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double tv_s(struct timeval tv) {
+  return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The phases; the engine's threads are running. */
+static int run_phases(struct ctl *c, struct np_udp_result *res) {
+  const struct np_udp_config *cfg = c->eng->cfg;
+  double took;
+  int rc;
+  if (cfg->warmup > 0) {
+    double t0 = now_s();
+    ctl_set_phase(c, NP_UDP_PH_WARMUP);
+    ctl_sleep_until(c, t0 + cfg->warmup);
+    res->warmup_seconds = now_s() - t0;
+    ctl_set_phase(c, NP_UDP_PH_WARMUP_DRAIN);
+    ctl_drain(c, NP_UDP_PH_WARMUP_DRAIN, NULL, &took, NULL);
+  }
+  struct rusage ru0, ru1;
+  if ((rc = np_kernel_take(&res->kernel_before)) != 0 ||
+      (rc = snap_socks(c->eng, res, 0)) != 0)
+    return rc;
+  getrusage(RUSAGE_SELF, &ru0);
+  double m0 = now_s();
+  if (!c->signal) { /* an interrupted warm-up skips the measurement */
+    ctl_set_phase(c, NP_UDP_PH_MEASURE);
+    ctl_sleep_until(c, m0 + cfg->seconds);
+  }
+  res->measure_seconds = now_s() - m0;
+  ctl_set_phase(c, NP_UDP_PH_DRAIN);
+  res->drain_complete =
+      ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
+  res->drain_seconds = took;
+  getrusage(RUSAGE_SELF, &ru1);
+  if ((rc = snap_socks(c->eng, res, 1)) != 0 ||
+      (rc = np_kernel_take(&res->kernel_after)) != 0)
+    return rc;
+  res->cpu_user_seconds = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
+  res->cpu_sys_seconds = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
+  res->rss_max_bytes = (int64_t)ru1.ru_maxrss * 1024;
+  return 0;
+}
+
+static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
+  int rc = np_hist_new(1, 60000000000LL, 3, &res->rtt_ns);
+  if (rc)
+    return rc;
+  for (uint32_t i = 0; i < eng->nlanes; i++) {
+    struct np_udp_lane *l = &eng->lanes[i];
+    np_udp_counters_add(&res->warmup, &l->ctr[0]);
+    np_udp_counters_add(&res->measure, &l->ctr[1]);
+    res->warmup_lost += l->warmup_lost;
+    res->work_digest ^= l->work_digest;
+    if ((rc = np_hist_merge(res->rtt_ns, l->hist)) != 0)
+      return rc;
+    if (l->run_rc)
+      return l->run_rc;
+  }
+  return 0;
+}
+
+int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
+               struct np_errbuf *eb) {
+  struct np_udp_engine eng = {0};
+  struct ctl c = {.eng = &eng, .sigfd = -1};
+  sigset_t set, old;
+  int rc;
+  memset(res, 0, sizeof *res);
+  eng.cfg = cfg;
+  eng.tp = cfg->backend == NP_UDP_BACKEND_RAW ? &np_udp_transport_raw
+                                              : &np_udp_transport_uv;
+  atomic_init(&eng.phase, NP_UDP_PH_IDLE);
+  format_started_at(res->started_at, sizeof res->started_at);
+
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, &old); /* lanes inherit the mask */
+  c.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (c.sigfd < 0) {
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "signalfd: %s",
+                       strerror(errno));
+    goto out_mask;
+  }
+  if ((rc = engine_setup(&eng, eb)) != 0)
+    goto out_engine;
+  if ((rc = fill_sock_reports(&eng, res)) != 0) {
+    np_errbuf_set(eb, rc, "socket buffers: %s", np_strerror(rc));
+    goto out_engine;
+  }
+  res->lanes = eng.nlanes;
+  res->rx_batch_server = eng.rx_batch_server;
+  res->rx_batch_client = eng.rx_batch_client;
+  res->tx_batch = eng.tx_batch;
+  res->reuseport_steered = eng.steered;
+  for (uint32_t i = 0; i < eng.nlanes; i++) {
+    if (pthread_create(&eng.lanes[i].thread, NULL, lane_main, &eng.lanes[i])) {
+      rc = np_errbuf_set(eb, NP_ESYS, "pthread_create failed");
+      goto out_threads;
+    }
+    eng.lanes[i].thread_started = 1;
+  }
+  rc = run_phases(&c, res);
+  if (rc)
+    np_errbuf_set(eb, rc, "run: %s", np_strerror(rc));
+out_threads:
+  ctl_set_phase(&c, NP_UDP_PH_STOP);
+  for (uint32_t i = 0; i < eng.nlanes; i++)
+    if (eng.lanes[i].thread_started)
+      pthread_join(eng.lanes[i].thread, NULL);
+  if (rc == 0 && (rc = collect(&eng, res)) != 0)
+    np_errbuf_set(eb, rc, "collect: %s", np_strerror(rc));
+  res->signal = c.signal;
+out_engine:
+  engine_free(&eng);
+  ctl_poll_signal(&c, 0); /* consume what arrived before unblocking */
+  res->signal = c.signal;
+  close(c.sigfd);
+out_mask:
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc)
+    np_udp_result_free(res);
+  return rc;
+}
+
+void np_udp_result_free(struct np_udp_result *res) {
+  if (!res)
+    return;
+  np_hist_free(res->rtt_ns);
+  np_kernel_free(res->kernel_before);
+  np_kernel_free(res->kernel_after);
+  free(res->socks);
+  res->rtt_ns = NULL;
+  res->kernel_before = res->kernel_after = NULL;
+  res->socks = NULL;
+}

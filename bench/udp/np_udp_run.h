@@ -1,0 +1,94 @@
+/*
+ * np_udp_run.h - run one UDP echo benchmark and return what happened.
+ *
+ * np_udp_run() opens the sockets, runs the phases (warm-up, warm-up drain,
+ * measurement, drain) on the IO model's threads and fills a result that
+ * np_udp_checks and np_udp_record turn into checks and the run record.
+ * SIGINT/SIGTERM are blocked for the duration of the run and read through
+ * a signalfd by the controlling thread, so no handler and no global state
+ * is needed; a signal ends the current phase and is reported in
+ * result->signal.
+ */
+#ifndef NP_UDP_RUN_H
+#define NP_UDP_RUN_H
+
+#include <stdint.h>
+
+#include "np_err.h"
+#include "np_hist.h"
+#include "np_kernel.h"
+#include "np_udp_config.h"
+
+#define NP_UDP_MAX_ERRNOS 8
+
+/* Counters of one phase (warm-up or measurement), summed over threads. */
+struct np_udp_counters {
+  uint64_t sent;               /* client datagrams the kernel accepted     */
+  uint64_t server_received;    /* datagrams the server read                */
+  uint64_t server_replied;     /* echoes the kernel accepted               */
+  uint64_t received;           /* replies matched to an outstanding message */
+  uint64_t content_errors;     /* matched replies whose bytes differ       */
+  uint64_t sequence_errors;    /* duplicates, stale or reordered replies   */
+  uint64_t send_errors;        /* client sends refused                     */
+  uint64_t server_send_errors; /* echo sends refused                       */
+  uint64_t truncated;          /* datagrams cut by MSG_TRUNC               */
+  uint64_t cross_thread;       /* requests a server socket got from a client
+                                  on another thread (payload >= 12 only)   */
+  int errnos[NP_UDP_MAX_ERRNOS];         /* errno values seen on sends      */
+  uint64_t errno_counts[NP_UDP_MAX_ERRNOS];
+};
+
+/* Record one refused send under its errno (first NP_UDP_MAX_ERRNOS kinds;
+ * further kinds are folded into the last slot). */
+void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,
+                                uint64_t n);
+void np_udp_counters_add(struct np_udp_counters *dst,
+                         const struct np_udp_counters *src);
+
+enum np_udp_role { NP_UDP_ROLE_SERVER, NP_UDP_ROLE_CLIENT };
+
+struct np_udp_sock_report {
+  enum np_udp_role role;
+  uint32_t index;        /* server or client index                      */
+  uint32_t lane;         /* thread that served it                       */
+  int rcvbuf_requested, rcvbuf_effective;
+  int sndbuf_requested, sndbuf_effective;
+  uint64_t drops_before; /* SO_MEMINFO drops at measurement start       */
+  uint64_t drops_after;  /* ... at the end of the drain                 */
+  int64_t rxq_ovfl_last; /* latest SO_RXQ_OVFL cmsg value, -1 n/a       */
+};
+
+struct np_udp_result {
+  struct np_udp_counters warmup;   /* warm-up phase incl. its drain      */
+  struct np_udp_counters measure;  /* measurement phase incl. its drain  */
+  uint64_t warmup_lost;            /* warm-up messages never answered    */
+  struct np_hist *rtt_ns;          /* measurement RTTs, merged; owned    */
+  double warmup_seconds;           /* warm-up as run (without its drain) */
+  double measure_seconds;          /* measurement as run                 */
+  double drain_seconds;            /* drain as run                       */
+  double drain_bound_seconds;      /* the drain's time limit             */
+  int drain_complete;              /* 1 = every message answered or
+                                      dropped by the kernel            */
+  double cpu_user_seconds, cpu_sys_seconds; /* over measurement+drain    */
+  int64_t rss_max_bytes;
+  uint32_t nsocks;
+  struct np_udp_sock_report *socks; /* servers first, then clients; owned */
+  struct np_kernel *kernel_before;  /* owned                              */
+  struct np_kernel *kernel_after;   /* owned                              */
+  char started_at[32];              /* RFC 3339 UTC                       */
+  int signal;                       /* 0, SIGINT or SIGTERM               */
+  uint32_t lanes;                   /* threads used                       */
+  uint32_t rx_batch_server, rx_batch_client, tx_batch;
+  uint64_t work_digest;             /* xor of --work results (keeps work) */
+  int reuseport_steered;            /* 1 = cBPF steering by client id     */
+};
+
+/* Run the benchmark.  On success *res is filled (free with
+ * np_udp_result_free) - also for runs whose data checks will fail.
+ * Returns NP_E* for environment failures (sockets, threads, memory). */
+int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
+               struct np_errbuf *eb);
+
+void np_udp_result_free(struct np_udp_result *res); /* accepts NULL */
+
+#endif /* NP_UDP_RUN_H */

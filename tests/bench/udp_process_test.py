@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""netproof-bench udp as a process: exit codes, one-line usage errors, no
+partial output, SIGINT/SIGTERM -> 130/143 with an interrupted record, and
+every record checked by python3-jsonschema (Draft 2020-12) and, when given,
+by netproof-validate.
+
+usage: udp_process_test.py NETPROOF_BENCH RUN_SCHEMA [NETPROOF_VALIDATE]
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import jsonschema
+
+BENCH, SCHEMA = sys.argv[1], sys.argv[2]
+VALIDATE = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
+with open(SCHEMA) as f:
+    VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
+TMP = tempfile.mkdtemp(prefix="np-udp-test-")
+FAST = ["--seconds", "0.2", "--warmup", "0.05", "--clients", "4"]
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def run(args, timeout=20):
+    return subprocess.run([BENCH, "udp"] + args, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def check_record(path, status):
+    with open(path) as f:
+        doc = json.load(f)
+    errors = sorted(VALIDATOR.iter_errors(doc), key=lambda e: e.path)
+    if errors:
+        fail("%s: %s: %s" % (path, "/".join(map(str, errors[0].path)),
+                             errors[0].message))
+    if doc["status"] != status:
+        fail("%s: status %s, expected %s" % (path, doc["status"], status))
+    if VALIDATE:
+        p = subprocess.run([VALIDATE, path], capture_output=True, text=True)
+        if p.returncode != 0:
+            fail("netproof-validate %s: %s" % (path, p.stdout + p.stderr))
+    return doc
+
+
+def test_usage_errors():
+    cases = [
+        ["--payload", "65508"], ["--payload", "65528", "--address", "::1"],
+        ["--payload", "0"], ["--clients", "0"], ["--window", "x"],
+        ["--io-model", "shared"], ["--backend", "asio"], ["--seconds", "0"],
+        ["--warmup", "-1"], ["--address", "localhost"], ["--bogus"],
+        ["--payload"], ["stray"], ["--io-threads", "2"],
+        ["--udp-server-receive-buffer", "0"], ["--output", ""],
+    ]
+    for args in cases:
+        out = os.path.join(TMP, "usage.json")
+        p = run(args + ["--output", out] if args != ["--output", ""] else args)
+        lines = p.stderr.strip().splitlines()
+        if p.returncode != 2 or len(lines) != 1 or p.stdout:
+            fail("usage %s: exit %d, stderr %r" % (args, p.returncode,
+                                                   p.stderr))
+        if os.path.exists(out):
+            fail("usage %s left %s behind" % (args, out))
+    p = run(["--payload", "65508"])
+    if "65,535 - 20 - 8 = 65,507" not in p.stderr:
+        fail("payload error does not cite the limit: " + p.stderr)
+    p = run(["--help"])
+    if p.returncode != 0 or "--udp-server-receive-buffer" not in p.stdout:
+        fail("--help: exit %d" % p.returncode)
+
+
+def test_pass_and_stdout():
+    out = os.path.join(TMP, "pass.json")
+    for backend in ("uv", "raw"):
+        p = run(FAST + ["--backend", backend, "--output", out])
+        if p.returncode != 0:
+            fail("passing run (%s): exit %d: %s" % (backend, p.returncode,
+                                                    p.stderr))
+        doc = check_record(out, "passed")
+        if doc["config"]["backend"] != backend:
+            fail("backend not recorded")
+        c = doc["counters"]
+        if c["lost"] != 0 or c["sent"] != c["received"] or c["sent"] == 0:
+            fail("counters: %r" % c)
+    p = run(FAST + ["--output", "-", "--quiet"])
+    if p.returncode != 0 or p.stderr:
+        fail("stdout run: exit %d, stderr %r" % (p.returncode, p.stderr))
+    path = os.path.join(TMP, "stdout.json")
+    with open(path, "w") as f:
+        f.write(p.stdout)
+    check_record(path, "passed")
+
+
+def test_overflow_probe():
+    out = os.path.join(TMP, "probe.json")
+    p = run(["--payload", "16384", "--clients", "16", "--window", "64",
+             "--udp-server-receive-buffer", "4194304", "--warmup", "0",
+             "--seconds", "0.3", "--backend", "raw", "--output", out])
+    if p.returncode != 1:
+        fail("overflow probe: exit %d, want 1: %s" % (p.returncode, p.stderr))
+    doc = check_record(out, "failed")
+    lost = doc["counters"]["lost"]
+    if lost <= 0 or lost != doc["sockets"]["kernel_drops"]:
+        fail("probe: lost %d, kernel drops %d" %
+             (lost, doc["sockets"]["kernel_drops"]))
+    if not any(r.startswith("no_loss") for r in doc["reasons"]):
+        fail("probe: reasons %r" % doc["reasons"])
+
+
+def test_signals():
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        out = os.path.join(TMP, "sig.json")
+        proc = subprocess.Popen([BENCH, "udp", "--seconds", "10", "--warmup",
+                                 "0.1", "--clients", "4", "--output", out],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        time.sleep(0.6)
+        proc.send_signal(sig)
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            fail("no exit after %s" % sig.name)
+        if proc.returncode != code:
+            fail("%s: exit %d, want %d: %s" % (sig.name, proc.returncode,
+                                              code, err))
+        doc = check_record(out, "interrupted")
+        if doc["measurement"]["seconds"] >= 5:
+            fail("%s did not stop the run" % sig.name)
+        if not any(sig.name in r for r in doc["reasons"]):
+            fail("%s: reasons %r" % (sig.name, doc["reasons"]))
+
+
+def test_unwritable_output():
+    out = os.path.join(TMP, "no-such-dir", "x.json")
+    p = run(FAST + ["--output", out])
+    if p.returncode != 3 or len(p.stderr.strip().splitlines()) != 1:
+        fail("unwritable output: exit %d, stderr %r" % (p.returncode,
+                                                        p.stderr))
+    if os.listdir(TMP) and any(n.startswith("x.json") for n in
+                               os.listdir(TMP)):
+        fail("partial output left")
+
+
+def test_failed_minimal_variant():
+    """The matrix runner's record for a crashed child must validate."""
+    with open(os.path.join(TMP, "pass.json")) as f:
+        full = json.load(f)
+    minimal = {k: full[k] for k in ("schema", "tool", "machine",
+                                    "started_at", "config")}
+    minimal["status"] = "failed"
+    minimal["failure"] = {"reason": "child killed by SIGSEGV",
+                          "exit_code": None, "signal": "SIGSEGV"}
+    if list(VALIDATOR.iter_errors(minimal)):
+        fail("minimal failed record rejected")
+    bad = dict(minimal, measurement=full["measurement"])
+    if not list(VALIDATOR.iter_errors(bad)):
+        fail("failure record with measurement accepted")
+    bad = dict(full)
+    bad["counters"] = dict(full["counters"], invented=1)
+    if not list(VALIDATOR.iter_errors(bad)):
+        fail("counters with an unknown field accepted")
+
+
+test_usage_errors()
+test_pass_and_stdout()
+test_overflow_probe()
+test_signals()
+test_unwritable_output()
+test_failed_minimal_variant()
+print("udp_process_test: all passed")
