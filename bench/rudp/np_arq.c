@@ -1,0 +1,559 @@
+/*
+ * np_arq.c - np_arq lifecycle, datagram parsing and building, the flush
+ * (what to send now) and the timer entry point.  Ack handling and loss
+ * recovery live in np_arq_sender.c, reassembly in np_arq_recv.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_arq_int.h"
+
+#define ACK_REPEAT_NS 1000000ull /* see np_arq_recv.c */
+
+void np_arq_config_defaults(struct np_arq_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  cfg->mtu = 1200;
+  cfg->snd_wnd = 128;
+  cfg->rcv_wnd = 512;
+  cfg->cc = NP_ARQ_CC_BBR;
+  cfg->init_cwnd = 32;
+  cfg->min_rto_ns = 100000000ull;
+  cfg->max_rto_ns = 2000000000ull;
+  cfg->initial_rto_ns = 200000000ull;
+  cfg->dead_timeout_ns = 10000000000ull;
+  cfg->max_retries = 30;
+  cfg->max_queue_bytes = (size_t)16 << 20;
+  cfg->reo_mult_max = 16;
+}
+
+const char *np_arq_cc_name(enum np_arq_cc_kind k) {
+  switch (k) {
+  case NP_ARQ_CC_NEWRENO: return "newreno";
+  case NP_ARQ_CC_BBR: return "bbr";
+  default: return "none";
+  }
+}
+
+int np_arq_cc_parse(const char *name, enum np_arq_cc_kind *out) {
+  static const enum np_arq_cc_kind kinds[] = {NP_ARQ_CC_NONE,
+                                              NP_ARQ_CC_NEWRENO, NP_ARQ_CC_BBR};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(name, np_arq_cc_name(kinds[i])) == 0) {
+      *out = kinds[i];
+      return 0;
+    }
+  return NP_EINVAL;
+}
+
+uint32_t np_arq_frag_max(const struct np_arq_config *cfg) {
+  uint32_t over = cfg->reserve + NP_ARQ_HDR_MAX;
+  return cfg->mtu > over ? cfg->mtu - over : 0;
+}
+
+uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns) {
+  return (uint32_t)((now_ns - a->epoch_ns) / 1000u);
+}
+
+uint8_t *np_arq_buf_get(struct np_arq *a) {
+  if (a->pool_n > 0)
+    return a->pool[--a->pool_n];
+  return malloc(a->frag_max ? a->frag_max : 1);
+}
+
+void np_arq_buf_put(struct np_arq *a, uint8_t *buf) {
+  if (buf == NULL)
+    return;
+  if (a->pool_n == a->pool_cap) {
+    size_t ncap = a->pool_cap ? a->pool_cap * 2 : 32;
+    uint8_t **np = realloc(a->pool, ncap * sizeof *np);
+    if (np == NULL) {
+      free(buf);
+      return;
+    }
+    a->pool = np;
+    a->pool_cap = ncap;
+  }
+  a->pool[a->pool_n++] = buf;
+}
+
+void np_arq_set_state(struct np_arq *a, enum np_arq_state st) {
+  if (a->st == st || a->st == NP_ARQ_FAILED)
+    return;
+  a->st = st;
+  if (a->cb.state)
+    a->cb.state(a->cb.ud, st);
+}
+
+void np_arq_fail(struct np_arq *a) {
+  np_arq_set_state(a, NP_ARQ_FAILED);
+  a->rto_at = a->pto_at = a->reo_at = a->persist_at = 0;
+}
+
+int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *cb,
+               uint64_t now_ns, struct np_arq **out, struct np_errbuf *eb) {
+  if (cfg->mtu > 65507 || np_arq_frag_max(cfg) < 16)
+    return np_errbuf_set(eb, NP_EINVAL, "mtu %u with reserve %u leaves no "
+                         "room for fragments", cfg->mtu, cfg->reserve);
+  if (cfg->snd_wnd < 2 || cfg->snd_wnd > 32768 || cfg->rcv_wnd < 2 ||
+      cfg->rcv_wnd > 32768)
+    return np_errbuf_set(eb, NP_EINVAL, "windows must be 2..32768 fragments");
+  if (cb == NULL || cb->output == NULL || cb->deliver == NULL)
+    return np_errbuf_set(eb, NP_EINVAL, "output and deliver callbacks needed");
+  if (cfg->min_rto_ns == 0 || cfg->max_rto_ns < cfg->min_rto_ns)
+    return np_errbuf_set(eb, NP_EINVAL, "bad RTO bounds");
+  struct np_arq *a = calloc(1, sizeof *a);
+  if (a == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
+  a->snd = calloc(cfg->snd_wnd, sizeof *a->snd);
+  a->rcv = calloc(cfg->rcv_wnd, sizeof *a->rcv);
+  if (a->snd == NULL || a->rcv == NULL) {
+    free(a->snd);
+    free(a->rcv);
+    free(a);
+    return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
+  }
+  a->cfg = *cfg;
+  if (a->cfg.reo_mult_max == 0)
+    a->cfg.reo_mult_max = 1;
+  a->cb = *cb;
+  a->frag_max = np_arq_frag_max(cfg);
+  a->epoch_ns = now_ns;
+  a->st = NP_ARQ_OPEN;
+  a->rto_ns = cfg->initial_rto_ns ? cfg->initial_rto_ns : cfg->min_rto_ns;
+  a->reo_mult = 1;
+  a->peer_rwnd = cfg->rcv_wnd; /* assume a symmetric peer until told */
+  a->last_progress_ns = now_ns;
+  a->delivered_ns = now_ns;
+  np_arq_cc_init(&a->cc, cfg->cc, cfg->init_cwnd ? cfg->init_cwnd : 32,
+                 a->frag_max);
+  *out = a;
+  return 0;
+}
+
+void np_arq_free(struct np_arq *a) {
+  if (a == NULL)
+    return;
+  for (uint32_t i = 0; i < a->cfg.snd_wnd; i++)
+    free(a->snd[i].buf);
+  for (uint32_t i = 0; i < a->cfg.rcv_wnd; i++)
+    free(a->rcv[i].buf);
+  for (struct np_arq_msg *m = a->q_head, *n; m != NULL; m = n) {
+    n = m->next;
+    free(m);
+  }
+  for (size_t i = 0; i < a->pool_n; i++)
+    free(a->pool[i]);
+  free(a->pool);
+  free(a->reasm);
+  free(a->snd);
+  free(a->rcv);
+  free(a);
+}
+
+static int enqueue(struct np_arq *a, const uint8_t *msg, size_t len, int fin) {
+  struct np_arq_msg *m = malloc(sizeof *m + len);
+  if (m == NULL)
+    return NP_ENOMEM;
+  m->next = NULL;
+  m->len = len;
+  m->off = 0;
+  m->fin = fin;
+  if (len)
+    memcpy(m->data, msg, len);
+  if (a->q_tail)
+    a->q_tail->next = m;
+  else
+    a->q_head = m;
+  a->q_tail = m;
+  a->q_bytes += len;
+  return 0;
+}
+
+int np_arq_send(struct np_arq *a, const uint8_t *msg, size_t len) {
+  if (a->st == NP_ARQ_FAILED || a->close_requested)
+    return NP_EINVAL;
+  if (a->q_bytes + len > a->cfg.max_queue_bytes)
+    return NP_EAGAIN;
+  int rc = enqueue(a, msg, len, 0);
+  if (rc == 0) {
+    a->stats.msgs_sent++;
+    a->stats.msg_bytes_sent += len;
+  }
+  return rc;
+}
+
+void np_arq_close(struct np_arq *a, uint64_t now_ns) {
+  if (a->close_requested || a->st == NP_ARQ_FAILED)
+    return;
+  if (enqueue(a, NULL, 0, 1) != 0) {
+    np_arq_fail(a);
+    return;
+  }
+  a->close_requested = 1;
+  np_arq_set_state(a, NP_ARQ_CLOSING);
+  np_arq_flush(a, now_ns);
+}
+
+static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+         p[3];
+}
+static void wr16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)(v >> 8);
+  p[1] = (uint8_t)v;
+}
+static void wr32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+int np_arq_input(struct np_arq *a, const uint8_t *buf, size_t len,
+                 uint64_t now_ns, enum np_arq_input_source src) {
+  if (a->st == NP_ARQ_FAILED)
+    return 0;
+  if (len < NP_ARQ_HDR_COMMON)
+    goto malformed;
+  uint8_t flags = buf[0];
+  unsigned nsack = buf[1];
+  if ((flags & ~NP_ARQ_F_KNOWN) || (flags & NP_ARQ_F_FEC) ||
+      nsack > NP_ARQ_MAX_SACK_ACK || rd16(buf + 2) != a->cfg.conv)
+    goto malformed;
+  uint32_t ts = rd32(buf + 4);
+  size_t off = NP_ARQ_HDR_COMMON;
+  struct np_arq_ack ack;
+  if (flags & NP_ARQ_F_ACK) {
+    if (len < off + NP_ARQ_HDR_ACK + nsack * NP_ARQ_HDR_SACK)
+      goto malformed;
+    ack.cum = rd32(buf + off);
+    ack.echo_ts = rd32(buf + off + 4);
+    ack.rwnd = rd16(buf + off + 8);
+    ack.nsack = nsack;
+    off += NP_ARQ_HDR_ACK;
+    for (unsigned i = 0; i < nsack; i++, off += NP_ARQ_HDR_SACK) {
+      ack.sack_start[i] = ack.cum + rd16(buf + off);
+      ack.sack_len[i] = rd16(buf + off + 2);
+    }
+  } else if (nsack) {
+    goto malformed;
+  }
+  if ((flags & NP_ARQ_F_DATA) && len < off + NP_ARQ_HDR_DATA)
+    goto malformed;
+  if ((flags & NP_ARQ_F_DATA) && len - off - NP_ARQ_HDR_DATA > a->frag_max)
+    goto malformed;
+  a->stats.datagrams_recv++;
+  a->stats.bytes_recv += len;
+  if (src == NP_ARQ_IN_RECOVERED)
+    a->stats.recovered_in++;
+  if (flags & NP_ARQ_F_ACK) {
+    np_arq_on_ack(a, &ack, now_ns, src);
+    np_arq_rearm(a, now_ns);
+  }
+  if (a->st == NP_ARQ_FAILED)
+    return 0;
+  if (flags & NP_ARQ_F_DATA)
+    np_arq_on_data(a, rd32(buf + off), flags, ts, buf + off + NP_ARQ_HDR_DATA,
+                   len - off - NP_ARQ_HDR_DATA);
+  if (flags & NP_ARQ_F_PROBE)
+    a->ack_pending = 1;
+  return 0;
+malformed:
+  a->stats.malformed++;
+  return NP_EPARSE;
+}
+
+/* Build and send one datagram: optional fragment f (seq) plus the ack
+ * block when one is pending.  Returns the output's result. */
+static int emit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
+                uint8_t extra, uint64_t now_ns) {
+  uint8_t pkt[65536];
+  unsigned nsack = 0;
+  int truncated = 0;
+  uint8_t flags = extra;
+  size_t off = NP_ARQ_HDR_COMMON;
+  if (a->ack_pending || f == NULL) {
+    flags |= NP_ARQ_F_ACK;
+    off += np_arq_build_ack(a, pkt + off,
+                            f ? NP_ARQ_MAX_SACK : NP_ARQ_MAX_SACK_ACK, &nsack,
+                            &truncated);
+    a->ack_pending = 0;
+    a->echo_fresh = 0;
+    a->ack_repeat_at = a->ack_repeat_arm ? now_ns + ACK_REPEAT_NS : 0;
+    a->ack_repeat_arm = 0;
+  }
+  if (f) {
+    flags |= NP_ARQ_F_DATA | f->flags;
+    wr32(pkt + off, seq);
+    off += NP_ARQ_HDR_DATA;
+    if (f->len)
+      memcpy(pkt + off, f->buf, f->len);
+    off += f->len;
+  }
+  pkt[0] = flags;
+  pkt[1] = (uint8_t)nsack;
+  wr16(pkt + 2, a->cfg.conv);
+  uint32_t ts = np_arq_ts(a, now_ns);
+  wr32(pkt + 4, ts);
+  if (f)
+    f->ts_last = ts;
+  a->stats.datagrams_sent++;
+  a->stats.bytes_sent += off;
+  if (f == NULL)
+    a->stats.pure_acks_sent++;
+  int rc = a->cb.output(a->cb.ud, pkt, off);
+  if (truncated) /* more holes than a data datagram reports: full ack */
+    (void)emit(a, NULL, 0, 0, now_ns);
+  return rc;
+}
+
+/* np_arq_build_ack needs the writers too; keep them in one place. */
+size_t np_arq_build_ack(struct np_arq *a, uint8_t *p, unsigned max,
+                        unsigned *nsack, int *truncated) {
+  uint32_t free_slots = a->dlv_nxt + a->cfg.rcv_wnd - a->rcv_nxt;
+  wr32(p, a->rcv_nxt);
+  wr32(p + 4, a->echo_ts);
+  wr16(p + 8, (uint16_t)(free_slots > 65535 ? 65535 : free_slots));
+  size_t off = NP_ARQ_HDR_ACK;
+  unsigned n = 0;
+  /* RFC 2018 4: the block holding the most recently received fragment
+   * goes first, so a sender hears of new arrivals even when there are more
+   * holes than blocks; the rest follow in ascending order. */
+  uint32_t w = a->cfg.rcv_wnd, skip_s = 0, skip_e = 0;
+  uint32_t last = a->last_rcv_seq;
+  if (np_seq_lt(a->rcv_nxt, last) && np_seq_lt(last, a->rcv_high) &&
+      a->rcv[last % w].present) {
+    skip_s = skip_e = last;
+    while (np_seq_lt(a->rcv_nxt, skip_s) && a->rcv[(skip_s - 1) % w].present)
+      skip_s--;
+    while (np_seq_lt(skip_e, a->rcv_high) && a->rcv[skip_e % w].present)
+      skip_e++;
+    wr16(p + off, (uint16_t)(skip_s - a->rcv_nxt));
+    wr16(p + off + 2, (uint16_t)(skip_e - skip_s));
+    off += NP_ARQ_HDR_SACK;
+    n++;
+  }
+  uint32_t seq = a->rcv_nxt;
+  *truncated = 0;
+  while (np_seq_lt(seq, a->rcv_high)) {
+    if (!a->rcv[seq % w].present) {
+      seq++;
+      continue;
+    }
+    uint32_t start = seq;
+    while (np_seq_lt(seq, a->rcv_high) && a->rcv[seq % w].present)
+      seq++;
+    if (start == skip_s && skip_e != skip_s)
+      continue; /* already reported first */
+    if (n == max) {
+      *truncated = 1;
+      break;
+    }
+    wr16(p + off, (uint16_t)(start - a->rcv_nxt));
+    wr16(p + off + 2, (uint16_t)(seq - start));
+    off += NP_ARQ_HDR_SACK;
+    n++;
+  }
+  *nsack = n;
+  return off;
+}
+
+static void transmit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
+                     uint8_t extra, uint64_t now_ns) {
+  if (a->pipe == 0) {
+    a->first_sent_ns = now_ns;
+    a->delivered_ns = now_ns;
+  }
+  f->delivered = a->delivered;
+  f->delivered_ns = a->delivered_ns;
+  f->first_sent_ns = a->first_sent_ns;
+  f->sent_ns = now_ns;
+  f->tx++;
+  if (f->state == SF_LOST)
+    a->lost--;
+  if (f->state != SF_INFLIGHT)
+    a->pipe++;
+  f->state = SF_INFLIGHT;
+  (void)emit(a, f, seq, extra, now_ns); /* a failed send is a lost packet */
+}
+
+void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
+                       uint8_t extra, uint64_t now_ns) {
+  struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
+  a->stats.retransmits++;
+  if (why == RETX_RACK)
+    a->stats.retx_rack++;
+  else if (why == RETX_TLP)
+    a->stats.retx_tlp++;
+  else
+    a->stats.retx_rto++;
+  uint32_t ts = np_arq_ts(a, now_ns);
+  if (f->tx == 1) {
+    f->ts_first_retx = ts;
+    f->first_why = why;
+  }
+  if (f->tx >= a->cfg.max_retries) {
+    np_arq_fail(a);
+    return;
+  }
+  transmit(a, f, seq, extra, now_ns);
+}
+
+/* Take the next fragment's worth of queued data into a new seq. */
+int np_arq_take_new(struct np_arq *a, uint64_t now_ns) {
+  struct np_arq_msg *m = a->q_head;
+  if (m == NULL)
+    return 0;
+  struct np_arq_sfrag *f = &a->snd[a->snd_nxt % a->cfg.snd_wnd];
+  if (f->buf == NULL && (f->buf = np_arq_buf_get(a)) == NULL)
+    return 0;
+  size_t n = m->len - m->off;
+  if (n > a->frag_max)
+    n = a->frag_max;
+  if (n)
+    memcpy(f->buf, m->data + m->off, n);
+  m->off += n;
+  f->len = (uint32_t)n;
+  f->flags = 0;
+  if (m->fin) {
+    f->flags = NP_ARQ_F_FIN;
+    a->fin_assigned = 1;
+    a->fin_seq = a->snd_nxt;
+  } else if (m->off == m->len) {
+    f->flags = NP_ARQ_F_END;
+  }
+  a->q_bytes -= n;
+  if (m->off == m->len) {
+    a->q_head = m->next;
+    if (a->q_head == NULL)
+      a->q_tail = NULL;
+    free(m);
+  }
+  f->tx = 0;
+  f->state = SF_FREE;
+  f->app_limited = a->q_head == NULL;
+  uint32_t seq = a->snd_nxt++;
+  a->stats.fragments_sent++;
+  transmit(a, f, seq, 0, now_ns);
+  if (!a->tlp_out) /* RFC 8985 7.2: PTO restarts with each new data send */
+    a->pto_at = 0;
+  return 1;
+}
+
+void np_arq_flush(struct np_arq *a, uint64_t now_ns) {
+  if (a->st == NP_ARQ_FAILED)
+    return;
+  int sent = 0;
+  for (uint32_t seq = a->snd_una; a->lost > 0 && np_seq_lt(seq, a->snd_nxt);
+       seq++) {
+    if (a->pipe >= a->cc.cwnd)
+      break;
+    struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
+    if (f->state == SF_LOST) {
+      np_arq_retransmit(a, seq, f->why, 0, now_ns);
+      if (a->st == NP_ARQ_FAILED)
+        return;
+      sent = 1;
+    }
+  }
+  while (a->q_head && a->pipe < a->cc.cwnd &&
+         a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
+         np_seq_lt(a->snd_nxt, a->snd_una + a->peer_rwnd)) {
+    if (!np_arq_take_new(a, now_ns))
+      break;
+    sent = 1;
+  }
+  if (a->ack_pending && !sent)
+    (void)emit(a, NULL, 0, 0, now_ns);
+  /* flow control: peer window closed with data waiting -> persist probe */
+  if (a->q_head && a->snd_una == a->snd_nxt && a->peer_rwnd == 0) {
+    if (a->persist_at == 0)
+      a->persist_at = now_ns + a->rto_ns;
+  } else {
+    a->persist_at = 0;
+  }
+  np_arq_rearm(a, now_ns);
+}
+
+uint64_t np_arq_deadline(const struct np_arq *a) {
+  if (a->st == NP_ARQ_FAILED)
+    return UINT64_MAX;
+  uint64_t d = UINT64_MAX;
+  const uint64_t t[] = {a->rto_at, a->tlp_out ? 0 : a->pto_at, a->reo_at,
+                        a->persist_at, a->ack_repeat_at};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (t[i] && t[i] < d)
+      d = t[i];
+  if (a->snd_una != a->snd_nxt) {
+    uint64_t dead = a->last_progress_ns + a->cfg.dead_timeout_ns;
+    if (dead < d)
+      d = dead;
+  }
+  return d;
+}
+
+void np_arq_on_timer(struct np_arq *a, uint64_t now_ns) {
+  if (a->st == NP_ARQ_FAILED)
+    return;
+  if (a->snd_una != a->snd_nxt &&
+      now_ns >= a->last_progress_ns + a->cfg.dead_timeout_ns) {
+    np_arq_fail(a);
+    return;
+  }
+  if (a->reo_at && now_ns >= a->reo_at) {
+    a->reo_at = 0;
+    np_arq_rack_detect(a, now_ns);
+  }
+  if (a->pto_at && !a->tlp_out && now_ns >= a->pto_at)
+    np_arq_fire_tlp(a, now_ns);
+  else if (a->rto_at && now_ns >= a->rto_at)
+    np_arq_fire_rto(a, now_ns);
+  if (a->st == NP_ARQ_FAILED)
+    return;
+  if (a->ack_repeat_at && now_ns >= a->ack_repeat_at) {
+    a->stats.ack_repeats++;
+    (void)emit(a, NULL, 0, 0, now_ns);
+  }
+  if (a->persist_at && now_ns >= a->persist_at) {
+    a->persist_at = now_ns + a->rto_ns;
+    (void)emit(a, NULL, 0, NP_ARQ_F_PROBE, now_ns);
+  }
+  np_arq_flush(a, now_ns);
+}
+
+enum np_arq_state np_arq_get_state(const struct np_arq *a) { return a->st; }
+
+int np_arq_all_acked(const struct np_arq *a) {
+  return a->q_head == NULL && a->snd_una == a->snd_nxt &&
+         (!a->close_requested || a->fin_acked);
+}
+
+int np_arq_peer_closed(const struct np_arq *a) { return a->peer_fin; }
+
+void np_arq_pause_delivery(struct np_arq *a, int paused, uint64_t now_ns) {
+  a->paused = paused;
+  if (!paused) {
+    np_arq_deliver_ready(a);
+    a->ack_pending = 1; /* window update */
+    np_arq_flush(a, now_ns);
+  }
+}
+
+void np_arq_get_stats(const struct np_arq *a, struct np_arq_stats *out) {
+  *out = a->stats;
+  out->srtt_ns = a->srtt_ns;
+  out->rttvar_ns = a->rttvar_ns;
+  out->min_rtt_ns = a->min_rtt_ns;
+  out->rto_ns = a->rto_ns;
+  out->reo_wnd_ns = np_arq_reo_wnd(a);
+  out->cwnd = a->cc.cwnd;
+  out->inflight = a->pipe;
+  out->unacked = a->snd_nxt - a->snd_una;
+  out->peer_rwnd = a->peer_rwnd;
+  out->btlbw_bps = np_arq_cc_btlbw(&a->cc);
+}
+
+void np_arq_reset_counters(struct np_arq *a) {
+  memset(&a->stats, 0, sizeof a->stats);
+}

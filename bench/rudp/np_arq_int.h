@@ -1,0 +1,156 @@
+/*
+ * np_arq_int.h - np_arq's private state, shared by np_arq.c (lifecycle,
+ * output, timers), np_arq_sender.c (acks, RACK, TLP, RTO) and
+ * np_arq_recv.c (reassembly, delivery, ack generation).
+ */
+#ifndef NP_ARQ_INT_H
+#define NP_ARQ_INT_H
+
+#include <stdint.h>
+
+#include "np_arq.h"
+#include "np_arq_cc.h"
+
+/* sequence arithmetic modulo 2^32 */
+static inline int np_seq_lt(uint32_t a, uint32_t b) {
+  return (int32_t)(a - b) < 0;
+}
+static inline int np_seq_le(uint32_t a, uint32_t b) {
+  return (int32_t)(a - b) <= 0;
+}
+
+enum np_arq_sf_state { SF_FREE, SF_INFLIGHT, SF_LOST, SF_ACKED };
+enum np_arq_retx_why { RETX_RACK = 1, RETX_TLP, RETX_RTO };
+
+/* one fragment in the send window */
+struct np_arq_sfrag {
+  uint8_t *buf;          /* fragment bytes (frag_max capacity, owned)  */
+  uint32_t len;          /* payload length                             */
+  uint8_t flags;         /* NP_ARQ_F_END / NP_ARQ_F_FIN                */
+  uint8_t state;         /* enum np_arq_sf_state                       */
+  uint8_t why;           /* enum np_arq_retx_why when SF_LOST          */
+  uint8_t app_limited;   /* sent with nothing else queued              */
+  uint8_t first_why;     /* trigger of the first retransmission        */
+  uint32_t tx;           /* transmissions so far                       */
+  uint32_t ts_last;      /* wire ts of the latest transmission         */
+  uint32_t ts_first_retx;/* wire ts of the first retransmission        */
+  uint64_t sent_ns;      /* latest transmission time                   */
+  uint64_t delivered;    /* rate sampling state at send time           */
+  uint64_t delivered_ns;
+  uint64_t first_sent_ns;
+};
+
+/* one slot of the receive window */
+struct np_arq_rslot {
+  uint8_t *buf;
+  uint32_t len;
+  uint8_t flags;
+  uint8_t present;
+};
+
+/* an application message waiting for sequence numbers */
+struct np_arq_msg {
+  struct np_arq_msg *next;
+  size_t len, off;
+  int fin; /* the closing marker, no payload */
+  uint8_t data[];
+};
+
+struct np_arq {
+  struct np_arq_config cfg;
+  struct np_arq_callbacks cb;
+  uint32_t frag_max;
+  uint64_t epoch_ns; /* wire ts origin */
+  enum np_arq_state st;
+  struct np_arq_stats stats;
+
+  /* sender */
+  struct np_arq_sfrag *snd; /* cfg.snd_wnd slots, index seq % snd_wnd */
+  uint32_t snd_una, snd_nxt;
+  uint32_t pipe;       /* fragments in flight (sent, not acked/lost)  */
+  uint32_t lost;       /* marked lost, awaiting retransmission        */
+  uint32_t peer_rwnd;  /* peer's advertised free fragments            */
+  struct np_arq_msg *q_head, *q_tail;
+  size_t q_bytes;
+  int close_requested, fin_assigned, fin_acked;
+  uint32_t fin_seq;
+  struct np_arq_cc cc;
+  /* rtt */
+  uint64_t srtt_ns, rttvar_ns, rto_ns, min_rtt_ns;
+  int rto_backoff; /* exponent applied to rto_ns                      */
+  /* rack */
+  uint64_t rack_xmit_ns, rack_rtt_ns;
+  uint32_t rack_seq;
+  uint32_t fack; /* one past the highest fragment acked so far        */
+  uint32_t reo_mult;
+  uint64_t reo_learned_ns; /* reordering lateness seen (np_arq_sender.c) */
+  uint64_t reo_last_grow_ns;
+  uint32_t recoveries_clean; /* loss episodes since the last spurious  */
+  int in_recovery;
+  uint32_t recovery_end;
+  /* rate sampling */
+  uint64_t delivered, delivered_ns, first_sent_ns;
+  uint64_t next_round_delivered;
+  /* timers (0 = disarmed) */
+  uint64_t rto_at, pto_at, reo_at, persist_at;
+  int tlp_out;
+  uint64_t last_progress_ns;
+
+  /* receiver */
+  struct np_arq_rslot *rcv; /* cfg.rcv_wnd slots, index seq % rcv_wnd */
+  uint32_t rcv_nxt;  /* next seq not yet received in order (cum ack) */
+  uint32_t dlv_nxt;  /* next seq to hand to the application         */
+  uint32_t rcv_high; /* one past the highest seq received            */
+  uint32_t last_rcv_seq; /* most recently stored fragment (SACK order) */
+  int ack_pending;
+  int ack_repeat_arm;   /* the pending ack reports out-of-order data   */
+  uint64_t ack_repeat_at; /* send that ack once more (0 = no)           */
+  uint32_t echo_ts;
+  int echo_fresh;
+  int paused, peer_fin;
+  uint8_t *reasm;
+  size_t reasm_len, reasm_cap;
+
+  /* free fragment buffers (frag_max bytes each) */
+  uint8_t **pool;
+  size_t pool_n, pool_cap;
+};
+
+/* np_arq.c */
+uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns);
+uint8_t *np_arq_buf_get(struct np_arq *a);
+void np_arq_buf_put(struct np_arq *a, uint8_t *buf);
+void np_arq_set_state(struct np_arq *a, enum np_arq_state st);
+void np_arq_fail(struct np_arq *a);
+/* Send fragment seq again (counted under why); extra flags e.g. PROBE. */
+void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
+                       uint8_t extra, uint64_t now_ns);
+/* Assign the next fragment of queued data a seq and send it; 0 if none. */
+int np_arq_take_new(struct np_arq *a, uint64_t now_ns);
+
+/* np_arq_sender.c */
+struct np_arq_ack {
+  uint32_t cum, echo_ts;
+  uint16_t rwnd;
+  unsigned nsack;
+  uint32_t sack_start[NP_ARQ_MAX_SACK_ACK], sack_len[NP_ARQ_MAX_SACK_ACK];
+};
+void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
+                   uint64_t now_ns, enum np_arq_input_source src);
+void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns);
+void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns);
+void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns);
+void np_arq_rearm(struct np_arq *a, uint64_t now_ns);
+uint64_t np_arq_pto(const struct np_arq *a);
+uint64_t np_arq_reo_wnd(const struct np_arq *a);
+
+/* np_arq_recv.c */
+void np_arq_on_data(struct np_arq *a, uint32_t seq, uint8_t flags,
+                    uint32_t ts, const uint8_t *p, size_t len);
+void np_arq_deliver_ready(struct np_arq *a);
+/* Write the ack block at p with at most max ranges; returns bytes.
+ * *truncated = 1 when more ranges existed. */
+size_t np_arq_build_ack(struct np_arq *a, uint8_t *p, unsigned max,
+                        unsigned *nsack, int *truncated);
+
+#endif /* NP_ARQ_INT_H */

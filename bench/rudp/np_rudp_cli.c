@@ -1,0 +1,121 @@
+/*
+ * np_rudp_cli.c - `netproof-bench rudp`: options, the run, the record, the
+ * exit code and a one-line summary per round on stderr.
+ */
+#include "np_rudp_cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "np_rudp_config.h"
+#include "np_rudp_record.h"
+#include "np_rudp_run.h"
+
+#define PROG "netproof-bench rudp"
+
+static void usage(FILE *fp) {
+  fputs(
+      "usage: netproof-bench rudp [options]\n"
+      "Reliable-UDP (ARQ) echo benchmark: clients keep --window messages in\n"
+      "flight to an echo server through an in-process relay that emulates\n"
+      "loss, delay, duplication and reordering.  Every echo is checked.\n"
+      "\n"
+      "  --payload N        message bytes (1..1048576)                    [1024]\n"
+      "  --clients N        client connections (1..256)                   [4]\n"
+      "  --window N         messages in flight per client (1..4096)       [16]\n"
+      "  --io-model M       single | pool                                 [single]\n"
+      "  --io-threads N     loops for pool (1..16)                        [1; pool 4]\n"
+      "  --fec F            none (fixed | adaptive: issue 8)              [none]\n"
+      "  --cc C             bbr | newreno | none                          [bbr]\n"
+      "  --mtu N            protocol MTU, UDP payload bytes               [1200]\n"
+      "  --min-rto-ms X     RTO floor                                     [100]\n"
+      "  --warmup S         warm-up seconds per round                     [2]\n"
+      "  --seconds S        measured seconds per round                    [3]\n"
+      "  --rounds N         rounds, relay seeds seed, seed+1, ...         [3]\n"
+      "  --seed N           root seed                                     [42]\n"
+      "  --socket-buffer N  SO_RCVBUF/SO_SNDBUF of endpoint sockets       [4194304]\n"
+      "  --output FILE      run record (JSON); - = stdout                 [-]\n"
+      "  --quiet            no summary on stderr\n"
+      "relay (see docs/relay.md):\n"
+      "  --profile none|random|burst|sustained                            [random]\n"
+      "  --loss-percent P --delay-ms D --jitter-ms J --duplicate-percent P\n"
+      "  --reorder-percent P --reorder-delay-ms D --burst-loss N/M\n"
+      "  --ge-p P --ge-r R --ge-1-h H --ge-1-k K --rate-bytes B\n"
+      "  --relay-capacity-bytes B --relay-capacity-packets N --relay-spin-us U\n"
+      "\n"
+      "exit: 0 passed, 1 a data check failed (record written, status failed),\n"
+      "      2 usage, 3 environment/run-time error, 130/143 interrupted\n"
+      "See docs/rudp.md.\n",
+      fp);
+}
+
+static void summary(const struct np_rudp_result *res) {
+  for (uint32_t i = 0; i < res->nrounds; i++) {
+    const struct np_rudp_round *r = &res->rounds[i];
+    double wall = r->measure_seconds + r->drain_seconds;
+    int64_t p99 = 0;
+    int h = np_hist_percentile(r->rtt_ns, 99, &p99) == 0;
+    uint64_t retx = r->arq_client.retransmits + r->arq_server.retransmits;
+    uint64_t spur = r->arq_client.spurious + r->arq_server.spurious;
+    uint64_t bytes = r->arq_client.bytes_sent + r->arq_server.bytes_sent;
+    fprintf(stderr,
+            PROG ": round %" PRIu32 " seed %" PRIu64 ": %.0f round trips/s, "
+            "p99 %s%.2f ms, retx %.1f/1000 (spurious %" PRIu64 " of %" PRIu64
+            "), overhead %.1f %%, cpu %.0f %%: %s\n",
+            i, r->seed, wall > 0 ? (double)r->app.received / wall : 0.0,
+            h ? "" : "n/a ", h ? (double)p99 / 1e6 : 0.0,
+            r->app.received ? 1000.0 * (double)retx / (double)r->app.received
+                            : 0.0,
+            spur, retx,
+            r->app.msg_bytes
+                ? ((double)bytes / (double)r->app.msg_bytes - 1) * 100.0
+                : 0.0,
+            wall > 0 ? 100.0 * (r->cpu_user_seconds + r->cpu_sys_seconds) /
+                           wall
+                     : 0.0,
+            r->failed ? "failed" : "passed");
+    for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
+      if (!r->checks[k].passed)
+        fprintf(stderr, PROG ": round %" PRIu32 ": check %s failed: %s\n", i,
+                r->checks[k].name, r->checks[k].detail);
+  }
+}
+
+int np_rudp_cli_main(int argc, char **argv) {
+  struct np_rudp_config cfg;
+  struct np_rudp_result res;
+  struct np_errbuf eb = {{0}};
+  cJSON *doc = NULL;
+  int help, code;
+  if (np_rudp_config_parse(argc, argv, &cfg, &help, &eb)) {
+    fprintf(stderr, PROG ": %s\n", eb.msg);
+    return NP_EXIT_USAGE;
+  }
+  if (help) {
+    usage(stdout);
+    return NP_EXIT_OK;
+  }
+  if (np_rudp_run(&cfg, &res, &eb) != 0) {
+    fprintf(stderr, PROG ": %s\n", eb.msg);
+    np_rudp_result_free(&res);
+    return NP_EXIT_RUNTIME;
+  }
+  const char *status = np_rudp_status(&res);
+  code = res.signal ? 128 + res.signal
+         : status[0] == 'f' ? NP_EXIT_FAIL
+                            : NP_EXIT_OK;
+  int rc = np_rudp_record_build(&cfg, &res, argc, argv, &doc, &eb);
+  if (rc == 0)
+    rc = np_rudp_record_validate(doc, &eb);
+  if (rc == 0)
+    rc = np_rudp_record_write(doc, cfg.output, &eb);
+  if (rc) {
+    fprintf(stderr, PROG ": %s\n", eb.msg);
+    code = NP_EXIT_RUNTIME;
+  } else if (!cfg.quiet) {
+    summary(&res);
+  }
+  cJSON_Delete(doc);
+  np_rudp_result_free(&res);
+  return code;
+}

@@ -1,0 +1,62 @@
+/*
+ * np_rudp_config.h - everything `netproof-bench rudp` was asked to do.
+ *
+ * Filled by np_rudp_config_parse (the CLI) or by tests, then handed
+ * read-only to the run (np_rudp_run.c) and the record (np_rudp_record.c).
+ * Relay options (--profile, --loss-percent, ...) are parsed by np_relay's
+ * own option code into cfg.relay; --seed is ours and seeds the relay per
+ * round (seed, seed + 1, ...).
+ */
+#ifndef NP_RUDP_CONFIG_H
+#define NP_RUDP_CONFIG_H
+
+#include <stdint.h>
+
+#include "np_arq.h"
+#include "np_err.h"
+#include "np_relay.h"
+
+#define NP_RUDP_MAX_CLIENTS 256u
+#define NP_RUDP_MAX_LANES 16u
+#define NP_RUDP_MAX_ROUNDS 100u
+#define NP_RUDP_MAX_PAYLOAD (1u << 20) /* 1 MiB messages */
+
+enum np_rudp_io_model {
+  NP_RUDP_IO_SINGLE, /* one loop thread: server and every client          */
+  NP_RUDP_IO_POOL    /* io_threads loops: server on the first, clients
+                        round-robin over all of them                      */
+};
+
+enum np_rudp_fec { NP_RUDP_FEC_NONE, NP_RUDP_FEC_FIXED, NP_RUDP_FEC_ADAPTIVE };
+
+struct np_rudp_config {
+  uint32_t payload;     /* application message bytes                    */
+  uint32_t clients;     /* client connections                           */
+  uint32_t window;      /* outstanding messages per client              */
+  enum np_rudp_io_model io_model;
+  uint32_t io_threads;  /* loops (pool)                                 */
+  enum np_rudp_fec fec; /* only none until issue 8                      */
+  struct np_arq_config arq; /* cc, mtu, windows, RTO bounds             */
+  double warmup;        /* seconds per round                            */
+  double seconds;       /* measured seconds per round                   */
+  uint32_t rounds;      /* measurement rounds, seeds seed, seed+1, ...  */
+  uint64_t seed;
+  int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */
+  struct np_relay_config relay; /* profile and impairments              */
+  const char *output;   /* record path, "-" = stdout (not owned)        */
+  int quiet;
+};
+
+void np_rudp_config_defaults(struct np_rudp_config *cfg);
+
+/* Parse argv (argv[0] = "rudp").  *help = 1 for --help.  NP_EUSAGE with
+ * "--option: reason" in eb; --fec fixed|adaptive gives NP_EUSAGE "not
+ * implemented yet (issue 8)". */
+int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
+                         int *help, struct np_errbuf *eb);
+
+const char *np_rudp_io_model_name(enum np_rudp_io_model m);
+const char *np_rudp_fec_name(enum np_rudp_fec f);
+uint32_t np_rudp_config_lanes(const struct np_rudp_config *cfg);
+
+#endif /* NP_RUDP_CONFIG_H */

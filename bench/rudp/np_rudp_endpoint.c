@@ -1,0 +1,604 @@
+/*
+ * np_rudp_endpoint.c - lanes, sockets and the echo application on top of
+ * np_arq (see np_rudp_endpoint.h for the threading model).
+ *
+ * Message k of client c is `payload` bytes: a 12-byte header (c as u32,
+ * k as u64, little-endian, when payload >= 12) followed by a pattern
+ * derived from (seed, c, k, offset).  The server checks every request's
+ * order and content before echoing it; the client checks every echo.
+ */
+#include "np_rudp_endpoint.h"
+
+#include <linux/sock_diag.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <uv.h>
+
+struct lane;
+
+struct conn {
+  struct lane *lane;
+  struct np_arq *arq;
+  int is_server;
+  uint32_t client;
+  uv_udp_t sock;               /* client only                        */
+  int sock_open;
+  struct sockaddr_storage peer; /* server only: pinned client route   */
+  int peer_set;
+  int dirty;                   /* received data: flush at uv_check   */
+  uint64_t next_send, next_recv;
+  uint64_t *sent_at;           /* send time of k, at k % window      */
+  int measuring;
+  int drained_noted, done_noted, close_called;
+  struct np_rudp_app app, app_base, app_end;
+  struct np_arq_stats base, end;
+  uint64_t drops;
+};
+
+struct lane {
+  struct np_rudp_net *net;
+  unsigned idx;
+  uv_loop_t loop;
+  int loop_open;
+  uv_thread_t th;
+  int th_started;
+  uv_async_t wake;
+  uv_timer_t timer;
+  uv_check_t check;
+  uv_udp_t server;
+  int has_server;
+  uint64_t server_drops;
+  struct conn **conns;
+  unsigned nconns;
+  int phase_seen;
+  struct np_hist *rtt;
+  uint64_t send_errors, foreign;
+  uint8_t *msgbuf, *scratch;   /* payload-sized                       */
+  uint8_t rxbuf[65536];
+};
+
+struct np_rudp_net {
+  const struct np_rudp_config *cfg;
+  struct np_rudp_ctl *ctl;
+  uint64_t seed;
+  struct lane lanes[NP_RUDP_MAX_LANES];
+  unsigned nlanes;
+  struct conn *clients, *servers;
+  struct np_rudp_sockrep *reps; /* server, then clients (bind time)   */
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- message content --------------------------------------------------- */
+
+static void msg_fill(uint8_t *buf, uint32_t len, uint64_t seed, uint32_t c,
+                     uint64_t k) {
+  uint64_t x = seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)c << 48) ^ k;
+  uint8_t b = (uint8_t)(x ^ x >> 17 ^ x >> 31);
+  for (uint32_t i = 0; i < len; i++)
+    buf[i] = (uint8_t)(b + i * 7u + (i >> 8));
+  if (len >= 12) {
+    memcpy(buf, &c, 4);
+    memcpy(buf + 4, &k, 8);
+  }
+}
+
+/* 0 ok, 1 content error, 2 order error (header names another k) */
+static int msg_check(struct lane *l, const uint8_t *m, size_t len, uint32_t c,
+                     uint64_t k) {
+  uint32_t want = l->net->cfg->payload;
+  if (len >= 12 && len == want) {
+    uint64_t got;
+    memcpy(&got, m + 4, 8);
+    if (got != k)
+      return 2;
+  }
+  if (len != want)
+    return 1;
+  msg_fill(l->scratch, want, l->net->seed, c, k);
+  return memcmp(m, l->scratch, want) != 0;
+}
+
+/* ---- the application ------------------------------------------------- */
+
+static void client_send(struct conn *c) {
+  const struct np_rudp_config *cfg = c->lane->net->cfg;
+  uint64_t k = c->next_send;
+  msg_fill(c->lane->msgbuf, cfg->payload, c->lane->net->seed, c->client, k);
+  if (np_arq_send(c->arq, c->lane->msgbuf, cfg->payload) != 0) {
+    c->app.send_errors++;
+    return;
+  }
+  c->sent_at[k % cfg->window] = now_ns();
+  c->next_send++;
+  c->app.sent++;
+  c->app.msg_bytes += cfg->payload;
+  c->dirty = 1;
+}
+
+static void note_drained(struct conn *c) {
+  if (!c->drained_noted && c->next_recv == c->next_send &&
+      c->lane->phase_seen >= NP_RUDP_DRAIN) {
+    c->drained_noted = 1;
+    atomic_fetch_add(&c->lane->net->ctl->drained, 1);
+  }
+}
+
+static void on_deliver(void *ud, const uint8_t *msg, size_t len) {
+  struct conn *c = ud;
+  struct lane *l = c->lane;
+  int bad = msg_check(l, msg, len, c->client, c->next_recv);
+  if (bad == 2)
+    c->app.sequence_errors++;
+  else if (bad)
+    c->app.content_errors++;
+  c->next_recv++;
+  if (c->is_server) {
+    c->app.server_received++;
+    if (np_arq_send(c->arq, msg, len) == 0) {
+      c->app.server_replied++;
+      c->app.msg_bytes += len;
+    } else {
+      c->app.send_errors++;
+    }
+    c->dirty = 1;
+    return;
+  }
+  uint64_t k = c->next_recv - 1;
+  c->app.received++;
+  if (c->measuring)
+    (void)np_hist_record(l->rtt,
+                         (int64_t)(now_ns() - c->sent_at[k % l->net->cfg->window]));
+  if (l->phase_seen < NP_RUDP_DRAIN)
+    client_send(c);
+  note_drained(c);
+}
+
+static void on_state(void *ud, enum np_arq_state st) {
+  struct conn *c = ud;
+  if ((st == NP_ARQ_CLOSED || st == NP_ARQ_FAILED) && !c->done_noted) {
+    c->done_noted = 1;
+    atomic_fetch_add(&c->lane->net->ctl->done, 1);
+  }
+}
+
+static int on_output(void *ud, const uint8_t *buf, size_t len) {
+  struct conn *c = ud;
+  uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
+  int r;
+  if (c->is_server) {
+    if (!c->peer_set)
+      return NP_EAGAIN;
+    r = uv_udp_try_send(&c->lane->server, &b, 1,
+                        (const struct sockaddr *)&c->peer);
+  } else {
+    r = uv_udp_try_send(&c->sock, &b, 1, NULL);
+  }
+  if (r < 0) {
+    c->lane->send_errors++;
+    return NP_EIO;
+  }
+  return 0;
+}
+
+/* ---- loop callbacks ---------------------------------------------------- */
+
+static void on_alloc(uv_handle_t *h, size_t sug, uv_buf_t *buf) {
+  (void)sug;
+  struct lane *l = h->loop->data;
+  *buf = uv_buf_init((char *)l->rxbuf, sizeof l->rxbuf);
+}
+
+static void conn_input(struct conn *c, const uv_buf_t *buf, ssize_t n) {
+  (void)np_arq_input(c->arq, (const uint8_t *)buf->base, (size_t)n, now_ns(),
+                     NP_ARQ_IN_NETWORK);
+  c->dirty = 1;
+  if (c->is_server && np_arq_peer_closed(c->arq) && !c->close_called) {
+    c->close_called = 1; /* the client closed: drain and close our side */
+    np_arq_close(c->arq, now_ns());
+  }
+}
+
+static void on_client_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
+                           const struct sockaddr *addr, unsigned flags) {
+  (void)addr, (void)flags;
+  if (n > 0)
+    conn_input(h->data, buf, n);
+}
+
+static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
+                           const struct sockaddr *addr, unsigned flags) {
+  (void)flags;
+  struct lane *l = h->data;
+  if (n <= 0 || addr == NULL)
+    return;
+  const uint8_t *p = (const uint8_t *)buf->base;
+  uint32_t conv = n >= 4 ? (uint32_t)(p[2] << 8 | p[3]) : 0;
+  if (conv == 0 || conv > l->net->cfg->clients) {
+    l->foreign++;
+    return;
+  }
+  struct conn *c = &l->net->servers[conv - 1];
+  socklen_t alen = addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                               : sizeof(struct sockaddr_in);
+  if (!c->peer_set) {
+    memcpy(&c->peer, addr, alen);
+    c->peer_set = 1;
+  } else if (memcmp(&c->peer, addr, alen) != 0) {
+    l->foreign++;
+    return;
+  }
+  conn_input(c, buf, n);
+}
+
+static void arm_timer(struct lane *l);
+
+static void on_timer(uv_timer_t *t) {
+  struct lane *l = t->data;
+  uint64_t now = now_ns();
+  for (unsigned i = 0; i < l->nconns; i++)
+    if (np_arq_deadline(l->conns[i]->arq) <= now)
+      np_arq_on_timer(l->conns[i]->arq, now);
+  arm_timer(l);
+}
+
+static void arm_timer(struct lane *l) {
+  uint64_t d = UINT64_MAX;
+  for (unsigned i = 0; i < l->nconns; i++) {
+    uint64_t x = np_arq_deadline(l->conns[i]->arq);
+    if (x < d)
+      d = x;
+  }
+  if (d == UINT64_MAX) {
+    uv_timer_stop(&l->timer);
+    return;
+  }
+  uint64_t now = now_ns();
+  uint64_t ms = d > now ? (d - now + 999999) / 1000000 : 0;
+  uv_timer_start(&l->timer, on_timer, ms, 0);
+}
+
+static void on_check(uv_check_t *h) {
+  struct lane *l = h->data;
+  uint64_t now = now_ns();
+  for (unsigned i = 0; i < l->nconns; i++) {
+    struct conn *c = l->conns[i];
+    if (c->dirty) {
+      c->dirty = 0;
+      np_arq_flush(c->arq, now);
+    }
+  }
+  arm_timer(l);
+}
+
+static uint64_t sock_drops(uv_udp_t *u) {
+  uv_os_fd_t fd;
+  uint32_t mi[SK_MEMINFO_VARS];
+  socklen_t len = sizeof mi;
+  if (uv_fileno((uv_handle_t *)u, &fd) != 0 ||
+      getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) != 0 ||
+      len < sizeof(uint32_t) * (SK_MEMINFO_DROPS + 1))
+    return 0;
+  return mi[SK_MEMINFO_DROPS];
+}
+
+static void lane_phase(struct lane *l) {
+  int ph = atomic_load(&l->net->ctl->phase);
+  uint64_t now = now_ns();
+  while (l->phase_seen < ph) {
+    int next = ++l->phase_seen;
+    for (unsigned i = 0; i < l->nconns; i++) {
+      struct conn *c = l->conns[i];
+      if (next == NP_RUDP_MEASURE) {
+        np_arq_get_stats(c->arq, &c->base);
+        c->app_base = c->app;
+        c->measuring = 1;
+      } else if (next == NP_RUDP_DRAIN && !c->is_server) {
+        note_drained(c);
+      } else if (next == NP_RUDP_CLOSE) {
+        np_arq_get_stats(c->arq, &c->end);
+        c->app_end = c->app;
+        c->measuring = 0;
+        if (!c->is_server && !c->close_called) {
+          c->close_called = 1;
+          np_arq_close(c->arq, now);
+        }
+      } else if (next == NP_RUDP_STOP) {
+        if (c->sock_open) {
+          c->drops = sock_drops(&c->sock);
+          uv_close((uv_handle_t *)&c->sock, NULL);
+        }
+      }
+    }
+    if (next == NP_RUDP_STOP) {
+      if (l->has_server) {
+        l->server_drops = sock_drops(&l->server);
+        uv_close((uv_handle_t *)&l->server, NULL);
+      }
+      uv_close((uv_handle_t *)&l->timer, NULL);
+      uv_close((uv_handle_t *)&l->check, NULL);
+      uv_close((uv_handle_t *)&l->wake, NULL);
+      return;
+    }
+  }
+  arm_timer(l);
+}
+
+static void on_wake(uv_async_t *a) { lane_phase(a->data); }
+
+static void lane_main(void *arg) {
+  struct lane *l = arg;
+  uint64_t now = now_ns();
+  atomic_fetch_add(&l->net->ctl->ready, 1);
+  for (unsigned i = 0; i < l->nconns; i++) {
+    struct conn *c = l->conns[i];
+    if (c->is_server)
+      continue;
+    for (uint32_t w = 0; w < l->net->cfg->window; w++)
+      client_send(c);
+    np_arq_flush(c->arq, now);
+    c->dirty = 0;
+  }
+  lane_phase(l);
+  uv_run(&l->loop, UV_RUN_DEFAULT);
+}
+
+/* ---- setup and teardown ----------------------------------------------- */
+
+static int uv_fail(struct np_errbuf *eb, int r, const char *what) {
+  return np_errbuf_set(eb, r == UV_EADDRINUSE ? NP_EADDRINUSE : NP_ESYS,
+                       "%s: %s", what, uv_strerror(r));
+}
+
+static int set_buffers(uv_udp_t *u, int want, struct np_rudp_sockrep *rep) {
+  int v = want, r;
+  if ((r = uv_recv_buffer_size((uv_handle_t *)u, &v)) != 0)
+    return r;
+  v = want;
+  if ((r = uv_send_buffer_size((uv_handle_t *)u, &v)) != 0)
+    return r;
+  rep->rcvbuf_requested = rep->sndbuf_requested = want;
+  v = 0;
+  (void)uv_recv_buffer_size((uv_handle_t *)u, &v);
+  rep->rcvbuf_effective = v;
+  v = 0;
+  (void)uv_send_buffer_size((uv_handle_t *)u, &v);
+  rep->sndbuf_effective = v;
+  return 0;
+}
+
+static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
+                     uint32_t client, int is_server, struct np_errbuf *eb) {
+  struct np_arq_config ac = n->cfg->arq;
+  ac.conv = (uint16_t)(client + 1);
+  struct np_arq_callbacks cb = {on_output, on_deliver, on_state, c};
+  c->lane = l;
+  c->client = client;
+  c->is_server = is_server;
+  if (!is_server &&
+      (c->sent_at = calloc(n->cfg->window, sizeof *c->sent_at)) == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+  int rc = np_arq_new(&ac, &cb, now_ns(), &c->arq, eb);
+  if (rc)
+    return rc;
+  l->conns[l->nconns++] = c;
+  return 0;
+}
+
+static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
+                     struct np_errbuf *eb) {
+  l->net = n;
+  l->idx = idx;
+  int r = uv_loop_init(&l->loop);
+  if (r)
+    return uv_fail(eb, r, "uv_loop_init");
+  l->loop_open = 1;
+  l->loop.data = l;
+  uv_async_init(&l->loop, &l->wake, on_wake);
+  uv_timer_init(&l->loop, &l->timer);
+  uv_check_init(&l->loop, &l->check);
+  uv_check_start(&l->check, on_check);
+  l->wake.data = l->timer.data = l->check.data = l;
+  l->conns = calloc(2 * (size_t)n->cfg->clients, sizeof *l->conns);
+  l->msgbuf = malloc(n->cfg->payload);
+  l->scratch = malloc(n->cfg->payload);
+  if (!l->conns || !l->msgbuf || !l->scratch)
+    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+  return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
+}
+
+int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
+                     uint64_t seed, struct np_rudp_net **out,
+                     struct sockaddr_storage *server_addr,
+                     struct np_errbuf *eb) {
+  struct np_rudp_net *n = calloc(1, sizeof *n);
+  int rc, r;
+  if (n == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+  n->cfg = cfg;
+  n->ctl = ctl;
+  n->seed = seed;
+  n->nlanes = np_rudp_config_lanes(cfg);
+  n->clients = calloc(cfg->clients, sizeof *n->clients);
+  n->servers = calloc(cfg->clients, sizeof *n->servers);
+  n->reps = calloc(1 + (size_t)cfg->clients, sizeof *n->reps);
+  if (!n->clients || !n->servers || !n->reps) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+    goto fail_net;
+  }
+  for (unsigned i = 0; i < n->nlanes; i++)
+    if ((rc = lane_init(n, &n->lanes[i], i, eb)) != 0)
+      goto fail_net;
+  struct lane *l0 = &n->lanes[0];
+  struct sockaddr_in any;
+  uv_ip4_addr("127.0.0.1", 0, &any);
+  uv_udp_init(&l0->loop, &l0->server);
+  l0->has_server = 1;
+  l0->server.data = l0;
+  n->reps[0].server = 1;
+  if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)&any, 0)) != 0 ||
+      (r = set_buffers(&l0->server, cfg->socket_buffer, &n->reps[0])) != 0 ||
+      (r = uv_udp_recv_start(&l0->server, on_alloc, on_server_recv)) != 0) {
+    rc = uv_fail(eb, r, "server socket");
+    goto fail_net;
+  }
+  int alen = sizeof *server_addr;
+  uv_udp_getsockname(&l0->server, (struct sockaddr *)server_addr, &alen);
+  for (uint32_t i = 0; i < cfg->clients; i++) {
+    if ((rc = conn_init(n, &n->servers[i], l0, i, 1, eb)) != 0)
+      goto fail_net;
+    struct lane *l = &n->lanes[i % n->nlanes];
+    struct conn *c = &n->clients[i];
+    if ((rc = conn_init(n, c, l, i, 0, eb)) != 0)
+      goto fail_net;
+    uv_udp_init(&l->loop, &c->sock);
+    c->sock_open = 1;
+    c->sock.data = c;
+    n->reps[1 + i].index = i;
+    n->reps[1 + i].lane = l->idx;
+    if ((r = uv_udp_bind(&c->sock, (const struct sockaddr *)&any, 0)) != 0 ||
+        (r = set_buffers(&c->sock, cfg->socket_buffer, &n->reps[1 + i])) != 0) {
+      rc = uv_fail(eb, r, "client socket");
+      goto fail_net;
+    }
+  }
+  *out = n;
+  return 0;
+fail_net:
+  np_rudp_net_free(n);
+  return rc;
+}
+
+int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
+                      struct np_errbuf *eb) {
+  int r;
+  for (uint32_t i = 0; i < n->cfg->clients; i++) {
+    struct conn *c = &n->clients[i];
+    struct sockaddr_storage ra;
+    int rc = np_relay_route_addr(relay, i, &ra);
+    if (rc)
+      return np_errbuf_set(eb, rc, "relay route %u: no address", i);
+    if ((r = uv_udp_connect(&c->sock, (const struct sockaddr *)&ra)) != 0 ||
+        (r = uv_udp_recv_start(&c->sock, on_alloc, on_client_recv)) != 0)
+      return uv_fail(eb, r, "client socket");
+  }
+  for (unsigned i = 0; i < n->nlanes; i++) {
+    struct lane *l = &n->lanes[i];
+    if ((r = uv_thread_create(&l->th, lane_main, l)) != 0)
+      return uv_fail(eb, r, "uv_thread_create");
+    l->th_started = 1;
+  }
+  return 0;
+}
+
+void np_rudp_net_wake(struct np_rudp_net *n) {
+  for (unsigned i = 0; i < n->nlanes; i++)
+    uv_async_send(&n->lanes[i].wake);
+}
+
+uint32_t np_rudp_net_conns(const struct np_rudp_net *n) {
+  return 2 * n->cfg->clients;
+}
+
+static void sockrep_fill(struct np_rudp_net *n, struct np_rudp_round *r) {
+  r->nsocks = 0;
+  r->socks = calloc(1 + (size_t)n->cfg->clients, sizeof *r->socks);
+  if (r->socks == NULL)
+    return;
+  memcpy(r->socks, n->reps, (1 + (size_t)n->cfg->clients) * sizeof *r->socks);
+  r->nsocks = 1 + n->cfg->clients;
+  r->socks[0].drops = n->lanes[0].server_drops;
+  for (uint32_t i = 0; i < n->cfg->clients; i++)
+    r->socks[1 + i].drops = n->clients[i].drops;
+}
+
+int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
+  for (unsigned i = 0; i < n->nlanes; i++)
+    if (n->lanes[i].th_started) {
+      uv_thread_join(&n->lanes[i].th);
+      n->lanes[i].th_started = 0;
+    }
+  int rc = np_hist_new(1000, 60000000000ll, 3, &r->rtt_ns);
+  if (rc)
+    return rc;
+  for (unsigned i = 0; i < n->nlanes; i++) {
+    (void)np_hist_merge(r->rtt_ns, n->lanes[i].rtt);
+    r->socket_send_errors += n->lanes[i].send_errors;
+    r->foreign += n->lanes[i].foreign;
+  }
+  r->conns = 2 * n->cfg->clients;
+  for (uint32_t i = 0; i < r->conns; i++) {
+    struct conn *c = i < n->cfg->clients ? &n->clients[i]
+                                         : &n->servers[i - n->cfg->clients];
+    struct np_rudp_app w;
+    struct np_arq_stats fin, zero;
+    memset(&zero, 0, sizeof zero);
+    np_rudp_app_sub(&w, &c->app_end, &c->app_base);
+    np_rudp_app_add(&r->app, &w);
+    np_rudp_app_add(&r->total, &c->app);
+    np_rudp_arq_add_delta(c->is_server ? &r->arq_server : &r->arq_client,
+                          &c->end, &c->base);
+    np_arq_get_stats(c->arq, &fin);
+    np_rudp_arq_add_delta(&r->arq_total, &fin, &zero);
+    enum np_arq_state st = np_arq_get_state(c->arq);
+    r->conns_closed += st == NP_ARQ_CLOSED;
+    r->conns_failed += st == NP_ARQ_FAILED;
+    r->conns_unacked += !np_arq_all_acked(c->arq);
+  }
+  sockrep_fill(n, r);
+  return 0;
+}
+
+static void close_if_open(uv_handle_t *h) {
+  if (!uv_is_closing(h))
+    uv_close(h, NULL);
+}
+
+void np_rudp_net_free(struct np_rudp_net *n) {
+  if (n == NULL)
+    return;
+  for (unsigned i = 0; i < n->nlanes; i++) {
+    struct lane *l = &n->lanes[i];
+    if (l->th_started) { /* never joined: stop it first */
+      atomic_store(&n->ctl->phase, NP_RUDP_STOP);
+      uv_async_send(&l->wake);
+      uv_thread_join(&l->th);
+      l->th_started = 0;
+    }
+  }
+  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++)
+    if (n->clients[i].sock_open && n->clients[i].lane)
+      close_if_open((uv_handle_t *)&n->clients[i].sock);
+  for (unsigned i = 0; i < n->nlanes; i++) {
+    struct lane *l = &n->lanes[i];
+    if (!l->loop_open)
+      continue;
+    if (l->has_server)
+      close_if_open((uv_handle_t *)&l->server);
+    close_if_open((uv_handle_t *)&l->timer);
+    close_if_open((uv_handle_t *)&l->check);
+    close_if_open((uv_handle_t *)&l->wake);
+    uv_run(&l->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&l->loop);
+    np_hist_free(l->rtt);
+    free(l->conns);
+    free(l->msgbuf);
+    free(l->scratch);
+  }
+  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
+    np_arq_free(n->clients[i].arq);
+    free(n->clients[i].sent_at);
+  }
+  for (uint32_t i = 0; n->servers && i < n->cfg->clients; i++)
+    np_arq_free(n->servers[i].arq);
+  free(n->clients);
+  free(n->servers);
+  free(n->reps);
+  free(n);
+}

@@ -1,0 +1,374 @@
+/*
+ * np_rudp_run.c - rounds of `netproof-bench rudp`: build the endpoints and
+ * the relay, move the lanes through warm-up, measurement, drain and close,
+ * collect counters, evaluate the checks.
+ *
+ * The controlling thread sleeps in poll() on a signalfd, so SIGINT and
+ * SIGTERM end the current phase without a handler or a global flag (the
+ * udp benchmark's pattern); an interrupted round drains briefly, closes,
+ * and no further round starts.
+ */
+#include "np_rudp_run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "np_rudp_endpoint.h"
+
+#define DRAIN_BOUND_S 3.0  /* outstanding requests must finish by then */
+#define CLOSE_BOUND_S 3.0  /* orderly close must finish by then        */
+#define SIGNAL_BOUND_S 0.2 /* both, after SIGINT/SIGTERM                */
+
+void np_rudp_app_sub(struct np_rudp_app *acc, const struct np_rudp_app *a,
+                     const struct np_rudp_app *b) {
+  acc->sent = a->sent - b->sent;
+  acc->server_received = a->server_received - b->server_received;
+  acc->server_replied = a->server_replied - b->server_replied;
+  acc->received = a->received - b->received;
+  acc->content_errors = a->content_errors - b->content_errors;
+  acc->sequence_errors = a->sequence_errors - b->sequence_errors;
+  acc->send_errors = a->send_errors - b->send_errors;
+  acc->msg_bytes = a->msg_bytes - b->msg_bytes;
+}
+
+void np_rudp_app_add(struct np_rudp_app *acc, const struct np_rudp_app *a) {
+  acc->sent += a->sent;
+  acc->server_received += a->server_received;
+  acc->server_replied += a->server_replied;
+  acc->received += a->received;
+  acc->content_errors += a->content_errors;
+  acc->sequence_errors += a->sequence_errors;
+  acc->send_errors += a->send_errors;
+  acc->msg_bytes += a->msg_bytes;
+}
+
+void np_rudp_arq_add_delta(struct np_arq_stats *acc,
+                           const struct np_arq_stats *a,
+                           const struct np_arq_stats *b) {
+#define D(f) acc->f += a->f - b->f
+  D(datagrams_sent); D(bytes_sent); D(datagrams_recv); D(bytes_recv);
+  D(pure_acks_sent); D(ack_repeats); D(fragments_sent); D(retransmits);
+  D(retx_rack); D(retx_tlp); D(retx_rto); D(spurious); D(spurious_rack);
+  D(spurious_tlp); D(spurious_rto); D(rto_events); D(tlp_events);
+  D(msgs_sent); D(msg_bytes_sent); D(msgs_delivered); D(msg_bytes_delivered);
+  D(dup_fragments); D(out_of_window); D(malformed); D(recovered_in);
+  D(rtt_samples); D(reo_wnd_grows); D(reordered_seen);
+#undef D
+  /* gauges: keep the largest seen across connections */
+  if (a->srtt_ns > acc->srtt_ns) acc->srtt_ns = a->srtt_ns;
+  if (a->rto_ns > acc->rto_ns) acc->rto_ns = a->rto_ns;
+  if (a->reo_wnd_ns > acc->reo_wnd_ns) acc->reo_wnd_ns = a->reo_wnd_ns;
+  if (a->cwnd > acc->cwnd) acc->cwnd = a->cwnd;
+  if (a->min_rtt_ns && (!acc->min_rtt_ns || a->min_rtt_ns < acc->min_rtt_ns))
+    acc->min_rtt_ns = a->min_rtt_ns;
+}
+
+static double mono_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void utc_now(char *buf, size_t len) {
+  struct timespec ts;
+  struct tm tm;
+  char sec[32];
+  clock_gettime(CLOCK_REALTIME, &ts);
+  gmtime_r(&ts.tv_sec, &tm);
+  strftime(sec, sizeof sec, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf(buf, len, "%.19s.%03dZ", sec, (int)(ts.tv_nsec / 1000000));
+}
+
+struct ctl_wait {
+  int sigfd;
+  int signal; /* first signal seen */
+};
+
+static void poll_signal(struct ctl_wait *w, int timeout_ms) {
+  struct pollfd p = {w->sigfd, POLLIN, 0};
+  if (poll(&p, 1, timeout_ms) > 0) {
+    struct signalfd_siginfo si;
+    while (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
+      if (!w->signal)
+        w->signal = (int)si.ssi_signo;
+  }
+}
+
+/* Sleep until deadline (monotonic s), a signal, or cond() holds. */
+static void wait_until(struct ctl_wait *w, double deadline,
+                       int (*cond)(void *), void *arg) {
+  for (;;) {
+    if (cond && cond(arg))
+      return;
+    double left = deadline - mono_s();
+    if (left <= 0 || (w->signal && !cond))
+      return;
+    int ms = cond ? 1 : (int)(left * 1000.0) + 1;
+    poll_signal(w, ms);
+  }
+}
+
+struct counts_goal {
+  _Atomic uint32_t *v;
+  uint32_t goal;
+};
+
+static int goal_met(void *arg) {
+  struct counts_goal *g = arg;
+  return atomic_load(g->v) >= g->goal;
+}
+
+static void cpu_now(double *user, double *sys) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+  *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void set_phase(struct np_rudp_ctl *ctl, struct np_rudp_net *net,
+                      int phase) {
+  atomic_store(&ctl->phase, phase);
+  np_rudp_net_wake(net);
+}
+
+static void relay_collect(struct np_relay *relay, uint32_t routes,
+                          struct np_rudp_round *r) {
+  for (uint32_t i = 0; i < routes; i++) {
+    for (unsigned d = 0; d < NP_RELAY_DIRS; d++) {
+      struct np_relay_counts c;
+      if (np_relay_route_counts(relay, i, d, &c) == 0) {
+        np_relay_counts_add(&r->relay_dir[d], &c);
+        r->relay_errors += np_relay_counts_errors(&c);
+        r->relay_overflow += c.overflow;
+      }
+    }
+    uint64_t pb = 0, pp = 0;
+    if (np_relay_route_peak(relay, i, &pb, &pp) == 0) {
+      r->relay_peak_bytes_sum += pb;
+      r->relay_peak_packets_sum += pp;
+    }
+  }
+  r->relay_stats = np_relay_stats_json(relay);
+}
+
+/* Both directions of every route summed (a live snapshot). */
+static void relay_sum(const struct np_relay *relay, uint32_t routes,
+                      struct np_relay_counts *out) {
+  memset(out, 0, sizeof *out);
+  for (uint32_t i = 0; i < routes; i++)
+    for (unsigned d = 0; d < NP_RELAY_DIRS; d++) {
+      struct np_relay_counts c;
+      if (np_relay_route_counts(relay, i, d, &c) == 0)
+        np_relay_counts_add(out, &c);
+    }
+}
+
+static void counts_sub(struct np_relay_counts *a,
+                       const struct np_relay_counts *b) {
+  a->received -= b->received;
+  a->duplicated -= b->duplicated;
+  a->lost_random -= b->lost_random;
+  a->lost_burst -= b->lost_burst;
+  a->lost_ge -= b->lost_ge;
+  a->overflow -= b->overflow;
+  a->reordered -= b->reordered;
+  a->forwarded -= b->forwarded;
+}
+
+static int run_round(const struct np_rudp_config *cfg, struct ctl_wait *w,
+                     uint64_t seed, struct np_rudp_round *r,
+                     struct np_errbuf *eb) {
+  struct np_rudp_ctl ctl;
+  struct np_rudp_net *net = NULL;
+  struct np_relay *relay = NULL;
+  struct sockaddr_storage server;
+  int rc;
+  memset(&ctl, 0, sizeof ctl);
+  r->seed = seed;
+  utc_now(r->started_at, sizeof r->started_at);
+  if ((rc = np_rudp_net_bind(cfg, &ctl, seed, &net, &server, eb)) != 0)
+    return rc;
+  struct np_relay_config rcfg = cfg->relay;
+  rcfg.seed = seed;
+  if ((rc = np_relay_create(&rcfg, (const struct sockaddr *)&server,
+                            cfg->clients, &relay, eb)) != 0 ||
+      (rc = np_relay_start(relay, eb)) != 0 ||
+      (rc = np_rudp_net_start(net, relay, eb)) != 0)
+    goto out_relay;
+  double t_start = mono_s();
+  wait_until(w, t_start + cfg->warmup, NULL, NULL);
+  double u0, s0, u1, s1;
+  struct np_relay_counts rc0;
+  relay_sum(relay, cfg->clients, &rc0);
+  cpu_now(&u0, &s0);
+  double t0 = mono_s();
+  r->warmup_seconds = t0 - t_start;
+  set_phase(&ctl, net, NP_RUDP_MEASURE);
+  if (!w->signal)
+    wait_until(w, t0 + cfg->seconds, NULL, NULL);
+  double t1 = mono_s();
+  set_phase(&ctl, net, NP_RUDP_DRAIN);
+  struct counts_goal drained = {&ctl.drained, cfg->clients};
+  wait_until(w, t1 + (w->signal ? SIGNAL_BOUND_S : DRAIN_BOUND_S), goal_met,
+             &drained);
+  r->drain_complete = goal_met(&drained);
+  double t2 = mono_s();
+  cpu_now(&u1, &s1);
+  relay_sum(relay, cfg->clients, &r->relay_window);
+  counts_sub(&r->relay_window, &rc0);
+  set_phase(&ctl, net, NP_RUDP_CLOSE);
+  struct counts_goal done = {&ctl.done, np_rudp_net_conns(net)};
+  wait_until(w, t2 + (w->signal ? SIGNAL_BOUND_S : CLOSE_BOUND_S), goal_met,
+             &done);
+  r->close_seconds = mono_s() - t2;
+  set_phase(&ctl, net, NP_RUDP_STOP);
+  r->measure_seconds = t1 - t0;
+  r->drain_seconds = t2 - t1;
+  r->cpu_user_seconds = u1 - u0;
+  r->cpu_sys_seconds = s1 - s0;
+  rc = np_rudp_net_join(net, r);
+  if (rc)
+    np_errbuf_set(eb, rc, "rudp: collecting results failed");
+out_relay:
+  if (relay) {
+    np_relay_stop(relay);
+    if (np_relay_join(relay) != 0 && rc == 0)
+      r->relay_errors++; /* the relay loop failed: a relay error */
+    relay_collect(relay, cfg->clients, r);
+  }
+  np_rudp_net_free(net);
+  np_relay_destroy(relay);
+  if (rc == 0)
+    np_rudp_round_checks(r);
+  return rc;
+}
+
+static int check_set(struct np_rudp_check *c, const char *name, int ok,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int check_set(struct np_rudp_check *c, const char *name, int ok,
+                     const char *fmt, ...) {
+  va_list ap;
+  c->name = name;
+  c->passed = ok;
+  va_start(ap, fmt);
+  vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+  va_end(ap);
+  return !ok;
+}
+
+void np_rudp_round_checks(struct np_rudp_round *r) {
+  const struct np_rudp_app *t = &r->total;
+  int f = 0;
+  f |= check_set(&r->checks[NP_RUDP_CHECK_CONTENT], "content",
+                 t->content_errors == 0,
+                 "%" PRIu64 " messages with wrong bytes (server + client)",
+                 t->content_errors);
+  f |= check_set(&r->checks[NP_RUDP_CHECK_ORDER], "order",
+                 t->sequence_errors == 0,
+                 "%" PRIu64 " messages delivered out of order",
+                 t->sequence_errors);
+  f |= check_set(&r->checks[NP_RUDP_CHECK_SEND_COMPLETION], "send_completion",
+                 t->sent == t->received && t->server_received == t->sent &&
+                     t->server_replied == t->server_received &&
+                     t->send_errors == 0 && r->drain_complete,
+                 "sent %" PRIu64 ", server received %" PRIu64
+                 ", replied %" PRIu64 ", echoes received %" PRIu64
+                 ", send errors %" PRIu64 ", drain %s",
+                 t->sent, t->server_received, t->server_replied, t->received,
+                 t->send_errors, r->drain_complete ? "complete" : "timed out");
+  f |= check_set(&r->checks[NP_RUDP_CHECK_SHUTDOWN], "shutdown",
+                 r->conns_closed == r->conns && r->conns_unacked == 0,
+                 "%" PRIu32 " of %" PRIu32 " connections closed in order, %"
+                 PRIu32 " failed, %" PRIu32 " with unacknowledged data",
+                 r->conns_closed, r->conns, r->conns_failed,
+                 r->conns_unacked);
+  f |= check_set(&r->checks[NP_RUDP_CHECK_RELAY_ERRORS], "relay_errors",
+                 r->relay_errors == 0,
+                 "%" PRIu64 " relay receive/send/truncation errors",
+                 r->relay_errors);
+  f |= check_set(&r->checks[NP_RUDP_CHECK_RELAY_OVERFLOW], "relay_overflow",
+                 r->relay_overflow == 0,
+                 "%" PRIu64 " packets tail-dropped at the route capacity",
+                 r->relay_overflow);
+  r->failed = f;
+}
+
+static double round_rate(const struct np_rudp_round *r) {
+  double wall = r->measure_seconds + r->drain_seconds;
+  return wall > 0 ? (double)r->app.received / wall : 0.0;
+}
+
+int np_rudp_run(const struct np_rudp_config *cfg, struct np_rudp_result *res,
+                struct np_errbuf *eb) {
+  sigset_t set, old;
+  struct ctl_wait w = {-1, 0};
+  int rc = 0;
+  memset(res, 0, sizeof *res);
+  res->lanes = np_rudp_config_lanes(cfg);
+  res->rounds = calloc(cfg->rounds, sizeof *res->rounds);
+  if (res->rounds == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, &old); /* threads inherit the mask */
+  w.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (w.sigfd < 0) {
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "signalfd: %s",
+                       strerror(errno));
+    goto out_mask;
+  }
+  utc_now(res->started_at, sizeof res->started_at);
+  (void)np_kernel_take(&res->kernel_before);
+  for (uint32_t i = 0; i < cfg->rounds && !w.signal; i++) {
+    rc = run_round(cfg, &w, cfg->seed + i, &res->rounds[i], eb);
+    res->nrounds = i + 1;
+    if (rc)
+      break;
+  }
+  (void)np_kernel_take(&res->kernel_after);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  res->rss_max_bytes = (uint64_t)ru.ru_maxrss * 1024u;
+  /* median by round-trip rate; for an even count, the lower middle */
+  uint32_t idx[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds; i++)
+    idx[i] = i;
+  for (uint32_t i = 1; i < res->nrounds; i++)
+    for (uint32_t j = i; j > 0 && round_rate(&res->rounds[idx[j - 1]]) >
+                                      round_rate(&res->rounds[idx[j]]); j--) {
+      uint32_t t = idx[j];
+      idx[j] = idx[j - 1];
+      idx[j - 1] = t;
+    }
+  res->median = res->nrounds ? idx[(res->nrounds - 1) / 2] : 0;
+  res->signal = w.signal;
+  poll_signal(&w, 0);
+  close(w.sigfd);
+out_mask:
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc;
+}
+
+void np_rudp_result_free(struct np_rudp_result *res) {
+  for (uint32_t i = 0; res->rounds && i < res->nrounds; i++) {
+    np_hist_free(res->rounds[i].rtt_ns);
+    cJSON_Delete(res->rounds[i].relay_stats);
+    free(res->rounds[i].socks);
+  }
+  free(res->rounds);
+  np_kernel_free(res->kernel_before);
+  np_kernel_free(res->kernel_after);
+  memset(res, 0, sizeof *res);
+}

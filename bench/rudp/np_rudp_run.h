@@ -1,0 +1,113 @@
+/*
+ * np_rudp_run.h - one `netproof-bench rudp` invocation: N rounds, each a
+ * fresh topology (server socket, client sockets, ARQ connections, relay
+ * seeded seed + round), warm-up, measurement, drain, orderly close.
+ *
+ * Results are plain data owned by struct np_rudp_result (free with
+ * np_rudp_result_free); the record writer turns them into JSON.
+ */
+#ifndef NP_RUDP_RUN_H
+#define NP_RUDP_RUN_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_arq.h"
+#include "np_hist.h"
+#include "np_kernel.h"
+#include "np_relay.h"
+#include "np_rudp_config.h"
+
+/* Application-level counters (messages), same names as the udp record. */
+struct np_rudp_app {
+  uint64_t sent;            /* requests queued by clients                */
+  uint64_t server_received; /* requests delivered to the server          */
+  uint64_t server_replied;  /* echoes queued by the server               */
+  uint64_t received;        /* echoes delivered to clients (round trips) */
+  uint64_t content_errors;  /* bytes differ from what was sent           */
+  uint64_t sequence_errors; /* a message arrived out of order            */
+  uint64_t send_errors;     /* np_arq_send refused or a socket send failed */
+  uint64_t msg_bytes;       /* application bytes, both directions        */
+};
+
+void np_rudp_app_sub(struct np_rudp_app *acc, const struct np_rudp_app *a,
+                     const struct np_rudp_app *b); /* acc = a - b */
+void np_rudp_app_add(struct np_rudp_app *acc, const struct np_rudp_app *a);
+/* acc += a - b for every counter of struct np_arq_stats (gauges: a's). */
+void np_rudp_arq_add_delta(struct np_arq_stats *acc,
+                           const struct np_arq_stats *a,
+                           const struct np_arq_stats *b);
+
+enum np_rudp_check_id {
+  NP_RUDP_CHECK_CONTENT,
+  NP_RUDP_CHECK_ORDER,
+  NP_RUDP_CHECK_SEND_COMPLETION,
+  NP_RUDP_CHECK_SHUTDOWN,
+  NP_RUDP_CHECK_RELAY_ERRORS,
+  NP_RUDP_CHECK_RELAY_OVERFLOW,
+  NP_RUDP_CHECKS
+};
+
+struct np_rudp_check {
+  const char *name;
+  int passed;
+  char detail[200];
+};
+
+/* One endpoint socket, for the record's `sockets` list. */
+struct np_rudp_sockrep {
+  int server;            /* 1 server socket, 0 client socket             */
+  uint32_t index, lane;
+  int rcvbuf_requested, rcvbuf_effective;
+  int sndbuf_requested, sndbuf_effective;
+  uint64_t drops;        /* SO_MEMINFO SK_MEMINFO_DROPS, whole round     */
+};
+
+struct np_rudp_round {
+  uint64_t seed;
+  char started_at[40];
+  double warmup_seconds, measure_seconds, drain_seconds, close_seconds;
+  int drain_complete;        /* every request answered within the bound  */
+  double cpu_user_seconds, cpu_sys_seconds; /* measurement + drain       */
+  struct np_rudp_app app;    /* measurement + drain window               */
+  struct np_rudp_app total;  /* whole round                              */
+  struct np_arq_stats arq_client, arq_server; /* measurement + drain     */
+  struct np_arq_stats arq_total; /* whole round, both sides             */
+  struct np_hist *rtt_ns;    /* round trips completed in the window      */
+  uint32_t conns, conns_closed, conns_failed, conns_unacked;
+  struct np_relay_counts relay_dir[NP_RELAY_DIRS]; /* summed over routes */
+  uint64_t relay_peak_bytes_sum, relay_peak_packets_sum;
+  uint64_t relay_errors, relay_overflow;
+  struct np_relay_counts relay_window; /* both directions, all routes,
+                                          measurement + drain only    */
+  cJSON *relay_stats;        /* np_relay_stats_json (owned)              */
+  struct np_rudp_sockrep *socks; /* owned; server first, then clients    */
+  uint32_t nsocks;
+  uint64_t socket_send_errors; /* try_send failures (ARQ repairs them)   */
+  uint64_t foreign;          /* server datagrams with an unknown conv    */
+  struct np_rudp_check checks[NP_RUDP_CHECKS];
+  int failed;                /* any check failed                        */
+};
+
+struct np_rudp_result {
+  char started_at[40];
+  uint32_t nrounds;
+  struct np_rudp_round *rounds;
+  uint32_t median;           /* index of the median round (throughput)   */
+  uint64_t rss_max_bytes;    /* process peak, all rounds                 */
+  struct np_kernel *kernel_before, *kernel_after;
+  int signal;                /* SIGINT/SIGTERM that ended the run, or 0  */
+  uint32_t lanes;
+};
+
+/* Run every round.  Returns 0 when the rounds ran (checks may still have
+ * failed), or a negative code for environment errors (detail in eb). */
+int np_rudp_run(const struct np_rudp_config *cfg, struct np_rudp_result *res,
+                struct np_errbuf *eb);
+void np_rudp_result_free(struct np_rudp_result *res);
+
+/* Evaluate the six checks of one round (fills r->checks, r->failed). */
+void np_rudp_round_checks(struct np_rudp_round *r);
+
+#endif /* NP_RUDP_RUN_H */
