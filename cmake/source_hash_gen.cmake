@@ -9,9 +9,9 @@
 set(globs)
 foreach(dir cmake scripts common schema bench report archive)
   foreach(ext c h json cmake sh py)
-    list(APPEND globs ${dir}/*.${ext})
+    list(APPEND globs ${ROOT}/${dir}/*.${ext})
   endforeach()
-  list(APPEND globs ${dir}/CMakeLists.txt)
+  list(APPEND globs ${ROOT}/${dir}/CMakeLists.txt)
 endforeach()
 file(GLOB_RECURSE files RELATIVE ${ROOT} LIST_DIRECTORIES false
      ${globs})
