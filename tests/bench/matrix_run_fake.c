@@ -4,15 +4,19 @@
  * between repetitions: every repetition keeps its five files, crashed and
  * timed-out children get runner-written failed records that validate, the
  * summary ranks only clean configurations and lists the others with reasons,
- * and the spread flag fires.  argv[1]: the fake bench script.
+ * and the spread flag fires; a runner that inherits an ignored SIGCHLD
+ * still finishes.  argv[1]: the fake bench script.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "matrix_util.h"
 #include "np_json.h"
+#include "np_matrix_cli.h"
 #include "np_schema.h"
 #include "np_test.h"
 
@@ -65,6 +69,31 @@ static const cJSON *config_of(const cJSON *sum, const char *id) {
     if (strcmp(np_json_get_string(c, "id", ""), id) == 0)
       return c;
   NP_TEST_FAIL_("configuration %s not in summary", id);
+}
+
+/* A runner started with SIGCHLD ignored (inherited from its parent) still
+ * sees its children's exits instead of waiting forever, and gives the
+ * caller's SIGCHLD action back.  In-process, bounded by alarm(). */
+static void ignored_sigchld(const char *plan, const char *tmp,
+                            const char *fake) {
+  char out[600], p[1024];
+  snprintf(out, sizeof out, "%s/out-sigchld", tmp);
+  char *run[] = {"matrix", (char *)plan, "--output", out, "--bench-binary",
+                 (char *)fake, "--only", "udp-p100-c16-w1-single-uv",
+                 "--quiet", NULL};
+  signal(SIGCHLD, SIG_IGN);
+  alarm(20); /* the old runner looped forever here */
+  int rc = np_matrix_cli_main(9, run);
+  alarm(0);
+  struct sigaction now;
+  sigaction(SIGCHLD, NULL, &now);
+  ASSERT_TRUE(now.sa_handler == SIG_IGN);
+  signal(SIGCHLD, SIG_DFL);
+  ASSERT_EQ(rc, 0);
+  snprintf(p, sizeof p, "%s/runs/%s/rep-2.json", out, ids[0]);
+  cJSON *rec = load(p);
+  ASSERT_STR_EQ(np_json_get_string(rec, "status", ""), "passed");
+  cJSON_Delete(rec);
 }
 
 int main(int argc, char **argv) {
@@ -194,6 +223,7 @@ int main(int argc, char **argv) {
   ASSERT_EQ(np_json_get_number(stab, "samples", 0), 14);
   ASSERT_NOT_NULL(cJSON_GetObjectItem(suite, "stability_flags"));
   cJSON_Delete(suite);
+  ignored_sigchld(plan, tmp, fake);
   mx_rm_rf(tmp);
   return 0;
 }

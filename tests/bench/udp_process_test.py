@@ -8,6 +8,7 @@ usage: udp_process_test.py NETPROOF_BENCH RUN_SCHEMA [NETPROOF_VALIDATE]
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,7 +26,7 @@ FAST = ["--seconds", "0.2", "--warmup", "0.05", "--clients", "4"]
 
 
 def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
+    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
     sys.exit(1)
 
 
@@ -115,10 +116,14 @@ def test_overflow_probe():
 
 
 def test_signals():
-    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+    # SIGINT/SIGTERM during the measurement, and SIGINT during the warm-up
+    # (the measurement is then skipped: zero round trips, null percentiles)
+    for sig, code, warmup in ((signal.SIGINT, 130, "0.1"),
+                              (signal.SIGTERM, 143, "0.1"),
+                              (signal.SIGINT, 130, "10")):
         out = os.path.join(TMP, "sig.json")
         proc = subprocess.Popen([BENCH, "udp", "--seconds", "10", "--warmup",
-                                 "0.1", "--clients", "4", "--output", out],
+                                 warmup, "--clients", "4", "--output", out],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         time.sleep(0.6)
@@ -136,6 +141,10 @@ def test_signals():
             fail("%s did not stop the run" % sig.name)
         if not any(sig.name in r for r in doc["reasons"]):
             fail("%s: reasons %r" % (sig.name, doc["reasons"]))
+        if warmup == "10" and (doc["measurement"]["roundtrips"] != 0 or
+                               doc["warmup"]["counters"]["sent"] == 0 or
+                               doc["measurement"]["rtt_us"]["p50"] is not None):
+            fail("interrupted warm-up: %r" % doc["measurement"])
 
 
 def test_unwritable_output():
@@ -175,4 +184,5 @@ test_overflow_probe()
 test_signals()
 test_unwritable_output()
 test_failed_minimal_variant()
+shutil.rmtree(TMP, ignore_errors=True)
 print("udp_process_test: all passed")
