@@ -31,9 +31,11 @@ for n in $NAMES; do
   fi
   dict=""
   [ -f "tests/fuzz/$n.dict" ] && dict="-dict=tests/fuzz/$n.dict"
+  maxlen=4096
+  [ "$n" = archive_verify ] && maxlen=16384 # bundles need room
   echo "fuzz_$n: ${SECS}s"
   # shellcheck disable=SC2086
-  if ! "$B/tests/fuzz/fuzz_$n" -max_total_time="$SECS" -max_len=4096 \
+  if ! "$B/tests/fuzz/fuzz_$n" -max_total_time="$SECS" -max_len="$maxlen" \
       -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 $dict \
       -artifact_prefix="$B/artifacts/$n-" "$work" >"$B/fuzz_$n.log" 2>&1; then
     status=1
