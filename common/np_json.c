@@ -134,7 +134,13 @@ int np_file_read_all(const char *path, size_t max_bytes, char **out,
                          strerror(e));
   }
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
+                         strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
     int isdir = S_ISDIR(st.st_mode);
     close(fd);
     return np_errbuf_set(eb, isdir ? NP_EISDIR : NP_EIO, "%s: %s", path,

@@ -66,25 +66,31 @@ double np_report_median(const double *v, size_t n) {
 size_t np_report_stat(const struct np_report_config *c,
                       enum np_report_metric m, int passed_only, double *med,
                       double *min, double *max) {
-  double v[64];
+  /* plans allow up to 1000 repetitions: never drop values past a fixed
+   * buffer (the summary's figures use every repetition) */
+  double tmp[64], *v = c->nruns <= 64 ? tmp : malloc(c->nruns * sizeof *v);
   size_t n = 0;
-  for (size_t i = 0; i < c->nruns && n < 64; i++) {
+  *med = *min = *max = NAN;
+  if (v == NULL)
+    return 0;
+  for (size_t i = 0; i < c->nruns; i++) {
     const struct np_report_run *r = &c->runs[i];
     if ((passed_only && !r->passed) || !isfinite(r->m[m]))
       continue;
     v[n++] = r->m[m];
   }
-  *med = *min = *max = NAN;
-  if (n == 0)
-    return 0;
-  *med = np_report_median(v, n);
-  *min = *max = v[0];
+  if (n > 0) {
+    *med = np_report_median(v, n);
+    *min = *max = v[0];
+  }
   for (size_t i = 1; i < n; i++) {
     if (v[i] < *min)
       *min = v[i];
     if (v[i] > *max)
       *max = v[i];
   }
+  if (v != tmp)
+    free(v);
   return n;
 }
 

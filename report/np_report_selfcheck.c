@@ -203,19 +203,97 @@ static void check_hashes(struct np_report_chk *c, const struct np_report_set *s)
   }
 }
 
+/* The run stored at tree path f, or NULL. */
+static const struct np_report_run *find_run(const struct np_report_config *cf,
+                                            const char *f) {
+  for (size_t k = 0; cf && k < cf->nruns; k++)
+    if (strcmp(cf->runs[k].file, f) == 0)
+      return &cf->runs[k];
+  return NULL;
+}
+
+static const struct np_report_config *find_config(const struct np_report_set *s,
+                                                  const char *id) {
+  for (size_t i = 0; i < s->nconfigs; i++)
+    if (strcmp(s->configs[i].id, id) == 0)
+      return &s->configs[i];
+  return NULL;
+}
+
+/* Issue 4's status rule recomputed from the runs: incomplete (records
+ * missing), confirmed / unexpected-pass (expected to fail), failed (any
+ * repetition not passed) or passed.  "expect" is taken from the summary
+ * entry (the plan's expansion is the runner's business). */
+static void check_config_status(struct np_report_chk *c,
+                                const struct np_report_set *s,
+                                const struct np_report_config *cf,
+                                const cJSON *e, int idx) {
+  const char *have = np_json_get_string(e, "status", NULL);
+  double reps = np_json_get_number(s->suite, "repetitions", NAN);
+  if (have == NULL || !isfinite(reps))
+    return;
+  int expect_fail = strcmp(np_json_get_string(e, "expect", "pass"), "fail") == 0;
+  const char *want = (double)cf->nruns < reps ? "incomplete"
+                     : expect_fail ? (cf->npassed == 0 ? "confirmed"
+                                                       : "unexpected-pass")
+                     : cf->npassed == cf->nruns ? "passed"
+                                                : "failed";
+  if (strcmp(have, want) != 0) {
+    char ptr[96];
+    snprintf(ptr, sizeof ptr, "/configurations/%d/status", idx);
+    np_report_problem(c, "summary.json", ptr,
+                      "\"%s\", but its runs make it \"%s\" (%zu of %zu "
+                      "passed)",
+                      have, want, cf->npassed, cf->nruns);
+  }
+}
+
+/* The reference's ranking rule: only configurations whose every planned
+ * repetition passed are ranked; one failed run excludes all of them. */
+static void check_rankings(struct np_report_chk *c,
+                           const struct np_report_set *s) {
+  double reps = np_json_get_number(s->suite, "repetitions", NAN);
+  const cJSON *g, *e;
+  int gi = 0;
+  cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                          "rankings")) {
+    int ri = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(g, "ranked")) {
+      const char *id = np_json_get_string(e, "id", "");
+      const struct np_report_config *cf = find_config(s, id);
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/rankings/%d/ranked/%d", gi, ri++);
+      if (cf == NULL)
+        np_report_problem(c, "summary.json", ptr,
+                          "ranks %s, which has no runs", id);
+      else if (cf->npassed != cf->nruns ||
+               (isfinite(reps) && (double)cf->nruns < reps))
+        np_report_problem(c, "summary.json", ptr,
+                          "ranks %s although only %zu of %.0f repetitions "
+                          "passed (a configuration with any failed "
+                          "repetition is excluded)",
+                          id, cf->npassed, isfinite(reps) ? reps
+                                                          : (double)cf->nruns);
+      else if (cf->expect_fail)
+        np_report_problem(c, "summary.json", ptr,
+                          "ranks %s, which is expected to fail", id);
+    }
+    gi++;
+  }
+}
+
 /* summary.json against the runs. */
 static void check_summary(struct np_report_chk *c, const struct np_report_set *s) {
   const cJSON *cfgs =
       cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
+  int complete =
+      strcmp(np_json_get_string(s->suite, "status", ""), "complete") == 0;
   const cJSON *e;
   int idx = 0;
   cJSON_ArrayForEach(e, cfgs) {
     char ptr[128];
     const char *id = np_json_get_string(e, "id", "");
-    const struct np_report_config *cf = NULL;
-    for (size_t i = 0; i < s->nconfigs; i++)
-      if (strcmp(s->configs[i].id, id) == 0)
-        cf = &s->configs[i];
+    const struct np_report_config *cf = find_config(s, id);
     const cJSON *reps = cJSON_GetObjectItemCaseSensitive(e, "repetitions");
     const cJSON *r;
     int ri = 0;
@@ -224,12 +302,21 @@ static void check_summary(struct np_report_chk *c, const struct np_report_set *s
       const char *st = np_json_get_string(r, "status", "");
       char f[512];
       snprintf(f, sizeof f, "runs/%s/rep-%d.json", id, n);
-      int have = 0;
-      for (size_t k = 0; cf && k < cf->nruns; k++)
-        have |= strcmp(cf->runs[k].file, f) == 0;
+      const struct np_report_run *run = find_run(cf, f);
+      int have = run != NULL;
       if (!have && strcmp(st, "missing") != 0)
         np_report_problem(c, f, "", "missing (summary.json lists it as %s)",
                 st[0] ? st : "present");
+      else if (!have && complete)
+        np_report_problem(c, f, "",
+                          "missing, but suite.json says the suite is "
+                          "complete (every repetition leaves a record)");
+      if (run != NULL && run->status != NULL && strcmp(st, run->status) != 0) {
+        snprintf(ptr, sizeof ptr, "/configurations/%d/repetitions/%d/status",
+                 idx, ri);
+        np_report_problem(c, "summary.json", ptr,
+                          "\"%s\", but %s says \"%s\"", st, f, run->status);
+      }
       ri++;
     }
     if (cf == NULL) {
@@ -250,16 +337,24 @@ static void check_summary(struct np_report_chk *c, const struct np_report_set *s
       double med, mn, mx, med2, mn2, mx2;
       np_report_stat(cf, ms[k], 0, &med, &mn, &mx);
       np_report_stat(cf, ms[k], 1, &med2, &mn2, &mx2);
-      double sm = np_json_get_number(st, "median", NAN);
-      if (!isfinite(sm))
-        continue;
-      if (!near(sm, med, 1e-6) && !near(sm, med2, 1e-6)) {
-        snprintf(ptr, sizeof ptr, "/configurations/%d/stats/%s/median", idx,
-                 names[k]);
-        np_report_problem(c, "summary.json", ptr,
-                "%.6g does not match the runs' median %.6g", sm, med);
+      /* median, min and max all recomputable (all repetitions, or the
+       * passed ones, whichever the summary used) */
+      const char *fields[] = {"median", "min", "max"};
+      const double all[] = {med, mn, mx}, pas[] = {med2, mn2, mx2};
+      for (int j = 0; j < 3; j++) {
+        double sm = np_json_get_number(st, fields[j], NAN);
+        if (!isfinite(sm))
+          continue;
+        if (!near(sm, all[j], 1e-6) && !near(sm, pas[j], 1e-6)) {
+          snprintf(ptr, sizeof ptr, "/configurations/%d/stats/%s/%s", idx,
+                   names[k], fields[j]);
+          np_report_problem(c, "summary.json", ptr,
+                            "%.6g does not match the runs' %s %.6g", sm,
+                            fields[j], all[j]);
+        }
       }
     }
+    check_config_status(c, s, cf, e, idx);
     idx++;
   }
   for (size_t i = 0; cfgs && i < s->nconfigs; i++) {
@@ -270,6 +365,7 @@ static void check_summary(struct np_report_chk *c, const struct np_report_set *s
       np_report_problem(c, s->configs[i].runs[0].file, "",
               "configuration %s is not in summary.json", s->configs[i].id);
   }
+  check_rankings(c, s);
 }
 
 int np_report_self_check_tree(const struct np_ftree *t, const char *label,

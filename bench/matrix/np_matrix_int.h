@@ -23,6 +23,7 @@ struct np_matrix_outcome {
   int signo;       /* signal that ended it, 0 if none                  */
   int timed_out;   /* runner killed it at the timeout                  */
   int interrupted; /* SIGINT/SIGTERM asked the runner to stop, else 0   */
+  int lost;        /* waitpid failed: the child's end is unknown         */
   double wall;     /* seconds from spawn to reap                       */
 };
 

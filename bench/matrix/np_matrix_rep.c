@@ -181,6 +181,13 @@ static void wait_child(const struct np_matrix_rep *r, pid_t pid, double t0,
     pid_t w = waitpid(pid, &st, WNOHANG);
     if (w == pid)
       break;
+    if (w < 0 && errno != EINTR) {
+      /* the child can no longer be waited for (reaped behind our back):
+       * its end is unknown, which counts as a failure, never a hang */
+      oc->lost = 1;
+      oc->wall = np_matrix_mono() - t0;
+      return;
+    }
     double left = t0 + r->cf->timeout_seconds - np_matrix_mono();
     if (left <= 0 && !oc->timed_out) {
       oc->timed_out = 1;
@@ -208,7 +215,9 @@ static void wait_child(const struct np_matrix_rep *r, pid_t pid, double t0,
 static void outcome_text(const struct np_matrix_rep *r,
                          const struct np_matrix_outcome *oc, char *buf,
                          size_t len) {
-  if (oc->timed_out)
+  if (oc->lost)
+    snprintf(buf, len, "exit status lost (child reaped elsewhere)");
+  else if (oc->timed_out)
     snprintf(buf, len, "timeout: killed after %.3g s", r->cf->timeout_seconds);
   else if (oc->exited)
     snprintf(buf, len, "exit %d", oc->exit_code);
@@ -282,8 +291,9 @@ static cJSON *failed_record(const struct np_matrix_rep *r,
       (f = cJSON_AddObjectToObject(rec, "failure")) == NULL ||
       !cJSON_AddStringToObject(f, "reason", reason) ||
       !cJSON_AddStringToObject(f, "kind", oc->timed_out ? "timeout"
-                                          : oc->exited  ? "no-record"
-                                                        : "signal") ||
+                                          : oc->exited || oc->lost
+                                              ? "no-record"
+                                              : "signal") ||
       !np_json_add_number(f, "wall_seconds", oc->wall))
     goto fail_rec;
   if (!(oc->exited ? cJSON_AddNumberToObject(f, "exit_code", oc->exit_code)
@@ -326,7 +336,7 @@ static int finish_record(const struct np_matrix_rep *r,
   char *buf = NULL;
   size_t len = 0;
   cJSON *rec = NULL;
-  int child_ok = !oc->timed_out && oc->exited &&
+  int child_ok = !oc->timed_out && !oc->lost && oc->exited &&
                  np_file_read_all(tmp, 0, &buf, &len, NULL) == 0 &&
                  np_json_parse(buf, len, NULL, &rec, NULL) == 0 &&
                  cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "status"));

@@ -224,6 +224,7 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
         np_matrix_rep_file(&r, ".json.tmp", tmp, sizeof tmp);
         unlink(tmp);
         c->res->reps_kept++;
+        c->pg.est_left -= r.cf->est_seconds; /* not to run: not in the ETA */
         continue;
       }
       sigset_t pend;
@@ -367,7 +368,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
     rc = 0;
     goto cleanup_plan;
   }
-  if (o->out_dir == NULL) {
+  if (o->out_dir == NULL || o->out_dir[0] == '\0') {
     rc = np_errbuf_set(eb, NP_EUSAGE, "--output DIR is required");
     goto cleanup_plan;
   }
@@ -380,8 +381,15 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
     goto cleanup_plan;
   }
   cJSON *session = cJSON_CreateObject();
-  cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(suite, "sessions"),
-                       session);
+  if (session == NULL ||
+      !cJSON_AddItemToArray(
+          cJSON_GetObjectItemCaseSensitive(suite, "sessions"), session)) {
+    rc = np_errbuf_set(eb, session ? NP_ESCHEMA : NP_ENOMEM,
+                       "%s/suite.json: no \"sessions\" list or no memory",
+                       o->out_dir);
+    cJSON_Delete(session);
+    goto cleanup_plan;
+  }
   cJSON_AddStringToObject(session, "started_at", now);
   cJSON_AddBoolToObject(session, "resume", o->resume);
   if (o->only)
@@ -413,6 +421,14 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   sigaddset(&c.blocked, SIGINT);
   sigaddset(&c.blocked, SIGTERM);
   sigaddset(&c.blocked, SIGCHLD);
+  /* an inherited SIG_IGN for SIGCHLD makes the kernel reap children
+   * itself, and waitpid could never report their exit: use the default
+   * for the run, restore the caller's action after it */
+  struct sigaction dfl, oldchld;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGCHLD, &dfl, &oldchld);
   sigprocmask(SIG_BLOCK, &c.blocked, &c.oldmask);
   int run_rc = run_all(&c, eb);
   if (c.pg.tty && !o->quiet)
@@ -428,6 +444,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   while (sigtimedwait(&c.blocked, NULL, &zero) > 0)
     ;
   sigprocmask(SIG_SETMASK, &c.oldmask, NULL);
+  sigaction(SIGCHLD, &oldchld, NULL);
   np_matrix_stability_free(c.stab);
   if (res->interrupted)
     fprintf(stderr,

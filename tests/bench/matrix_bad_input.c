@@ -136,6 +136,10 @@ int main(int argc, char **argv) {
   /* command-line errors */
   char *noout[] = {"matrix", plan, NULL};
   expect_refused(noout, tmp, "missing --output", "no --output");
+  /* an empty folder name (the runner once walked past its end) */
+  char *emptyout[] = {"matrix", plan, "--output", "", "--bench-binary", fake,
+                      NULL};
+  expect_refused(emptyout, tmp, "--output DIR is required", "empty --output");
   char *unk[] = {"matrix", plan, "--output", out2, "--fast", NULL};
   expect_refused(unk, tmp, "--fast", "unknown flag");
   mx_rm_rf(tmp);

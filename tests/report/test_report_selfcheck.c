@@ -4,7 +4,10 @@
  * broken JSON, NaN, negative count, non-monotone percentiles, server leg
  * mismatch, lost != sent - received, rate not count over duration, mixed
  * builds, missing evidence file, missing repetition, summary value that
- * does not match the runs, missing summary.json, wrong schema tag.
+ * does not match the runs (median, min, max), repetition or configuration
+ * status that contradicts the runs, a failed configuration ranked, a
+ * repetition missing from a complete suite, missing summary.json, wrong
+ * schema tag.
  *
  * usage: test_report_selfcheck FIXTURE_DIR
  */
@@ -208,6 +211,23 @@ int main(int argc, char **argv) {
   expect(t, "summary repetitions", NULL, "summary.json",
          "\"repetitions\": [", "\"repetitions\": [{\"n\": 9, \"status\": "
          "\"missing\"}, ", "the plan has 3");
+  expect(t, "summary min", NULL, "summary.json", "\"min\": 75082",
+         "\"min\": 1", "does not match the runs' min");
+  expect(t, "repetition status", NULL, "summary.json",
+         "\"n\": 2,\n\t\t\t\t\t\"status\": \"passed\"",
+         "\"n\": 2,\n\t\t\t\t\t\"status\": \"failed\"",
+         "but runs/udp-p1024-c16-w1-single-uv/rep-2.json says \"passed\"");
+  expect(t, "configuration status", NULL, "summary.json",
+         "],\n\t\t\t\"status\": \"passed\"",
+         "],\n\t\t\t\"status\": \"confirmed\"",
+         "/configurations/0/status: \"confirmed\", but its runs make it");
+  expect(t, "failed configuration ranked", NULL, RUN,
+         "\"status\": \"passed\"", "\"status\": \"failed\"",
+         "ranks udp-p1024-c16-w1-single-uv although only 2 of 3");
+  expect(t, "missing run in a complete suite", RUN, "summary.json",
+         "\"n\": 2,\n\t\t\t\t\t\"status\": \"passed\"",
+         "\"n\": 2,\n\t\t\t\t\t\"status\": \"missing\"",
+         "missing, but suite.json says the suite is complete");
   identity_kinds(t);
   np_ftree_free(t);
   puts("test_report_selfcheck: ok");
