@@ -4,18 +4,26 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build run test asan tsan clean
+.PHONY: all deps configure build programs run test asan tsan clean
+
+PROGRAMS = netproof-bench netproof-report netproof-archive netproof-validate
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The main job needs only the programs, not the test binaries.
+programs: configure
+	cmake --build $(BUILD) -j $(JOBS) --target $(PROGRAMS)
+
+run: programs
 	@scripts/run-main-job.sh $(BUILD)
 
 test: build
