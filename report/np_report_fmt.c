@@ -61,3 +61,12 @@ void np_fmt_range(char *buf, size_t len, double med, double min, double max,
   np_fmt_num(c, sizeof c, max, decimals);
   snprintf(buf, len, "%s (%s-%s)", a, b, c);
 }
+
+void np_fmt_plan_path(char *buf, size_t len, const char *plan_file) {
+  if (plan_file == NULL || plan_file[0] == '\0') {
+    snprintf(buf, len, "PLAN.json");
+    return;
+  }
+  const char *slash = strrchr(plan_file, '/');
+  snprintf(buf, len, "bench/plans/%s", slash ? slash + 1 : plan_file);
+}

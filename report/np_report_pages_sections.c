@@ -216,8 +216,11 @@ void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
                    "every repetition is its own process:\n\n```sh\n");
   for (size_t i = 0; i < ctx->nsets; i++) {
     const struct np_report_set *s = ctx->sets[i];
-    fprintf(ctx->md, "netproof-bench matrix %s --output results/%s\n",
-            np_json_get_string(s->suite, "plan_file", "PLAN.json"), s->label);
+    char plan[300];
+    np_fmt_plan_path(plan, sizeof plan,
+                     np_json_get_string(s->suite, "plan_file", NULL));
+    fprintf(ctx->md, "netproof-bench matrix %s --output results/%s\n", plan,
+            s->label);
   }
   fprintf(ctx->md, "```\n\nOne run of each suite, exactly as the runner "
                    "started it (its record went to `--output`):\n\n```sh\n");

@@ -127,11 +127,14 @@ void np_report_tables_conditions_short(struct np_report_ctx *ctx,
   np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
   const char *src;
   shared_hash(s, "source_sha256", &src);
+  char plan[300];
+  np_fmt_plan_path(plan, sizeof plan,
+                   np_json_get_string(s->suite, "plan_file", NULL));
   fprintf(ctx->md,
           "Suite `%s` (%s): %zu configurations × %zu repetitions, %s s "
           "measurement, %s s warm-up, source SHA-256 `%.12s…`.\n\n",
           np_json_get_string(s->suite, "suite", s->label),
-          np_json_get_string(s->suite, "plan_file", "-"), s->nconfigs, reps,
+          plan, s->nconfigs, reps,
           secs, warm, src);
 }
 
