@@ -12,6 +12,7 @@
 
 #include "np_json.h"
 #include "np_report_int.h"
+#include "np_report_rudp.h"
 
 static void md_intro(struct np_report_ctx *ctx, const char *title) {
   size_t runs = 0, configs = 0;
@@ -29,6 +30,14 @@ static void md_intro(struct np_report_ctx *ctx, const char *title) {
 
 static int build_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
   np_report_tables_conditions(ctx, s);
+  if (np_rudp_is_set(s)) {
+    fprintf(ctx->md, "## Reliable UDP: %s\n\n",
+            np_json_get_string(s->suite, "suite", s->label));
+    int rc = np_report_rudp_charts(ctx, s);
+    if (rc == 0)
+      np_report_rudp_tables(ctx, s);
+    return rc;
+  }
   fprintf(ctx->md, "## Throughput and latency: %s\n\n",
           np_json_get_string(s->suite, "suite", s->label));
   int rc = np_report_charts(ctx, s, "io");

@@ -13,6 +13,7 @@
 
 #include "np_json.h"
 #include "np_report_int.h"
+#include "np_report_rudp.h"
 
 enum page { PAGE_UDP, PAGE_LIMITS, PAGE_RUDP, PAGE_COUNT_ };
 
@@ -79,11 +80,21 @@ static int limits_set(struct np_report_ctx *ctx,
   return 0;
 }
 
+/* Reliable UDP (issue 8): charts by strategy x condition, then the
+ * results, payload x window, sustained and "wins where" tables. */
 static int rudp_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
-  fprintf(ctx->md, "## %s\n\n", suite_of(s));
+  const char *n = suite_of(s);
+  if (strcmp(n, "rudp-payload-window") == 0)
+    fprintf(ctx->md, "## Payload and outstanding window\n\n");
+  else if (strcmp(n, "rudp-sustained") == 0)
+    fprintf(ctx->md, "## Sustained test\n\n");
+  else
+    fprintf(ctx->md, "## Strategies by network condition: %s\n\n", n);
   np_report_tables_conditions_short(ctx, s);
-  np_report_tables_perf(ctx, s);
-  return 0;
+  int rc = np_report_rudp_charts(ctx, s);
+  if (rc == 0)
+    np_report_rudp_tables(ctx, s);
+  return rc;
 }
 
 static const char *const page_title[PAGE_COUNT_] = {

@@ -326,11 +326,13 @@ static void check_summary(struct np_report_chk *c, const struct np_report_set *s
       continue;
     }
     const cJSON *stats = cJSON_GetObjectItemCaseSensitive(e, "stats");
-    const char *names[] = {"roundtrips_per_sec", "rtt_p99_us", "cpu_percent",
-                           "lost"};
-    const enum np_report_metric ms[] = {NP_M_RPS, NP_M_P99, NP_M_CPU,
-                                        NP_M_LOST};
-    for (int k = 0; k < 4; k++) {
+    const char *names[] = {"lost", "roundtrips_per_sec", "rtt_p99_us",
+                           "cpu_percent"};
+    const enum np_report_metric ms[] = {NP_M_LOST, NP_M_RPS, NP_M_P99,
+                                        NP_M_CPU};
+    /* rudp statistics follow their own basis (rounds or repetitions) */
+    int nk = np_report_check_rudp_stats(c, cf, e, idx) ? 1 : 4;
+    for (int k = 0; k < nk; k++) {
       const cJSON *st = cJSON_GetObjectItemCaseSensitive(stats, names[k]);
       if (st == NULL)
         continue;
@@ -390,6 +392,7 @@ int np_report_self_check_tree(const struct np_ftree *t, const char *label,
         continue;
       }
       check_run(&c, p, d);
+      np_report_check_rudp_run(&c, p, d);
       cJSON_Delete(d);
       check_siblings(&c, t, p);
     }

@@ -34,4 +34,16 @@ void np_report_problem(struct np_report_chk *c, const char *file,
 void np_report_check_identity(struct np_report_chk *c,
                               const struct np_report_set *s);
 
+/* Reliable-UDP invariants of one record (np_report_selfcheck_rudp.c);
+ * nothing for records without a "rudp" part. */
+void np_report_check_rudp_run(struct np_report_chk *c, const char *f,
+                              const cJSON *d);
+
+/* For a rudp configuration, compare summary.json entry idx's statistics
+ * with np_rudp_stat over the records and return 1; 0 (nothing checked)
+ * for any other protocol. */
+int np_report_check_rudp_stats(struct np_report_chk *c,
+                               const struct np_report_config *cf,
+                               const cJSON *entry, int idx);
+
 #endif /* NP_REPORT_SELFCHECK_INT_H */

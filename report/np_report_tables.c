@@ -14,6 +14,8 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
+static void rounds_text(char *buf, size_t len, const struct np_report_set *s);
+
 /* A string field of the first run's record ("tool/compiler") or "-". */
 static const char *first_str(const struct np_report_set *s, const char *obj,
                              const char *key) {
@@ -106,14 +108,24 @@ void np_report_tables_conditions(struct np_report_ctx *ctx,
   size_t reps = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
     reps = s->configs[i].nruns > reps ? s->configs[i].nruns : reps;
+  char rounds[96] = "";
+  rounds_text(rounds, sizeof rounds, s);
   fprintf(ctx->md,
-          "| Measurement | %zu independent processes per configuration; "
-          "%s s measurement, %s s warm-up |\n",
-          reps, secs, warm);
+          "| Measurement | %zu independent processes per configuration%s; "
+          "%s s measurement, %s s warm-up%s |\n",
+          reps, rounds, secs, warm, rounds[0] ? " per round" : "");
   fprintf(ctx->md, "| Socket buffers | %s send / %s receive (requested) |\n",
           sb, rb);
   fprintf(ctx->md, "\nSource SHA-256: `%s`. Binary SHA-256: `%s`.\n\n", src,
           bin);
+}
+
+/* ", each 3 rounds" for rudp records (config.rounds), else "". */
+static void rounds_text(char *buf, size_t len, const struct np_report_set *s) {
+  double r = np_report_num(s->runs[0].doc, "config/rounds");
+  buf[0] = '\0';
+  if (isfinite(r))
+    snprintf(buf, len, ", each of %.0f round%s", r, r == 1 ? "" : "s");
 }
 
 void np_report_tables_conditions_short(struct np_report_ctx *ctx,
@@ -130,12 +142,14 @@ void np_report_tables_conditions_short(struct np_report_ctx *ctx,
   char plan[300];
   np_fmt_plan_path(plan, sizeof plan,
                    np_json_get_string(s->suite, "plan_file", NULL));
+  char rounds[96] = "";
+  rounds_text(rounds, sizeof rounds, s);
   fprintf(ctx->md,
-          "Suite `%s` (%s): %zu configurations × %zu repetitions, %s s "
-          "measurement, %s s warm-up, source SHA-256 `%.12s…`.\n\n",
+          "Suite `%s` (%s): %zu configurations × %zu repetitions%s, %s s "
+          "measurement, %s s warm-up%s, source SHA-256 `%.12s…`.\n\n",
           np_json_get_string(s->suite, "suite", s->label),
-          plan, s->nconfigs, reps,
-          secs, warm, src);
+          plan, s->nconfigs, reps, rounds,
+          secs, warm, rounds[0] ? " per round" : "", src);
 }
 
 void np_report_tables_correctness(struct np_report_ctx *ctx) {

@@ -28,9 +28,13 @@
  *                            bytes of code over shards [u16 len][datagram,
  *                            zero-padded]: the rebuilt shard carries its
  *                            own true length.
- *   report (9 B):            u8 0x90 | u32 shards expected | u32 lost
+ *   report (21 B):           u8 0x90 | u32 shards expected | u32 lost |
+ *                            u16 groups | 5 x u16 groups that lost more
+ *                            than i shards (i = 0..4)
  *                            (cumulative counts from the peer's decoder,
- *                            feeding our adaptive policy)
+ *                            the group counts modulo 2^16, over groups
+ *                            that carried parity; they feed our adaptive
+ *                            policy, np_fec_policy.h)
  * A data datagram may be at most mtu - NP_FEC_RESERVE bytes so that its
  * parity (4 + 2 + length) still fits the MTU; set the ARQ's reserve to
  * NP_FEC_RESERVE.
@@ -57,7 +61,7 @@
 #define NP_FEC_MARK 0x10u          /* byte-0 bit marking an FEC datagram  */
 #define NP_FEC_HDR_DATA 3u         /* header bytes on each data datagram  */
 #define NP_FEC_HDR_PARITY 4u       /* header bytes on each parity datagram */
-#define NP_FEC_HDR_REPORT 9u       /* a whole loss-report datagram        */
+#define NP_FEC_HDR_REPORT 21u      /* a whole loss-report datagram        */
 #define NP_FEC_RESERVE 6u          /* MTU bytes a data datagram must leave */
 #define NP_FEC_MAX_GROUP 8u
 #define NP_FEC_MAX_PARITY 4u

@@ -60,10 +60,17 @@ struct fec_rx {
   uint16_t newest;               /* newest gid seen                       */
   int have_newest;
   size_t retained;               /* bytes held in pool buffers            */
+  unsigned nlive;                /* slots ACTIVE or DONE                  */
   uint64_t cum_expected, cum_lost;    /* what we report to the peer       */
   uint64_t reported_expected;         /* cum_expected at the last report  */
   uint64_t next_report_ns;
+  uint64_t reported_ns;               /* when the last report left        */
   uint32_t peer_expected, peer_lost;  /* last report taken from the peer  */
+  /* final groups with parity, and of those the ones that lost more than
+   * i shards (cumulative, reported mod 2^16) - the burst-aware part of
+   * the report (np_fec_policy.h) */
+  uint64_t cum_groups, cum_over[NP_FEC_MAX_PARITY + 1];
+  uint16_t peer_groups, peer_over[NP_FEC_MAX_PARITY + 1];
   int have_peer;
 };
 

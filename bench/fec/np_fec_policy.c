@@ -35,6 +35,9 @@ int np_fec_policy_init(struct np_fec_policy *pol,
   pol->reports = 0;
   pol->changes = 0;
   pol->have_p = 0;
+  for (unsigned i = 0; i < 5; i++)
+    pol->q[i] = 0.0;
+  pol->have_q = 0;
   return 0;
 }
 
@@ -54,6 +57,14 @@ double np_fec_policy_p_unrecoverable(unsigned k, unsigned m, double p) {
   return r < 0.0 ? 0.0 : r;
 }
 
+/* Some m fails the target: by the binomial model with loss p, or by the
+ * observed fraction of groups that lost more than m shards. */
+static int misses(const struct np_fec_policy *pol, unsigned k, unsigned m,
+                  double target) {
+  return np_fec_policy_p_unrecoverable(k, m, pol->p) >= target ||
+         (pol->have_q && pol->q[m] >= target);
+}
+
 static unsigned policy_choose(const struct np_fec_policy *pol) {
   unsigned k = (unsigned)ceil(pol->k - 1e-9);
   if (k < 1)
@@ -63,7 +74,7 @@ static unsigned policy_choose(const struct np_fec_policy *pol) {
   const struct np_fec_policy_config *c = &pol->cfg;
   unsigned want = c->max_m;
   for (unsigned m = c->min_m; m <= c->max_m; m++) {
-    if (np_fec_policy_p_unrecoverable(k, m, pol->p) < c->target) {
+    if (!misses(pol, k, m, c->target)) {
       want = m;
       break;
     }
@@ -72,10 +83,36 @@ static unsigned policy_choose(const struct np_fec_policy *pol) {
     return want;
   /* Lowering: the lower m must clear the target with margin. */
   unsigned m = pol->m;
-  while (m > want && np_fec_policy_p_unrecoverable(k, m - 1, pol->p) <
-                         c->target * c->down_factor)
+  while (m > want && !misses(pol, k, m - 1, c->target * c->down_factor))
     m--;
   return m;
+}
+
+static void policy_rechoose(struct np_fec_policy *pol) {
+  unsigned m = policy_choose(pol);
+  if (m != pol->m) {
+    pol->m = m;
+    pol->changes++;
+  }
+}
+
+unsigned np_fec_policy_groups(struct np_fec_policy *pol, uint64_t groups,
+                              const uint64_t over[5]) {
+  if (groups == 0)
+    return pol->m;
+  /* a report of full_weight / 4 groups (16) gets the whole alpha */
+  uint64_t full = pol->cfg.full_weight / 4 ? pol->cfg.full_weight / 4 : 1;
+  double w = pol->cfg.alpha;
+  if (groups < full)
+    w *= (double)groups / (double)full;
+  for (unsigned i = 0; i < 5; i++) {
+    uint64_t o = over[i] > groups ? groups : over[i];
+    double sample = (double)o / (double)groups;
+    pol->q[i] = pol->have_q ? pol->q[i] + w * (sample - pol->q[i]) : sample;
+  }
+  pol->have_q = 1;
+  policy_rechoose(pol);
+  return pol->m;
 }
 
 unsigned np_fec_policy_report(struct np_fec_policy *pol, uint64_t sent,
@@ -95,11 +132,7 @@ unsigned np_fec_policy_report(struct np_fec_policy *pol, uint64_t sent,
     pol->p += w * (sample - pol->p);
   }
   pol->reports++;
-  unsigned m = policy_choose(pol);
-  if (m != pol->m) {
-    pol->m = m;
-    pol->changes++;
-  }
+  policy_rechoose(pol);
   return pol->m;
 }
 

@@ -13,6 +13,14 @@
  * misses the target; it falls only when the lower m meets target *
  * down_factor, so a loss estimate hovering at a boundary does not flap.
  * Every change of m is counted.
+ *
+ * Bursts: the binomial model assumes independent losses; a burst of 3
+ * consecutive datagrams defeats m = 2 although the average loss is 3 %.
+ * The peer's decoder therefore also reports, for the groups it finalised
+ * with parity, how many lost more than i shards (i = 0..4).  The policy
+ * keeps EWMAs q[i] of those fractions - the observed P(unrecoverable)
+ * with i parity shards - and takes the larger of the binomial choice and
+ * the smallest m with q[m] < target (the same hysteresis applies).
  */
 #ifndef NP_FEC_POLICY_H
 #define NP_FEC_POLICY_H
@@ -40,6 +48,8 @@ struct np_fec_policy {
   uint64_t reports;  /* loss reports taken                                */
   uint64_t changes;  /* times m changed                                   */
   int have_p;        /* 0 until the first report                          */
+  double q[5];       /* EWMA fraction of groups losing more than i shards */
+  int have_q;        /* 0 until the first group report                    */
 };
 
 void np_fec_policy_config_defaults(struct np_fec_policy_config *cfg);
@@ -51,6 +61,11 @@ int np_fec_policy_init(struct np_fec_policy *pol,
  * re-chooses m.  Returns the (possibly new) m. */
 unsigned np_fec_policy_report(struct np_fec_policy *pol, uint64_t sent,
                               uint64_t lost);
+/* A group-loss report: of `groups` final groups with parity, over[i]
+ * lost more than i shards (i = 0..4).  Updates q and re-chooses m.
+ * Returns the (possibly new) m. */
+unsigned np_fec_policy_groups(struct np_fec_policy *pol, uint64_t groups,
+                              const uint64_t over[5]);
 /* The size of a group just closed (feeds the k EWMA). */
 void np_fec_policy_group(struct np_fec_policy *pol, unsigned k);
 

@@ -83,6 +83,11 @@ static void slot_finalize(struct np_fec *f, struct fec_rx_slot *s,
   f->rx.cum_lost += n - got;
   f->st.shards_expected += n;
   f->st.shards_lost += n - got;
+  if (s->k) { /* parity told the group's size: burst-aware counts */
+    f->rx.cum_groups++;
+    for (unsigned i = 0; i <= NP_FEC_MAX_PARITY && n - got > i; i++)
+      f->rx.cum_over[i]++;
+  }
   if (data & ~(uint32_t)(s->have | s->rebuilt))
     f->st.unrecoverable++;
   if (evicted)
@@ -90,9 +95,13 @@ static void slot_finalize(struct np_fec *f, struct fec_rx_slot *s,
   f->st.groups_final++;
   slot_release(f, s);
   s->state = SLOT_FINAL;
+  f->rx.nlive--;
 }
 
-static void slot_init(struct fec_rx_slot *s, uint16_t gid, uint64_t now_ns) {
+/* s is FREE or FINAL (never live) here. */
+static void slot_init(struct fec_rx *rx, struct fec_rx_slot *s, uint16_t gid,
+                      uint64_t now_ns) {
+  rx->nlive++;
   memset(s, 0, sizeof *s);
   for (unsigned i = 0; i < NP_FEC_RS_MAX_N; i++)
     s->buf[i] = -1;
@@ -121,7 +130,7 @@ static struct fec_rx_slot *rx_lookup(struct np_fec *f, uint16_t gid,
     return NULL;
   struct fec_rx_slot *s = &rx->slots[gid & rx->mask];
   if (s->state == SLOT_FREE) {
-    slot_init(s, gid, now_ns);
+    slot_init(rx, s, gid, now_ns);
   } else if (s->gid == gid) {
     if (s->state == SLOT_FINAL)
       return NULL;
@@ -129,7 +138,7 @@ static struct fec_rx_slot *rx_lookup(struct np_fec *f, uint16_t gid,
     if ((int16_t)(gid - s->gid) < 0)
       return NULL;
     slot_finalize(f, s, 1);
-    slot_init(s, gid, now_ns);
+    slot_init(rx, s, gid, now_ns);
   }
   if (!rx->have_newest || (int16_t)(gid - rx->newest) > 0) {
     rx->newest = gid;
@@ -345,10 +354,22 @@ static int rx_report(struct np_fec *f, const uint8_t *b, size_t len) {
     if ((int32_t)dexp <= 0)
       return NP_FEC_IN_REPORT; /* stale or duplicate */
   }
+  uint16_t groups = fec_get16(b + 9);
+  uint64_t dover[NP_FEC_MAX_PARITY + 1];
+  uint16_t dgroups = (uint16_t)(groups - rx->peer_groups);
+  for (unsigned i = 0; i <= NP_FEC_MAX_PARITY; i++) {
+    uint16_t o = fec_get16(b + 11 + 2 * i);
+    dover[i] = rx->have_peer ? (uint16_t)(o - rx->peer_over[i]) : o;
+    rx->peer_over[i] = o;
+  }
+  if (!rx->have_peer)
+    dgroups = groups;
   rx->have_peer = 1;
   rx->peer_expected = exp;
   rx->peer_lost = lost;
+  rx->peer_groups = groups;
   np_fec_loss_report(f, dexp, dlost);
+  (void)np_fec_policy_groups(&f->pol, dgroups, dover);
   return NP_FEC_IN_REPORT;
 }
 
@@ -379,7 +400,7 @@ static int rx_report_due(const struct np_fec *f) {
 
 void np_fec__rx_timer(struct np_fec *f, uint64_t now_ns) {
   struct fec_rx *rx = &f->rx;
-  for (unsigned i = 0; i <= rx->mask; i++) {
+  for (unsigned i = 0; rx->nlive && i <= rx->mask; i++) {
     struct fec_rx_slot *s = &rx->slots[i];
     if ((s->state == SLOT_ACTIVE || s->state == SLOT_DONE) &&
         now_ns >= s->first_ns + f->cfg.final_ns)
@@ -387,11 +408,21 @@ void np_fec__rx_timer(struct np_fec *f, uint64_t now_ns) {
   }
   if (f->cfg.report_ns == 0 || now_ns < rx->next_report_ns)
     return;
-  if (rx_report_due(f)) {
+  /* A report every tick at high rates; at low rates once it covers a
+   * full-weight sample (64 shards) or 10 ticks passed, so sparse traffic
+   * does not pay 21 B per 50 ms for reports that barely move the EWMA. */
+  if (rx_report_due(f) &&
+      (rx->cum_expected - rx->reported_expected >=
+           f->cfg.policy.full_weight ||
+       now_ns - rx->reported_ns >= 10 * f->cfg.report_ns)) {
+    rx->reported_ns = now_ns;
     uint8_t d[NP_FEC_HDR_REPORT];
     d[0] = (uint8_t)(NP_FEC_MARK | FEC_KIND_REPORT);
     fec_put32(d + 1, (uint32_t)rx->cum_expected);
     fec_put32(d + 5, (uint32_t)rx->cum_lost);
+    fec_put16(d + 9, (uint16_t)rx->cum_groups);
+    for (unsigned i = 0; i <= NP_FEC_MAX_PARITY; i++)
+      fec_put16(d + 11 + 2 * i, (uint16_t)rx->cum_over[i]);
     rx->reported_expected = rx->cum_expected;
     f->st.reports_sent++;
     f->st.report_bytes += sizeof d;
@@ -400,9 +431,16 @@ void np_fec__rx_timer(struct np_fec *f, uint64_t now_ns) {
   rx->next_report_ns = now_ns + f->cfg.report_ns;
 }
 
+/* With reports on, finality by time is checked on the report tick (every
+ * report_ns while groups are open or a report is due): a group becomes
+ * final between final_ns and final_ns + report_ns after its first shard,
+ * and sparse traffic costs one wake-up per tick instead of one per group.
+ * Without reports, the exact earliest finality time. */
 uint64_t np_fec__rx_deadline(const struct np_fec *f) {
   uint64_t t = UINT64_MAX;
-  for (unsigned i = 0; i <= f->rx.mask; i++) {
+  if (f->cfg.report_ns != 0)
+    return f->rx.nlive || rx_report_due(f) ? f->rx.next_report_ns : t;
+  for (unsigned i = 0; f->rx.nlive && i <= f->rx.mask; i++) {
     const struct fec_rx_slot *s = &f->rx.slots[i];
     if ((s->state == SLOT_ACTIVE || s->state == SLOT_DONE) &&
         s->first_ns + f->cfg.final_ns < t)

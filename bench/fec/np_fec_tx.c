@@ -40,13 +40,38 @@ void np_fec__tx_free(struct np_fec *f) {
   }
 }
 
-uint64_t np_fec__tx_deadline(const struct np_fec *f) {
-  return f->tx.open ? f->tx.opened_ns + f->cfg.wait_ns : UINT64_MAX;
-}
-
 /* Parity wanted before the caps. */
 static unsigned tx_requested_m(const struct np_fec *f) {
   return f->cfg.mode == NP_FEC_ADAPTIVE ? f->pol.m : f->cfg.parity;
+}
+
+/* The open group's parity count after the ratio cap; *L = shard length. */
+static unsigned tx_capped_m(const struct np_fec *f, size_t *L_out) {
+  const struct fec_tx *tx = &f->tx;
+  size_t L = 0, data_shard_bytes = 0;
+  for (unsigned i = 0; i < tx->k; i++) {
+    size_t s = 2u + tx->len[i];
+    data_shard_bytes += s;
+    if (s > L)
+      L = s;
+  }
+  unsigned m = tx_requested_m(f);
+  while (m > 0 && (uint64_t)m * L * 100u >
+                      (uint64_t)f->cfg.ratio_pct * data_shard_bytes)
+    m--;
+  *L_out = L;
+  return m;
+}
+
+/* The wait timer only matters when closing now would send parity: a group
+ * that would close with m = 0 (a single datagram under the ratio cap, or
+ * adaptive m = 0) is closed lazily by the next send or timer instead, so
+ * sparse traffic costs no extra wake-up per datagram. */
+uint64_t np_fec__tx_deadline(const struct np_fec *f) {
+  size_t L;
+  if (!f->tx.open || tx_capped_m(f, &L) == 0)
+    return UINT64_MAX;
+  return f->tx.opened_ns + f->cfg.wait_ns;
 }
 
 void np_fec__tx_close(struct np_fec *f, uint64_t now_ns, int by_timer) {
@@ -55,17 +80,8 @@ void np_fec__tx_close(struct np_fec *f, uint64_t now_ns, int by_timer) {
   if (!tx->open)
     return;
   unsigned k = tx->k;
-  size_t L = 0, data_shard_bytes = 0;
-  for (unsigned i = 0; i < k; i++) {
-    size_t s = 2u + tx->len[i];
-    data_shard_bytes += s;
-    if (s > L)
-      L = s;
-  }
-  unsigned want = tx_requested_m(f), m = want;
-  while (m > 0 && (uint64_t)m * L * 100u >
-                      (uint64_t)f->cfg.ratio_pct * data_shard_bytes)
-    m--;
+  size_t L;
+  unsigned want = tx_requested_m(f), m = tx_capped_m(f, &L);
   if (m < want)
     f->st.ratio_binds++;
   if (m > 0) {

@@ -1,7 +1,8 @@
 /*
  * np_matrix_options.h - the options a plan may set for each protocol, with
  * their types, ranges, defaults and the short tag each contributes to a
- * configuration id.  The table mirrors `netproof-bench udp --help`; an
+ * configuration id.  The tables mirror `netproof-bench udp --help` and
+ * `netproof-bench rudp --help` (checked by test matrix_rudp_options); an
  * option missing here is an "unknown option" in a plan, so a typo never
  * silently runs the default.
  */
@@ -22,11 +23,11 @@ struct np_matrix_option {
   const char *const *choices; /* NULL-terminated enum for STR, or NULL  */
   const char *tag;         /* id prefix ("p" -> p1024); "" = value only */
   int core;                /* always in the id and argv (default below) */
-  const char *dflt;        /* the udp command's default, as text        */
+  const char *dflt;        /* the command's default, as text, or NULL   */
   int size_units;          /* id shows 4194304 as 4m, 65536 as 64k      */
 };
 
-/* Table for protocol ("udp"); NULL when the protocol has no runner yet.
+/* Table for protocol ("udp" or "rudp"); NULL for any other protocol.
  * *n receives the number of entries, which are in canonical order. */
 const struct np_matrix_option *np_matrix_options_for(const char *protocol,
                                                      size_t *n);

@@ -27,6 +27,9 @@
  * snapshots, fsync'd files.  Measured with the quick plan on a shared
  * 2-core VM: 12 runs of 0.75 s took 12.3 s (docs/results-layout.md). */
 #define NP_REP_OVERHEAD_S 0.3
+/* Per rudp round beyond warmup + seconds: drain (~0.1 s without loss) and
+ * orderly close; measured 1.35 s for 2 rounds of 0.2 + 0.3 s. */
+#define NP_ROUND_OVERHEAD_S 0.2
 
 /* Everything the expansion needs, passed down instead of globals. */
 struct np_plan_ctx {
@@ -282,7 +285,20 @@ static void id_append(char *id, size_t len, const struct np_matrix_option *o,
   snprintf(id + used, len - used, "-%s%s", o->tag, t);
 }
 
-static int in_compare(const cJSON *cmp, const char *name) {
+/* The protocol's default of a timing option (udp: warmup 0.25, seconds 1;
+ * rudp: warmup 2, seconds 3, rounds 3), or fallback without one. */
+static double table_default(const struct np_plan_ctx *c, const char *name,
+                            double fallback) {
+  int i = np_matrix_option_index(c->tab, c->ntab, name);
+  return i >= 0 && c->tab[i].dflt != NULL ? atof(c->tab[i].dflt) : fallback;
+}
+
+/* Options that vary inside a ranking group: the plan's "compare" list, by
+ * default the IO model (udp) or the FEC strategy (rudp). */
+static int in_compare(const cJSON *cmp, const char *protocol,
+                      const char *name) {
+  if (cmp == NULL && strcmp(protocol, "rudp") == 0)
+    return strcmp(name, "fec") == 0;
   if (cmp == NULL)
     return strcmp(name, "io-model") == 0 || strcmp(name, "backend") == 0 ||
            strcmp(name, "io-threads") == 0;
@@ -319,7 +335,8 @@ static int add_config(struct np_plan_ctx *c, const cJSON *row,
   p->nconfigs++; /* from here the plan owns cf and frees it on error */
   snprintf(cf->id, sizeof cf->id, "%s", p->protocol);
   const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(d, "compare");
-  double warm = 0.25, secs = 1;
+  double warm = table_default(c, "warmup", 0), secs = table_default(c, "seconds", 1);
+  double rounds = table_default(c, "rounds", 1);
   for (size_t i = 0; i < c->ntab; i++) {
     const struct np_matrix_option *o = &c->tab[i];
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, o->name);
@@ -344,7 +361,7 @@ static int add_config(struct np_plan_ctx *c, const cJSON *row,
     cf->argc += 2;
     if (o->core || cJSON_HasObjectItem(own, o->name))
       id_append(cf->id, sizeof cf->id, o, copy);
-    if (!in_compare(cmp, o->name)) {
+    if (!in_compare(cmp, p->protocol, o->name)) {
       size_t used = strlen(cf->group);
       snprintf(cf->group + used, sizeof cf->group - used, "%s%s=%s",
                used ? " " : "", o->name, text);
@@ -353,10 +370,16 @@ static int add_config(struct np_plan_ctx *c, const cJSON *row,
       warm = copy->valuedouble;
     if (strcmp(o->name, "seconds") == 0)
       secs = copy->valuedouble;
+    if (strcmp(o->name, "rounds") == 0)
+      rounds = copy->valuedouble;
   }
-  cf->est_seconds = warm + secs + NP_REP_OVERHEAD_S;
+  /* rudp repeats warm-up + measurement per round, each with a drain and an
+   * orderly close (NP_ROUND_OVERHEAD_S); udp has one "round" and none */
+  double per_round = warm + secs + (rounds > 1 || strcmp(p->protocol, "rudp") == 0
+                                        ? NP_ROUND_OVERHEAD_S : 0);
+  cf->est_seconds = rounds * per_round + NP_REP_OVERHEAD_S;
   cf->timeout_seconds = p->timeout_seconds > 0 ? p->timeout_seconds
-                                               : 2 * (warm + secs) + 15;
+                                               : 2 * rounds * per_round + 15;
   const cJSON *e;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "expectations")) {
     if (row_matches(c, cf->options,

@@ -18,6 +18,7 @@
 #include "np_kernel.h"
 #include "np_matrix_int.h"
 #include "np_matrix_plan.h"
+#include "np_matrix_summary_rudp.h"
 
 /* A metric: where it lives in a record (first pointer that resolves). */
 struct np_metric {
@@ -201,6 +202,14 @@ static cJSON *config_json(const char *dir, const struct np_matrix_plan *p,
   double *v[NP_NMETRICS];
   memset(nv, 0, sizeof nv);
   memset(v, 0, sizeof v);
+  /* rudp records carry rounds: their own statistics (basis "rounds" for
+   * one repetition, else "repetitions"), np_matrix_summary_rudp.c */
+  struct np_matrix_rudp_acc *ra = NULL;
+  if (strcmp(p->protocol, "rudp") == 0 &&
+      (ra = np_matrix_rudp_acc_new(R == 1)) == NULL) {
+    cJSON_Delete(o);
+    return NULL;
+  }
   if (o == NULL)
     return NULL;
   cJSON_AddStringToObject(o, "id", cf->id);
@@ -223,6 +232,8 @@ static cJSON *config_json(const char *dir, const struct np_matrix_plan *p,
     int have[NP_NMETRICS];
     cJSON *rec = NULL;
     cJSON *rj = rep_json(&r, &st, vals, have, &rec);
+    if (ra != NULL && rj != NULL && st != NULL)
+      np_matrix_rudp_acc_add(ra, rec, rj);
     cJSON_Delete(rec);
     if (rj == NULL)
       continue;
@@ -280,6 +291,9 @@ static cJSON *config_json(const char *dir, const struct np_matrix_plan *p,
   else
     cJSON_AddNullToObject(o, "spread");
   cJSON_AddBoolToObject(o, "unstable", spread > NP_MATRIX_SPREAD_LIMIT);
+  if (ra != NULL)
+    np_matrix_rudp_acc_finish(ra, o, NP_MATRIX_SPREAD_LIMIT, median_rps);
+  np_matrix_rudp_acc_free(ra);
   for (size_t i = 0; i < NP_NMETRICS; i++)
     free(v[i]);
   return o;

@@ -98,6 +98,12 @@ struct np_arq_config {
   uint32_t max_retries;     /* per fragment, then FAILED (30)             */
   size_t max_queue_bytes;   /* unsent application bytes (16 MiB)          */
   uint32_t reo_mult_max;    /* reordering window multiplier cap (16)      */
+  uint64_t reo_wnd_max_ns;  /* cap on the reordering window, 0 = none (0).
+                               With FEC below, a reordered fragment is
+                               usually rebuilt within the group wait, so
+                               waiting out the path's full reordering
+                               delay only slows the repair of fragments
+                               FEC could not rebuild (docs/rudp.md)     */
 };
 
 /* Counters; monotonically increasing unless noted. */

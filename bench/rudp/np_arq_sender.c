@@ -31,6 +31,8 @@ uint64_t np_arq_reo_wnd(const struct np_arq *a) {
     w = a->reo_learned_ns;
   if (a->srtt_ns && w > a->srtt_ns)
     w = a->srtt_ns;
+  if (a->cfg.reo_wnd_max_ns && w > a->cfg.reo_wnd_max_ns)
+    w = a->cfg.reo_wnd_max_ns;
   return w;
 }
 

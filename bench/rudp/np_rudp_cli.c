@@ -9,6 +9,7 @@
 
 #include "np_rudp_config.h"
 #include "np_rudp_record.h"
+#include "np_rudp_record_fec.h"
 #include "np_rudp_run.h"
 
 #define PROG "netproof-bench rudp"
@@ -25,10 +26,20 @@ static void usage(FILE *fp) {
       "  --window N         messages in flight per client (1..4096)       [16]\n"
       "  --io-model M       single | pool                                 [single]\n"
       "  --io-threads N     loops for pool (1..16)                        [1; pool 4]\n"
-      "  --fec F            none (fixed | adaptive: issue 8)              [none]\n"
+      "  --fec F            none | fixed | adaptive (docs/fec.md)         [none]\n"
+      "  --fec-group N      data datagrams per FEC group (1..8)           [8]\n"
+      "  --fec-parity N     parity per group, fixed mode (0..4)           [2]\n"
+      "  --fec-wait-ms X    an open group waits at most X ms              [2]\n"
+      "  --fec-budget-bytes N  retained bytes per endpoint                [1048576]\n"
+      "  --fec-ratio-percent N parity bytes <= N % of data bytes          [50]\n"
+      "  --fec-target P     adaptive: P(group unrecoverable) target       [0.02]\n"
+      "  --fec-min-parity N / --fec-max-parity N  adaptive bounds         [0 / 4]\n"
+      "  --fec-initial-parity N  adaptive, before the first loss report   [1]\n"
       "  --cc C             bbr | newreno | none                          [bbr]\n"
       "  --mtu N            protocol MTU, UDP payload bytes               [1200]\n"
       "  --min-rto-ms X     RTO floor                                     [100]\n"
+      "  --reo-wnd-max-ms X cap on RACK's reordering window; auto = FEC\n"
+      "                     wait + 3 ms with FEC, no cap without          [auto]\n"
       "  --warmup S         warm-up seconds per round                     [2]\n"
       "  --seconds S        measured seconds per round                    [3]\n"
       "  --rounds N         rounds, relay seeds seed, seed+1, ...         [3]\n"
@@ -57,19 +68,18 @@ static void summary(const struct np_rudp_result *res) {
     int h = np_hist_percentile(r->rtt_ns, 99, &p99) == 0;
     uint64_t retx = r->arq_client.retransmits + r->arq_server.retransmits;
     uint64_t spur = r->arq_client.spurious + r->arq_server.spurious;
-    uint64_t bytes = r->arq_client.bytes_sent + r->arq_server.bytes_sent;
     fprintf(stderr,
             PROG ": round %" PRIu32 " seed %" PRIu64 ": %.0f round trips/s, "
             "p99 %s%.2f ms, retx %.1f/1000 (spurious %" PRIu64 " of %" PRIu64
-            "), overhead %.1f %%, cpu %.0f %%: %s\n",
+            "), overhead %.1f %%, fec rec %.1f/1000 unrec %.0f, "
+            "cpu %.0f %%: %s\n",
             i, r->seed, wall > 0 ? (double)r->app.received / wall : 0.0,
             h ? "" : "n/a ", h ? (double)p99 / 1e6 : 0.0,
             r->app.received ? 1000.0 * (double)retx / (double)r->app.received
                             : 0.0,
             spur, retx,
-            r->app.msg_bytes
-                ? ((double)bytes / (double)r->app.msg_bytes - 1) * 100.0
-                : 0.0,
+            np_rudp_round_overhead(r), np_rudp_round_recoveries_per_1000(r),
+            np_rudp_round_unrecoverable(r),
             wall > 0 ? 100.0 * (r->cpu_user_seconds + r->cpu_sys_seconds) /
                            wall
                      : 0.0,

@@ -22,6 +22,9 @@ void np_rudp_config_defaults(struct np_rudp_config *cfg) {
   cfg->io_model = NP_RUDP_IO_SINGLE;
   cfg->io_threads = 1;
   cfg->fec = NP_RUDP_FEC_NONE;
+  cfg->reo_auto = 1;
+  np_fec_config_defaults(&cfg->fec_cfg);
+  cfg->fec_cfg.mode = NP_FEC_NONE;
   np_arq_config_defaults(&cfg->arq);
   cfg->warmup = 2.0;
   cfg->seconds = 3.0;
@@ -79,6 +82,43 @@ static int parse_dbl(const char *opt, const char *s, double lo, int lo_open,
   return 0;
 }
 
+/* --fec-* knobs of the FEC layer (docs/fec.md); returns 1 when known. */
+static int fec_option(struct np_fec_config *fc, const char *name,
+                      const char *val, int *rc, struct np_errbuf *eb) {
+  uint64_t v = 0;
+  double d = 0;
+  if (!strcmp(name, "--fec-group")) {
+    if (!(*rc = parse_u64(name, val, 1, NP_FEC_MAX_GROUP, &v, eb)))
+      fc->group = (unsigned)v;
+  } else if (!strcmp(name, "--fec-parity")) {
+    if (!(*rc = parse_u64(name, val, 0, NP_FEC_MAX_PARITY, &v, eb)))
+      fc->parity = (unsigned)v;
+  } else if (!strcmp(name, "--fec-wait-ms")) {
+    if (!(*rc = parse_dbl(name, val, 0, 1, 1000, &d, eb)))
+      fc->wait_ns = (uint64_t)llround(d * 1e6);
+  } else if (!strcmp(name, "--fec-budget-bytes")) {
+    if (!(*rc = parse_u64(name, val, 131072, (uint64_t)1 << 32, &v, eb)))
+      fc->budget = (size_t)v;
+  } else if (!strcmp(name, "--fec-ratio-percent")) {
+    if (!(*rc = parse_u64(name, val, 1, 400, &v, eb)))
+      fc->ratio_pct = (unsigned)v;
+  } else if (!strcmp(name, "--fec-target")) {
+    *rc = parse_dbl(name, val, 0, 1, 0.5, &fc->policy.target, eb);
+  } else if (!strcmp(name, "--fec-max-parity")) {
+    if (!(*rc = parse_u64(name, val, 0, NP_FEC_MAX_PARITY, &v, eb)))
+      fc->policy.max_m = (unsigned)v;
+  } else if (!strcmp(name, "--fec-min-parity")) {
+    if (!(*rc = parse_u64(name, val, 0, NP_FEC_MAX_PARITY, &v, eb)))
+      fc->policy.min_m = (unsigned)v;
+  } else if (!strcmp(name, "--fec-initial-parity")) {
+    if (!(*rc = parse_u64(name, val, 0, NP_FEC_MAX_PARITY, &v, eb)))
+      fc->policy.initial_m = (unsigned)v;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
 /* One of our own valued options; returns 1 when name was ours. */
 static int own_option(struct np_rudp_config *cfg, const char *name,
                       const char *val, int *threads_set, int *rc,
@@ -109,12 +149,15 @@ static int own_option(struct np_rudp_config *cfg, const char *name,
   } else if (!strcmp(name, "--fec")) {
     if (!strcmp(val, "none"))
       cfg->fec = NP_RUDP_FEC_NONE;
-    else if (!strcmp(val, "fixed") || !strcmp(val, "adaptive"))
-      *rc = np_errbuf_set(eb, NP_EUSAGE,
-                          "--fec %s: not implemented yet (issue 8)", val);
+    else if (!strcmp(val, "fixed"))
+      cfg->fec = NP_RUDP_FEC_FIXED;
+    else if (!strcmp(val, "adaptive"))
+      cfg->fec = NP_RUDP_FEC_ADAPTIVE;
     else
       *rc = np_errbuf_set(eb, NP_EUSAGE,
                           "--fec '%s': expected none, fixed or adaptive", val);
+  } else if (!strncmp(name, "--fec-", 6)) {
+    return fec_option(&cfg->fec_cfg, name, val, rc, eb);
   } else if (!strcmp(name, "--cc")) {
     if (np_arq_cc_parse(val, &cfg->arq.cc) != 0)
       *rc = np_errbuf_set(eb, NP_EUSAGE,
@@ -125,6 +168,11 @@ static int own_option(struct np_rudp_config *cfg, const char *name,
   } else if (!strcmp(name, "--min-rto-ms")) {
     if (!(*rc = parse_dbl(name, val, 0, 1, 60000, &d, eb)))
       cfg->arq.min_rto_ns = (uint64_t)llround(d * 1e6);
+  } else if (!strcmp(name, "--reo-wnd-max-ms")) {
+    if (!strcmp(val, "auto"))
+      cfg->reo_auto = 1;
+    else if (!(*rc = parse_dbl(name, val, 0, 0, 60000, &d, eb)))
+      cfg->arq.reo_wnd_max_ns = (uint64_t)llround(d * 1e6), cfg->reo_auto = 0;
   } else if (!strcmp(name, "--warmup")) {
     *rc = parse_dbl(name, val, 0, 0, 600, &cfg->warmup, eb);
   } else if (!strcmp(name, "--seconds")) {
@@ -205,6 +253,28 @@ int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
                          cfg->io_threads);
   if (cfg->io_model == NP_RUDP_IO_POOL && !threads_set)
     cfg->io_threads = 4; /* the reference's pool */
+  cfg->fec_cfg.mode = cfg->fec == NP_RUDP_FEC_FIXED      ? NP_FEC_FIXED
+                      : cfg->fec == NP_RUDP_FEC_ADAPTIVE ? NP_FEC_ADAPTIVE
+                                                         : NP_FEC_NONE;
+  cfg->fec_cfg.mtu = cfg->arq.mtu;
+  cfg->arq.reserve = cfg->fec == NP_RUDP_FEC_NONE ? 0 : NP_FEC_RESERVE;
+  /* auto: with FEC, RACK waits the group wait + 3 ms, not the path's whole
+   * reordering delay (docs/rudp.md "FEC"); without FEC, no cap */
+  if (cfg->reo_auto)
+    cfg->arq.reo_wnd_max_ns =
+        cfg->fec == NP_RUDP_FEC_NONE ? 0 : cfg->fec_cfg.wait_ns + 3000000u;
+  struct np_fec_policy_config *pc = &cfg->fec_cfg.policy;
+  struct np_fec_policy pol;
+  if (pc->min_m > pc->max_m)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--fec-min-parity %u: above --fec-max-parity %u",
+                         pc->min_m, pc->max_m);
+  /* the starting parity is clamped into [min, max] */
+  pc->initial_m = pc->initial_m < pc->min_m   ? pc->min_m
+                  : pc->initial_m > pc->max_m ? pc->max_m
+                                              : pc->initial_m;
+  if (np_fec_policy_init(&pol, pc) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--fec-*: invalid adaptive policy");
   if (np_arq_frag_max(&cfg->arq) < 16)
     return np_errbuf_set(eb, NP_EUSAGE, "--mtu %" PRIu32 ": too small",
                          cfg->arq.mtu);

@@ -14,6 +14,7 @@
 
 #include "np_arq.h"
 #include "np_err.h"
+#include "np_fec.h"
 #include "np_relay.h"
 
 #define NP_RUDP_MAX_CLIENTS 256u
@@ -35,8 +36,12 @@ struct np_rudp_config {
   uint32_t window;      /* outstanding messages per client              */
   enum np_rudp_io_model io_model;
   uint32_t io_threads;  /* loops (pool)                                 */
-  enum np_rudp_fec fec; /* only none until issue 8                      */
+  enum np_rudp_fec fec; /* none | fixed | adaptive                       */
+  struct np_fec_config fec_cfg; /* group, parity, wait, budget, policy;
+                                   mode mirrors fec                      */
   struct np_arq_config arq; /* cc, mtu, windows, RTO bounds             */
+  int reo_auto;         /* --reo-wnd-max-ms auto: arq.reo_wnd_max_ns is
+                           fec wait + 3 ms with FEC, none without        */
   double warmup;        /* seconds per round                            */
   double seconds;       /* measured seconds per round                   */
   uint32_t rounds;      /* measurement rounds, seeds seed, seed+1, ...  */
@@ -50,8 +55,8 @@ struct np_rudp_config {
 void np_rudp_config_defaults(struct np_rudp_config *cfg);
 
 /* Parse argv (argv[0] = "rudp").  *help = 1 for --help.  NP_EUSAGE with
- * "--option: reason" in eb; --fec fixed|adaptive gives NP_EUSAGE "not
- * implemented yet (issue 8)". */
+ * "--option: reason" in eb.  With --fec fixed|adaptive the ARQ's reserve
+ * becomes NP_FEC_RESERVE so every data datagram fits an FEC group. */
 int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
                          int *help, struct np_errbuf *eb);
 

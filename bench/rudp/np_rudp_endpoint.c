@@ -6,6 +6,17 @@
  * k as u64, little-endian, when payload >= 12) followed by a pattern
  * derived from (seed, c, k, offset).  The server checks every request's
  * order and content before echoing it; the client checks every echo.
+ *
+ * FEC (--fec fixed|adaptive, docs/fec.md): every connection endpoint has
+ * an np_fec next to its np_arq.  ARQ data datagrams (first transmissions
+ * and retransmissions) go out through np_fec_send, pure acks straight to
+ * the socket; every received datagram goes through np_fec_input first,
+ * and rebuilt data re-enters the ARQ as NP_ARQ_IN_RECOVERED (no RTT
+ * sample, no congestion signal; the ARQ acks it, so only what FEC could
+ * not rebuild is retransmitted).  The lane timer covers both deadlines.
+ * The server demultiplexes FEC datagrams by the conv inside a data shard
+ * or, for parity and loss reports (which carry no conv), by the client
+ * route's address pinned by its first datagram.
  */
 #include "np_rudp_endpoint.h"
 
@@ -21,6 +32,7 @@ struct lane;
 struct conn {
   struct lane *lane;
   struct np_arq *arq;
+  struct np_fec *fec;          /* NULL with --fec none               */
   int is_server;
   uint32_t client;
   uv_udp_t sock;               /* client only                        */
@@ -34,6 +46,9 @@ struct conn {
   int drained_noted, done_noted, close_called;
   struct np_rudp_app app, app_base, app_end;
   struct np_arq_stats base, end;
+  struct np_fec_stats fec_end; /* counters reset at measurement start */
+  uint64_t wire_bytes, wire_dgrams; /* put on the socket, whole round */
+  uint64_t wire_base[2], wire_end[2];
   uint64_t drops;
 };
 
@@ -47,6 +62,9 @@ struct lane {
   uv_async_t wake;
   uv_timer_t timer;
   uv_check_t check;
+  uv_timer_t sampler;          /* FEC retained bytes every 100 ms     */
+  uint64_t *retained;          /* samples, measurement + drain        */
+  uint32_t nretained, cap_retained;
   uv_udp_t server;
   int has_server;
   uint64_t server_drops;
@@ -67,6 +85,7 @@ struct np_rudp_net {
   unsigned nlanes;
   struct conn *clients, *servers;
   struct np_rudp_sockrep *reps; /* server, then clients (bind time)   */
+  int fec;                      /* endpoints carry an np_fec          */
 };
 
 static uint64_t now_ns(void) {
@@ -168,10 +187,14 @@ static void on_state(void *ud, enum np_arq_state st) {
   }
 }
 
-static int on_output(void *ud, const uint8_t *buf, size_t len) {
+/* Put one datagram on the socket (the FEC layer's output, and the ARQ's
+ * when there is no FEC or for pure acks). */
+static int sock_send(void *ud, const uint8_t *buf, size_t len) {
   struct conn *c = ud;
   uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
   int r;
+  c->wire_bytes += len;
+  c->wire_dgrams++;
   if (c->is_server) {
     if (!c->peer_set)
       return NP_EAGAIN;
@@ -187,6 +210,21 @@ static int on_output(void *ud, const uint8_t *buf, size_t len) {
   return 0;
 }
 
+/* The ARQ's output: data through the FEC layer, everything else plain. */
+static int on_arq_output(void *ud, const uint8_t *buf, size_t len) {
+  struct conn *c = ud;
+  if (c->fec != NULL && (buf[0] & NP_ARQ_F_DATA))
+    return np_fec_send(c->fec, buf, len, now_ns());
+  return sock_send(ud, buf, len);
+}
+
+/* A data datagram the FEC layer rebuilt from parity. */
+static void on_fec_recovered(void *ud, const uint8_t *buf, size_t len) {
+  struct conn *c = ud;
+  (void)np_arq_input(c->arq, buf, len, now_ns(), NP_ARQ_IN_RECOVERED);
+  c->dirty = 1;
+}
+
 /* ---- loop callbacks ---------------------------------------------------- */
 
 static void on_alloc(uv_handle_t *h, size_t sug, uv_buf_t *buf) {
@@ -196,8 +234,17 @@ static void on_alloc(uv_handle_t *h, size_t sug, uv_buf_t *buf) {
 }
 
 static void conn_input(struct conn *c, const uv_buf_t *buf, ssize_t n) {
-  (void)np_arq_input(c->arq, (const uint8_t *)buf->base, (size_t)n, now_ns(),
-                     NP_ARQ_IN_NETWORK);
+  const uint8_t *p = (const uint8_t *)buf->base;
+  size_t len = (size_t)n;
+  uint64_t now = now_ns();
+  if (c->fec != NULL) {
+    int kind = np_fec_input(c->fec, p, len, now, &p, &len);
+    if (kind != NP_FEC_IN_DATA && kind != NP_FEC_IN_PLAIN) {
+      c->dirty = 1; /* rebuilt data may want an ack */
+      return;
+    }
+  }
+  (void)np_arq_input(c->arq, p, len, now, NP_ARQ_IN_NETWORK);
   c->dirty = 1;
   if (c->is_server && np_arq_peer_closed(c->arq) && !c->close_called) {
     c->close_called = 1; /* the client closed: drain and close our side */
@@ -212,6 +259,18 @@ static void on_client_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
     conn_input(h->data, buf, n);
 }
 
+/* The server connection whose client route is addr (pinned), or NULL. */
+static struct conn *server_by_addr(struct lane *l, const struct sockaddr *addr,
+                                   socklen_t alen) {
+  struct np_rudp_net *n = l->net;
+  for (uint32_t i = 0; i < n->cfg->clients; i++) {
+    struct conn *c = &n->servers[i];
+    if (c->peer_set && memcmp(&c->peer, addr, alen) == 0)
+      return c;
+  }
+  return NULL;
+}
+
 static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
                            const struct sockaddr *addr, unsigned flags) {
   (void)flags;
@@ -219,14 +278,26 @@ static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
   if (n <= 0 || addr == NULL)
     return;
   const uint8_t *p = (const uint8_t *)buf->base;
-  uint32_t conv = n >= 4 ? (uint32_t)(p[2] << 8 | p[3]) : 0;
+  socklen_t alen = addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                               : sizeof(struct sockaddr_in);
+  uint32_t conv = 0;
+  if (!(p[0] & NP_FEC_MARK))
+    conv = n >= 4 ? (uint32_t)(p[2] << 8 | p[3]) : 0;
+  else if ((p[0] & 0xc0u) == 0 && n >= (ssize_t)NP_FEC_HDR_DATA + 4)
+    conv = (uint32_t)(p[NP_FEC_HDR_DATA + 2] << 8 | p[NP_FEC_HDR_DATA + 3]);
+  if (conv == 0 && (p[0] & NP_FEC_MARK)) { /* parity or report: by route */
+    struct conn *c = server_by_addr(l, addr, alen);
+    if (c == NULL)
+      l->foreign++;
+    else
+      conn_input(c, buf, n);
+    return;
+  }
   if (conv == 0 || conv > l->net->cfg->clients) {
     l->foreign++;
     return;
   }
   struct conn *c = &l->net->servers[conv - 1];
-  socklen_t alen = addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                               : sizeof(struct sockaddr_in);
   if (!c->peer_set) {
     memcpy(&c->peer, addr, alen);
     c->peer_set = 1;
@@ -239,19 +310,33 @@ static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
 
 static void arm_timer(struct lane *l);
 
+static uint64_t conn_deadline(const struct conn *c) {
+  uint64_t d = np_arq_deadline(c->arq);
+  if (c->fec != NULL) {
+    uint64_t f = np_fec_deadline(c->fec);
+    if (f < d)
+      d = f;
+  }
+  return d;
+}
+
 static void on_timer(uv_timer_t *t) {
   struct lane *l = t->data;
   uint64_t now = now_ns();
-  for (unsigned i = 0; i < l->nconns; i++)
-    if (np_arq_deadline(l->conns[i]->arq) <= now)
-      np_arq_on_timer(l->conns[i]->arq, now);
+  for (unsigned i = 0; i < l->nconns; i++) {
+    struct conn *c = l->conns[i];
+    if (np_arq_deadline(c->arq) <= now)
+      np_arq_on_timer(c->arq, now); /* may send through np_fec_send */
+    if (c->fec != NULL && np_fec_deadline(c->fec) <= now)
+      np_fec_on_timer(c->fec, now); /* partial-group parity, reports */
+  }
   arm_timer(l);
 }
 
 static void arm_timer(struct lane *l) {
   uint64_t d = UINT64_MAX;
   for (unsigned i = 0; i < l->nconns; i++) {
-    uint64_t x = np_arq_deadline(l->conns[i]->arq);
+    uint64_t x = conn_deadline(l->conns[i]);
     if (x < d)
       d = x;
   }
@@ -277,6 +362,19 @@ static void on_check(uv_check_t *h) {
   arm_timer(l);
 }
 
+/* Sum of the lane's FEC retained bytes, one sample per 100 ms. */
+static void on_sample(uv_timer_t *t) {
+  struct lane *l = t->data;
+  uint64_t sum = 0;
+  for (unsigned i = 0; i < l->nconns; i++) {
+    struct np_fec_stats st = {0};
+    np_fec_get_stats(l->conns[i]->fec, &st);
+    sum += st.retained_bytes;
+  }
+  if (l->nretained < l->cap_retained)
+    l->retained[l->nretained++] = sum;
+}
+
 static uint64_t sock_drops(uv_udp_t *u) {
   uv_os_fd_t fd;
   uint32_t mi[SK_MEMINFO_VARS];
@@ -297,12 +395,18 @@ static void lane_phase(struct lane *l) {
       struct conn *c = l->conns[i];
       if (next == NP_RUDP_MEASURE) {
         np_arq_get_stats(c->arq, &c->base);
+        np_fec_reset_counters(c->fec);
+        c->wire_base[0] = c->wire_bytes;
+        c->wire_base[1] = c->wire_dgrams;
         c->app_base = c->app;
         c->measuring = 1;
       } else if (next == NP_RUDP_DRAIN && !c->is_server) {
         note_drained(c);
       } else if (next == NP_RUDP_CLOSE) {
         np_arq_get_stats(c->arq, &c->end);
+        np_fec_get_stats(c->fec, &c->fec_end);
+        c->wire_end[0] = c->wire_bytes;
+        c->wire_end[1] = c->wire_dgrams;
         c->app_end = c->app;
         c->measuring = 0;
         if (!c->is_server && !c->close_called) {
@@ -316,7 +420,12 @@ static void lane_phase(struct lane *l) {
         }
       }
     }
+    if (next == NP_RUDP_MEASURE && l->net->fec)
+      uv_timer_start(&l->sampler, on_sample, 100, 100);
+    if (next == NP_RUDP_CLOSE)
+      uv_timer_stop(&l->sampler);
     if (next == NP_RUDP_STOP) {
+      uv_close((uv_handle_t *)&l->sampler, NULL);
       if (l->has_server) {
         l->server_drops = sock_drops(&l->server);
         uv_close((uv_handle_t *)&l->server, NULL);
@@ -377,7 +486,7 @@ static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
                      uint32_t client, int is_server, struct np_errbuf *eb) {
   struct np_arq_config ac = n->cfg->arq;
   ac.conv = (uint16_t)(client + 1);
-  struct np_arq_callbacks cb = {on_output, on_deliver, on_state, c};
+  struct np_arq_callbacks cb = {on_arq_output, on_deliver, on_state, c};
   c->lane = l;
   c->client = client;
   c->is_server = is_server;
@@ -387,6 +496,11 @@ static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
   int rc = np_arq_new(&ac, &cb, now_ns(), &c->arq, eb);
   if (rc)
     return rc;
+  if (n->fec) {
+    struct np_fec_callbacks fcb = {sock_send, on_fec_recovered, c};
+    if ((rc = np_fec_new(&n->cfg->fec_cfg, &fcb, now_ns(), &c->fec, eb)) != 0)
+      return rc;
+  }
   l->conns[l->nconns++] = c;
   return 0;
 }
@@ -404,11 +518,15 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
   uv_timer_init(&l->loop, &l->timer);
   uv_check_init(&l->loop, &l->check);
   uv_check_start(&l->check, on_check);
-  l->wake.data = l->timer.data = l->check.data = l;
+  uv_timer_init(&l->loop, &l->sampler);
+  l->wake.data = l->timer.data = l->check.data = l->sampler.data = l;
+  /* measurement + drain bound (3 s) + slack, one sample per 100 ms */
+  l->cap_retained = (uint32_t)(n->cfg->seconds * 10.0) + 40;
+  l->retained = calloc(l->cap_retained, sizeof *l->retained);
   l->conns = calloc(2 * (size_t)n->cfg->clients, sizeof *l->conns);
   l->msgbuf = malloc(n->cfg->payload);
   l->scratch = malloc(n->cfg->payload);
-  if (!l->conns || !l->msgbuf || !l->scratch)
+  if (!l->conns || !l->msgbuf || !l->scratch || !l->retained)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
   return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
 }
@@ -424,6 +542,7 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
   n->cfg = cfg;
   n->ctl = ctl;
   n->seed = seed;
+  n->fec = cfg->fec != NP_RUDP_FEC_NONE;
   n->nlanes = np_rudp_config_lanes(cfg);
   n->clients = calloc(cfg->clients, sizeof *n->clients);
   n->servers = calloc(cfg->clients, sizeof *n->servers);
@@ -518,6 +637,22 @@ static void sockrep_fill(struct np_rudp_net *n, struct np_rudp_round *r) {
     r->socks[1 + i].drops = n->clients[i].drops;
 }
 
+/* Lane samples summed by index (lanes start sampling at the same phase
+ * change, so index k is about k x 100 ms after measurement start). */
+static void retained_merge(struct np_rudp_net *n, struct np_rudp_round *r) {
+  uint32_t len = 0;
+  for (unsigned i = 0; i < n->nlanes; i++)
+    if (n->lanes[i].nretained > len)
+      len = n->lanes[i].nretained;
+  r->fec_nretained = 0;
+  if (len == 0 || (r->fec_retained = calloc(len, sizeof(uint64_t))) == NULL)
+    return;
+  for (unsigned i = 0; i < n->nlanes; i++)
+    for (uint32_t k = 0; k < n->lanes[i].nretained; k++)
+      r->fec_retained[k] += n->lanes[i].retained[k];
+  r->fec_nretained = len;
+}
+
 int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
   for (unsigned i = 0; i < n->nlanes; i++)
     if (n->lanes[i].th_started) {
@@ -532,6 +667,8 @@ int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
     r->socket_send_errors += n->lanes[i].send_errors;
     r->foreign += n->lanes[i].foreign;
   }
+  retained_merge(n, r);
+  unsigned nf[2] = {0, 0};
   r->conns = 2 * n->cfg->clients;
   for (uint32_t i = 0; i < r->conns; i++) {
     struct conn *c = i < n->cfg->clients ? &n->clients[i]
@@ -546,6 +683,11 @@ int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
                           &c->end, &c->base);
     np_arq_get_stats(c->arq, &fin);
     np_rudp_arq_add_delta(&r->arq_total, &fin, &zero);
+    r->wire_bytes += c->wire_end[0] - c->wire_base[0];
+    r->wire_datagrams += c->wire_end[1] - c->wire_base[1];
+    if (c->fec != NULL)
+      np_rudp_fec_add(c->is_server ? &r->fec_server : &r->fec_client,
+                      &c->fec_end, &nf[c->is_server]);
     enum np_arq_state st = np_arq_get_state(c->arq);
     r->conns_closed += st == NP_ARQ_CLOSED;
     r->conns_failed += st == NP_ARQ_FAILED;
@@ -583,6 +725,7 @@ void np_rudp_net_free(struct np_rudp_net *n) {
       close_if_open((uv_handle_t *)&l->server);
     close_if_open((uv_handle_t *)&l->timer);
     close_if_open((uv_handle_t *)&l->check);
+    close_if_open((uv_handle_t *)&l->sampler);
     close_if_open((uv_handle_t *)&l->wake);
     uv_run(&l->loop, UV_RUN_DEFAULT);
     uv_loop_close(&l->loop);
@@ -590,13 +733,17 @@ void np_rudp_net_free(struct np_rudp_net *n) {
     free(l->conns);
     free(l->msgbuf);
     free(l->scratch);
+    free(l->retained);
   }
   for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
     np_arq_free(n->clients[i].arq);
+    np_fec_free(n->clients[i].fec);
     free(n->clients[i].sent_at);
   }
-  for (uint32_t i = 0; n->servers && i < n->cfg->clients; i++)
+  for (uint32_t i = 0; n->servers && i < n->cfg->clients; i++) {
     np_arq_free(n->servers[i].arq);
+    np_fec_free(n->servers[i].fec);
+  }
   free(n->clients);
   free(n->servers);
   free(n->reps);

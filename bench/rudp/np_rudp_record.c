@@ -15,6 +15,7 @@
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_sysinfo.h"
+#include "np_rudp_record_fec.h"
 #ifdef NP_RUDP_HAVE_SCHEMA
 #include "np_schema.h"
 #endif
@@ -30,8 +31,10 @@ static const char *const RTT_RULE =
     "retransmission";
 static const char *const OVERHEAD_RULE =
     "(UDP payload bytes sent by all endpoints / application message bytes "
-    "in both directions - 1) x 100, over measurement + drain; no IP/UDP "
-    "headers, relay forwarding not counted";
+    "in both directions - 1) x 100, over measurement + drain; the payload "
+    "bytes are counted at the socket, so ARQ headers, acks, FEC headers, "
+    "parity and loss reports are all in; no IP/UDP headers, relay "
+    "forwarding not counted";
 
 const char *np_rudp_status(const struct np_rudp_result *res) {
   if (res->signal)
@@ -122,13 +125,12 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   np_rudp_arq_add_delta(&s, &r->arq_server, &(struct np_arq_stats){0});
   uint64_t rt = r->app.received;
   cJSON *o = cJSON_CreateObject();
-  NUM(o, "datagrams_sent", s.datagrams_sent);
-  NUM(o, "udp_payload_bytes_sent", s.bytes_sent);
+  NUM(o, "datagrams_sent", r->wire_datagrams);
+  NUM(o, "udp_payload_bytes_sent", r->wire_bytes);
+  NUM(o, "arq_datagrams_sent", s.datagrams_sent);
+  NUM(o, "arq_bytes_sent", s.bytes_sent);
   NUM(o, "app_message_bytes", r->app.msg_bytes);
-  NUM(o, "network_overhead_percent",
-      r->app.msg_bytes ? ((double)s.bytes_sent / (double)r->app.msg_bytes -
-                          1.0) * 100.0
-                       : 0.0);
+  NUM(o, "network_overhead_percent", np_rudp_round_overhead(r));
   NUM(o, "fragments_sent", s.fragments_sent);
   NUM(o, "retransmits", s.retransmits);
   NUM(o, "retransmits_per_1000_roundtrips", per_1000(s.retransmits, rt));
@@ -175,6 +177,11 @@ static cJSON *relay_dir_json(const struct np_relay_counts *c) {
   NUM(o, "rate_paced", c->rate_paced);
   NUM(o, "forwarded", c->forwarded);
   NUM(o, "dropped_at_stop", c->dropped_at_stop);
+  NUM(o, "loss_stage", c->loss_stage);
+  NUM(o, "applied_loss_percent",
+      c->loss_stage ? 100.0 * (double)(c->lost_random + c->lost_burst +
+                                       c->lost_ge) / (double)c->loss_stage
+                    : 0.0);
   NUM(o, "errors", np_relay_counts_errors(c));
   return o;
 }
@@ -191,7 +198,8 @@ static cJSON *checks_json(const struct np_rudp_check *c, unsigned n) {
   return a;
 }
 
-static cJSON *round_json(const struct np_rudp_round *r, uint32_t i,
+static cJSON *round_json(const struct np_rudp_config *cfg,
+                         const struct np_rudp_round *r, uint32_t i,
                          uint64_t rss) {
   cJSON *o = cJSON_CreateObject();
   NUM(o, "round", i);
@@ -220,6 +228,8 @@ static cJSON *round_json(const struct np_rudp_round *r, uint32_t i,
   NUM(rw, "overflow", wc->overflow);
   NUM(rw, "reordered", wc->reordered);
   NUM(rw, "forwarded", wc->forwarded);
+  NUM(rw, "loss_stage", wc->loss_stage);
+  NUM(rw, "applied_loss_percent", np_rudp_round_applied_loss(r));
   NUM(rl, "route_peak_bytes_sum", r->relay_peak_bytes_sum);
   NUM(rl, "route_peak_packets_sum", r->relay_peak_packets_sum);
   NUM(rl, "errors", r->relay_errors);
@@ -228,6 +238,7 @@ static cJSON *round_json(const struct np_rudp_round *r, uint32_t i,
                           "whole round: warm-up, measurement, drain, close");
   if (r->relay_stats)
     cJSON_AddItemReferenceToObject(rl, "stats", r->relay_stats);
+  cJSON_AddItemToObject(o, "fec", np_rudp_fec_round_json(cfg, r));
   cJSON_AddItemToObject(o, "checks", checks_json(r->checks, NP_RUDP_CHECKS));
   return o;
 }
@@ -270,11 +281,16 @@ static double f_spur(const struct np_rudp_round *r) {
                  (double)n
            : 0.0;
 }
-static double f_overhead(const struct np_rudp_round *r) {
-  uint64_t b = r->arq_client.bytes_sent + r->arq_server.bytes_sent;
-  return r->app.msg_bytes
-             ? ((double)b / (double)r->app.msg_bytes - 1.0) * 100.0
-             : 0.0;
+static double f_p50(const struct np_rudp_round *r) {
+  int64_t v = 0;
+  return np_hist_percentile(r->rtt_ns, 50, &v) == 0 ? v / 1000.0 : 0.0;
+}
+static double f_cpu_rt(const struct np_rudp_round *r) {
+  double cpu = r->cpu_user_seconds + r->cpu_sys_seconds;
+  return r->app.received ? 1e6 * cpu / (double)r->app.received : 0.0;
+}
+static double f_relay_peak(const struct np_rudp_round *r) {
+  return (double)r->relay_peak_bytes_sum;
 }
 
 cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
@@ -293,6 +309,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   NUM(h, "max_bytes", NP_ARQ_HDR_MAX);
   NUM(h, "fec_reserve_bytes", cfg->arq.reserve);
   NUM(h, "fragment_max_bytes", np_arq_frag_max(&cfg->arq));
+  np_rudp_fec_header_json(h);
   NUM(o, "median_round", res->median);
   cJSON_AddStringToObject(o, "median_rule",
                           "the round with the median round trips/s (lower "
@@ -308,10 +325,27 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   cJSON_AddItemToObject(s, "spurious_percent_of_retransmits",
                         spread(res, f_spur));
   cJSON_AddItemToObject(s, "network_overhead_percent",
-                        spread(res, f_overhead));
+                        spread(res, np_rudp_round_overhead));
+  cJSON_AddItemToObject(s, "rtt_p50_us", spread(res, f_p50));
+  cJSON_AddItemToObject(s, "cpu_us_per_roundtrip", spread(res, f_cpu_rt));
+  cJSON_AddItemToObject(s, "recoveries_per_1000_roundtrips",
+                        spread(res, np_rudp_round_recoveries_per_1000));
+  cJSON_AddItemToObject(s, "unrecoverable_groups",
+                        spread(res, np_rudp_round_unrecoverable));
+  cJSON_AddItemToObject(s, "fec_retained_peak_bytes",
+                        spread(res, np_rudp_round_retained_peak));
+  cJSON_AddItemToObject(s, "relay_route_peak_bytes_sum",
+                        spread(res, f_relay_peak));
+  cJSON_AddItemToObject(s, "parity_mean",
+                        spread(res, np_rudp_round_parity_mean));
+  cJSON_AddItemToObject(s, "policy_changes",
+                        spread(res, np_rudp_round_policy_changes));
+  cJSON_AddItemToObject(s, "applied_loss_percent",
+                        spread(res, np_rudp_round_applied_loss));
   cJSON *a = cJSON_AddArrayToObject(o, "rounds");
   for (uint32_t i = 0; i < res->nrounds; i++)
-    cJSON_AddItemToArray(a, round_json(&res->rounds[i], i, res->rss_max_bytes));
+    cJSON_AddItemToArray(a, round_json(cfg, &res->rounds[i], i,
+                                       res->rss_max_bytes));
   return o;
 }
 
@@ -335,12 +369,14 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(o, "seed", cfg->seed);
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
+  cJSON_AddItemToObject(o, "fec_params", np_rudp_fec_config_json(cfg));
   cJSON *q = cJSON_AddObjectToObject(o, "arq");
   NUM(q, "mtu", cfg->arq.mtu);
   NUM(q, "send_window", cfg->arq.snd_wnd);
   NUM(q, "receive_window", cfg->arq.rcv_wnd);
   NUM(q, "initial_cwnd", cfg->arq.init_cwnd);
   NUM(q, "min_rto_ms", cfg->arq.min_rto_ns / 1e6);
+  NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);
   NUM(q, "dead_timeout_ms", cfg->arq.dead_timeout_ns / 1e6);
   cJSON_AddItemToObject(o, "relay", np_relay_config_json(&cfg->relay));
@@ -466,6 +502,37 @@ static void on_schema_error(void *ctx, const char *pointer,
 }
 #endif
 
+#ifdef NP_RUDP_HAVE_SCHEMA
+/* bench/rudp/rudp-part.schema.json, embedded at configure time */
+extern const unsigned char np_rudp_part_schema[];
+extern const size_t np_rudp_part_schema_len;
+
+static void on_part_error(void *ctx, const char *pointer, const char *keyword,
+                          const char *reason) {
+  struct first_error *fe = ctx;
+  if (!fe->seen++)
+    np_errbuf_set(fe->eb, NP_ESCHEMA, "record: /rudp%s: %s: %s", pointer,
+                  keyword, reason);
+}
+
+/* The "rudp" part against the embedded part schema. */
+static int validate_part(const cJSON *part, struct np_errbuf *eb) {
+  struct np_schema *s = NULL;
+  cJSON *sdoc = cJSON_ParseWithLength((const char *)np_rudp_part_schema,
+                                      np_rudp_part_schema_len);
+  if (sdoc == NULL)
+    return np_errbuf_set(eb, NP_EPARSE, "rudp-part.schema.json: bad JSON");
+  int rc = np_schema_compile(sdoc, &s, eb);
+  cJSON_Delete(sdoc);
+  if (rc)
+    return rc;
+  struct first_error fe = {eb, 0};
+  rc = np_schema_validate(s, part, on_part_error, &fe);
+  np_schema_free(s);
+  return rc;
+}
+#endif
+
 int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
 #ifdef NP_RUDP_HAVE_SCHEMA
   struct np_schema *s = NULL;
@@ -477,10 +544,14 @@ int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
     np_schema_free(s);
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   }
-  /* until the lead merges rudp-part.schema.json, check the rest alone */
-  cJSON_DeleteItemFromObjectCaseSensitive(copy, "rudp");
+  /* until the lead merges rudp-part.schema.json, check the rest alone and
+   * the part against its own schema */
+  cJSON *part = cJSON_DetachItemFromObjectCaseSensitive(copy, "rudp");
   struct first_error fe = {eb, 0};
   rc = np_schema_validate(s, copy, on_schema_error, &fe);
+  if (rc == 0 && part != NULL)
+    rc = validate_part(part, eb);
+  cJSON_Delete(part);
   cJSON_Delete(copy);
   np_schema_free(s);
   return rc;

@@ -30,7 +30,8 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
 
 /* Validate against the built-in run schema when the library is built with
  * it; while run.schema.json has no "rudp" property yet, the part is
- * detached for that check.  0 or NP_ESCHEMA with "/pointer: reason". */
+ * detached for that check and validated against rudp-part.schema.json
+ * (embedded at configure time).  0 or NP_ESCHEMA with "/pointer: reason". */
 int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb);
 
 /* Write doc to path ("-" = stdout) atomically. */

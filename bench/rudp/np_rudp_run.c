@@ -74,6 +74,34 @@ void np_rudp_arq_add_delta(struct np_arq_stats *acc,
     acc->min_rtt_ns = a->min_rtt_ns;
 }
 
+void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
+                     unsigned *n_added) {
+#define S(f) acc->f += a->f
+  S(data_sent); S(plain_sent); S(data_bytes); S(groups_encoded);
+  S(groups_partial); S(groups_no_parity); S(parity_sent); S(parity_bytes);
+  S(header_bytes); S(reports_sent); S(report_bytes); S(ratio_binds);
+  S(budget_binds); S(output_errors); S(policy_changes); S(reports_in);
+  S(data_in); S(parity_in); S(plain_in); S(dup_shards); S(late_shards);
+  S(malformed); S(recovered); S(groups_recovered); S(groups_final);
+  S(unrecoverable); S(rx_evictions); S(shards_expected); S(shards_lost);
+  S(cache_hits); S(cache_misses); S(retained_bytes); S(retained_peak);
+  S(budget); S(prealloc_bytes);
+#undef S
+  uint64_t msum = 0;
+  for (unsigned m = 0; m <= NP_FEC_MAX_PARITY; m++) {
+    acc->parity_hist[m] += a->parity_hist[m];
+    msum += m * acc->parity_hist[m];
+  }
+  acc->parity_mean =
+      acc->groups_encoded ? (double)msum / (double)acc->groups_encoded : 0.0;
+  if (a->parity_max > acc->parity_max)
+    acc->parity_max = a->parity_max;
+  if (a->policy_m > acc->policy_m)
+    acc->policy_m = a->policy_m;
+  unsigned n = ++*n_added;
+  acc->policy_loss += (a->policy_loss - acc->policy_loss) / n;
+}
+
 static double mono_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -177,6 +205,7 @@ static void relay_sum(const struct np_relay *relay, uint32_t routes,
 static void counts_sub(struct np_relay_counts *a,
                        const struct np_relay_counts *b) {
   a->received -= b->received;
+  a->loss_stage -= b->loss_stage;
   a->duplicated -= b->duplicated;
   a->lost_random -= b->lost_random;
   a->lost_burst -= b->lost_burst;
@@ -366,6 +395,7 @@ void np_rudp_result_free(struct np_rudp_result *res) {
     np_hist_free(res->rounds[i].rtt_ns);
     cJSON_Delete(res->rounds[i].relay_stats);
     free(res->rounds[i].socks);
+    free(res->rounds[i].fec_retained);
   }
   free(res->rounds);
   np_kernel_free(res->kernel_before);

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "np_arq.h"
+#include "np_fec.h"
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_relay.h"
@@ -34,6 +35,11 @@ struct np_rudp_app {
 void np_rudp_app_sub(struct np_rudp_app *acc, const struct np_rudp_app *a,
                      const struct np_rudp_app *b); /* acc = a - b */
 void np_rudp_app_add(struct np_rudp_app *acc, const struct np_rudp_app *a);
+/* acc += a for the FEC counters of endpoints (peaks and retained bytes
+ * summed, parity_max / policy_m the largest, parity_mean recomputed from
+ * the histogram, policy_loss the mean over the endpoints added). */
+void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
+                     unsigned *n_added);
 /* acc += a - b for every counter of struct np_arq_stats (gauges: a's). */
 void np_rudp_arq_add_delta(struct np_arq_stats *acc,
                            const struct np_arq_stats *a,
@@ -74,6 +80,14 @@ struct np_rudp_round {
   struct np_rudp_app total;  /* whole round                              */
   struct np_arq_stats arq_client, arq_server; /* measurement + drain     */
   struct np_arq_stats arq_total; /* whole round, both sides             */
+  /* FEC (zero with --fec none), measurement + drain, summed per side */
+  struct np_fec_stats fec_client, fec_server;
+  uint64_t wire_bytes, wire_datagrams; /* UDP payloads put on the wire by
+                                        every endpoint (ARQ + FEC layer),
+                                        measurement + drain              */
+  uint64_t *fec_retained; /* owned: retained bytes summed over endpoints,
+                             sampled every 100 ms from measurement start  */
+  uint32_t fec_nretained;
   struct np_hist *rtt_ns;    /* round trips completed in the window      */
   uint32_t conns, conns_closed, conns_failed, conns_unacked;
   struct np_relay_counts relay_dir[NP_RELAY_DIRS]; /* summed over routes */

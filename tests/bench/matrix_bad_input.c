@@ -60,10 +60,10 @@ static const struct bad_case cases[] = {
     {"duplicate configuration",
      GOOD_HEAD "\"configurations\":[{\"payload\":64},{\"payload\":64}]}",
      "/configurations/1: duplicate configuration id udp-p64-c16-w1-single-uv"},
-    {"protocol without a runner",
+    {"udp option in a rudp plan",
      "{\"schema\":\"netproof/plan/1\",\"suite\":\"t\",\"protocol\":\"rudp\","
-     "\"dimensions\":{\"payload\":[64]}}",
-     "/protocol: protocol \"rudp\" has no runner"},
+     "\"dimensions\":{\"backend\":[\"uv\"]}}",
+     "/dimensions/backend: unknown rudp option \"backend\""},
     {"not JSON", "{\"schema\": ", ""},
 };
 

@@ -163,6 +163,34 @@ static void test_duplicates_and_parity_first(void) {
   pair_close(&p);
 }
 
+/* A lone datagram would close with m = 0 (ratio cap): no wake-up for it;
+ * a second one makes parity possible and arms the wait; a lone group left
+ * open is closed by the next send after its wait. */
+static void test_lazy_close(void) {
+  struct np_fec_config cfg;
+  np_fec_config_defaults(&cfg);
+  struct pair p;
+  pair_open(&p, &cfg);
+  uint64_t seed = 11;
+  uint8_t d[4][1000];
+  for (unsigned i = 0; i < 4; i++)
+    make_datagram(&seed, d[i], sizeof d[i]);
+  struct np_fec_stats st;
+  ASSERT_OK(np_fec_send(p.tx, d[0], sizeof d[0], 300 * MS));
+  ASSERT_UINT_EQ(np_fec_deadline(p.tx), UINT64_MAX);
+  ASSERT_OK(np_fec_send(p.tx, d[1], sizeof d[1], 301 * MS));
+  ASSERT_UINT_EQ(np_fec_deadline(p.tx), 302 * MS);
+  np_fec_on_timer(p.tx, 302 * MS);
+  ASSERT_EQ(p.ctx->n, 3); /* 2 data + 1 parity (50 % of 2 x 1002) */
+  ASSERT_OK(np_fec_send(p.tx, d[2], sizeof d[2], 400 * MS));
+  ASSERT_UINT_EQ(np_fec_deadline(p.tx), UINT64_MAX);
+  ASSERT_OK(np_fec_send(p.tx, d[3], sizeof d[3], 500 * MS));
+  np_fec_get_stats(p.tx, &st);
+  ASSERT_UINT_EQ(st.groups_encoded, 2); /* the lone 400 ms group closed */
+  ASSERT_UINT_EQ(st.groups_no_parity, 1);
+  pair_close(&p);
+}
+
 static void test_unrecoverable(void) {
   struct np_fec_config cfg;
   np_fec_config_defaults(&cfg);
@@ -181,8 +209,16 @@ static void test_unrecoverable(void) {
   struct np_fec_stats st;
   np_fec_get_stats(p.rx, &st);
   ASSERT_GT(st.retained_bytes, 0);
-  ASSERT_UINT_EQ(np_fec_deadline(p.rx), 105 * MS); /* first shard + 100 ms */
-  np_fec_on_timer(p.rx, 105 * MS);
+  /* Finality by time is checked on the 50 ms report tick: the group
+   * (first shard at 5 ms) becomes final on the first tick >= 105 ms. */
+  ASSERT_UINT_EQ(np_fec_deadline(p.rx), 50 * MS);
+  uint64_t t = 0;
+  for (int i = 0; i < 5 && st.groups_final == 0; i++) {
+    t = np_fec_deadline(p.rx);
+    np_fec_on_timer(p.rx, t);
+    np_fec_get_stats(p.rx, &st);
+  }
+  ASSERT_UINT_EQ(t, 150 * MS);
   np_fec_get_stats(p.rx, &st);
   ASSERT_UINT_EQ(st.unrecoverable, 1);
   ASSERT_UINT_EQ(st.groups_final, 1);
@@ -190,7 +226,7 @@ static void test_unrecoverable(void) {
   ASSERT_UINT_EQ(st.retained_bytes, 0);
   ASSERT_EQ(p.crx->nrec, 0);
   /* A late shard of the final group: passed through, counted late. */
-  ASSERT_EQ(feed(&p, 0, 106 * MS), NP_FEC_IN_DATA);
+  ASSERT_EQ(feed(&p, 0, 151 * MS), NP_FEC_IN_DATA);
   np_fec_get_stats(p.rx, &st);
   ASSERT_UINT_EQ(st.late_shards, 1);
   /* Group 1: lose data 0 and every parity; final by lag when group 5
@@ -350,6 +386,7 @@ static void test_stats_json(void) {
 
 int main(void) {
   test_partial_group_by_timer();
+  test_lazy_close();
   test_ratio_cap();
   test_duplicates_and_parity_first();
   test_unrecoverable();

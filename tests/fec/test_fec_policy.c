@@ -3,7 +3,9 @@
  * m rising and falling as reported loss changes, hysteresis, counted
  * changes; and end to end, two endpoints whose decoder's loss reports
  * drive the sender's parity up when the link starts losing and down when
- * it stops.
+ * it stops; bursts (3 consecutive in every 100) that the binomial model
+ * underrates raise m to 3 through the reported per-group loss counts, and
+ * m falls back once the bursts stop.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -86,14 +88,44 @@ static void test_hysteresis(void) {
   ASSERT_EQ(pol.m, 1);
 }
 
+/* Group-loss reports: with 3 % loss the binomial model says 2 parity;
+ * when 8 % of the groups lose 3 shards (bursts) the policy takes 3, and
+ * returns to 2 when the bursts stop. */
+static void test_groups_burst(void) {
+  struct np_fec_policy_config cfg;
+  np_fec_policy_config_defaults(&cfg);
+  struct np_fec_policy pol;
+  ASSERT_OK(np_fec_policy_init(&pol, &cfg));
+  for (int i = 0; i < 40; i++)
+    np_fec_policy_report(&pol, 1000, 30);
+  ASSERT_EQ(pol.m, 2);
+  uint64_t burst[5] = {20, 12, 8, 0, 0}; /* of 100 groups */
+  for (int i = 0; i < 40; i++)
+    np_fec_policy_groups(&pol, 100, burst);
+  ASSERT_EQ(pol.m, 3);
+  ASSERT_DBL_NEAR(pol.q[2], 0.08, 0.005);
+  /* a report of few groups moves q little */
+  uint64_t none[5] = {0, 0, 0, 0, 0};
+  np_fec_policy_groups(&pol, 1, none);
+  ASSERT_EQ(pol.m, 3);
+  uint64_t indep[5] = {20, 2, 0, 0, 0};
+  for (int i = 0; i < 60; i++)
+    np_fec_policy_groups(&pol, 100, indep);
+  ASSERT_EQ(pol.m, 2);
+  ASSERT_GE(pol.changes, 2);
+}
+
 /* End to end: A sends to B through a lossy link; B's reports reach A. */
 struct link {
   struct cap *ca, *cb;
   struct np_fec *a, *b;
 };
 
+/* loss_per_mille >= 1000 means bursts: 3 consecutive datagrams lost in
+ * every 100 (counted by *pos across calls). */
 static void pump(struct link *l, uint64_t now, unsigned loss_per_mille,
                  uint64_t *seed) {
+  static uint64_t pos;
   uint8_t d[800];
   const uint8_t *o;
   size_t olen;
@@ -102,9 +134,12 @@ static void pump(struct link *l, uint64_t now, unsigned loss_per_mille,
     ASSERT_OK(np_fec_send(l->a, d, sizeof d, now));
   }
   np_fec_flush(l->a, now);
-  for (size_t i = 0; i < l->ca->n; i++)
-    if (rng_next(seed) % 1000 >= loss_per_mille)
+  for (size_t i = 0; i < l->ca->n; i++, pos++) {
+    int lost = loss_per_mille >= 1000 ? pos % 100 >= 37 && pos % 100 < 40
+                                      : rng_next(seed) % 1000 < loss_per_mille;
+    if (!lost)
       np_fec_input(l->b, l->ca->buf[i], l->ca->len[i], now, &o, &olen);
+  }
   l->ca->n = 0;
   l->cb->nrec = 0;
   np_fec_on_timer(l->b, now + 150 * MS); /* finalise, report */
@@ -146,6 +181,23 @@ static void test_end_to_end(void) {
   ASSERT_GE(st.policy_changes, 3);
   ASSERT_GT(st.parity_hist[0], 0);
   ASSERT_GE(st.parity_max, 2);
+  /* bursts of 3: 3 % loss, but groups hit lose 3 shards -> m = 3 */
+  for (int r = 0; r < 40; r++, now += 200 * MS)
+    pump(&l, now, 1000, &seed);
+  np_fec_get_stats(l.a, &st);
+  ASSERT_EQ(st.policy_m, 3);
+  ASSERT_DBL_NEAR(st.policy_loss, 0.03, 0.01);
+  uint64_t unrec0 = 0;
+  np_fec_get_stats(l.b, &st);
+  unrec0 = st.unrecoverable;
+  for (int r = 0; r < 10; r++, now += 200 * MS)
+    pump(&l, now, 1000, &seed);
+  np_fec_get_stats(l.b, &st);
+  ASSERT_EQ(st.unrecoverable, unrec0); /* m = 3 repairs every burst */
+  for (int r = 0; r < 80; r++, now += 200 * MS)
+    pump(&l, now, 0, &seed);
+  np_fec_get_stats(l.a, &st);
+  ASSERT_EQ(st.policy_m, 0);
   np_fec_free(l.a);
   np_fec_free(l.b);
   free(l.ca);
@@ -156,6 +208,7 @@ int main(void) {
   test_formula();
   test_up_and_down();
   test_hysteresis();
+  test_groups_burst();
   test_end_to_end();
   puts("test_fec_policy: ok");
   return 0;

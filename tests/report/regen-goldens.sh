@@ -16,3 +16,9 @@ find "$here/golden-pages" -mindepth 1 ! -name '*.reading.md' -delete 2>/dev/null
   --results "$here/fixture-isolation" --results "$here/fixture" \
   --output "$here/golden-pages" </dev/null
 echo "regenerated $here/golden and $here/golden-pages"
+# Reliable UDP: index report and rudp page of fixture-rudp + fixture-rudp-pw
+# (the test writes them with --write, then compares).
+rm -rf "$here/golden-rudp"
+"$build/tests/report/test_report_rudp" "$here/fixture-rudp" \
+  "$here/fixture-rudp-pw" "$here/golden-rudp" --write </dev/null >/dev/null
+echo "regenerated $here/golden-rudp"

@@ -4,7 +4,10 @@
  * packet, every ack for a while and a whole window, duplicated and
  * reordered acks, a full receive window, a vanished peer, spurious
  * retransmissions under 5 % reordering by +15 ms, random loss with every
- * congestion controller, and malformed input.
+ * congestion controller, malformed input; for the FEC layer (issue 8): a
+ * fragment lost on the wire but handed in as NP_ARQ_IN_RECOVERED a few ms
+ * later is neither retransmitted nor a congestion signal, and the
+ * reordering-window cap holds.
  */
 #include <string.h>
 
@@ -385,6 +388,81 @@ static void test_malformed(void) {
   sim_free(&s);
 }
 
+/* Fragment 40 of 200 is lost on the wire; 3 ms after the original would
+ * have arrived, "FEC" hands the same bytes in as recovered input.  The
+ * sender sees it acked in time: no retransmission, no loss episode
+ * (NewReno's window keeps growing), the receiver counts it as recovered. */
+static uint8_t g_rec_buf[1500];
+static size_t g_rec_len;
+static uint64_t g_rec_at;
+static int drop_for_fec(struct sim *s, int from, const uint8_t *b, size_t len,
+                        uint64_t idx) {
+  if (!drop_seq_once(s, from, b, len, idx))
+    return 0;
+  memcpy(g_rec_buf, b, len);
+  g_rec_len = len;
+  g_rec_at = s->now + 13 * SIM_MS; /* 10 ms path + 3 ms group wait */
+  return 1;
+}
+
+static void test_recovered_not_congestion(void) {
+  struct np_arq_config cfg;
+  cfg_default(&cfg);
+  cfg.cc = NP_ARQ_CC_NEWRENO;
+  cfg.reo_wnd_max_ns = 5 * SIM_MS; /* what rudp sets with FEC */
+  struct sim s;
+  sim_init(&s, &cfg, 21);
+  set_delay(&s, 10);
+  g_drop_seq = 40, g_drop_done = 0, g_rec_len = 0;
+  s.drop = drop_for_fec;
+  g_target = 200;
+  s.fixed_len = 1000;
+  sim_send(&s, g_target);
+  struct np_arq_stats st0;
+  while (!all_delivered(&s)) {
+    ASSERT_TRUE(sim_run(&s, all_delivered, 1 * SIM_MS) || 1);
+    if (g_rec_len && s.now >= g_rec_at) {
+      stats(&s, 0, &st0);
+      ASSERT_OK(np_arq_input(s.ep[1], g_rec_buf, g_rec_len, s.now,
+                             NP_ARQ_IN_RECOVERED));
+      np_arq_flush(s.ep[1], s.now);
+      g_rec_len = 0;
+    }
+    ASSERT_LT(s.now, 5000 * SIM_MS);
+  }
+  ASSERT_EQ(g_drop_done, 1);
+  ASSERT_EQ(s.side[1].bad, 0);
+  struct np_arq_stats a, b;
+  stats(&s, 0, &a);
+  stats(&s, 1, &b);
+  ASSERT_EQ(b.recovered_in, 1);
+  ASSERT_EQ(a.retransmits, 0);
+  ASSERT_GE(a.cwnd, st0.cwnd); /* no halving */
+  ASSERT_LE(a.reo_wnd_ns, 5 * SIM_MS);
+  sim_free(&s);
+}
+
+/* The cap bounds the window the path's reordering would teach. */
+static void test_reo_wnd_cap(void) {
+  struct np_arq_config cfg;
+  cfg_default(&cfg);
+  cfg.reo_wnd_max_ns = 5 * SIM_MS;
+  struct sim s;
+  sim_init(&s, &cfg, 22);
+  set_delay(&s, 10);
+  s.dir[0].reorder = 0.05;
+  s.dir[0].reorder_ns = 15 * SIM_MS;
+  g_target = 2000;
+  sim_send(&s, g_target);
+  ASSERT_TRUE(sim_run(&s, all_delivered, 60000 * SIM_MS));
+  ASSERT_EQ(s.side[1].bad, 0);
+  struct np_arq_stats a;
+  stats(&s, 0, &a);
+  ASSERT_LE(a.reo_wnd_ns, 5 * SIM_MS);
+  ASSERT_GT(a.reordered_seen + a.spurious, 0); /* it did see reordering */
+  sim_free(&s);
+}
+
 int main(int argc, char **argv) {
   const char *only = argc > 1 ? argv[1] : NULL;
   static const struct {
@@ -402,6 +480,8 @@ int main(int argc, char **argv) {
       {"reorder_no_spurious", test_reorder_no_spurious},
       {"random_each_cc", test_random_each_cc},
       {"malformed", test_malformed},
+      {"recovered_not_congestion", test_recovered_not_congestion},
+      {"reo_wnd_cap", test_reo_wnd_cap},
   };
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
     if (only && strcmp(only, tests[i].name) != 0)

@@ -1,0 +1,452 @@
+/*
+ * np_report_rudp.c - reliable-UDP values and charts (see np_report_rudp.h).
+ *
+ * Charts put the network condition on the x axis and one bar per strategy
+ * (ARQ only, fixed FEC, adaptive FEC).  Besides the relay profile, the IO
+ * model, payload and window join the category label when they vary in the
+ * set, so the main suite gives one chart per metric and congestion
+ * controller, and the payload x window suite one chart per metric; all
+ * other dimensions split charts and are stated in the subtitle.
+ */
+#include "np_report_rudp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_chart.h"
+#include "np_json.h"
+#include "np_report_fmt.h"
+#include "np_report_int.h"
+
+static const struct {
+  const char *key;
+  const char *path; /* inside one round; NULL: computed */
+} np_rmetric[NP_R_COUNT_] = {
+    [NP_R_RPS] = {"roundtrips_per_sec", "measurement/roundtrips_per_sec"},
+    [NP_R_P99] = {"rtt_p99_us", "measurement/rtt_us/p99"},
+    [NP_R_P50] = {"rtt_p50_us", "measurement/rtt_us/p50"},
+    [NP_R_CPU] = {"cpu_percent", "measurement/cpu_percent"},
+    [NP_R_RSS] = {"rss_max_bytes", "measurement/rss_max_bytes"},
+    [NP_R_OVERHEAD] = {"network_overhead_percent",
+                       "arq/network_overhead_percent"},
+    [NP_R_RETX] = {"retransmits_per_1000_roundtrips",
+                   "arq/retransmits_per_1000_roundtrips"},
+    [NP_R_RECOV] = {"recoveries_per_1000_roundtrips",
+                    "fec/recoveries_per_1000_roundtrips"},
+    [NP_R_UNREC] = {"unrecoverable_groups", "fec/unrecoverable_groups"},
+    [NP_R_RETAINED] = {"fec_retained_peak_bytes",
+                       "fec/retained/peak_sum_bytes"},
+    [NP_R_RELAY] = {"relay_route_peak_bytes_sum", "relay/route_peak_bytes_sum"},
+    [NP_R_LOSS] = {"applied_loss_percent", "relay/window/applied_loss_percent"},
+    [NP_R_CPU_RT] = {"cpu_us_per_roundtrip", NULL},
+};
+
+const char *np_rudp_metric_key(enum np_rudp_metric m) {
+  return np_rmetric[m].key;
+}
+
+double np_rudp_round_value(const cJSON *round, enum np_rudp_metric m) {
+  if (np_rmetric[m].path != NULL)
+    return np_report_num(round, np_rmetric[m].path);
+  double rt = np_report_num(round, "measurement/roundtrips");
+  double u = np_report_num(round, "measurement/cpu_user_seconds");
+  double s = np_report_num(round, "measurement/cpu_sys_seconds");
+  if (isnan(rt) || isnan(u) || isnan(s))
+    return NAN;
+  return rt > 0 ? 1e6 * (u + s) / rt : 0;
+}
+
+/* The record's rounds array and median round index (-1 when absent). */
+static const cJSON *rounds_of(const cJSON *doc, int *median) {
+  const cJSON *part = cJSON_GetObjectItemCaseSensitive(doc, "rudp");
+  const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
+  *median = cJSON_IsNumber(mr) ? (int)mr->valuedouble : -1;
+  return cJSON_GetObjectItemCaseSensitive(part, "rounds");
+}
+
+void np_rudp_stat(const struct np_report_config *c, enum np_rudp_metric m,
+                  double *med, double *min, double *max, size_t *n) {
+  double v[128];
+  size_t k = 0;
+  *med = *min = *max = NAN;
+  if (c->nruns == 1) {
+    int mi;
+    const cJSON *r, *rounds = rounds_of(c->runs[0].doc, &mi);
+    int i = 0;
+    cJSON_ArrayForEach(r, rounds) {
+      double x = np_rudp_round_value(r, m);
+      if (i++ == mi)
+        *med = x;
+      if (!isnan(x) && k < 128)
+        v[k++] = x;
+    }
+  } else {
+    for (size_t i = 0; i < c->nruns && k < 128; i++) {
+      int mi;
+      const cJSON *rounds = rounds_of(c->runs[i].doc, &mi);
+      double x = np_rudp_round_value(cJSON_GetArrayItem(rounds, mi), m);
+      if (mi >= 0 && !isnan(x))
+        v[k++] = x;
+    }
+    if (k > 0)
+      *med = np_report_median(v, k);
+  }
+  for (size_t i = 0; i < k; i++) {
+    if (i == 0 || v[i] < *min)
+      *min = v[i];
+    if (i == 0 || v[i] > *max)
+      *max = v[i];
+  }
+  if (n != NULL)
+    *n = k;
+}
+
+int np_rudp_is_set(const struct np_report_set *s) {
+  for (size_t i = 0; i < s->nruns; i++) {
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(s->runs[i].doc,
+                                                        "config");
+    if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+const char *np_rudp_strategy_label(const struct np_rudp_view *v) {
+  static const char *const names[] = {"ARQ only", "fixed FEC",
+                                      "adaptive FEC"};
+  return v->strategy < 3 ? names[v->strategy] : v->fec;
+}
+
+int np_rudp_views(const struct np_report_set *s, struct np_rudp_view **out,
+                  size_t *n) {
+  const struct np_report_config **order = np_report_plan_order(s);
+  struct np_rudp_view *v = calloc(s->nconfigs + 1, sizeof *v);
+  if (order == NULL || v == NULL) {
+    free(order);
+    free(v);
+    return NP_ENOMEM;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < s->nconfigs; i++) {
+    const struct np_report_config *c = order[i];
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c->runs[0].doc,
+                                                        "config");
+    if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") != 0)
+      continue;
+    struct np_rudp_view *w = &v[k++];
+    w->c = c;
+    w->fec = np_json_get_string(cfg, "fec", "?");
+    w->strategy = strcmp(w->fec, "none") == 0    ? 0
+                  : strcmp(w->fec, "fixed") == 0 ? 1
+                  : strcmp(w->fec, "adaptive") == 0 ? 2 : 3;
+    w->profile = np_json_get_string(
+        cJSON_GetObjectItemCaseSensitive(cfg, "relay"), "profile", "?");
+    w->cc = np_json_get_string(cfg, "cc", "?");
+    const char *model = np_json_get_string(cfg, "io_model", "?");
+    double threads = np_json_get_number(cfg, "io_threads", 1);
+    if (strcmp(model, "single") == 0)
+      snprintf(w->model, sizeof w->model, "%s", model);
+    else
+      snprintf(w->model, sizeof w->model, "%s %.0f", model, threads);
+    w->payload = np_json_get_number(cfg, "payload", NAN);
+    w->clients = np_json_get_number(cfg, "clients", NAN);
+    w->window = np_json_get_number(cfg, "window", NAN);
+    w->seconds = np_json_get_number(cfg, "seconds", NAN);
+    w->rounds = np_json_get_number(cfg, "rounds", NAN);
+    w->excluded = c->npassed < c->nruns;
+  }
+  free(order);
+  *out = v;
+  *n = k;
+  return 0;
+}
+
+/* Does field f (0 payload, 1 window, 2 clients, 3 model, 4 cc, 5 seconds,
+ * 6 profile) vary among vs? */
+static int varies(const struct np_rudp_view *vs, size_t n, int f) {
+  for (size_t i = 1; i < n; i++) {
+    const struct np_rudp_view *a = &vs[0], *b = &vs[i];
+    int d = f == 0   ? a->payload != b->payload
+            : f == 1 ? a->window != b->window
+            : f == 2 ? a->clients != b->clients
+            : f == 3 ? strcmp(a->model, b->model) != 0
+            : f == 4 ? strcmp(a->cc, b->cc) != 0
+            : f == 5 ? a->seconds != b->seconds || a->rounds != b->rounds
+                     : strcmp(a->profile, b->profile) != 0;
+    if (d)
+      return 1;
+  }
+  return 0;
+}
+
+static void field_text(char *buf, size_t len, const struct np_rudp_view *v,
+                       int f) {
+  char num[48];
+  switch (f) {
+  case 0:
+    np_fmt_num(num, sizeof num, v->payload, 0);
+    snprintf(buf, len, "%s B", num);
+    break;
+  case 1:
+    snprintf(buf, len, "window %.0f", v->window);
+    break;
+  case 2:
+    snprintf(buf, len, "%.0f clients", v->clients);
+    break;
+  case 3:
+    snprintf(buf, len, "%s", v->model);
+    break;
+  case 4:
+    snprintf(buf, len, "%s", v->cc);
+    break;
+  case 5:
+    snprintf(buf, len, "%.0f x %g s", v->rounds, v->seconds);
+    break;
+  default:
+    snprintf(buf, len, "%s", v->profile);
+  }
+}
+
+void np_rudp_condition(char *buf, size_t len, const struct np_rudp_view *v,
+                       const struct np_rudp_view *vs, size_t n,
+                       unsigned skip) {
+  size_t k = (size_t)snprintf(buf, len, "%s", v->profile);
+  for (int f = 0; f <= 5; f++) {
+    if (!varies(vs, n, f) || (skip & (1u << f)))
+      continue;
+    char t[64];
+    field_text(t, sizeof t, v, f);
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, ", %s", t);
+  }
+}
+
+/* ---- charts ------------------------------------------------------------ */
+
+struct rudp_chart {
+  const char *stem, *title, *ylabel;
+  enum np_rudp_metric m;
+  double scale;
+  int split_clean; /* profile "none" gets its own chart: unimpaired rates
+                    * are ~20x the impaired ones and would flatten them */
+};
+
+static const struct rudp_chart np_rcharts[] = {
+    {"rudp-throughput", "Reliable UDP round trips/s by strategy and condition",
+     "round trips / s", NP_R_RPS, 1, 1},
+    {"rudp-p99", "Reliable UDP p99 round-trip time by strategy and condition",
+     "p99 RTT / ms", NP_R_P99, 1e-3, 0},
+    {"rudp-cpu", "Process CPU by strategy and condition",
+     "process CPU / % (one core = 100)", NP_R_CPU, 1, 0},
+    {"rudp-overhead", "Network overhead by strategy and condition",
+     "network overhead / %", NP_R_OVERHEAD, 1, 0},
+    {"rudp-recoveries", "FEC recoveries per 1,000 round trips",
+     "recovered fragments / 1,000 round trips", NP_R_RECOV, 1, 0},
+    {"rudp-retransmits", "ARQ retransmits per 1,000 round trips",
+     "retransmits / 1,000 round trips", NP_R_RETX, 1, 0},
+    {"rudp-fec-retained", "FEC retained memory, peak (sum over endpoints)",
+     "FEC retained peak / KiB", NP_R_RETAINED, 1.0 / 1024, 0},
+    {"rudp-relay-peak", "Relay queue peak (sum over routes)",
+     "relay route peak sum / KiB", NP_R_RELAY, 1.0 / 1024, 0},
+    {"rudp-rss", "Process peak resident memory", "max RSS / MiB", NP_R_RSS,
+     1.0 / 1048576, 0},
+};
+
+/* Fields that split charts (not on the x axis): clients, cc, timing. */
+static int same_chart(const struct np_rudp_view *a,
+                      const struct np_rudp_view *b) {
+  return a->clients == b->clients && strcmp(a->cc, b->cc) == 0 &&
+         a->seconds == b->seconds && a->rounds == b->rounds;
+}
+
+static void subtitle_of(char *buf, size_t len, const struct np_rudp_view *v,
+                        const struct np_rudp_view *vs, size_t n,
+                        const char *machine) {
+  char t[64];
+  size_t k = 0;
+  buf[0] = '\0';
+  static const int fields[] = {0, 1, 2, 3, 4, 5};
+  for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+    int f = fields[i];
+    /* payload, window and model vary on the axis; the rest split charts */
+    if (f <= 1 || f == 3 ? varies(vs, n, f) : 0)
+      continue;
+    field_text(t, sizeof t, v, f);
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s%s",
+                          k ? ", " : "", f == 5 ? "rounds " : "", t);
+  }
+  snprintf(buf + k, k < len ? len - k : 0, "%smachine %s", k ? ", " : "",
+           machine);
+}
+
+/* One chart over the views g[0..ng) (same_chart), metric sp. */
+static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
+                const struct rudp_chart *sp, const struct np_rudp_view *all,
+                size_t nall, const struct np_rudp_view **g, size_t ng) {
+  const char **cats = calloc(ng, sizeof *cats), **notes = calloc(ng, sizeof *notes);
+  char (*ctext)[128] = calloc(ng, sizeof *ctext), (*cshow)[128] = calloc(ng, sizeof *cshow);
+  double *val = malloc(4 * 3 * ng * sizeof *val);
+  char *svg = NULL;
+  int rc = 0;
+  if (cats == NULL || notes == NULL || ctext == NULL || cshow == NULL ||
+      val == NULL) {
+    rc = NP_ENOMEM;
+    goto done;
+  }
+  size_t nc = 0, maxn = 0, ci[256];
+  int used[4] = {0};
+  for (size_t i = 0; i < 4 * 3 * ng; i++)
+    val[i] = NAN;
+  for (size_t i = 0; i < ng && i < 256; i++) {
+    char t[128];
+    np_rudp_condition(t, sizeof t, g[i], all, nall,
+                      NP_RF_CLIENTS | NP_RF_CC | NP_RF_TIMING);
+    size_t j = 0;
+    while (j < nc && strcmp(ctext[j], t) != 0)
+      j++;
+    if (j == nc) {
+      /* the profile on the axis, the rest (IO model, payload, window) as
+       * a second line under it */
+      snprintf(ctext[nc], sizeof ctext[nc], "%s", t);
+      snprintf(cshow[nc], sizeof cshow[nc], "%s", t);
+      char *comma = strstr(cshow[nc], ", ");
+      if (comma != NULL)
+        *comma = '\0';
+      cats[nc] = cshow[nc];
+      notes[nc] = comma != NULL ? comma + 2 : "";
+      nc++;
+    }
+    ci[i] = j;
+    used[g[i]->strategy] = 1;
+    if (g[i]->excluded)
+      continue;
+    double med, mn, mx;
+    size_t n;
+    np_rudp_stat(g[i]->c, sp->m, &med, &mn, &mx, &n);
+    maxn = n > maxn ? n : maxn;
+    double *v = &val[((size_t)g[i]->strategy * 3) * ng];
+    v[j] = med * sp->scale;
+    v[ng + j] = mn * sp->scale;
+    v[2 * ng + j] = mx * sp->scale;
+  }
+  struct np_chart_series ser[4];
+  /* legend names short enough for the legend box beside a viewport
+   * narrowed by category notes ("adaptive" = adaptive FEC) */
+  static const char *const sname[4] = {"ARQ only", "fixed FEC", "adaptive",
+                                       "other"};
+  size_t ns = 0;
+  for (int k = 0; k < 4; k++)
+    if (used[k])
+      ser[ns++] = (struct np_chart_series){sname[k], &val[(size_t)k * 3 * ng],
+                                           &val[(size_t)k * 3 * ng + ng],
+                                           &val[(size_t)k * 3 * ng + 2 * ng]};
+  const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->c->runs[0].doc,
+                                                     "machine");
+  char subtitle[512], stem[256], caption[200], alt[800];
+  subtitle_of(subtitle, sizeof subtitle, g[0], all, nall,
+              np_json_get_string(m0, "hostname", "unknown"));
+  int by_rounds = g[0]->c->nruns == 1;
+  snprintf(caption, sizeof caption,
+           "bars: median of %zu %s; error bars: min/max, not confidence "
+           "intervals", maxn, by_rounds ? "rounds" : "runs");
+  /* chart file: stem plus what splits the set's charts; the index report
+   * (no asset prefix) may hold several rudp sets, so it names the suite */
+  const char *suite = np_json_get_string(s->suite, "suite", s->label);
+  int named = ctx->asset_prefix != NULL && ctx->asset_prefix[0] != '\0';
+  size_t k = (size_t)snprintf(stem, sizeof stem, "%s%s%s",
+                              named ? "" : suite, named ? "" : "-", sp->stem);
+  if (varies(all, nall, 4))
+    k += (size_t)snprintf(stem + k, sizeof stem - k, "-%s", g[0]->cc);
+  if (varies(all, nall, 2))
+    k += (size_t)snprintf(stem + k, sizeof stem - k, "-c%.0f", g[0]->clients);
+  if (varies(all, nall, 5))
+    k += (size_t)snprintf(stem + k, sizeof stem - k, "-s%g", g[0]->seconds);
+  if (sp->split_clean && strcmp(g[0]->profile, "none") == 0 &&
+      varies(all, nall, 6))
+    snprintf(stem + k, sizeof stem - k, "-unimpaired");
+  int any_note = 0;
+  for (size_t i = 0; i < nc; i++)
+    any_note |= notes[i][0] != '\0';
+  char xlabel[128];
+  snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s",
+           varies(all, nall, 0) ? ", payload" : "",
+           varies(all, nall, 1) ? ", window" : "",
+           varies(all, nall, 3) ? ", IO model" : "");
+  struct np_chart ch = {.title = sp->title, .subtitle = subtitle,
+                        .xlabel = xlabel,
+                        .ylabel = sp->ylabel, .caption = caption,
+                        .runs = (int)maxn, .ncat = nc, .categories = cats,
+                        .notes = any_note ? notes : NULL,
+                        .nseries = ns, .series = ser};
+  size_t len = 0;
+  cJSON *jc = NULL;
+  snprintf(alt, sizeof alt, "%s: %s", sp->title, subtitle);
+  rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
+  if (rc == 0)
+    rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
+  if (rc != 0)
+    goto done;
+  cJSON_AddStringToObject(jc, "set", s->label);
+  cJSON_AddStringToObject(jc, "title", sp->title);
+  cJSON_AddStringToObject(jc, "subtitle", subtitle);
+  cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
+  cJSON_AddBoolToObject(jc, "log_y", 0);
+  cJSON_AddStringToObject(jc, "metric", np_rudp_metric_key(sp->m));
+  cJSON *js = cJSON_AddArrayToObject(jc, "series");
+  for (size_t i = 0; i < ng && js != NULL; i++) {
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "series", np_rudp_strategy_label(g[i]));
+    cJSON_AddStringToObject(b, "category", ctext[ci[i]]);
+    cJSON_AddStringToObject(b, "config", g[i]->c->id);
+    cJSON_AddBoolToObject(b, "excluded", g[i]->excluded);
+    double *v = &val[((size_t)g[i]->strategy * 3) * ng];
+    np_json_add_number(b, "median", g[i]->excluded ? NAN : v[ci[i]]);
+    np_json_add_number(b, "min", g[i]->excluded ? NAN : v[ng + ci[i]]);
+    np_json_add_number(b, "max", g[i]->excluded ? NAN : v[2 * ng + ci[i]]);
+    cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i]->c, 0));
+    cJSON_AddItemToArray(js, b);
+  }
+done:
+  free(svg);
+  free(cats);
+  free(notes);
+  free(ctext);
+  free(cshow);
+  free(val);
+  return rc;
+}
+
+int np_report_rudp_charts(struct np_report_ctx *ctx,
+                          const struct np_report_set *s) {
+  struct np_rudp_view *vs = NULL;
+  size_t n = 0;
+  int rc = np_rudp_views(s, &vs, &n);
+  const struct np_rudp_view **g = calloc(n + 1, sizeof *g);
+  char *used = calloc(n + 1, 1);
+  if (rc == 0 && (g == NULL || used == NULL))
+    rc = NP_ENOMEM;
+  for (size_t k = 0; rc == 0 && k < sizeof np_rcharts / sizeof *np_rcharts;
+       k++) {
+    memset(used, 0, n);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+      if (used[i])
+        continue;
+      size_t ng = 0;
+      for (size_t j = i; j < n; j++)
+        if (!used[j] && same_chart(&vs[i], &vs[j]) &&
+            (!np_rcharts[k].split_clean ||
+             (strcmp(vs[i].profile, "none") == 0) ==
+                 (strcmp(vs[j].profile, "none") == 0))) {
+          used[j] = 1;
+          g[ng++] = &vs[j];
+        }
+      if (ng > 1 && ng <= 256)
+        rc = emit(ctx, s, &np_rcharts[k], vs, n, g, ng);
+    }
+  }
+  free(g);
+  free(used);
+  free(vs);
+  return rc;
+}
