@@ -97,7 +97,7 @@ static int fec_option(struct np_fec_config *fc, const char *name,
     if (!(*rc = parse_dbl(name, val, 0, 1, 1000, &d, eb)))
       fc->wait_ns = (uint64_t)llround(d * 1e6);
   } else if (!strcmp(name, "--fec-budget-bytes")) {
-    if (!(*rc = parse_u64(name, val, 131072, (uint64_t)1 << 32, &v, eb)))
+    if (!(*rc = parse_u64(name, val, 2400, (uint64_t)1 << 32, &v, eb)))
       fc->budget = (size_t)v;
   } else if (!strcmp(name, "--fec-ratio-percent")) {
     if (!(*rc = parse_u64(name, val, 1, 400, &v, eb)))
@@ -257,6 +257,10 @@ int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
                       : cfg->fec == NP_RUDP_FEC_ADAPTIVE ? NP_FEC_ADAPTIVE
                                                          : NP_FEC_NONE;
   cfg->fec_cfg.mtu = cfg->arq.mtu;
+  if (cfg->fec_cfg.budget < 2u * (size_t)cfg->arq.mtu)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--fec-budget-bytes %zu: below two datagrams of "
+                         "--mtu %" PRIu32, cfg->fec_cfg.budget, cfg->arq.mtu);
   cfg->arq.reserve = cfg->fec == NP_RUDP_FEC_NONE ? 0 : NP_FEC_RESERVE;
   /* auto: with FEC, RACK waits the group wait + 3 ms, not the path's whole
    * reordering delay (docs/rudp.md "FEC"); without FEC, no cap */

@@ -1,229 +1,20 @@
 /*
- * np_rudp_endpoint.c - lanes, sockets and the echo application on top of
- * np_arq (see np_rudp_endpoint.h for the threading model).
+ * np_rudp_endpoint.c - lanes, sockets, timers and phases of one round
+ * (see np_rudp_endpoint.h for the threading model; one connection's
+ * application and datagram path live in np_rudp_conn.c).
  *
- * Message k of client c is `payload` bytes: a 12-byte header (c as u32,
- * k as u64, little-endian, when payload >= 12) followed by a pattern
- * derived from (seed, c, k, offset).  The server checks every request's
- * order and content before echoing it; the client checks every echo.
- *
- * FEC (--fec fixed|adaptive, docs/fec.md): every connection endpoint has
- * an np_fec next to its np_arq.  ARQ data datagrams (first transmissions
- * and retransmissions) go out through np_fec_send, pure acks straight to
- * the socket; every received datagram goes through np_fec_input first,
- * and rebuilt data re-enters the ARQ as NP_ARQ_IN_RECOVERED (no RTT
- * sample, no congestion signal; the ARQ acks it, so only what FEC could
- * not rebuild is retransmitted).  The lane timer covers both deadlines.
- * The server demultiplexes FEC datagrams by the conv inside a data shard
- * or, for parity and loss reports (which carry no conv), by the client
- * route's address pinned by its first datagram.
+ * Timers: one per lane on the earliest np_arq_deadline / np_fec_deadline
+ * of its connections, plus a 100 ms sampler of the FEC retained bytes
+ * during measurement and drain.  The server demultiplexes FEC datagrams
+ * by the conv inside a data shard or, for parity and loss reports (which
+ * carry no conv), by the client route's address pinned by its first
+ * datagram.
  */
-#include "np_rudp_endpoint.h"
+#include "np_rudp_endpoint_int.h"
 
 #include <linux/sock_diag.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <uv.h>
-
-struct lane;
-
-struct conn {
-  struct lane *lane;
-  struct np_arq *arq;
-  struct np_fec *fec;          /* NULL with --fec none               */
-  int is_server;
-  uint32_t client;
-  uv_udp_t sock;               /* client only                        */
-  int sock_open;
-  struct sockaddr_storage peer; /* server only: pinned client route   */
-  int peer_set;
-  int dirty;                   /* received data: flush at uv_check   */
-  uint64_t next_send, next_recv;
-  uint64_t *sent_at;           /* send time of k, at k % window      */
-  int measuring;
-  int drained_noted, done_noted, close_called;
-  struct np_rudp_app app, app_base, app_end;
-  struct np_arq_stats base, end;
-  struct np_fec_stats fec_end; /* counters reset at measurement start */
-  uint64_t wire_bytes, wire_dgrams; /* put on the socket, whole round */
-  uint64_t wire_base[2], wire_end[2];
-  uint64_t drops;
-};
-
-struct lane {
-  struct np_rudp_net *net;
-  unsigned idx;
-  uv_loop_t loop;
-  int loop_open;
-  uv_thread_t th;
-  int th_started;
-  uv_async_t wake;
-  uv_timer_t timer;
-  uv_check_t check;
-  uv_timer_t sampler;          /* FEC retained bytes every 100 ms     */
-  uint64_t *retained;          /* samples, measurement + drain        */
-  uint32_t nretained, cap_retained;
-  uv_udp_t server;
-  int has_server;
-  uint64_t server_drops;
-  struct conn **conns;
-  unsigned nconns;
-  int phase_seen;
-  struct np_hist *rtt;
-  uint64_t send_errors, foreign;
-  uint8_t *msgbuf, *scratch;   /* payload-sized                       */
-  uint8_t rxbuf[65536];
-};
-
-struct np_rudp_net {
-  const struct np_rudp_config *cfg;
-  struct np_rudp_ctl *ctl;
-  uint64_t seed;
-  struct lane lanes[NP_RUDP_MAX_LANES];
-  unsigned nlanes;
-  struct conn *clients, *servers;
-  struct np_rudp_sockrep *reps; /* server, then clients (bind time)   */
-  int fec;                      /* endpoints carry an np_fec          */
-};
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* ---- message content --------------------------------------------------- */
-
-static void msg_fill(uint8_t *buf, uint32_t len, uint64_t seed, uint32_t c,
-                     uint64_t k) {
-  uint64_t x = seed * 0x9e3779b97f4a7c15ull ^ ((uint64_t)c << 48) ^ k;
-  uint8_t b = (uint8_t)(x ^ x >> 17 ^ x >> 31);
-  for (uint32_t i = 0; i < len; i++)
-    buf[i] = (uint8_t)(b + i * 7u + (i >> 8));
-  if (len >= 12) {
-    memcpy(buf, &c, 4);
-    memcpy(buf + 4, &k, 8);
-  }
-}
-
-/* 0 ok, 1 content error, 2 order error (header names another k) */
-static int msg_check(struct lane *l, const uint8_t *m, size_t len, uint32_t c,
-                     uint64_t k) {
-  uint32_t want = l->net->cfg->payload;
-  if (len >= 12 && len == want) {
-    uint64_t got;
-    memcpy(&got, m + 4, 8);
-    if (got != k)
-      return 2;
-  }
-  if (len != want)
-    return 1;
-  msg_fill(l->scratch, want, l->net->seed, c, k);
-  return memcmp(m, l->scratch, want) != 0;
-}
-
-/* ---- the application ------------------------------------------------- */
-
-static void client_send(struct conn *c) {
-  const struct np_rudp_config *cfg = c->lane->net->cfg;
-  uint64_t k = c->next_send;
-  msg_fill(c->lane->msgbuf, cfg->payload, c->lane->net->seed, c->client, k);
-  if (np_arq_send(c->arq, c->lane->msgbuf, cfg->payload) != 0) {
-    c->app.send_errors++;
-    return;
-  }
-  c->sent_at[k % cfg->window] = now_ns();
-  c->next_send++;
-  c->app.sent++;
-  c->app.msg_bytes += cfg->payload;
-  c->dirty = 1;
-}
-
-static void note_drained(struct conn *c) {
-  if (!c->drained_noted && c->next_recv == c->next_send &&
-      c->lane->phase_seen >= NP_RUDP_DRAIN) {
-    c->drained_noted = 1;
-    atomic_fetch_add(&c->lane->net->ctl->drained, 1);
-  }
-}
-
-static void on_deliver(void *ud, const uint8_t *msg, size_t len) {
-  struct conn *c = ud;
-  struct lane *l = c->lane;
-  int bad = msg_check(l, msg, len, c->client, c->next_recv);
-  if (bad == 2)
-    c->app.sequence_errors++;
-  else if (bad)
-    c->app.content_errors++;
-  c->next_recv++;
-  if (c->is_server) {
-    c->app.server_received++;
-    if (np_arq_send(c->arq, msg, len) == 0) {
-      c->app.server_replied++;
-      c->app.msg_bytes += len;
-    } else {
-      c->app.send_errors++;
-    }
-    c->dirty = 1;
-    return;
-  }
-  uint64_t k = c->next_recv - 1;
-  c->app.received++;
-  if (c->measuring)
-    (void)np_hist_record(l->rtt,
-                         (int64_t)(now_ns() - c->sent_at[k % l->net->cfg->window]));
-  if (l->phase_seen < NP_RUDP_DRAIN)
-    client_send(c);
-  note_drained(c);
-}
-
-static void on_state(void *ud, enum np_arq_state st) {
-  struct conn *c = ud;
-  if ((st == NP_ARQ_CLOSED || st == NP_ARQ_FAILED) && !c->done_noted) {
-    c->done_noted = 1;
-    atomic_fetch_add(&c->lane->net->ctl->done, 1);
-  }
-}
-
-/* Put one datagram on the socket (the FEC layer's output, and the ARQ's
- * when there is no FEC or for pure acks). */
-static int sock_send(void *ud, const uint8_t *buf, size_t len) {
-  struct conn *c = ud;
-  uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
-  int r;
-  c->wire_bytes += len;
-  c->wire_dgrams++;
-  if (c->is_server) {
-    if (!c->peer_set)
-      return NP_EAGAIN;
-    r = uv_udp_try_send(&c->lane->server, &b, 1,
-                        (const struct sockaddr *)&c->peer);
-  } else {
-    r = uv_udp_try_send(&c->sock, &b, 1, NULL);
-  }
-  if (r < 0) {
-    c->lane->send_errors++;
-    return NP_EIO;
-  }
-  return 0;
-}
-
-/* The ARQ's output: data through the FEC layer, everything else plain. */
-static int on_arq_output(void *ud, const uint8_t *buf, size_t len) {
-  struct conn *c = ud;
-  if (c->fec != NULL && (buf[0] & NP_ARQ_F_DATA))
-    return np_fec_send(c->fec, buf, len, now_ns());
-  return sock_send(ud, buf, len);
-}
-
-/* A data datagram the FEC layer rebuilt from parity. */
-static void on_fec_recovered(void *ud, const uint8_t *buf, size_t len) {
-  struct conn *c = ud;
-  (void)np_arq_input(c->arq, buf, len, now_ns(), NP_ARQ_IN_RECOVERED);
-  c->dirty = 1;
-}
 
 /* ---- loop callbacks ---------------------------------------------------- */
 
@@ -233,30 +24,11 @@ static void on_alloc(uv_handle_t *h, size_t sug, uv_buf_t *buf) {
   *buf = uv_buf_init((char *)l->rxbuf, sizeof l->rxbuf);
 }
 
-static void conn_input(struct conn *c, const uv_buf_t *buf, ssize_t n) {
-  const uint8_t *p = (const uint8_t *)buf->base;
-  size_t len = (size_t)n;
-  uint64_t now = now_ns();
-  if (c->fec != NULL) {
-    int kind = np_fec_input(c->fec, p, len, now, &p, &len);
-    if (kind != NP_FEC_IN_DATA && kind != NP_FEC_IN_PLAIN) {
-      c->dirty = 1; /* rebuilt data may want an ack */
-      return;
-    }
-  }
-  (void)np_arq_input(c->arq, p, len, now, NP_ARQ_IN_NETWORK);
-  c->dirty = 1;
-  if (c->is_server && np_arq_peer_closed(c->arq) && !c->close_called) {
-    c->close_called = 1; /* the client closed: drain and close our side */
-    np_arq_close(c->arq, now_ns());
-  }
-}
-
 static void on_client_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
                            const struct sockaddr *addr, unsigned flags) {
   (void)addr, (void)flags;
   if (n > 0)
-    conn_input(h->data, buf, n);
+    np_rudp__conn_input(h->data, (const uint8_t *)buf->base, (size_t)n);
 }
 
 /* The server connection whose client route is addr (pinned), or NULL. */
@@ -290,7 +62,7 @@ static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
     if (c == NULL)
       l->foreign++;
     else
-      conn_input(c, buf, n);
+      np_rudp__conn_input(c, p, (size_t)n);
     return;
   }
   if (conv == 0 || conv > l->net->cfg->clients) {
@@ -305,7 +77,7 @@ static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
     l->foreign++;
     return;
   }
-  conn_input(c, buf, n);
+  np_rudp__conn_input(c, p, (size_t)n);
 }
 
 static void arm_timer(struct lane *l);
@@ -322,7 +94,7 @@ static uint64_t conn_deadline(const struct conn *c) {
 
 static void on_timer(uv_timer_t *t) {
   struct lane *l = t->data;
-  uint64_t now = now_ns();
+  uint64_t now = np_rudp__now_ns();
   for (unsigned i = 0; i < l->nconns; i++) {
     struct conn *c = l->conns[i];
     if (np_arq_deadline(c->arq) <= now)
@@ -344,14 +116,14 @@ static void arm_timer(struct lane *l) {
     uv_timer_stop(&l->timer);
     return;
   }
-  uint64_t now = now_ns();
+  uint64_t now = np_rudp__now_ns();
   uint64_t ms = d > now ? (d - now + 999999) / 1000000 : 0;
   uv_timer_start(&l->timer, on_timer, ms, 0);
 }
 
 static void on_check(uv_check_t *h) {
   struct lane *l = h->data;
-  uint64_t now = now_ns();
+  uint64_t now = np_rudp__now_ns();
   for (unsigned i = 0; i < l->nconns; i++) {
     struct conn *c = l->conns[i];
     if (c->dirty) {
@@ -388,7 +160,7 @@ static uint64_t sock_drops(uv_udp_t *u) {
 
 static void lane_phase(struct lane *l) {
   int ph = atomic_load(&l->net->ctl->phase);
-  uint64_t now = now_ns();
+  uint64_t now = np_rudp__now_ns();
   while (l->phase_seen < ph) {
     int next = ++l->phase_seen;
     for (unsigned i = 0; i < l->nconns; i++) {
@@ -401,7 +173,7 @@ static void lane_phase(struct lane *l) {
         c->app_base = c->app;
         c->measuring = 1;
       } else if (next == NP_RUDP_DRAIN && !c->is_server) {
-        note_drained(c);
+        np_rudp__note_drained(c);
       } else if (next == NP_RUDP_CLOSE) {
         np_arq_get_stats(c->arq, &c->end);
         np_fec_get_stats(c->fec, &c->fec_end);
@@ -443,14 +215,14 @@ static void on_wake(uv_async_t *a) { lane_phase(a->data); }
 
 static void lane_main(void *arg) {
   struct lane *l = arg;
-  uint64_t now = now_ns();
+  uint64_t now = np_rudp__now_ns();
   atomic_fetch_add(&l->net->ctl->ready, 1);
   for (unsigned i = 0; i < l->nconns; i++) {
     struct conn *c = l->conns[i];
     if (c->is_server)
       continue;
     for (uint32_t w = 0; w < l->net->cfg->window; w++)
-      client_send(c);
+      np_rudp__client_send(c);
     np_arq_flush(c->arq, now);
     c->dirty = 0;
   }
@@ -486,19 +258,22 @@ static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
                      uint32_t client, int is_server, struct np_errbuf *eb) {
   struct np_arq_config ac = n->cfg->arq;
   ac.conv = (uint16_t)(client + 1);
-  struct np_arq_callbacks cb = {on_arq_output, on_deliver, on_state, c};
+  struct np_arq_callbacks cb = {np_rudp__on_arq_output, np_rudp__on_deliver,
+                                np_rudp__on_state, c};
   c->lane = l;
   c->client = client;
   c->is_server = is_server;
   if (!is_server &&
       (c->sent_at = calloc(n->cfg->window, sizeof *c->sent_at)) == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
-  int rc = np_arq_new(&ac, &cb, now_ns(), &c->arq, eb);
+  int rc = np_arq_new(&ac, &cb, np_rudp__now_ns(), &c->arq, eb);
   if (rc)
     return rc;
   if (n->fec) {
-    struct np_fec_callbacks fcb = {sock_send, on_fec_recovered, c};
-    if ((rc = np_fec_new(&n->cfg->fec_cfg, &fcb, now_ns(), &c->fec, eb)) != 0)
+    struct np_fec_callbacks fcb = {np_rudp__sock_send,
+                                    np_rudp__on_fec_recovered, c};
+    rc = np_fec_new(&n->cfg->fec_cfg, &fcb, np_rudp__now_ns(), &c->fec, eb);
+    if (rc)
       return rc;
   }
   l->conns[l->nconns++] = c;

@@ -487,74 +487,15 @@ fail:
   return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
 }
 
-#ifdef NP_RUDP_HAVE_SCHEMA
-struct first_error {
-  struct np_errbuf *eb;
-  int seen;
-};
-
-static void on_schema_error(void *ctx, const char *pointer,
-                            const char *keyword, const char *reason) {
-  struct first_error *fe = ctx;
-  if (!fe->seen++)
-    np_errbuf_set(fe->eb, NP_ESCHEMA, "record: %s: %s: %s",
-                  *pointer ? pointer : "/", keyword, reason);
-}
-#endif
-
-#ifdef NP_RUDP_HAVE_SCHEMA
-/* bench/rudp/rudp-part.schema.json, embedded at configure time */
-extern const unsigned char np_rudp_part_schema[];
-extern const size_t np_rudp_part_schema_len;
-
-static void on_part_error(void *ctx, const char *pointer, const char *keyword,
-                          const char *reason) {
-  struct first_error *fe = ctx;
-  if (!fe->seen++)
-    np_errbuf_set(fe->eb, NP_ESCHEMA, "record: /rudp%s: %s: %s", pointer,
-                  keyword, reason);
-}
-
-/* The "rudp" part against the embedded part schema. */
-static int validate_part(const cJSON *part, struct np_errbuf *eb) {
-  struct np_schema *s = NULL;
-  cJSON *sdoc = cJSON_ParseWithLength((const char *)np_rudp_part_schema,
-                                      np_rudp_part_schema_len);
-  if (sdoc == NULL)
-    return np_errbuf_set(eb, NP_EPARSE, "rudp-part.schema.json: bad JSON");
-  int rc = np_schema_compile(sdoc, &s, eb);
-  cJSON_Delete(sdoc);
-  if (rc)
-    return rc;
-  struct first_error fe = {eb, 0};
-  rc = np_schema_validate(s, part, on_part_error, &fe);
-  np_schema_free(s);
-  return rc;
-}
-#endif
-
+/* The whole record, "rudp" part included, against the shipped run schema
+ * (schema/run.schema.json, $defs/rudp). */
 int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
 #ifdef NP_RUDP_HAVE_SCHEMA
-  struct np_schema *s = NULL;
-  int rc = np_schema_builtin("run", &s, eb);
-  if (rc)
-    return rc;
-  cJSON *copy = cJSON_Duplicate(doc, 1);
-  if (copy == NULL) {
-    np_schema_free(s);
-    return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  }
-  /* until the lead merges rudp-part.schema.json, check the rest alone and
-   * the part against its own schema */
-  cJSON *part = cJSON_DetachItemFromObjectCaseSensitive(copy, "rudp");
-  struct first_error fe = {eb, 0};
-  rc = np_schema_validate(s, copy, on_schema_error, &fe);
-  if (rc == 0 && part != NULL)
-    rc = validate_part(part, eb);
-  cJSON_Delete(part);
-  cJSON_Delete(copy);
-  np_schema_free(s);
-  return rc;
+  struct np_errbuf inner;
+  int rc = np_schema_validate_tagged(doc, &inner);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "record: %s", inner.msg);
+  return 0;
 #else
   (void)doc, (void)eb;
   return 0;

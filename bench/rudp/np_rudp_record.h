@@ -4,7 +4,7 @@
  * Same top-level names as the udp record (schema "netproof/run/1"):
  * measurement = the median round (by round trips/s), counters = summed
  * over rounds, checks = every round must pass.  Everything specific to
- * reliable UDP sits under "rudp" (bench/rudp/rudp-part.schema.json):
+ * reliable UDP sits under "rudp" (schema/run.schema.json, $defs/rudp):
  * every round in full, the median index, min/median/max summaries, header
  * sizes, ARQ and relay counters.
  */
@@ -28,10 +28,9 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
 cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res);
 
-/* Validate against the built-in run schema when the library is built with
- * it; while run.schema.json has no "rudp" property yet, the part is
- * detached for that check and validated against rudp-part.schema.json
- * (embedded at configure time).  0 or NP_ESCHEMA with "/pointer: reason". */
+/* Validate the whole record against the built-in run schema (its "rudp"
+ * part is $defs/rudp there) when the library is built with it.
+ * 0 or NP_ESCHEMA with "record: /pointer: keyword: reason". */
 int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb);
 
 /* Write doc to path ("-" = stdout) atomically. */

@@ -270,31 +270,13 @@ fail_nomem:
   return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
 }
 
-#ifdef NP_UDP_HAVE_SCHEMA
-struct first_error {
-  struct np_errbuf *eb;
-  int seen;
-};
-
-static void on_schema_error(void *ctx, const char *pointer,
-                            const char *keyword, const char *reason) {
-  struct first_error *fe = ctx;
-  if (!fe->seen++)
-    np_errbuf_set(fe->eb, NP_ESCHEMA, "record: %s: %s: %s",
-                  *pointer ? pointer : "/", keyword, reason);
-}
-#endif
-
 int np_udp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
 #ifdef NP_UDP_HAVE_SCHEMA
-  struct np_schema *s = NULL;
-  int rc = np_schema_builtin("run", &s, eb);
-  if (rc)
-    return rc;
-  struct first_error fe = {eb, 0};
-  rc = np_schema_validate(s, doc, on_schema_error, &fe);
-  np_schema_free(s);
-  return rc;
+  struct np_errbuf inner;
+  int rc = np_schema_validate_tagged(doc, &inner);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "record: %s", inner.msg);
+  return 0;
 #else
   (void)doc;
   (void)eb;

@@ -19,8 +19,7 @@ cJSON *rl_load(const char *path);
 const cJSON *rl_get(const cJSON *o, const char *path);
 double rl_num(const cJSON *o, const char *path);
 void rl_check_passed(const cJSON *doc, const char *name);
-/* Record minus "rudp" against the run schema, "rudp" against
- * SCHEMA_DIR/rudp-part.schema.json (file, not the embedded copy). */
+/* The whole record against the shipped run schema (schema_dir unused). */
 void rl_validate(const cJSON *doc, const char *schema_dir);
 void rl_tmp_path(char *buf, size_t len, const char *tag);
 
