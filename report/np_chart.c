@@ -233,10 +233,19 @@ static void draw_chart(const struct np_chart *c, const char *caption) {
     yhi = nice_top(any ? vmax * 1.05 : 1, &step);
   }
   pladv(0);
+  /* The legend sits right of the viewport: leave it room for the longest
+   * series name (about 0.011 of the page width per character). */
+  size_t longest = 0;
+  for (size_t i = 0; i < c->nseries; i++)
+    if (c->series[i].name && strlen(c->series[i].name) > longest)
+      longest = strlen(c->series[i].name);
+  double right = longest > 9 ? 0.87 - 0.01 * (double)longest : 0.78;
+  if (right > 0.78)
+    right = 0.78;
   if (c->notes)
-    plvpor(0.14, 0.83, 0.25, 0.84);
+    plvpor(0.14, right, 0.25, 0.84);
   else
-    plvpor(0.15, 0.78, 0.20, 0.84);
+    plvpor(0.15, right, 0.20, 0.84);
   plwind(0, (double)c->ncat, ylo, yhi);
   plcol0(COL_GRID);
   plbox("", 0, 0, c->log_y ? "gl" : "g", 0, 0);

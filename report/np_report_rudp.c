@@ -315,6 +315,13 @@ static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
         *comma = '\0';
       cats[nc] = cshow[nc];
       notes[nc] = comma != NULL ? comma + 2 : "";
+      /* axis labels are narrow: "64 B, window 64" becomes "64 B w64" */
+      char *w = strstr(notes[nc], ", window ");
+      if (w != NULL) {
+        w[0] = ' ';
+        w[1] = 'w';
+        memmove(w + 2, w + 9, strlen(w + 9) + 1);
+      }
       nc++;
     }
     ci[i] = j;
@@ -371,7 +378,7 @@ static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
   char xlabel[128];
   snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s",
            varies(all, nall, 0) ? ", payload" : "",
-           varies(all, nall, 1) ? ", window" : "",
+           varies(all, nall, 1) ? ", window (w)" : "",
            varies(all, nall, 3) ? ", IO model" : "");
   struct np_chart ch = {.title = sp->title, .subtitle = subtitle,
                         .xlabel = xlabel,
