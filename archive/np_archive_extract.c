@@ -61,8 +61,13 @@ static int write_files(struct archive *disk, const char *root,
     struct np_bag_files f = {0};
     rc = np_bag_files_list(res->bag, w, &f);
     for (size_t i = 0; rc == 0 && i < f.n; i++) {
-      snprintf(path, sizeof(path), "%s/%s/%s", root, res->bag->name,
-               f.v[i].path);
+      int n = snprintf(path, sizeof(path), "%s/%s/%s", root, res->bag->name,
+                       f.v[i].path);
+      if (n < 0 || (size_t)n >= sizeof(path)) { /* never a truncated name */
+        rc = np_errbuf_set(eb, NP_EINVAL, "%s/%s: path too long to extract",
+                           res->bag->name, f.v[i].path);
+        break;
+      }
       archive_entry_clear(e);
       archive_entry_set_pathname(e, path);
       archive_entry_set_filetype(e, AE_IFREG);

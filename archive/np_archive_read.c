@@ -371,6 +371,10 @@ static int rd_loop(struct rd_ctx *r, struct archive *a) {
   }
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 int np_archive_read(const char *path, const struct np_archive_limits *lim,
                     struct np_problems *p, struct np_read_result *res,
                     struct np_errbuf *eb) {
@@ -385,9 +389,13 @@ int np_archive_read(const char *path, const struct np_archive_limits *lim,
     close(fd);
     return np_errbuf_set(eb, NP_EISDIR, "%s: is a folder", path);
   }
-  /* Tar headers add at most 3 KiB per entry on top of the file bytes. */
-  uint64_t max_uncomp = lim->max_total_bytes + lim->max_entries * 3072 +
-                        (1u << 20);
+  /* Tar headers add at most 3 KiB per entry on top of the file bytes.
+   * Saturating: huge limits from the flags mean "no limit", and must not
+   * wrap around to a tiny one. */
+  uint64_t hdrs = lim->max_entries > UINT64_MAX / 3072
+                      ? UINT64_MAX
+                      : lim->max_entries * 3072;
+  uint64_t max_uncomp = sat_add(sat_add(lim->max_total_bytes, hdrs), 1u << 20);
   int rc = 0;
   if (np_gzsrc_init(&r.gz, fd, max_uncomp, lim->max_ratio) != 0) {
     close(fd);

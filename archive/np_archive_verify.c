@@ -91,6 +91,8 @@ int np_archive_verify_keep(const char *path,
    * a bad name) do not stop them, so one run reports everything. */
   if (res.complete)
     np_archive_check_bag(&res, &p);
+  else if (p.count == 0) /* never valid unless read to the end */
+    np_problem(&p, NULL, "archive could not be read to the end");
   rc = p.count > 0 ? NP_ECORRUPT : 0;
   if (rc != 0)
     np_errbuf_set(eb, rc, "%s: %zu problem(s)", path, p.count);

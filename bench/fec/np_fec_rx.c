@@ -227,7 +227,10 @@ static void rx_try_decode(struct np_fec *f, struct fec_rx_slot *s) {
   slot_release(f, s);
   f->st.groups_recovered++;
   for (unsigned i = 0; i < k; i++) {
-    if (outs[i] == NULL)
+    /* A row that arrived but found no buffer (budget or pool full) is
+     * rebuilt too, to complete the decode, but it was already passed up
+     * when it arrived: hand up only the rows that were really missing. */
+    if (outs[i] == NULL || !(missing & (1u << i)))
       continue;
     unsigned len = fec_get16(outs[i]);
     if (len == 0 || len + 2u > L) {

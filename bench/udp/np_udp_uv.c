@@ -165,7 +165,9 @@ static int uvt_sock_open(struct np_udp_loop *l, const struct np_udp_sock_opts *o
   }
   s->h.data = s;
   r = uv_udp_open(&s->h, s->fd);
-  if (r == 0)
+  if (r != 0)
+    close(s->fd); /* a failed uv_udp_open does not take the fd */
+  else
     r = uv_udp_recv_start(&s->h, uv_on_alloc, uv_on_recv);
   if (r) {
     uv_close((uv_handle_t *)&s->h, uv_on_close); /* closes fd once opened */

@@ -406,6 +406,11 @@ def group_cli():
                        (["--version"], 0), (["verify", d], 2)]:
         rc, out = run([ARCHIVE, *args])
         check(rc == code, f"netproof-archive {' '.join(args)}: exit {rc} (want {code})")
+    # Huge limits mean "no limit": the decompression cap derived from them
+    # (bytes + 3 KiB x entries + 1 MiB) saturates instead of wrapping to 0.
+    rc, out = run([ARCHIVE, "verify", BASE, "--max-entries", str(1 << 54),
+                   "--max-bytes", str((1 << 64) - (1 << 20))])
+    check(rc == 0, f"verify with huge limits ({out.strip()[:300]})")
     rc, out = run([ARCHIVE, "pack", d, "-o", os.path.join(d, "x.tar.gz")])
     check(rc == 2 and "no suite.json" in out, f"pack of a non-results folder refused ({out.strip()})")
     check(not os.path.exists(os.path.join(d, "x.tar.gz")), "no output on failure")

@@ -293,6 +293,48 @@ static void test_budget_tx(void) {
   pair_close(&p);
 }
 
+/* A data row that arrives while the budget is full passes through without
+ * a buffer; when parity later completes the group, only the row that was
+ * really lost may be handed up as recovered (not the one already passed). */
+static void test_budget_row_not_recovered_twice(void) {
+  struct np_fec_config cfg;
+  np_fec_config_defaults(&cfg);
+  cfg.budget = 2400; /* the minimum: two 1,200 B datagrams */
+  struct pair p;
+  pair_open(&p, &cfg);
+  uint64_t seed = 9;
+  uint8_t d[8][100], big[1194];
+  for (unsigned i = 0; i < 8; i++) {
+    make_datagram(&seed, d[i], sizeof d[i]);
+    ASSERT_OK(np_fec_send(p.tx, d[i], sizeof d[i], 0));
+  }
+  ASSERT_EQ(p.ctx->n, 10); /* 8 data + 2 parity */
+  for (size_t i = 0; i < 6; i++)
+    ASSERT_EQ(feed(&p, i, 0), NP_FEC_IN_DATA); /* 6 x 102 B kept */
+  /* The receiver's own open send group takes the rest of the budget. */
+  make_datagram(&seed, big, sizeof big);
+  ASSERT_OK(np_fec_send(p.rx, big, 1194, 0)); /* 1,196 B */
+  ASSERT_OK(np_fec_send(p.rx, big, 550, 0));  /* 552 B: 2,360 in all */
+  struct np_fec_stats st;
+  np_fec_get_stats(p.rx, &st);
+  ASSERT_UINT_EQ(st.retained_bytes, 2360);
+  ASSERT_EQ(feed(&p, 6, 0), NP_FEC_IN_DATA); /* passes up, no buffer */
+  np_fec_get_stats(p.rx, &st);
+  ASSERT_UINT_EQ(st.retained_bytes, 2360);
+  ASSERT_GT(st.budget_binds, 0);
+  np_fec_flush(p.rx, 0); /* the send group leaves: room again */
+  /* Row 7 lost; both parity shards arrive and complete the group. */
+  ASSERT_EQ(feed(&p, 8, 0), NP_FEC_IN_PARITY);
+  ASSERT_EQ(feed(&p, 9, 0), NP_FEC_IN_PARITY);
+  np_fec_get_stats(p.rx, &st);
+  ASSERT_UINT_EQ(st.groups_recovered, 1);
+  ASSERT_UINT_EQ(st.recovered, 1);
+  ASSERT_EQ(p.crx->nrec, 1);
+  ASSERT_EQ(p.crx->rec_len[0], sizeof d[7]);
+  ASSERT_EQ(memcmp(p.crx->rec[0], d[7], sizeof d[7]), 0);
+  pair_close(&p);
+}
+
 static void test_malformed_and_plain(void) {
   struct np_fec_config cfg;
   np_fec_config_defaults(&cfg);
@@ -392,6 +434,7 @@ int main(void) {
   test_unrecoverable();
   test_budget_rx();
   test_budget_tx();
+  test_budget_row_not_recovered_twice();
   test_malformed_and_plain();
   test_stats_json();
   puts("test_fec_groups: ok");
