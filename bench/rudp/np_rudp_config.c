@@ -4,6 +4,7 @@
  * handed to np_relay_options_parse so the relay owns their meaning.
  */
 #include "np_rudp_config.h"
+#include "np_opt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -50,36 +51,15 @@ uint32_t np_rudp_config_lanes(const struct np_rudp_config *cfg) {
   return cfg->io_model == NP_RUDP_IO_POOL ? cfg->io_threads : 1;
 }
 
+/* Option values through common/np_opt.h. */
 static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
                      uint64_t *out, struct np_errbuf *eb) {
-  char *end;
-  errno = 0;
-  if (!*s || *s == '-' || *s == '+' || *s == ' ')
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected an integer", opt,
-                         s);
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno)
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected an integer", opt,
-                         s);
-  if (v < lo || v > hi)
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "%s %s: out of range %" PRIu64 "..%" PRIu64, opt, s,
-                         lo, hi);
-  *out = v;
-  return 0;
+  return np_opt_u64(opt, s, lo, hi, out, eb);
 }
 
 static int parse_dbl(const char *opt, const char *s, double lo, int lo_open,
                      double hi, double *out, struct np_errbuf *eb) {
-  char *end;
-  double v = *s ? strtod(s, &end) : NAN;
-  if (!*s || *end || !isfinite(v))
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected a number", opt, s);
-  if ((lo_open ? v <= lo : v < lo) || v > hi)
-    return np_errbuf_set(eb, NP_EUSAGE, "%s %s: out of range %s%g..%g", opt,
-                         s, lo_open ? ">" : "", lo, hi);
-  *out = v;
-  return 0;
+  return np_opt_double(opt, s, "a number", lo, lo_open, hi, out, eb);
 }
 
 /* --fec-* knobs of the FEC layer (docs/fec.md); returns 1 when known. */

@@ -4,6 +4,7 @@
  * in np_udp_record.c.
  */
 #include "np_udp_cli.h"
+#include "np_opt.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -91,37 +92,15 @@ static void usage(FILE *fp) {
       fp);
 }
 
+/* Option values through common/np_opt.h; seconds are worded as such. */
 static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
                      uint64_t *out, struct np_errbuf *eb) {
-  char *end;
-  errno = 0;
-  if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected an integer", opt,
-                         s ? s : "");
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno)
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected an integer", opt,
-                         s);
-  if (v < lo || v > hi)
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "%s %s: out of range %" PRIu64 "..%" PRIu64, opt, s,
-                         lo, hi);
-  *out = v;
-  return 0;
+  return np_opt_u64(opt, s, lo, hi, out, eb);
 }
 
 static int parse_secs(const char *opt, const char *s, double lo, int lo_open,
                       double hi, double *out, struct np_errbuf *eb) {
-  char *end;
-  double v = s && *s ? strtod(s, &end) : NAN;
-  if (!s || !*s || *end || !isfinite(v))
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected seconds", opt,
-                         s ? s : "");
-  if ((lo_open ? v <= lo : v < lo) || v > hi)
-    return np_errbuf_set(eb, NP_EUSAGE, "%s %s: out of range %s%g..%g", opt,
-                         s, lo_open ? ">" : "", lo, hi);
-  *out = v;
-  return 0;
+  return np_opt_double(opt, s, "seconds", lo, lo_open, hi, out, eb);
 }
 
 static int check_payload(struct np_udp_config *cfg, struct np_errbuf *eb) {
