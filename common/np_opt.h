@@ -8,6 +8,7 @@
 #ifndef NP_OPT_H
 #define NP_OPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "np_err.h"
@@ -21,5 +22,19 @@ int np_opt_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi,
 int np_opt_double(const char *opt, const char *s, const char *what,
                   double lo, int lo_open, double hi, double *out,
                   struct np_errbuf *eb);
+
+/* Long options "--name value" or "--name=value", the form every netproof
+ * CLI takes.  np_opt_name copies argv[*i]'s name (up to '=') into name
+ * (cap bytes) and points *inline_val at the text after '=' (NULL when
+ * there is none).  Errors: "unexpected argument" for anything not starting
+ * with "--", "unknown option" for a name that does not fit. */
+int np_opt_name(char **argv, int i, char *name, size_t cap,
+                const char **inline_val, struct np_errbuf *eb);
+
+/* The value of option name: inline_val when given, else argv[*i + 1]
+ * (advancing *i); "NAME needs a value" when neither exists. */
+int np_opt_value(int argc, char **argv, int *i, const char *name,
+                 const char *inline_val, const char **val,
+                 struct np_errbuf *eb);
 
 #endif /* NP_OPT_H */

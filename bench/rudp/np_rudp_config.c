@@ -187,15 +187,9 @@ int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
   *help = 0;
   for (int i = 1; i < argc && rc == 0; i++) {
     char name[64];
-    const char *arg = argv[i], *val;
-    const char *eq = strchr(arg, '=');
-    if (strncmp(arg, "--", 2) != 0)
-      return np_errbuf_set(eb, NP_EUSAGE, "unexpected argument '%s'", arg);
-    size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (nlen >= sizeof name)
-      return np_errbuf_set(eb, NP_EUSAGE, "unknown option '%s'", arg);
-    memcpy(name, arg, nlen);
-    name[nlen] = '\0';
+    const char *inline_val, *val = NULL;
+    if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)))
+      return rc;
     if (!strcmp(name, "--help")) {
       *help = 1;
       return 0;
@@ -204,12 +198,8 @@ int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
       cfg->quiet = 1;
       continue;
     }
-    if (eq)
-      val = eq + 1;
-    else if (i + 1 < argc)
-      val = argv[++i];
-    else
-      return np_errbuf_set(eb, NP_EUSAGE, "%s needs a value", name);
+    if ((rc = np_opt_value(argc, argv, &i, name, inline_val, &val, eb)))
+      return rc;
     if (own_option(cfg, name, val, &threads_set, &rc, eb))
       continue;
     if (!np_relay_option_known(name))

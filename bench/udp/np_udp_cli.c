@@ -135,15 +135,9 @@ int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
   *help = 0;
   for (int i = 1; i < argc && rc == 0; i++) {
     char name[64];
-    const char *arg = argv[i], *val = NULL;
-    const char *eq = strchr(arg, '=');
-    if (strncmp(arg, "--", 2) != 0)
-      return np_errbuf_set(eb, NP_EUSAGE, "unexpected argument '%s'", arg);
-    size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (nlen >= sizeof name)
-      return np_errbuf_set(eb, NP_EUSAGE, "unknown option '%s'", arg);
-    memcpy(name, arg, nlen);
-    name[nlen] = '\0';
+    const char *inline_val, *val = NULL;
+    if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)))
+      return rc;
     if (!strcmp(name, "--help")) {
       *help = 1;
       return 0;
@@ -163,12 +157,8 @@ int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
     if (!known)
       return np_errbuf_set(eb, NP_EUSAGE, "unknown option '%s' (try --help)",
                            name);
-    if (eq)
-      val = eq + 1;
-    else if (i + 1 < argc)
-      val = argv[++i];
-    else
-      return np_errbuf_set(eb, NP_EUSAGE, "%s needs a value", name);
+    if ((rc = np_opt_value(argc, argv, &i, name, inline_val, &val, eb)))
+      return rc;
     if (!strcmp(name, "--payload")) {
       if (!(rc = parse_u64(name, val, 1, UINT32_MAX, &v, eb)))
         cfg->payload = (uint32_t)v;
