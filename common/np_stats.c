@@ -41,13 +41,16 @@ double np_stats_quantile_sorted(const double *s, size_t n, double q) {
   return lo + 1 < n ? s[lo] + frac * (s[lo + 1] - s[lo]) : s[lo];
 }
 
+static double select_median(double *a, size_t n);
+
 int np_stats_median(const double *v, size_t n, double *out) {
   if (n == 0)
     return NP_EINVAL;
-  double *s = sorted_copy(v, n);
+  double *s = malloc(n * sizeof *s);
   if (s == NULL)
     return NP_ENOMEM;
-  *out = median_sorted(s, n);
+  memcpy(s, v, n * sizeof *s);
+  *out = select_median(s, n);
   free(s);
   return 0;
 }
@@ -119,13 +122,56 @@ int np_stats_modz(const double *v, size_t n, double *z) {
   return 0;
 }
 
-/* Median of a resample of v (n values drawn with replacement) via buf. */
+/* The k-th smallest of a[0..n) (Hoare's selection; reorders a). */
+static double select_kth(double *a, size_t n, size_t k) {
+  size_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    double pivot = a[lo + (hi - lo) / 2];
+    size_t i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] < pivot)
+        i++;
+      while (a[j] > pivot)
+        j--;
+      if (i <= j) {
+        double t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i++;
+        if (j == 0)
+          break;
+        j--;
+      }
+    }
+    if (k <= j)
+      hi = j;
+    else if (k >= i)
+      lo = i;
+    else
+      return a[k];
+  }
+  return a[k];
+}
+
+/* Median of a[0..n) by selection, O(n) (reorders a). */
+static double select_median(double *a, size_t n) {
+  double hi = select_kth(a, n, n / 2);
+  if (n % 2)
+    return hi;
+  double lo = a[0]; /* the largest of the lower half */
+  for (size_t i = 1; i < n / 2; i++)
+    if (a[i] > lo)
+      lo = a[i];
+  return (lo + hi) / 2;
+}
+
+/* Median of a resample of v (n values drawn with replacement) via buf:
+ * selection instead of a sort, as this runs `resamples` times. */
 static double resample_median(const double *v, size_t n, double *buf,
                               struct np_rng *r) {
   for (size_t i = 0; i < n; i++)
     buf[i] = v[np_rng_below(r, n)];
-  qsort(buf, n, sizeof *buf, cmp_double);
-  return median_sorted(buf, n);
+  return select_median(buf, n);
 }
 
 /* lo/hi of the percentile interval of stat[0..b). */
@@ -305,6 +351,38 @@ int np_stats_holm(const double *p, size_t n, double *adj) {
   }
   free(idx);
   return 0;
+}
+
+int np_stats_compare(const double *base, size_t nb, const double *new_,
+                     size_t nn, double level, unsigned resamples,
+                     uint64_t seed, struct np_stats_cmp *out) {
+  struct np_stats_cmp c = {0};
+  int rc;
+  if ((rc = np_stats_median(base, nb, &c.base_median)) != 0 ||
+      (rc = np_stats_median(new_, nn, &c.new_median)) != 0 ||
+      (rc = np_stats_mann_whitney(new_, nn, base, nb, &c.u, &c.p,
+                                  &c.exact)) != 0)
+    return rc;
+  c.ratio = c.base_median != 0 ? c.new_median / c.base_median : NAN;
+  c.ci_lo = c.ci_hi = NAN;
+  rc = np_stats_boot_ratio_ci(base, nb, new_, nn, level, resamples, seed,
+                              &c.ci_lo, &c.ci_hi);
+  if (rc == 0)
+    c.has_ci = 1;
+  else if (rc != NP_ERANGE)
+    return rc;
+  *out = c;
+  return 0;
+}
+
+enum np_stats_verdict np_stats_verdict_of(double ratio, double p_adj,
+                                          double alpha, double threshold,
+                                          int higher_is_better) {
+  if (!isfinite(ratio) || !(p_adj < alpha) ||
+      !(fabs(ratio - 1.0) > threshold))
+    return NP_STATS_NO_CHANGE;
+  int up = ratio > 1.0;
+  return up == (higher_is_better != 0) ? NP_STATS_BETTER : NP_STATS_WORSE;
 }
 
 uint64_t np_stats_seed_for(uint64_t root, const char *id) {

@@ -18,7 +18,8 @@
  *    replacement drawn from np_rng seeded with `seed`; refused below
  *    NP_STATS_MIN_CI_N values (too few runs for an interval);
  *  - Mann-Whitney U: two-sided; exact null distribution (q-binomial
- *    coefficients) when there are no ties and na + nb <= 50, otherwise the
+ *    coefficients, in doubles) when there are no ties and na + nb <= 100,
+ *    otherwise the
  *    normal approximation with tie and continuity correction;
  *  - Holm (1979) step-down adjustment of a family of p-values.
  *
@@ -35,7 +36,7 @@
 #define NP_STATS_MIN_CI_N 5        /* fewer values: no interval        */
 #define NP_STATS_RESAMPLES 10000u  /* default bootstrap resamples      */
 #define NP_STATS_OUTLIER_Z 3.5     /* modified z-score threshold       */
-#define NP_STATS_EXACT_MAX_N 50    /* na + nb for the exact U test     */
+#define NP_STATS_EXACT_MAX_N 100   /* na + nb for the exact U test     */
 
 struct np_stats_desc {
   size_t n;
@@ -80,6 +81,37 @@ int np_stats_mann_whitney(const double *a, size_t na, const double *b,
 
 /* Holm-adjusted p-values adj[0..n) of p[0..n) (same order as p). */
 int np_stats_holm(const double *p, size_t n, double *adj);
+
+/* One metric of one configuration compared between two sets. */
+enum np_stats_verdict {
+  NP_STATS_NO_CHANGE, /* not significant, or within the noise threshold */
+  NP_STATS_BETTER,    /* significant and beyond the threshold, better   */
+  NP_STATS_WORSE      /* significant and beyond the threshold, worse    */
+};
+
+struct np_stats_cmp {
+  double base_median, new_median;
+  double ratio;          /* new_median / base_median (NAN if base is 0)  */
+  int has_ci;            /* 1 when both sides have >= NP_STATS_MIN_CI_N  */
+  double ci_lo, ci_hi;   /* bootstrap interval of the ratio (has_ci)     */
+  double u, p;           /* Mann-Whitney U of new against base, p-value  */
+  int exact;             /* exact U distribution used                    */
+};
+
+/* Compare new[0..nn) with base[0..nb): medians, their ratio with a
+ * percentile-bootstrap interval at level (when both sides allow one) and
+ * the two-sided Mann-Whitney p-value. */
+int np_stats_compare(const double *base, size_t nb, const double *new_,
+                     size_t nn, double level, unsigned resamples,
+                     uint64_t seed, struct np_stats_cmp *out);
+
+/* The verdict for a comparison whose p-value, after any correction for
+ * the family it belongs to, is p_adj: a change counts only when p_adj <
+ * alpha AND |ratio - 1| > threshold (a fraction: 0.02 = 2 %); which way
+ * is better follows higher_is_better. */
+enum np_stats_verdict np_stats_verdict_of(double ratio, double p_adj,
+                                          double alpha, double threshold,
+                                          int higher_is_better);
 
 /* A per-item seed derived from a root seed and an item's id (FNV-1a of
  * the id, mixed with splitmix64), so an item's resamples do not depend on

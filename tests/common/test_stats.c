@@ -54,6 +54,29 @@ static void test_describe(void) {
   ASSERT_DBL_NEAR(np_stats_quantile_sorted(s, 4, 1), 4, 0);
 }
 
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The selection-based median against a sort, on random arrays with many
+ * ties and of every small length. */
+static void test_median_select(void) {
+  struct np_rng r;
+  np_rng_seed(&r, 11);
+  double v[41], s[41];
+  for (int trial = 0; trial < 4000; trial++) {
+    size_t n = 1 + np_rng_below(&r, 41);
+    for (size_t i = 0; i < n; i++)
+      v[i] = (double)np_rng_below(&r, trial % 2 ? 5 : 1000);
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_d);
+    double want = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2, got;
+    ASSERT_OK(np_stats_median(v, n, &got));
+    ASSERT_DBL_NEAR(got, want, 0);
+  }
+}
+
 static void test_modz(void) {
   const double v[] = {4, 1, 100, 3, 2};
   double z[5];
@@ -140,6 +163,29 @@ static void test_holm(void) {
   ASSERT_DBL_NEAR(adj[1], 1, 0);
 }
 
+static void test_compare(void) {
+  const double base[] = {100, 101, 99, 100.5, 99.5};
+  const double fast[] = {110, 111, 109, 110.5, 109.5};
+  struct np_stats_cmp c;
+  ASSERT_OK(np_stats_compare(base, 5, fast, 5, 0.95, 2000, 9, &c));
+  ASSERT_DBL_NEAR(c.ratio, 1.1, 1e-12);
+  ASSERT_EQ(c.has_ci, 1);
+  ASSERT_TRUE(c.ci_lo > 1.08 && c.ci_hi < 1.12);
+  ASSERT_DBL_NEAR(c.p, 2.0 / 252.0, 1e-12);
+  ASSERT_EQ(np_stats_verdict_of(c.ratio, c.p, 0.05, 0.02, 1), NP_STATS_BETTER);
+  ASSERT_EQ(np_stats_verdict_of(c.ratio, c.p, 0.05, 0.02, 0), NP_STATS_WORSE);
+  /* significant but inside the noise threshold: no change */
+  ASSERT_EQ(np_stats_verdict_of(1.01, 0.001, 0.05, 0.02, 1),
+            NP_STATS_NO_CHANGE);
+  /* large but not significant: no change */
+  ASSERT_EQ(np_stats_verdict_of(1.5, 0.1, 0.05, 0.02, 1), NP_STATS_NO_CHANGE);
+  /* three runs: no interval, and U can never reach 0.05 */
+  ASSERT_OK(np_stats_compare(base, 3, fast, 3, 0.95, 2000, 9, &c));
+  ASSERT_EQ(c.has_ci, 0);
+  ASSERT_TRUE(isnan(c.ci_lo));
+  ASSERT_DBL_NEAR(c.p, 0.1, 1e-12);
+}
+
 static void test_seed_for(void) {
   ASSERT_UINT_EQ(np_stats_seed_for(1, "udp-p64"), np_stats_seed_for(1, "udp-p64"));
   ASSERT_TRUE(np_stats_seed_for(1, "udp-p64") != np_stats_seed_for(2, "udp-p64"));
@@ -149,10 +195,12 @@ static void test_seed_for(void) {
 int main(void) {
   test_rng();
   test_describe();
+  test_median_select();
   test_modz();
   test_bootstrap();
   test_mann_whitney();
   test_holm();
+  test_compare();
   test_seed_for();
   puts("test_stats: ok");
   return 0;
