@@ -1,6 +1,6 @@
 /*
- * np_bench_record_sections.c - the measurement section shared by every
- * kind (see np_bench_record_sections.h).
+ * np_bench_record_sections.c - the measurement section and socket entries
+ * shared by every kind (see np_bench_record_sections.h).
  */
 #include "np_bench_record_sections.h"
 
@@ -76,4 +76,27 @@ cJSON *np_bench_record_measurement(const struct np_bench_measurement *m) {
     return NULL;
   }
   return o;
+}
+
+cJSON *np_bench_record_socket(const struct np_bench_socket *s) {
+  cJSON *e = cJSON_CreateObject();
+  if (e == NULL)
+    return NULL;
+  cJSON_AddStringToObject(e, "role", s->role);
+  NUM(e, "index", s->index);
+  NUM(e, "thread", s->thread);
+  NUM(e, "rcvbuf_requested", s->rcvbuf_requested);
+  NUM(e, "rcvbuf_effective", s->rcvbuf_effective);
+  NUM(e, "sndbuf_requested", s->sndbuf_requested);
+  NUM(e, "sndbuf_effective", s->sndbuf_effective);
+  NUM(e, "drops", s->drops);
+  if (s->rxq_ovfl_last >= 0)
+    NUM(e, "rxq_ovfl_last", s->rxq_ovfl_last);
+  else
+    cJSON_AddNullToObject(e, "rxq_ovfl_last");
+  if (!cJSON_GetObjectItemCaseSensitive(e, "rxq_ovfl_last")) {
+    cJSON_Delete(e);
+    return NULL;
+  }
+  return e;
 }

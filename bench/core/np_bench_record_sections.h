@@ -1,6 +1,7 @@
 /*
  * np_bench_record_sections.h - record sections with one shape for every
- * kind: "measurement" (schema $defs/measurement) and its "rtt_us".  A kind
+ * kind: "measurement" (schema $defs/measurement) and its "rtt_us", and the
+ * entries of "sockets.list" (schema $defs/sockets).  A kind
  * fills the plain struct below from its own result; the JSON is built
  * here once, so the two benchmarks cannot drift apart.
  */
@@ -35,5 +36,21 @@ cJSON *np_bench_record_rtt(const struct np_hist *h);
  * percent with one core = 100 and divided by the online cores.  NULL on
  * no memory. */
 cJSON *np_bench_record_measurement(const struct np_bench_measurement *m);
+
+/* One benchmark socket as a sockets.list[] entry. */
+struct np_bench_socket {
+  const char *role;     /* "server", "client" or "relay"                */
+  uint32_t index;       /* index within its role                        */
+  uint32_t thread;      /* thread (lane) that served it                 */
+  int rcvbuf_requested; /* SO_RCVBUF asked for                          */
+  int rcvbuf_effective; /* what getsockopt returned                     */
+  int sndbuf_requested; /* SO_SNDBUF asked for                          */
+  int sndbuf_effective; /* what getsockopt returned                     */
+  uint64_t drops;       /* this socket's kernel drops in the window     */
+  int64_t rxq_ovfl_last; /* last SO_RXQ_OVFL value seen; < 0 = null     */
+};
+
+/* The entry object; NULL on no memory. */
+cJSON *np_bench_record_socket(const struct np_bench_socket *s);
 
 #endif /* NP_BENCH_RECORD_SECTIONS_H */

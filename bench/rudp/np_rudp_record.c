@@ -342,16 +342,16 @@ static cJSON *sockets_json(const struct np_rudp_round *r) {
   cJSON *a = cJSON_CreateArray();
   for (uint32_t i = 0; i < r->nsocks; i++) {
     const struct np_rudp_sockrep *s = &r->socks[i];
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddItemToArray(a, e);
-    cJSON_AddStringToObject(e, "role", s->server ? "server" : "client");
-    NUM(e, "index", s->index);
-    NUM(e, "thread", s->lane);
-    NUM(e, "rcvbuf_requested", s->rcvbuf_requested);
-    NUM(e, "rcvbuf_effective", s->rcvbuf_effective);
-    NUM(e, "sndbuf_requested", s->sndbuf_requested);
-    NUM(e, "sndbuf_effective", s->sndbuf_effective);
-    NUM(e, "drops", s->drops);
+    struct np_bench_socket b = {.role = s->server ? "server" : "client",
+                                .index = s->index,
+                                .thread = s->lane,
+                                .rcvbuf_requested = s->rcvbuf_requested,
+                                .rcvbuf_effective = s->rcvbuf_effective,
+                                .sndbuf_requested = s->sndbuf_requested,
+                                .sndbuf_effective = s->sndbuf_effective,
+                                .drops = s->drops,
+                                .rxq_ovfl_last = -1}; /* libuv: not read */
+    cJSON_AddItemToArray(a, np_bench_record_socket(&b));
     drops += s->drops;
   }
   NUM(o, "kernel_drops", drops);

@@ -105,22 +105,17 @@ static cJSON *sockets_json(const struct np_udp_result *res,
   cJSON *a = cJSON_AddArrayToObject(o, "list");
   for (uint32_t i = 0; i < res->nsocks; i++) {
     const struct np_udp_sock_report *s = &res->socks[i];
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddItemToArray(a, e);
-    cJSON_AddStringToObject(e, "role",
-                            s->role == NP_UDP_ROLE_SERVER ? "server"
-                                                          : "client");
-    NUM(e, "index", s->index);
-    NUM(e, "thread", s->lane);
-    NUM(e, "rcvbuf_requested", s->rcvbuf_requested);
-    NUM(e, "rcvbuf_effective", s->rcvbuf_effective);
-    NUM(e, "sndbuf_requested", s->sndbuf_requested);
-    NUM(e, "sndbuf_effective", s->sndbuf_effective);
-    NUM(e, "drops", s->drops_after - s->drops_before);
-    if (s->rxq_ovfl_last >= 0)
-      NUM(e, "rxq_ovfl_last", s->rxq_ovfl_last);
-    else
-      cJSON_AddNullToObject(e, "rxq_ovfl_last");
+    struct np_bench_socket b = {
+        .role = s->role == NP_UDP_ROLE_SERVER ? "server" : "client",
+        .index = s->index,
+        .thread = s->lane,
+        .rcvbuf_requested = s->rcvbuf_requested,
+        .rcvbuf_effective = s->rcvbuf_effective,
+        .sndbuf_requested = s->sndbuf_requested,
+        .sndbuf_effective = s->sndbuf_effective,
+        .drops = s->drops_after - s->drops_before,
+        .rxq_ovfl_last = s->rxq_ovfl_last};
+    cJSON_AddItemToArray(a, np_bench_record_socket(&b));
   }
   return o;
 }
