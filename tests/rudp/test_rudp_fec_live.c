@@ -85,12 +85,12 @@ static void fec_invariants(const cJSON *doc, const char *mode) {
  * validation, naming the pointer. */
 static void schema_rejects(const cJSON *doc) {
   struct np_errbuf eb = {{0}};
-  ASSERT_OK(np_rudp_record_validate(doc, &eb));
+  ASSERT_OK(np_bench_record_validate(doc, &eb));
   cJSON *bad = cJSON_Duplicate(doc, 1);
   cJSON *f = (cJSON *)rl_get(bad, "rudp/rounds/0/fec");
   cJSON_ReplaceItemInObjectCaseSensitive(f, "parity_max",
                                          cJSON_CreateNumber(9));
-  ASSERT_EQ(np_rudp_record_validate(bad, &eb), NP_ESCHEMA);
+  ASSERT_EQ(np_bench_record_validate(bad, &eb), NP_ESCHEMA);
   ASSERT_TRUE(strstr(eb.msg, "/rudp/rounds/0/fec/parity_max") != NULL);
   cJSON_Delete(bad);
 }
