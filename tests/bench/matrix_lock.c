@@ -6,7 +6,8 @@
  * the folder, so none of them touches suite.json.  The lock file names the
  * holder's pid and session; the first runner finishes undisturbed and
  * removes it; afterwards --resume works.  (A lock left by a killed runner:
- * matrix_resume.)  argv[1]: the fake bench script.
+ * matrix_resume.)  An --output that is a file is refused before any lock
+ * file is attempted.  argv[1]: the fake bench script.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -128,6 +129,24 @@ int main(int argc, char **argv) {
   ASSERT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(suite, "sessions")), 2);
   cJSON_Delete(suite);
   ASSERT_TRUE(!mx_exists(lock));
+
+  /* --output naming a file: one line, exit 2, the file untouched */
+  char file[600], err[600];
+  snprintf(file, sizeof file, "%s/a-file", tmp);
+  snprintf(err, sizeof err, "%s/file-err.txt", tmp);
+  mx_write(file, "not a folder\n");
+  char *into_file[] = {"matrix", plan, "--output", file, "--bench-binary",
+                       fake, NULL};
+  ASSERT_EQ(mx_run(into_file, NULL, err), 2);
+  char *text = mx_read(err);
+  char want_file[700];
+  snprintf(want_file, sizeof want_file,
+           "netproof-bench matrix: %s: not a folder\n", file);
+  ASSERT_STR_EQ(text, want_file);
+  free(text);
+  text = mx_read(file);
+  ASSERT_STR_EQ(text, "not a folder\n");
+  free(text);
   mx_rm_rf(tmp);
   return 0;
 }
