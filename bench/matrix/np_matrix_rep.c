@@ -128,9 +128,9 @@ int np_matrix_rep_complete(const struct np_matrix_rep *r) {
   return ok;
 }
 
-int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
-  char prefix[32];
-  snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
+/* Remove every file of r->dir whose name starts with prefix. */
+static int remove_prefixed(const struct np_matrix_rep *r, const char *prefix,
+                           struct np_errbuf *eb) {
   DIR *d = opendir(r->dir);
   if (d == NULL)
     return errno == ENOENT ? 0
@@ -149,6 +149,21 @@ int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
   }
   closedir(d);
   return rc;
+}
+
+int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
+  return remove_prefixed(r, prefix, eb);
+}
+
+/* A benchmark opens its output's temporary file (rep-N.json.tmp.tmp.<pid>,
+ * bench/core/np_bench_output.c) before it measures; a child killed by a
+ * signal never removes it, so the runner does. */
+static void remove_child_temp(const struct np_matrix_rep *r, pid_t pid) {
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "rep-%d.json.tmp.tmp.%ld", r->n, (long)pid);
+  (void)remove_prefixed(r, prefix, NULL);
 }
 
 /* Shell-quoted command line (copy-pasteable) into a malloc'd string. */
@@ -529,6 +544,8 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
     child_exec(r, argv, errp, parent);
   setpgid(pid, pid);
   wait_child(r, pid, t0, oc);
+  if (!oc->exited)
+    remove_child_temp(r, pid);
   if (oc->interrupted) {
     /* a child killed after it had renamed its record into rep-N.json.tmp
      * leaves a complete record: keep the partial repetition for --resume
