@@ -9,48 +9,24 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "np_file.h"
+
 #define NP_SYSINFO_MAX_FILE (8u << 20) /* cpuinfo: ~1.5 KiB per CPU */
 
 /* Read a small text file into a malloc'd NUL-terminated string; NULL when
  * it cannot be read (the caller reports null). */
 static char *np_sysinfo_read(const char *path) {
-  size_t len = 0, cap = 4096;
-  char *buf = malloc(cap);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (buf == NULL || fd < 0)
-    goto fail_buf;
-  for (;;) {
-    if (len + 1 == cap) {
-      char *p = cap >= NP_SYSINFO_MAX_FILE ? NULL : realloc(buf, cap * 2);
-      if (p == NULL)
-        goto fail_buf;
-      buf = p;
-      cap *= 2;
-    }
-    ssize_t n = read(fd, buf + len, cap - 1 - len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      goto fail_buf;
-    if (n == 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  buf[len] = '\0';
+  char *buf = NULL;
+  size_t len = 0;
+  if (np_file_read_all(path, NP_SYSINFO_MAX_FILE, &buf, &len, NULL) != 0)
+    return NULL;
   return buf;
-fail_buf:
-  if (fd >= 0)
-    close(fd);
-  free(buf);
-  return NULL;
 }
 
 /* The first line of path without surrounding whitespace, or NULL. */

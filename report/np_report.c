@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "np_file.h"
 #include "np_json.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_matrix_int.h"
