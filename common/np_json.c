@@ -170,6 +170,69 @@ int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
   return rc;
 }
 
+/* Does the escaped token tok[0..n) name key?  Decodes "~1" and "~0" on
+ * the fly; the token was validated by the caller. */
+static int token_is(const char *tok, size_t n, const char *key) {
+  size_t i = 0;
+  for (; i < n; i++, key++) {
+    char c = tok[i];
+    if (c == '~')
+      c = tok[++i] == '1' ? '/' : '~';
+    if (*key != c)
+      return 0;
+  }
+  return *key == '\0';
+}
+
+/* Array index of token tok[0..n), or -1 ("-", leading zeros, non-digits,
+ * more than fits an int). */
+static long token_index(const char *tok, size_t n) {
+  if (n == 0 || n > 9 || (n > 1 && tok[0] == '0'))
+    return -1;
+  long v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (tok[i] < '0' || tok[i] > '9')
+      return -1;
+    v = v * 10 + (tok[i] - '0');
+  }
+  return v;
+}
+
+const cJSON *np_json_pointer(const cJSON *doc, const char *pointer) {
+  if (doc == NULL || pointer == NULL)
+    return NULL;
+  const cJSON *cur = doc;
+  const char *p = pointer;
+  while (*p != '\0') {
+    if (*p != '/')
+      return NULL;
+    const char *tok = ++p;
+    size_t n = strcspn(tok, "/");
+    for (size_t i = 0; i < n; i++)
+      if (tok[i] == '~' && (i + 1 == n || (tok[i + 1] != '0' &&
+                                           tok[i + 1] != '1')))
+        return NULL;
+    const cJSON *next = NULL;
+    if (cJSON_IsObject(cur)) {
+      for (const cJSON *c = cur->child; c != NULL && next == NULL;
+           c = c->next)
+        if (c->string != NULL && token_is(tok, n, c->string))
+          next = c;
+    } else if (cJSON_IsArray(cur)) {
+      long idx = token_index(tok, n);
+      for (const cJSON *c = cur->child; c != NULL && idx >= 0 && next == NULL;
+           c = c->next, idx--)
+        if (idx == 0)
+          next = c;
+    }
+    if (next == NULL)
+      return NULL;
+    cur = next;
+    p = tok + n;
+  }
+  return cur;
+}
+
 double np_json_get_number(const cJSON *obj, const char *key, double dflt) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   return cJSON_IsNumber(v) ? v->valuedouble : dflt;

@@ -46,6 +46,15 @@ char *np_json_print(const cJSON *doc, int pretty);
 int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
                          struct np_errbuf *eb);
 
+/* The value at an RFC 6901 JSON pointer in doc, or NULL when it does not
+ * resolve.  "" is doc itself; each "/token" steps into an object member
+ * (token with "~1" decoded to '/' and "~0" to '~', in that order) or an
+ * array element (token "0" or a decimal without leading zeros).  NULL for
+ * a pointer that does not start with '/', a '~' not followed by 0 or 1, an
+ * index that is absent, "-" or malformed, or a step into a scalar.  The
+ * result points into doc.  Allocates nothing. */
+const cJSON *np_json_pointer(const cJSON *doc, const char *pointer);
+
 /* Small typed accessors used across modules (NULL/absent-safe). */
 double np_json_get_number(const cJSON *obj, const char *key, double dflt);
 const char *np_json_get_string(const cJSON *obj, const char *key,

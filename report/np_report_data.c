@@ -17,32 +17,20 @@
 #include "np_kernel.h"
 
 static const char *const metric_path[NP_M_COUNT_] = {
-    [NP_M_RPS] = "measurement/roundtrips_per_sec",
-    [NP_M_P50] = "measurement/rtt_us/p50",
-    [NP_M_P99] = "measurement/rtt_us/p99",
-    [NP_M_CPU] = "measurement/cpu_percent",
-    [NP_M_RSS] = "measurement/rss_max_bytes",
-    [NP_M_LOST] = "counters/lost",
-    [NP_M_KDROPS] = "sockets/kernel_drops",
-    [NP_M_RCVBUF] = "kernel/delta/Udp.RcvbufErrors",
-    [NP_M_REASM] = "kernel/delta/Ip.ReasmReqds",
+    [NP_M_RPS] = "/measurement/roundtrips_per_sec",
+    [NP_M_P50] = "/measurement/rtt_us/p50",
+    [NP_M_P99] = "/measurement/rtt_us/p99",
+    [NP_M_CPU] = "/measurement/cpu_percent",
+    [NP_M_RSS] = "/measurement/rss_max_bytes",
+    [NP_M_LOST] = "/counters/lost",
+    [NP_M_KDROPS] = "/sockets/kernel_drops",
+    [NP_M_RCVBUF] = "/kernel/delta/Udp.RcvbufErrors",
+    [NP_M_REASM] = "/kernel/delta/Ip.ReasmReqds",
 };
 
-double np_report_num(const cJSON *doc, const char *path) {
-  char key[64];
-  const cJSON *cur = doc;
-  const char *p = path;
-  while (cur != NULL && *p) {
-    const char *slash = strchr(p, '/');
-    size_t n = slash ? (size_t)(slash - p) : strlen(p);
-    if (n >= sizeof key)
-      return NAN;
-    memcpy(key, p, n);
-    key[n] = '\0';
-    cur = cJSON_GetObjectItemCaseSensitive(cur, key);
-    p += n + (slash ? 1 : 0);
-  }
-  return cJSON_IsNumber(cur) ? cur->valuedouble : NAN;
+double np_report_num(const cJSON *doc, const char *pointer) {
+  const cJSON *v = np_json_pointer(doc, pointer);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
 
@@ -192,17 +180,17 @@ static int cmp_keyed(const void *a, const void *b) {
 
 static void fill_dims(struct np_report_config *c) {
   const cJSON *d = c->runs[0].doc;
-  double payload = np_report_num(d, "config/payload");
-  double clients = np_report_num(d, "config/clients");
-  double window = np_report_num(d, "config/window");
-  double threads = np_report_num(d, "config/io_threads");
+  double payload = np_report_num(d, "/config/payload");
+  double clients = np_report_num(d, "/config/clients");
+  double window = np_report_num(d, "/config/window");
+  double threads = np_report_num(d, "/config/io_threads");
   /* Effective server receive buffer: the first server socket's. */
   double srv = NAN;
   const cJSON *sk, *list = cJSON_GetObjectItemCaseSensitive(
                        cJSON_GetObjectItemCaseSensitive(d, "sockets"), "list");
   cJSON_ArrayForEach(sk, list) {
     if (strcmp(np_json_get_string(sk, "role", ""), "server") == 0) {
-      srv = np_report_num(sk, "rcvbuf_effective");
+      srv = np_report_num(sk, "/rcvbuf_effective");
       break;
     }
   }

@@ -109,8 +109,8 @@ size_t np_report_stat(const struct np_report_config *c,
 /* Median of n values (sorted copy; n > 0). */
 double np_report_median(const double *v, size_t n);
 
-/* Number at a '/'-separated path of object keys ("measurement/rtt_us/p99")
+/* Number at a JSON pointer ("/measurement/rtt_us/p99", np_json_pointer)
  * or NAN. */
-double np_report_num(const cJSON *doc, const char *path);
+double np_report_num(const cJSON *doc, const char *pointer);
 
 #endif /* NP_REPORT_DATA_H */

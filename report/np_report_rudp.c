@@ -22,24 +22,24 @@
 
 static const struct {
   const char *key;
-  const char *path; /* inside one round; NULL: computed */
+  const char *ptr; /* JSON pointer inside one round; NULL: computed */
 } np_rmetric[NP_R_COUNT_] = {
-    [NP_R_RPS] = {"roundtrips_per_sec", "measurement/roundtrips_per_sec"},
-    [NP_R_P99] = {"rtt_p99_us", "measurement/rtt_us/p99"},
-    [NP_R_P50] = {"rtt_p50_us", "measurement/rtt_us/p50"},
-    [NP_R_CPU] = {"cpu_percent", "measurement/cpu_percent"},
-    [NP_R_RSS] = {"rss_max_bytes", "measurement/rss_max_bytes"},
+    [NP_R_RPS] = {"roundtrips_per_sec", "/measurement/roundtrips_per_sec"},
+    [NP_R_P99] = {"rtt_p99_us", "/measurement/rtt_us/p99"},
+    [NP_R_P50] = {"rtt_p50_us", "/measurement/rtt_us/p50"},
+    [NP_R_CPU] = {"cpu_percent", "/measurement/cpu_percent"},
+    [NP_R_RSS] = {"rss_max_bytes", "/measurement/rss_max_bytes"},
     [NP_R_OVERHEAD] = {"network_overhead_percent",
-                       "arq/network_overhead_percent"},
+                       "/arq/network_overhead_percent"},
     [NP_R_RETX] = {"retransmits_per_1000_roundtrips",
-                   "arq/retransmits_per_1000_roundtrips"},
+                   "/arq/retransmits_per_1000_roundtrips"},
     [NP_R_RECOV] = {"recoveries_per_1000_roundtrips",
-                    "fec/recoveries_per_1000_roundtrips"},
-    [NP_R_UNREC] = {"unrecoverable_groups", "fec/unrecoverable_groups"},
+                    "/fec/recoveries_per_1000_roundtrips"},
+    [NP_R_UNREC] = {"unrecoverable_groups", "/fec/unrecoverable_groups"},
     [NP_R_RETAINED] = {"fec_retained_peak_bytes",
-                       "fec/retained/peak_sum_bytes"},
-    [NP_R_RELAY] = {"relay_route_peak_bytes_sum", "relay/route_peak_bytes_sum"},
-    [NP_R_LOSS] = {"applied_loss_percent", "relay/window/applied_loss_percent"},
+                       "/fec/retained/peak_sum_bytes"},
+    [NP_R_RELAY] = {"relay_route_peak_bytes_sum", "/relay/route_peak_bytes_sum"},
+    [NP_R_LOSS] = {"applied_loss_percent", "/relay/window/applied_loss_percent"},
     [NP_R_CPU_RT] = {"cpu_us_per_roundtrip", NULL},
 };
 
@@ -48,11 +48,11 @@ const char *np_rudp_metric_key(enum np_rudp_metric m) {
 }
 
 double np_rudp_round_value(const cJSON *round, enum np_rudp_metric m) {
-  if (np_rmetric[m].path != NULL)
-    return np_report_num(round, np_rmetric[m].path);
-  double rt = np_report_num(round, "measurement/roundtrips");
-  double u = np_report_num(round, "measurement/cpu_user_seconds");
-  double s = np_report_num(round, "measurement/cpu_sys_seconds");
+  if (np_rmetric[m].ptr != NULL)
+    return np_report_num(round, np_rmetric[m].ptr);
+  double rt = np_report_num(round, "/measurement/roundtrips");
+  double u = np_report_num(round, "/measurement/cpu_user_seconds");
+  double s = np_report_num(round, "/measurement/cpu_sys_seconds");
   if (isnan(rt) || isnan(u) || isnan(s))
     return NAN;
   return rt > 0 ? 1e6 * (u + s) / rt : 0;

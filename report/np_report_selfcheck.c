@@ -101,14 +101,14 @@ static int near(double a, double b, double rel) {
 static void check_run(struct np_report_chk *c, const char *f, const cJSON *d) {
   const cJSON *cn = cJSON_GetObjectItemCaseSensitive(d, "counters");
   no_negatives(c, f, cn, "/counters");
-  double sent = np_report_num(d, "counters/sent"),
-         srecv = np_report_num(d, "counters/server_received"),
-         srepl = np_report_num(d, "counters/server_replied"),
-         recv = np_report_num(d, "counters/received"),
-         lost = np_report_num(d, "counters/lost"),
-         lreq = np_report_num(d, "counters/lost_request_leg"),
-         lsrv = np_report_num(d, "counters/lost_at_server"),
-         lresp = np_report_num(d, "counters/lost_reply_leg");
+  double sent = np_report_num(d, "/counters/sent"),
+         srecv = np_report_num(d, "/counters/server_received"),
+         srepl = np_report_num(d, "/counters/server_replied"),
+         recv = np_report_num(d, "/counters/received"),
+         lost = np_report_num(d, "/counters/lost"),
+         lreq = np_report_num(d, "/counters/lost_request_leg"),
+         lsrv = np_report_num(d, "/counters/lost_at_server"),
+         lresp = np_report_num(d, "/counters/lost_reply_leg");
   if (isfinite(srecv) && isfinite(srepl) && srecv != srepl)
     np_report_problem(c, f, "/counters/server_replied",
             "server_received %.0f != server_replied %.0f", srecv, srepl);
@@ -137,7 +137,7 @@ static void check_run(struct np_report_chk *c, const char *f, const cJSON *d) {
   const char *prevk = NULL;
   for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
     char key[64];
-    snprintf(key, sizeof key, "measurement/rtt_us/%s", pct[i]);
+    snprintf(key, sizeof key, "/measurement/rtt_us/%s", pct[i]);
     double v = np_report_num(d, key);
     if (!isfinite(v))
       continue;
@@ -150,10 +150,10 @@ static void check_run(struct np_report_chk *c, const char *f, const cJSON *d) {
     prev = v;
     prevk = pct[i];
   }
-  double rt = np_report_num(d, "measurement/roundtrips"),
-         rps = np_report_num(d, "measurement/roundtrips_per_sec"),
-         secs = np_report_num(d, "measurement/seconds"),
-         drain = np_report_num(d, "measurement/drain_seconds");
+  double rt = np_report_num(d, "/measurement/roundtrips"),
+         rps = np_report_num(d, "/measurement/roundtrips_per_sec"),
+         secs = np_report_num(d, "/measurement/seconds"),
+         drain = np_report_num(d, "/measurement/drain_seconds");
   if (isfinite(rt) && isfinite(rps) && isfinite(secs) && secs > 0) {
     double a = rt / secs, b = isfinite(drain) ? rt / (secs + drain) : a;
     if (!near(rps, a, 0.005) && !near(rps, b, 0.005))

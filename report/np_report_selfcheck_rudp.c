@@ -76,11 +76,11 @@ static void check_round(struct np_report_chk *c, const char *f,
   char base[64], p[160];
   snprintf(base, sizeof base, "/rudp/rounds/%d", i);
   check_counters(c, f, r, base);
-  double rt = np_report_num(r, "measurement/roundtrips");
-  double secs = np_report_num(r, "measurement/seconds");
-  double drain = np_report_num(r, "measurement/drain_seconds");
+  double rt = np_report_num(r, "/measurement/roundtrips");
+  double secs = np_report_num(r, "/measurement/seconds");
+  double drain = np_report_num(r, "/measurement/drain_seconds");
   snprintf(p, sizeof p, "%s/measurement/roundtrips_per_sec", base);
-  check_rate(c, f, p, np_report_num(r, "measurement/roundtrips_per_sec"), 1,
+  check_rate(c, f, p, np_report_num(r, "/measurement/roundtrips_per_sec"), 1,
              rt, secs + (isfinite(drain) ? drain : 0),
              "roundtrips / (seconds + drain_seconds)");
   const cJSON *arq = cJSON_GetObjectItemCaseSensitive(r, "arq");
@@ -126,7 +126,7 @@ static void check_round(struct np_report_chk *c, const char *f,
   const char *prevk = NULL;
   for (size_t k = 0; k < sizeof pct / sizeof *pct; k++) {
     char key[64];
-    snprintf(key, sizeof key, "measurement/rtt_us/%s", pct[k]);
+    snprintf(key, sizeof key, "/measurement/rtt_us/%s", pct[k]);
     double v = np_report_num(r, key);
     if (!isfinite(v))
       continue;
@@ -178,8 +178,8 @@ void np_report_check_rudp_run(struct np_report_chk *c, const char *f,
     return;
   }
   const cJSON *med = cJSON_GetArrayItem(rounds, (int)mr);
-  double top = np_report_num(d, "measurement/roundtrips_per_sec");
-  double mine = np_report_num(med, "measurement/roundtrips_per_sec");
+  double top = np_report_num(d, "/measurement/roundtrips_per_sec");
+  double mine = np_report_num(med, "/measurement/roundtrips_per_sec");
   if (isfinite(top) && isfinite(mine) && top != mine)
     np_report_problem(c, f, "/measurement/roundtrips_per_sec",
                       "%.6g is not the median round's %.6g", top, mine);

@@ -55,12 +55,12 @@ void np_report_tables_conditions(struct np_report_ctx *ctx,
   const cJSON *d = s->runs[0].doc;
   char cpus[64], mem[64], warm[64], secs[64], sb[64], rb[64], machine[512],
       libs[512];
-  np_fmt_num(cpus, sizeof cpus, np_report_num(d, "machine/logical_cores"), 0);
-  np_fmt_bytes(mem, sizeof mem, np_report_num(d, "machine/mem_total_bytes"));
-  np_fmt_num(warm, sizeof warm, np_report_num(d, "config/warmup_seconds"), 2);
-  np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
-  np_fmt_bytes(sb, sizeof sb, np_report_num(d, "config/udp_send_buffer"));
-  np_fmt_bytes(rb, sizeof rb, np_report_num(d, "config/udp_receive_buffer"));
+  np_fmt_num(cpus, sizeof cpus, np_report_num(d, "/machine/logical_cores"), 0);
+  np_fmt_bytes(mem, sizeof mem, np_report_num(d, "/machine/mem_total_bytes"));
+  np_fmt_num(warm, sizeof warm, np_report_num(d, "/config/warmup_seconds"), 2);
+  np_fmt_num(secs, sizeof secs, np_report_num(d, "/config/seconds"), 2);
+  np_fmt_bytes(sb, sizeof sb, np_report_num(d, "/config/udp_send_buffer"));
+  np_fmt_bytes(rb, sizeof rb, np_report_num(d, "/config/udp_receive_buffer"));
   snprintf(machine, sizeof machine, "%s, %s, %s logical CPUs, %s",
            first_str(s, "machine", "hostname"),
            first_str(s, "machine", "cpu_model"), cpus, mem);
@@ -122,7 +122,7 @@ void np_report_tables_conditions(struct np_report_ctx *ctx,
 
 /* ", each 3 rounds" for rudp records (config.rounds), else "". */
 static void rounds_text(char *buf, size_t len, const struct np_report_set *s) {
-  double r = np_report_num(s->runs[0].doc, "config/rounds");
+  double r = np_report_num(s->runs[0].doc, "/config/rounds");
   buf[0] = '\0';
   if (isfinite(r))
     snprintf(buf, len, ", each of %.0f round%s", r, r == 1 ? "" : "s");
@@ -135,8 +135,8 @@ void np_report_tables_conditions_short(struct np_report_ctx *ctx,
   size_t reps = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
     reps = s->configs[i].nruns > reps ? s->configs[i].nruns : reps;
-  np_fmt_num(warm, sizeof warm, np_report_num(d, "config/warmup_seconds"), 2);
-  np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
+  np_fmt_num(warm, sizeof warm, np_report_num(d, "/config/warmup_seconds"), 2);
+  np_fmt_num(secs, sizeof secs, np_report_num(d, "/config/seconds"), 2);
   const char *src;
   shared_hash(s, "source_sha256", &src);
   char plan[300];
