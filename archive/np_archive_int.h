@@ -60,9 +60,9 @@ int np_archive_verify_keep(const char *path,
                            struct np_read_result *keep,
                            struct np_errbuf *eb);
 
-/* Run the report self-check on one suite (a seam so np_archive builds and
- * tests without np_report; returns 1 when the self-check is linked). */
-int np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
-                               struct np_problems *p);
+/* Run the result-set self-check on one suite; problems go to p (a check
+ * that cannot run at all is one problem too). */
+void np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
+                                struct np_problems *p);
 
 #endif /* NP_ARCHIVE_INT_H */

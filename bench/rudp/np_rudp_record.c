@@ -16,9 +16,7 @@
 #include "np_kernel.h"
 #include "np_sysinfo.h"
 #include "np_rudp_record_fec.h"
-#ifdef NP_RUDP_HAVE_SCHEMA
 #include "np_schema.h"
-#endif
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
@@ -490,16 +488,11 @@ fail:
 /* The whole record, "rudp" part included, against the shipped run schema
  * (schema/run.schema.json, $defs/rudp). */
 int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
-#ifdef NP_RUDP_HAVE_SCHEMA
   struct np_errbuf inner;
   int rc = np_schema_validate_tagged(doc, &inner);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "record: %s", inner.msg);
   return 0;
-#else
-  (void)doc, (void)eb;
-  return 0;
-#endif
 }
 
 int np_rudp_record_write(const cJSON *doc, const char *path,

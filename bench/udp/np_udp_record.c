@@ -17,9 +17,7 @@
 #include "np_kernel.h"
 #include "np_sysinfo.h"
 #include "np_udp_msg.h"
-#ifdef NP_UDP_HAVE_SCHEMA
 #include "np_schema.h"
-#endif
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
@@ -271,17 +269,11 @@ fail_nomem:
 }
 
 int np_udp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
-#ifdef NP_UDP_HAVE_SCHEMA
   struct np_errbuf inner;
   int rc = np_schema_validate_tagged(doc, &inner);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "record: %s", inner.msg);
   return 0;
-#else
-  (void)doc;
-  (void)eb;
-  return 0; /* built without the schema library: see CMakeLists.txt */
-#endif
 }
 
 int np_udp_record_write(const cJSON *doc, const char *path,
