@@ -5,7 +5,7 @@
  */
 #include "np_archive_int.h"
 
-#include "np_report_selfcheck.h"
+#include "np_results_selfcheck.h"
 
 static void selfcheck_cb(void *ctx, const char *file, const char *pointer,
                          const char *reason) {
@@ -18,7 +18,7 @@ static void selfcheck_cb(void *ctx, const char *file, const char *pointer,
 
 void np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
                                 struct np_problems *p) {
-  int rc = np_report_self_check_tree(t, label, selfcheck_cb, p);
+  int rc = np_results_self_check(t, label, selfcheck_cb, p);
   if (rc != 0 && rc != NP_ECHECK)
     np_problem(p, label, "self-check could not run: %s", np_strerror(rc));
 }

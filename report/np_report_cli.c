@@ -13,7 +13,7 @@
 #include "np_ftree.h"
 #include "np_report.h"
 #include "np_report_pages.h"
-#include "np_report_selfcheck.h"
+#include "np_results_selfcheck.h"
 
 #define MAX_RESULTS 32
 
@@ -113,8 +113,8 @@ static int self_check(const struct cli *c) {
       fprintf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
-    int rc = np_report_self_check_tree(t, label_of(c->results[i]),
-                                       print_problem, NULL);
+    int rc =
+        np_results_self_check(t, label_of(c->results[i]), print_problem, NULL);
     np_ftree_free(t);
     if (rc == NP_ECHECK)
       problems = 1;
@@ -131,7 +131,7 @@ static int self_check(const struct cli *c) {
 }
 
 static int report(const struct cli *c) {
-  struct np_report_set *sets[MAX_RESULTS] = {0};
+  struct np_results_set *sets[MAX_RESULTS] = {0};
   struct np_ftree *out = NULL;
   struct np_errbuf eb = {{0}};
   int code = NP_EXIT_OK;
@@ -139,7 +139,7 @@ static int report(const struct cli *c) {
     struct np_ftree *t = NULL;
     int rc = np_ftree_load_dir(c->results[i], 0, &t, &eb);
     if (rc == 0)
-      rc = np_report_set_load(t, label_of(c->results[i]), &sets[i], &eb);
+      rc = np_results_load(t, label_of(c->results[i]), &sets[i], &eb);
     np_ftree_free(t);
     if (rc != 0) {
       fprintf(stderr, "netproof-report: %s\n", eb.msg);
@@ -175,7 +175,7 @@ static int report(const struct cli *c) {
 free_sets:
   np_ftree_free(out);
   for (size_t i = 0; i < c->nresults; i++)
-    np_report_set_free(sets[i]);
+    np_results_free(sets[i]);
   return code;
 }
 
