@@ -46,6 +46,7 @@ static const char *label_of(const char *dir) {
   return p;
 }
 
+/* argv into c: 0 or NP_EUSAGE (one line printed). */
 static int parse(struct cli *c, int argc, char **argv) {
   c->lang = "en";
   for (int i = 1; i < argc; i++) {
@@ -59,7 +60,7 @@ static int parse(struct cli *c, int argc, char **argv) {
       if (c->nresults == MAX_RESULTS) {
         fprintf(stderr, "netproof-report: at most %d --results\n",
                 MAX_RESULTS);
-        return -1;
+        return NP_EUSAGE;
       }
       c->results[c->nresults++] = argv[++i];
     } else if (strcmp(a, "--output") == 0 && has)
@@ -74,26 +75,26 @@ static int parse(struct cli *c, int argc, char **argv) {
     } else {
       fprintf(stderr, "netproof-report: %s: %s\n", a,
               has || a[0] != '-' ? "unknown argument" : "needs a value");
-      return -1;
+      return NP_EUSAGE;
     }
   }
   if (c->nresults == 0) {
     fprintf(stderr, "netproof-report: --results DIR is required\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (c->self_check && c->pages) {
     fprintf(stderr, "netproof-report: --self-check and --pages exclude "
                     "each other\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (!c->self_check && c->output == NULL) {
     fprintf(stderr, "netproof-report: --output OUTDIR is required\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (strcmp(c->lang, "en") != 0) {
     fprintf(stderr, "netproof-report: --lang %s: only \"en\" is supported\n",
                     c->lang);
-    return -1;
+    return NP_EUSAGE;
   }
   return 0;
 }
