@@ -47,6 +47,7 @@ static void usage(FILE *fp) {
         fp);
 }
 
+/* One positive integer option value: 0 or NP_EUSAGE (message printed). */
 static int parse_u64(const char *flag, const char *s, uint64_t *out) {
   char *end;
   errno = 0;
@@ -55,12 +56,13 @@ static int parse_u64(const char *flag, const char *s, uint64_t *out) {
       v == 0) {
     fprintf(stderr, "netproof-archive: %s: expected a positive integer\n",
             flag);
-    return -1;
+    return NP_EUSAGE;
   }
   *out = v;
   return 0;
 }
 
+/* argv into c: 0 or NP_EUSAGE (one line printed). */
 static int parse_args(int argc, char **argv, struct cli *c) {
   np_archive_limits_default(&c->lim);
   c->cmd = argv[1];
@@ -87,17 +89,17 @@ static int parse_args(int argc, char **argv, struct cli *c) {
     else if (a[0] == '-' && a[1] != '\0') {
       fprintf(stderr, "netproof-archive: unknown option or missing value: "
                       "%s\n", a);
-      return -1;
+      return NP_EUSAGE;
     } else {
       takes = 0;
       if (c->ndirs == MAX_DIRS) {
         fprintf(stderr, "netproof-archive: too many arguments\n");
-        return -1;
+        return NP_EUSAGE;
       }
       c->dirs[c->ndirs++] = a;
     }
     if (rc != 0)
-      return -1;
+      return NP_EUSAGE;
     i += takes;
   }
   if (c->ndirs > 0)

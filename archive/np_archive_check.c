@@ -1,7 +1,7 @@
 /*
  * np_archive_check.c - content checks on a bag read from a bundle:
  * the tag files, BagIt manifests, JSON schemas, evidence.json and
- * bag-info.txt against the payload, and the report self-check per suite.
+ * bag-info.txt against the payload, and the result-set self-check per suite.
  */
 #include <stdio.h>
 #include <stdlib.h>

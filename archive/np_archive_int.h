@@ -1,6 +1,9 @@
 /*
- * np_archive_int.h - pieces shared inside np_archive: the problem sink and
- * the streaming reader that turns a bundle into an np_bag.
+ * np_archive_int.h - pieces shared inside np_archive: the streaming reader
+ * that turns a bundle into an np_bag (np_archive_read.c), the content
+ * checks (np_archive_check.c), read + check (np_archive_verify.c) and the
+ * self-check seam (np_archive_selfcheck.c).  Problems go through the
+ * collector of np_archive_problems.h.
  */
 #ifndef NP_ARCHIVE_INT_H
 #define NP_ARCHIVE_INT_H
@@ -8,28 +11,8 @@
 #include <stdint.h>
 
 #include "np_archive.h"
+#include "np_archive_problems.h"
 #include "np_bag.h"
-
-#define NP_ARCHIVE_MAX_PROBLEMS 200 /* then one "too many problems" line */
-
-/* Collects problems: prefixes the bundle name, drops exact repeats (the
- * schema check and the report self-check may find the same thing), and
- * counts them. */
-struct np_problems {
-  const char *bundle;
-  np_archive_problem_fn fn;
-  void *ctx;
-  size_t count;  /* distinct problems reported */
-  char **seen;   /* reported lines, for de-duplication */
-  size_t nseen, cap;
-};
-
-void np_problems_init(struct np_problems *p, const char *bundle,
-                      np_archive_problem_fn fn, void *ctx);
-void np_problems_free(struct np_problems *p);
-/* entry may be NULL (problem with the bundle as a whole). */
-void np_problem(struct np_problems *p, const char *entry, const char *fmt,
-                ...) __attribute__((format(printf, 3, 4)));
 
 /* What a streaming read produced. */
 struct np_read_result {
@@ -49,7 +32,7 @@ int np_archive_read(const char *path, const struct np_archive_limits *lim,
                     struct np_errbuf *eb);
 
 /* The content checks on a completely read bag: BagIt, schemas, evidence,
- * report self-check.  Problems go to p. */
+ * result-set self-check.  Problems go to p. */
 void np_archive_check_bag(const struct np_read_result *res,
                           struct np_problems *p);
 
@@ -60,9 +43,9 @@ int np_archive_verify_keep(const char *path,
                            struct np_read_result *keep,
                            struct np_errbuf *eb);
 
-/* Run the report self-check on one suite (a seam so np_archive builds and
- * tests without np_report; returns 1 when the self-check is linked). */
-int np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
-                               struct np_problems *p);
+/* Run the result-set self-check on one suite; problems go to p (a check
+ * that cannot run at all is one problem too). */
+void np_archive_selfcheck_suite(const struct np_ftree *t, const char *label,
+                                struct np_problems *p);
 
 #endif /* NP_ARCHIVE_INT_H */

@@ -105,7 +105,8 @@ static int pack_collect(const struct np_bag_files *tags,
   return 0;
 }
 
-/* libarchive hands the uncompressed tar to np_gzsink. */
+/* libarchive hands the uncompressed tar to np_gzsink (libarchive's write
+ * callback contract: bytes written, or -1 with the error set on a). */
 static la_ssize_t pack_sink_write(struct archive *a, void *ctx,
                                   const void *buf, size_t len) {
   int rc = np_gzsink_write(ctx, buf, len);
@@ -116,21 +117,22 @@ static la_ssize_t pack_sink_write(struct archive *a, void *ctx,
   return (la_ssize_t)len;
 }
 
-/* Open a with the chosen compressor over fd. */
+/* Open a with the chosen compressor over fd: 0 or NP_EARCHIVE (the
+ * detail is archive_error_string(a)). */
 static int pack_open(struct archive *a, int fd, int use_zlib,
                      struct np_gzsink *sink) {
   if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK)
-    return -1;
+    return NP_EARCHIVE;
   if (use_zlib)
     return archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
                    archive_write_set_options(a, NP_ARCHIVE_GZIP_OPTIONS) !=
                        ARCHIVE_OK ||
                    archive_write_open_fd(a, fd) != ARCHIVE_OK
-               ? -1
+               ? NP_EARCHIVE
                : 0;
   return archive_write_open(a, sink, NULL, pack_sink_write, NULL) !=
                  ARCHIVE_OK
-             ? -1
+             ? NP_EARCHIVE
              : 0;
 }
 

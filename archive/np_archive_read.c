@@ -34,6 +34,8 @@ struct rd_ctx {
   char top[256];
 };
 
+/* libarchive's read callback: bytes, or -1 with the error set on a (its
+ * contract, not an NP_E* code). */
 static la_ssize_t rd_read(struct archive *a, void *c, const void **buf) {
   struct rd_ctx *r = c;
   long n = np_gzsrc_read(&r->gz);
@@ -48,28 +50,29 @@ static la_ssize_t rd_read(struct archive *a, void *c, const void **buf) {
 }
 
 /* Check an entry name; on success *rel points into name past "<top>/"
- * ("" for the top folder itself). 0 ok, -1 problem reported. */
+ * ("" for the top folder itself).  0 ok, NP_ECORRUPT when a problem was
+ * reported. */
 static int rd_check_path(struct rd_ctx *r, const char *name, int is_dir,
                          const char **rel) {
   struct np_problems *p = r->p;
   if (name == NULL || name[0] == '\0') {
     np_problem(p, "(entry)", "empty or unreadable entry name");
-    return -1;
+    return NP_ECORRUPT;
   }
   size_t n = strlen(name);
   if (name[0] == '/') {
     np_problem(p, name, "absolute path");
-    return -1;
+    return NP_ECORRUPT;
   }
   if (n > 4000) {
     np_problem(p, "(entry)", "path longer than 4000 bytes");
-    return -1;
+    return NP_ECORRUPT;
   }
   for (size_t i = 0; i < n; i++) {
     unsigned char ch = (unsigned char)name[i];
     if (ch < 0x20 || ch == 0x7f || ch == '\\') {
       np_problem(p, "(entry)", "path has control characters or '\\'");
-      return -1;
+      return NP_ECORRUPT;
     }
   }
   /* Components: no empty (except one trailing '/' on a folder), ".", "..". */
@@ -79,15 +82,15 @@ static int rd_check_path(struct rd_ctx *r, const char *name, int is_dir,
     size_t cl = s ? (size_t)(s - c) : strlen(c);
     if ((cl == 2 && c[0] == '.' && c[1] == '.')) {
       np_problem(p, name, "path has a '..' component (path traversal)");
-      return -1;
+      return NP_ECORRUPT;
     }
     if (cl == 1 && c[0] == '.') {
       np_problem(p, name, "path has a '.' component");
-      return -1;
+      return NP_ECORRUPT;
     }
     if (cl == 0 || (s && s[1] == '\0' && !is_dir)) {
       np_problem(p, name, "path has an empty component");
-      return -1;
+      return NP_ECORRUPT;
     }
     c = s ? s + 1 : c + cl;
   }
@@ -100,19 +103,19 @@ static int rd_check_path(struct rd_ctx *r, const char *name, int is_dir,
                  "first entry must be the bundle's top folder '<name>/'");
       snprintf(r->top, sizeof(r->top), "%.*s", (int)(tl < 255 ? tl : 255),
                name);
-      return -1;
+      return NP_ECORRUPT;
     }
     memcpy(r->top, name, tl);
     r->top[tl] = '\0';
     if (!np_bag_name_ok(r->top)) {
       np_problem(p, name, "top folder name is not [A-Za-z0-9._-]+");
-      return -1;
+      return NP_ECORRUPT;
     }
   } else if (strlen(r->top) != tl || strncmp(name, r->top, tl) != 0) {
     char m[400];
     snprintf(m, sizeof(m), "entry outside the top folder '%s/'", r->top);
     np_problem(p, name, "%s", m);
-    return -1;
+    return NP_ECORRUPT;
   }
   *rel = slash ? slash + 1 : name + n;
   return 0;
@@ -215,7 +218,9 @@ static int rd_store(struct rd_ctx *r, const char *name, const char *rel,
   return rc == NP_ENOMEM ? rc : 0;
 }
 
-/* Read the current entry's data (size checked against limits first). */
+/* Read the current entry's data (size checked against limits first).
+ * 0, NP_ENOMEM, or NP_ECORRUPT when the entry broke a limit or the stream
+ * (a problem is reported, here or by the caller): stop reading. */
 static int rd_data(struct rd_ctx *r, struct archive *a,
                    struct archive_entry *e, const char *name,
                    const char *rel) {
@@ -225,12 +230,12 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
     np_problem(r->p, name, "file of %lld bytes exceeds the %llu-byte limit "
                "(--max-file-bytes)", (long long)size,
                (unsigned long long)lim->max_file_bytes);
-    return -1;
+    return NP_ECORRUPT;
   }
   if (r->bytes + (uint64_t)size > lim->max_total_bytes) {
     np_problem(r->p, name, "files exceed the %llu-byte total limit "
                "(--max-bytes)", (unsigned long long)lim->max_total_bytes);
-    return -1;
+    return NP_ECORRUPT;
   }
   /* Zero-copy when libarchive hands the whole file as one block (the
    * common case): it is stored before the next read can recycle the
@@ -250,7 +255,7 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
         np_problem(r->p, name, "entry data does not match its header "
                    "(sparse or oversized)");
       free(buf);
-      return -1; /* a stream error is reported by the caller */
+      return NP_ECORRUPT; /* a stream error is reported by the caller */
     }
     if (got == 0 && blen == (size_t)size && size > 0) {
       rc = rd_store(r, name, rel, blk, blen);
@@ -268,7 +273,7 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
   if (got != (size_t)size) {
     np_problem(r->p, name, "entry is shorter than its header declares");
     free(buf);
-    return -1;
+    return NP_ECORRUPT;
   }
   if (!stored)
     rc = rd_store(r, name, rel, buf != NULL ? buf : "", got);
@@ -385,7 +390,13 @@ int np_archive_read(const char *path, const struct np_archive_limits *lim,
     return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", path,
                          strerror(errno));
   struct stat st;
-  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    return np_errbuf_set(eb, np_err_from_errno(e), "%s: fstat: %s", path,
+                         strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
     close(fd);
     return np_errbuf_set(eb, NP_EISDIR, "%s: is a folder", path);
   }

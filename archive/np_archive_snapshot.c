@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "np_archive.h"
+#include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_sysinfo.h"

@@ -8,30 +8,17 @@
 
 #include "np_err.h"
 #include "np_identity.h"
-
-#ifdef HAVE_NP_UDP
-#include "np_udp_cli.h"
-#endif
-#ifdef HAVE_NP_MATRIX
 #include "np_matrix_cli.h"
-#endif
-#ifdef HAVE_NP_RUDP
 #include "np_rudp_cli.h"
-#endif
+#include "np_udp_cli.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench <command> [options]\n"
         "\n"
         "commands:\n"
-#ifdef HAVE_NP_UDP
         "  udp       UDP echo benchmark over loopback (see udp --help)\n"
-#endif
-#ifdef HAVE_NP_RUDP
         "  rudp      reliable-UDP benchmark through the emulating relay\n"
-#endif
-#ifdef HAVE_NP_MATRIX
         "  matrix    run a whole suite plan, one process per repetition\n"
-#endif
         "\n"
         "  --help     this text\n"
         "  --version  version, source and binary SHA-256, library versions\n"
@@ -55,18 +42,12 @@ int main(int argc, char **argv) {
     np_identity_print_version(stdout, "netproof-bench");
     return NP_EXIT_OK;
   }
-#ifdef HAVE_NP_UDP
   if (strcmp(cmd, "udp") == 0)
     return np_udp_cli_main(argc - 1, argv + 1);
-#endif
-#ifdef HAVE_NP_RUDP
   if (strcmp(cmd, "rudp") == 0)
     return np_rudp_cli_main(argc - 1, argv + 1);
-#endif
-#ifdef HAVE_NP_MATRIX
   if (strcmp(cmd, "matrix") == 0)
     return np_matrix_cli_main(argc - 1, argv + 1);
-#endif
   fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);
   return NP_EXIT_USAGE;
 }

@@ -59,6 +59,41 @@ enum np_err {
   NP_ERR_MIN_ = -36
 };
 
+/* X(errno, NP code) - every errno value netproof names and translates, one
+ * line each.  np_err_from_errno and np_errno_name are both generated from
+ * it (np_err.c), so a value is named exactly when it is translated.
+ * Values not listed become NP_ESYS and "EOTHER".  Expanding it needs
+ * <errno.h>.  An errno that is an alias of one listed (EWOULDBLOCK ==
+ * EAGAIN, EOPNOTSUPP == ENOTSUP on Linux) must not be listed again. */
+#define NP_ERRNO_TABLE(X)                                                   \
+  X(EINVAL, NP_EINVAL)                                                      \
+  X(ENOMEM, NP_ENOMEM)                                                      \
+  X(EIO, NP_EIO)                                                            \
+  X(ENOENT, NP_ENOENT)                                                      \
+  X(EACCES, NP_EACCES)                                                      \
+  X(EPERM, NP_EACCES)                                                       \
+  X(EEXIST, NP_EEXIST)                                                      \
+  X(ERANGE, NP_ERANGE)                                                      \
+  X(EAGAIN, NP_EAGAIN)                                                      \
+  X(EINTR, NP_EINTR)                                                        \
+  X(EADDRINUSE, NP_EADDRINUSE)                                              \
+  X(EADDRNOTAVAIL, NP_EADDRNOTAVAIL)                                        \
+  X(EMSGSIZE, NP_EMSGSIZE)                                                  \
+  X(ENOBUFS, NP_ENOBUFS)                                                    \
+  X(ECONNREFUSED, NP_ECONNREFUSED)                                          \
+  X(ETIMEDOUT, NP_ETIMEDOUT)                                                \
+  X(ENOTSUP, NP_ENOTSUP)                                                    \
+  X(EAFNOSUPPORT, NP_EAFNOSUPPORT)                                          \
+  X(ECHILD, NP_ECHILD)                                                      \
+  X(ENOSPC, NP_ENOSPC)                                                      \
+  X(EISDIR, NP_EISDIR)                                                      \
+  X(ENOTDIR, NP_ENOTDIR)                                                    \
+  X(EFBIG, NP_ETOOBIG)                                                      \
+  X(EHOSTUNREACH, NP_ESYS)                                                  \
+  X(ENETUNREACH, NP_ESYS)                                                   \
+  X(EBADF, NP_ESYS)                                                         \
+  X(EPIPE, NP_ESYS)
+
 /* Process exit codes shared by every netproof program (documented in README). */
 enum np_exit {
   NP_EXIT_OK = 0,      /* everything passed / valid                    */
@@ -74,10 +109,12 @@ const char *np_strerror(int code);
 const char *np_err_name(int code);
 
 /* Translate a positive errno value (e.g. errno after a failed syscall) into
- * an NP_E* code.  Values without a specific mapping become NP_ESYS. */
+ * an NP_E* code by NP_ERRNO_TABLE; 0 stays 0, unlisted values become
+ * NP_ESYS. */
 int np_err_from_errno(int errnum);
 
-/* Name of a positive errno value ("ENOBUFS"), for records; never NULL. */
+/* Name of a positive errno value ("ENOBUFS") listed in NP_ERRNO_TABLE, for
+ * records; "EOTHER" for any other value; never NULL. */
 const char *np_errno_name(int errnum);
 
 /* A caller-owned buffer that carries a one-line detail message alongside a

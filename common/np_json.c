@@ -1,5 +1,5 @@
 /*
- * np_json.c - bounded JSON loading and atomic writing over cJSON.
+ * np_json.c - bounded JSON loading and writing over cJSON.
  *
  * Limits are enforced before cJSON sees the text: the byte size up front,
  * the nesting depth by a pre-scan that skips string contents (cJSON's own
@@ -10,16 +10,12 @@
  */
 #include "np_json.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "np_file.h"
 
 static void limits_or_default(const struct np_json_limits *lim,
                               size_t *max_bytes, int *max_depth) {
@@ -125,77 +121,6 @@ int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
   return 0;
 }
 
-int np_file_read_all(const char *path, size_t max_bytes, char **out,
-                     size_t *out_len, struct np_errbuf *eb) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int e = errno;
-    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
-                         strerror(e));
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int e = errno;
-    close(fd);
-    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
-                         strerror(e));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    int isdir = S_ISDIR(st.st_mode);
-    close(fd);
-    return np_errbuf_set(eb, isdir ? NP_EISDIR : NP_EIO, "%s: %s", path,
-                         isdir ? "is a directory" : "not a regular file");
-  }
-  if (max_bytes != 0 && (uint64_t)st.st_size > max_bytes) {
-    close(fd);
-    return np_errbuf_set(eb, NP_ETOOBIG,
-                         "%s: %lld bytes exceeds the limit of %zu", path,
-                         (long long)st.st_size, max_bytes);
-  }
-  size_t cap = (size_t)st.st_size + 1, len = 0;
-  char *buf = malloc(cap);
-  if (buf == NULL) {
-    close(fd);
-    return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
-  }
-  for (;;) {
-    if (len + 1 == cap) { /* the file grew while we read it */
-      if (max_bytes != 0 && len >= max_bytes) {
-        free(buf);
-        close(fd);
-        return np_errbuf_set(eb, NP_ETOOBIG, "%s: exceeds the limit of %zu",
-                             path, max_bytes);
-      }
-      char *nb = realloc(buf, cap * 2);
-      if (nb == NULL) {
-        free(buf);
-        close(fd);
-        return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t n = read(fd, buf + len, cap - 1 - len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      int e = errno;
-      free(buf);
-      close(fd);
-      return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
-                           strerror(e));
-    }
-    if (n == 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  buf[len] = '\0';
-  *out = buf;
-  *out_len = len;
-  return 0;
-}
-
 int np_json_load_file(const char *path, const struct np_json_limits *lim,
                       cJSON **out, struct np_errbuf *eb) {
   size_t max_bytes;
@@ -232,75 +157,6 @@ char *np_json_print(const cJSON *doc, int pretty) {
   return t;
 }
 
-static int fsync_parent(const char *path) {
-  char *copy = strdup(path);
-  if (copy == NULL)
-    return NP_ENOMEM;
-  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  free(copy);
-  if (fd < 0)
-    return np_err_from_errno(errno);
-  int rc = fsync(fd) == 0 ? 0 : np_err_from_errno(errno);
-  close(fd);
-  return rc;
-}
-
-int np_file_write_atomic(const char *path, const void *buf, size_t len,
-                         struct np_errbuf *eb) {
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (tmp == NULL)
-    return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", path);
-  snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path,
-                         strerror(e));
-  }
-  int rc = 0, e = 0;
-  const char *p = buf;
-  size_t left = len;
-  while (left > 0) {
-    ssize_t n = write(fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      e = errno;
-      goto fail_write;
-    }
-    p += n;
-    left -= (size_t)n;
-  }
-  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
-    e = errno;
-    goto fail_write;
-  }
-  if (close(fd) != 0) {
-    e = errno;
-    fd = -1;
-    goto fail_write;
-  }
-  fd = -1;
-  if (rename(tmp, path) != 0) {
-    e = errno;
-    goto fail_write;
-  }
-  free(tmp);
-  rc = fsync_parent(path);
-  if (rc != 0)
-    return np_errbuf_set(eb, rc, "%s: fsync of folder failed", path);
-  return 0;
-
-fail_write:
-  if (fd >= 0)
-    close(fd);
-  unlink(tmp);
-  free(tmp);
-  return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path, strerror(e));
-}
-
 int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
                          struct np_errbuf *eb) {
   char *s = np_json_print(doc, pretty);
@@ -312,6 +168,69 @@ int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
   int rc = np_file_write_atomic(path, s, strlen(s), eb);
   free(s);
   return rc;
+}
+
+/* Does the escaped token tok[0..n) name key?  Decodes "~1" and "~0" on
+ * the fly; the token was validated by the caller. */
+static int token_is(const char *tok, size_t n, const char *key) {
+  size_t i = 0;
+  for (; i < n; i++, key++) {
+    char c = tok[i];
+    if (c == '~')
+      c = tok[++i] == '1' ? '/' : '~';
+    if (*key != c)
+      return 0;
+  }
+  return *key == '\0';
+}
+
+/* Array index of token tok[0..n), or -1 ("-", leading zeros, non-digits,
+ * more than fits an int). */
+static long token_index(const char *tok, size_t n) {
+  if (n == 0 || n > 9 || (n > 1 && tok[0] == '0'))
+    return -1;
+  long v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (tok[i] < '0' || tok[i] > '9')
+      return -1;
+    v = v * 10 + (tok[i] - '0');
+  }
+  return v;
+}
+
+const cJSON *np_json_pointer(const cJSON *doc, const char *pointer) {
+  if (doc == NULL || pointer == NULL)
+    return NULL;
+  const cJSON *cur = doc;
+  const char *p = pointer;
+  while (*p != '\0') {
+    if (*p != '/')
+      return NULL;
+    const char *tok = ++p;
+    size_t n = strcspn(tok, "/");
+    for (size_t i = 0; i < n; i++)
+      if (tok[i] == '~' && (i + 1 == n || (tok[i + 1] != '0' &&
+                                           tok[i + 1] != '1')))
+        return NULL;
+    const cJSON *next = NULL;
+    if (cJSON_IsObject(cur)) {
+      for (const cJSON *c = cur->child; c != NULL && next == NULL;
+           c = c->next)
+        if (c->string != NULL && token_is(tok, n, c->string))
+          next = c;
+    } else if (cJSON_IsArray(cur)) {
+      long idx = token_index(tok, n);
+      for (const cJSON *c = cur->child; c != NULL && idx >= 0 && next == NULL;
+           c = c->next, idx--)
+        if (idx == 0)
+          next = c;
+    }
+    if (next == NULL)
+      return NULL;
+    cur = next;
+    p = tok + n;
+  }
+  return cur;
 }
 
 double np_json_get_number(const cJSON *obj, const char *key, double dflt) {

@@ -3,10 +3,10 @@
  *
  * Loading enforces a byte-size limit and a nesting-depth limit before cJSON
  * parses anything, and rejects numbers that are not finite (cJSON turns
- * "1e999" into inf).  Writing goes to a temporary file in the target's
- * folder, is fsync'd and renamed over the target, so a reader never sees
- * a half-written file.  cJSON keeps object keys in insertion order and
- * prints doubles with %.15g falling back to %.17g, which round-trips.
+ * "1e999" into inf).  Files are read and written through np_file.h
+ * (bounded reads, atomic writes).  cJSON keeps object keys in insertion
+ * order and prints doubles with %.15g falling back to %.17g, which
+ * round-trips.
  */
 #ifndef NP_JSON_H
 #define NP_JSON_H
@@ -42,20 +42,18 @@ int np_json_load_file(const char *path, const struct np_json_limits *lim,
  * doc holds a non-finite number. */
 char *np_json_print(const cJSON *doc, int pretty);
 
-/* Write len bytes to path atomically: temp file in the same folder, fsync,
- * rename, fsync of the folder.  On failure the temp file is removed and any
- * existing file at path is untouched. */
-int np_file_write_atomic(const char *path, const void *buf, size_t len,
-                         struct np_errbuf *eb);
-
-/* np_json_print + np_file_write_atomic. */
+/* np_json_print + np_file_write_atomic (np_file.h). */
 int np_json_write_atomic(const char *path, const cJSON *doc, int pretty,
                          struct np_errbuf *eb);
 
-/* Read a whole file into a malloc'd, NUL-terminated buffer of at most
- * max_bytes (0 = no limit beyond memory).  *out_len excludes the NUL. */
-int np_file_read_all(const char *path, size_t max_bytes, char **out,
-                     size_t *out_len, struct np_errbuf *eb);
+/* The value at an RFC 6901 JSON pointer in doc, or NULL when it does not
+ * resolve.  "" is doc itself; each "/token" steps into an object member
+ * (token with "~1" decoded to '/' and "~0" to '~', in that order) or an
+ * array element (token "0" or a decimal without leading zeros).  NULL for
+ * a pointer that does not start with '/', a '~' not followed by 0 or 1, an
+ * index that is absent, "-" or malformed, or a step into a scalar.  The
+ * result points into doc.  Allocates nothing. */
+const cJSON *np_json_pointer(const cJSON *doc, const char *pointer);
 
 /* Small typed accessors used across modules (NULL/absent-safe). */
 double np_json_get_number(const cJSON *obj, const char *key, double dflt);

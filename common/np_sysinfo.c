@@ -9,48 +9,24 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "np_file.h"
+
 #define NP_SYSINFO_MAX_FILE (8u << 20) /* cpuinfo: ~1.5 KiB per CPU */
 
 /* Read a small text file into a malloc'd NUL-terminated string; NULL when
  * it cannot be read (the caller reports null). */
 static char *np_sysinfo_read(const char *path) {
-  size_t len = 0, cap = 4096;
-  char *buf = malloc(cap);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (buf == NULL || fd < 0)
-    goto fail_buf;
-  for (;;) {
-    if (len + 1 == cap) {
-      char *p = cap >= NP_SYSINFO_MAX_FILE ? NULL : realloc(buf, cap * 2);
-      if (p == NULL)
-        goto fail_buf;
-      buf = p;
-      cap *= 2;
-    }
-    ssize_t n = read(fd, buf + len, cap - 1 - len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      goto fail_buf;
-    if (n == 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  buf[len] = '\0';
+  char *buf = NULL;
+  size_t len = 0;
+  if (np_file_read_all(path, NP_SYSINFO_MAX_FILE, &buf, &len, NULL) != 0)
+    return NULL;
   return buf;
-fail_buf:
-  if (fd >= 0)
-    close(fd);
-  free(buf);
-  return NULL;
 }
 
 /* The first line of path without surrounding whitespace, or NULL. */
@@ -84,12 +60,12 @@ static char *np_sysinfo_field(const char *text, const char *key) {
   return NULL;
 }
 
-/* Add string s (may be NULL -> null) and free it. 0 or -1 on ENOMEM. */
+/* Add string s (may be NULL -> null) and free it. 0 or NP_ENOMEM. */
 static int np_sysinfo_add_str(cJSON *o, const char *key, char *s) {
   cJSON *v =
       s ? cJSON_AddStringToObject(o, key, s) : cJSON_AddNullToObject(o, key);
   free(s);
-  return v ? 0 : -1;
+  return v ? 0 : NP_ENOMEM;
 }
 
 /* hypervisor: the "hypervisor" word among /proc/cpuinfo's flags; null
@@ -99,12 +75,12 @@ static int np_sysinfo_add_hypervisor(cJSON *o, const char *cpuinfo) {
   char *save = NULL;
   int hv = 0;
   if (flags == NULL)
-    return cJSON_AddNullToObject(o, "hypervisor") ? 0 : -1;
+    return cJSON_AddNullToObject(o, "hypervisor") ? 0 : NP_ENOMEM;
   for (char *t = strtok_r(flags, " \t", &save); t != NULL;
        t = strtok_r(NULL, " \t", &save))
     hv |= strcmp(t, "hypervisor") == 0;
   free(flags);
-  return cJSON_AddBoolToObject(o, "hypervisor", hv) ? 0 : -1;
+  return cJSON_AddBoolToObject(o, "hypervisor", hv) ? 0 : NP_ENOMEM;
 }
 
 /* mem_total_bytes from /proc/meminfo's "MemTotal: N kB". */
@@ -119,7 +95,7 @@ static int np_sysinfo_add_memtotal(cJSON *o) {
   return (ok ? cJSON_AddNumberToObject(o, "mem_total_bytes", (double)kb * 1024)
              : cJSON_AddNullToObject(o, "mem_total_bytes"))
              ? 0
-             : -1;
+             : NP_ENOMEM;
 }
 
 /* os_pretty_name: PRETTY_NAME from /etc/os-release, quotes removed. */
@@ -159,9 +135,9 @@ static int np_sysinfo_add_turbo(cJSON *o) {
     if (!ok)
       continue;
     cJSON *t = cJSON_AddObjectToObject(o, "turbo");
-    return t && cJSON_AddNumberToObject(t, keys[i], (double)v) ? 0 : -1;
+    return t && cJSON_AddNumberToObject(t, keys[i], (double)v) ? 0 : NP_ENOMEM;
   }
-  return cJSON_AddNullToObject(o, "turbo") ? 0 : -1;
+  return cJSON_AddNullToObject(o, "turbo") ? 0 : NP_ENOMEM;
 }
 
 /* loadavg [1, 5, 15] from /proc/loadavg. */
@@ -171,11 +147,11 @@ static int np_sysinfo_add_loadavg(cJSON *o) {
   int ok = s != NULL && sscanf(s, "%lf %lf %lf", &v[0], &v[1], &v[2]) == 3;
   free(s);
   if (!ok)
-    return cJSON_AddNullToObject(o, "loadavg") ? 0 : -1;
+    return cJSON_AddNullToObject(o, "loadavg") ? 0 : NP_ENOMEM;
   cJSON *a = cJSON_CreateDoubleArray(v, 3);
   if (a == NULL)
-    return -1;
-  return cJSON_AddItemToObject(o, "loadavg", a) ? 0 : -1;
+    return NP_ENOMEM;
+  return cJSON_AddItemToObject(o, "loadavg", a) ? 0 : NP_ENOMEM;
 }
 
 /* vmstat {pswpin, pswpout} from /proc/vmstat; null when unreadable, a field
@@ -184,9 +160,9 @@ static int np_sysinfo_add_vmstat(cJSON *o) {
   static const char *const keys[] = {"pswpin", "pswpout"};
   char *text = np_sysinfo_read("/proc/vmstat");
   if (text == NULL)
-    return cJSON_AddNullToObject(o, "vmstat") ? 0 : -1;
+    return cJSON_AddNullToObject(o, "vmstat") ? 0 : NP_ENOMEM;
   cJSON *vm = cJSON_AddObjectToObject(o, "vmstat");
-  int rc = vm ? 0 : -1;
+  int rc = vm ? 0 : NP_ENOMEM;
   for (int i = 0; rc == 0 && i < 2; i++) {
     size_t kl = strlen(keys[i]);
     cJSON *v = NULL;
@@ -203,7 +179,7 @@ static int np_sysinfo_add_vmstat(cJSON *o) {
     }
     if (v == NULL)
       v = cJSON_AddNullToObject(vm, keys[i]);
-    rc = v ? 0 : -1;
+    rc = v ? 0 : NP_ENOMEM;
   }
   free(text);
   return rc;
@@ -217,7 +193,7 @@ cJSON *np_sysinfo_machine_json(void) {
   int have_uname = uname(&u) == 0;
   int have_host = gethostname(host, sizeof host) == 0;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int rc = o ? 0 : -1;
+  int rc = o ? 0 : NP_ENOMEM;
   host[sizeof host - 1] = '\0';
   /* keys in the documented order */
   rc = rc ? rc
@@ -230,7 +206,7 @@ cJSON *np_sysinfo_machine_json(void) {
     rc = (cores > 0 ? cJSON_AddNumberToObject(o, "logical_cores", (double)cores)
                     : cJSON_AddNullToObject(o, "logical_cores"))
              ? 0
-             : -1;
+             : NP_ENOMEM;
   rc = rc ? rc : np_sysinfo_add_memtotal(o);
   rc = rc ? rc
           : np_sysinfo_add_str(o, "kernel_release",

@@ -24,6 +24,8 @@
 
 #include <plplot.h>
 
+#include "np_file.h"
+
 #define CHART_W 960      /* page width, px                          */
 #define CHART_H 600      /* page height, px                         */
 #define MAX_SERIES 8     /* palette entries                         */
@@ -31,6 +33,7 @@
 #define COL_FG 1         /* cmap0 index: black text and axes        */
 #define COL_GRID 2       /* cmap0 index: light grey grid            */
 #define COL_SERIES 3     /* cmap0 index of the first series colour  */
+#define MAX_SVG_BYTES ((size_t)16 << 20) /* plplot's output read back  */
 
 /* Okabe & Ito (2008) colour-blind-safe palette, most distinct first. */
 static const int okabe_ito[MAX_SERIES][3] = {
@@ -355,28 +358,12 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
   if (rc != 0)
     goto remove_tmp;
 
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    rc = np_errbuf_set(eb, NP_EPLOT, "plplot: wrote no SVG");
-    goto remove_tmp;
-  }
   char *raw = NULL;
   size_t raw_len = 0;
-  FILE *mem = open_memstream(&raw, &raw_len);
-  if (mem == NULL) {
-    fclose(f);
-    rc = NP_ENOMEM;
-    goto remove_tmp;
-  }
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    fwrite(buf, 1, n, mem);
-  int read_err = ferror(f);
-  fclose(f);
-  if (fclose(mem) != 0 || read_err) {
-    free(raw);
-    rc = np_errbuf_set(eb, NP_EIO, "chart: reading plplot's SVG failed");
+  struct np_errbuf feb;
+  rc = np_file_read_all(path, MAX_SVG_BYTES, &raw, &raw_len, &feb);
+  if (rc != 0) {
+    np_errbuf_set(eb, rc, "chart: reading plplot's SVG: %s", feb.msg);
     goto remove_tmp;
   }
   char desc[1024];

@@ -10,9 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "np_file.h"
 #include "np_json.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
+#include "np_results_rudp.h"
 
 static void md_intro(struct np_report_ctx *ctx, const char *title) {
   size_t runs = 0, configs = 0;
@@ -28,9 +30,10 @@ static void md_intro(struct np_report_ctx *ctx, const char *title) {
           runs, configs, ctx->nsets, ctx->nsets == 1 ? "" : "s");
 }
 
-static int build_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
+static int build_set(struct np_report_ctx *ctx,
+                     const struct np_results_set *s) {
   np_report_tables_conditions(ctx, s);
-  if (np_rudp_is_set(s)) {
+  if (np_results_is_rudp(s)) {
     fprintf(ctx->md, "## Reliable UDP: %s\n\n",
             np_json_get_string(s->suite, "suite", s->label));
     int rc = np_report_rudp_charts(ctx, s);
@@ -60,7 +63,7 @@ static int build_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
   return rc;
 }
 
-int np_report_build(struct np_report_set *const *sets, size_t nsets,
+int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     const struct np_report_opts *opts, struct np_ftree **out,
                     struct np_errbuf *eb) {
   if (sets == NULL || nsets == 0 || out == NULL)

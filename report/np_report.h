@@ -14,7 +14,7 @@
 
 #include "np_err.h"
 #include "np_ftree.h"
-#include "np_report_data.h"
+#include "np_results.h"
 
 struct np_report_opts {
   const char *title; /* page title; NULL = "netproof UDP performance report" */
@@ -23,7 +23,7 @@ struct np_report_opts {
 
 /* Build the report of nsets loaded sets.  *out is a new tree the caller
  * frees.  Errors: NP_EPLOT (charts), NP_ENOMEM, NP_EINVAL. */
-int np_report_build(struct np_report_set *const *sets, size_t nsets,
+int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     const struct np_report_opts *opts, struct np_ftree **out,
                     struct np_errbuf *eb);
 

@@ -23,9 +23,9 @@ struct chart_spec {
   const char *name;         /* file name stem                              */
   const char *title;        /* chart title                                 */
   const char *ylabel;       /* y axis label with unit                      */
-  enum np_report_dim cat;   /* x axis categories                           */
-  enum np_report_dim ser;   /* bars within a category                      */
-  enum np_report_metric m;  /* value                                       */
+  enum np_results_dim cat;  /* x axis categories                           */
+  enum np_results_dim ser;  /* bars within a category                      */
+  enum np_results_metric m; /* value                                       */
   int passed_only;          /* failed configurations get no bar            */
   int log_y;                /* logarithmic axis                            */
   int needs_nonzero;        /* skip the chart when every value is zero     */
@@ -54,47 +54,17 @@ static const char *const dim_name[NP_D_COUNT_] = {
     "payload (B)", "clients", "window", "IO model", "backend",
     "server receive buffer (B)"};
 
-static int dims_differ(const struct np_report_set *s, enum np_report_dim d) {
+static int dims_differ(const struct np_results_set *s, enum np_results_dim d) {
   for (size_t i = 1; i < s->nconfigs; i++)
     if (strcmp(s->configs[i].dim[d], s->configs[0].dim[d]) != 0)
       return 1;
   return 0;
 }
 
-static int cmp_cfg_dims(const void *a, const void *b) {
-  const struct np_report_config *x = *(const struct np_report_config *const *)a;
-  const struct np_report_config *y = *(const struct np_report_config *const *)b;
-  for (int d = 0; d < NP_D_COUNT_; d++) {
-    double u = x->dimv[d], v = y->dimv[d];
-    if (u != v && !(isnan(u) && isnan(v)))
-      return isnan(u) ? 1 : isnan(v) ? -1 : (u > v) - (u < v);
-  }
-  return strcmp(x->id, y->id);
-}
-
-const struct np_report_config **np_report_sorted_configs(
-    const struct np_report_set *s) {
-  const struct np_report_config **v = malloc((s->nconfigs + 1) * sizeof *v);
-  if (v == NULL)
-    return NULL;
-  for (size_t i = 0; i < s->nconfigs; i++)
-    v[i] = &s->configs[i];
-  qsort(v, s->nconfigs, sizeof *v, cmp_cfg_dims);
-  return v;
-}
-
-cJSON *np_report_run_ids(const struct np_report_config *c, int passed_only) {
-  cJSON *a = cJSON_CreateArray();
-  for (size_t i = 0; a && i < c->nruns; i++)
-    if (!passed_only || c->runs[i].passed)
-      cJSON_AddItemToArray(a, cJSON_CreateString(c->runs[i].id));
-  return a;
-}
-
 /* Same group: equal on every dimension except the spec's two. */
 static int same_group(const struct chart_spec *sp,
-                      const struct np_report_config *a,
-                      const struct np_report_config *b) {
+                      const struct np_results_config *a,
+                      const struct np_results_config *b) {
   for (int d = 0; d < NP_D_COUNT_; d++)
     if (d != (int)sp->cat && d != (int)sp->ser &&
         strcmp(a->dim[d], b->dim[d]) != 0)
@@ -112,8 +82,8 @@ static size_t intern(const char **list, size_t *n, const char *text) {
 }
 
 /* Display text of a dimension value in a category or legend. */
-static void dim_text(char *buf, size_t len, enum np_report_dim d,
-                     const struct np_report_config *c) {
+static void dim_text(char *buf, size_t len, enum np_results_dim d,
+                     const struct np_results_config *c) {
   char num[48];
   switch (d) {
   case NP_D_PAYLOAD:
@@ -136,8 +106,8 @@ static void dim_text(char *buf, size_t len, enum np_report_dim d,
 
 /* Conditions of the group (every dimension but the spec's two). */
 static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
-                           const struct np_report_config *c,
-                           const struct np_report_set *s, const char *machine,
+                           const struct np_results_config *c,
+                           const struct np_results_set *s, const char *machine,
                            size_t runs) {
   size_t k = 0;
   buf[0] = '\0';
@@ -146,7 +116,7 @@ static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
         (d == NP_D_SRVBUF && !dims_differ(s, d)))
       continue;
     char t[128], x[64];
-    dim_text(x, sizeof x, (enum np_report_dim)d, c);
+    dim_text(x, sizeof x, (enum np_results_dim)d, c);
     static const char *const prefix[NP_D_COUNT_] = {
         "payload ", "", "", "IO model ", "backend ", "server rcvbuf "};
     snprintf(t, sizeof t, "%s%s", prefix[d], x);
@@ -158,8 +128,8 @@ static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
 }
 
 static void group_slug(char *buf, size_t len, const struct chart_spec *sp,
-                       const struct np_report_config *c,
-                       const struct np_report_set *s) {
+                       const struct np_results_config *c,
+                       const struct np_results_set *s) {
   size_t k = (size_t)snprintf(buf, len, "%s", sp->name);
   for (int d = 0; d < NP_D_COUNT_; d++) {
     if (d == (int)sp->cat || d == (int)sp->ser ||
@@ -174,9 +144,9 @@ static void group_slug(char *buf, size_t len, const struct chart_spec *sp,
 }
 
 /* Render one chart for the group of configs g[0..ng) and record it. */
-static int emit_chart(struct np_report_ctx *ctx, const struct np_report_set *s,
+static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
                       const struct chart_spec *sp,
-                      const struct np_report_config **g, size_t ng) {
+                      const struct np_results_config **g, size_t ng) {
   int rc = 0;
   const char **cats = calloc(ng, sizeof *cats), **sers = calloc(ng, sizeof *sers);
   char (*catx)[64] = calloc(ng, sizeof *catx), (*serx)[64] = calloc(ng, sizeof *serx);
@@ -200,7 +170,7 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_report_set *s,
   for (size_t i = 0; i < ng; i++) {
     size_t ci = intern(cats, &nc, catx[i]), si = intern(sers, &ns, serx[i]);
     double med, mn, mx;
-    size_t n = np_report_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
+    size_t n = np_results_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
     if (sp->passed_only && g[i]->npassed < g[i]->nruns)
       n = 0; /* a failed repetition excludes the configuration */
     if (n == 0)
@@ -257,7 +227,7 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_report_set *s,
     jser = cJSON_AddArrayToObject(jc, "series");
     for (size_t i = 0; i < ng; i++) {
       double med, mn, mx;
-      size_t n = np_report_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
+      size_t n = np_results_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
       cJSON *b = cJSON_CreateObject();
       cJSON_AddStringToObject(b, "series", serx[i]);
       cJSON_AddStringToObject(b, "category", catx[i]);
@@ -283,11 +253,11 @@ free_all:
   return rc;
 }
 
-int np_report_charts(struct np_report_ctx *ctx, const struct np_report_set *s,
+int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
                      const char *section) {
   int rc = 0;
-  const struct np_report_config **v = np_report_sorted_configs(s);
-  const struct np_report_config **g = malloc((s->nconfigs + 1) * sizeof *g);
+  const struct np_results_config **v = np_report_sorted_configs(s);
+  const struct np_results_config **g = malloc((s->nconfigs + 1) * sizeof *g);
   char *used = calloc(s->nconfigs + 1, 1);
   if (v == NULL || g == NULL || used == NULL) {
     rc = NP_ENOMEM;

@@ -13,7 +13,7 @@
 #include "np_ftree.h"
 #include "np_report.h"
 #include "np_report_pages.h"
-#include "np_report_selfcheck.h"
+#include "np_results_selfcheck.h"
 
 #define MAX_RESULTS 32
 
@@ -46,6 +46,7 @@ static const char *label_of(const char *dir) {
   return p;
 }
 
+/* argv into c: 0 or NP_EUSAGE (one line printed). */
 static int parse(struct cli *c, int argc, char **argv) {
   c->lang = "en";
   for (int i = 1; i < argc; i++) {
@@ -59,7 +60,7 @@ static int parse(struct cli *c, int argc, char **argv) {
       if (c->nresults == MAX_RESULTS) {
         fprintf(stderr, "netproof-report: at most %d --results\n",
                 MAX_RESULTS);
-        return -1;
+        return NP_EUSAGE;
       }
       c->results[c->nresults++] = argv[++i];
     } else if (strcmp(a, "--output") == 0 && has)
@@ -74,26 +75,26 @@ static int parse(struct cli *c, int argc, char **argv) {
     } else {
       fprintf(stderr, "netproof-report: %s: %s\n", a,
               has || a[0] != '-' ? "unknown argument" : "needs a value");
-      return -1;
+      return NP_EUSAGE;
     }
   }
   if (c->nresults == 0) {
     fprintf(stderr, "netproof-report: --results DIR is required\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (c->self_check && c->pages) {
     fprintf(stderr, "netproof-report: --self-check and --pages exclude "
                     "each other\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (!c->self_check && c->output == NULL) {
     fprintf(stderr, "netproof-report: --output OUTDIR is required\n");
-    return -1;
+    return NP_EUSAGE;
   }
   if (strcmp(c->lang, "en") != 0) {
     fprintf(stderr, "netproof-report: --lang %s: only \"en\" is supported\n",
                     c->lang);
-    return -1;
+    return NP_EUSAGE;
   }
   return 0;
 }
@@ -113,8 +114,8 @@ static int self_check(const struct cli *c) {
       fprintf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
-    int rc = np_report_self_check_tree(t, label_of(c->results[i]),
-                                       print_problem, NULL);
+    int rc =
+        np_results_self_check(t, label_of(c->results[i]), print_problem, NULL);
     np_ftree_free(t);
     if (rc == NP_ECHECK)
       problems = 1;
@@ -131,7 +132,7 @@ static int self_check(const struct cli *c) {
 }
 
 static int report(const struct cli *c) {
-  struct np_report_set *sets[MAX_RESULTS] = {0};
+  struct np_results_set *sets[MAX_RESULTS] = {0};
   struct np_ftree *out = NULL;
   struct np_errbuf eb = {{0}};
   int code = NP_EXIT_OK;
@@ -139,7 +140,7 @@ static int report(const struct cli *c) {
     struct np_ftree *t = NULL;
     int rc = np_ftree_load_dir(c->results[i], 0, &t, &eb);
     if (rc == 0)
-      rc = np_report_set_load(t, label_of(c->results[i]), &sets[i], &eb);
+      rc = np_results_load(t, label_of(c->results[i]), &sets[i], &eb);
     np_ftree_free(t);
     if (rc != 0) {
       fprintf(stderr, "netproof-report: %s\n", eb.msg);
@@ -175,7 +176,7 @@ static int report(const struct cli *c) {
 free_sets:
   np_ftree_free(out);
   for (size_t i = 0; i < c->nresults; i++)
-    np_report_set_free(sets[i]);
+    np_results_free(sets[i]);
   return code;
 }
 

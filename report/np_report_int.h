@@ -10,9 +10,10 @@
 #include <cjson/cJSON.h>
 
 #include "np_report.h"
+#include "np_report_assets.h"
 
 struct np_report_ctx {
-  struct np_report_set *const *sets; /* inputs                           */
+  struct np_results_set *const *sets; /* inputs                           */
   size_t nsets;
   const struct np_report_opts *opts;
   struct np_ftree *out;   /* files produced so far                       */
@@ -27,20 +28,20 @@ struct np_report_ctx {
 
 /* Charts of one set: SVGs into ctx->out, entries in ctx->jcharts, image
  * links into ctx->md.  section selects "io", "grid" or "limits". */
-int np_report_charts(struct np_report_ctx *ctx, const struct np_report_set *s,
+int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
                      const char *section);
 
 /* Markdown tables of one set (and their values into ctx->jtables). */
 void np_report_tables_conditions(struct np_report_ctx *ctx,
-                                 const struct np_report_set *s);
+                                 const struct np_results_set *s);
 void np_report_tables_correctness(struct np_report_ctx *ctx);
 /* One sentence of a set's own conditions (for pages holding many sets). */
 void np_report_tables_conditions_short(struct np_report_ctx *ctx,
-                                       const struct np_report_set *s);
+                                       const struct np_results_set *s);
 void np_report_tables_perf(struct np_report_ctx *ctx,
-                           const struct np_report_set *s);
+                           const struct np_results_set *s);
 void np_report_tables_limits(struct np_report_ctx *ctx,
-                             const struct np_report_set *s);
+                             const struct np_results_set *s);
 void np_report_tables_mtu(struct np_report_ctx *ctx);
 
 /* The buffer-isolation chart (lost echoes and kernel socket drops per
@@ -48,38 +49,20 @@ void np_report_tables_mtu(struct np_report_ctx *ctx);
  * against the effective server receive buffer) and the reference's
  * "Receive Buffer Isolation" table. */
 int np_report_isolation_chart(struct np_report_ctx *ctx,
-                              const struct np_report_set *s);
+                              const struct np_results_set *s);
 void np_report_isolation_table(struct np_report_ctx *ctx,
-                               const struct np_report_set *s);
-
-/* Configurations in plan order (summary.json's order; configurations it
- * does not list follow in id order).  Caller frees. */
-const struct np_report_config **np_report_plan_order(
-    const struct np_report_set *s);
-
-/* Register a rendered chart: add svg to ctx->out as assets/<stem>.svg
- * (prefixed), link it from ctx->md, return its report.json entry. */
-int np_report_add_chart(struct np_report_ctx *ctx, const char *stem,
-                        const char *svg, size_t len, const char *alt,
-                        cJSON **entry);
+                               const struct np_results_set *s);
 
 /* Page sections (np_report_pages_sections.c).  sets/nsets of ctx are
  * the page's sets. */
 void np_pages_dates_line(struct np_report_ctx *ctx);
 void np_pages_lost_table(struct np_report_ctx *ctx,
-                         const struct np_report_set *s);
+                         const struct np_results_set *s);
 void np_pages_kernel_evidence(struct np_report_ctx *ctx,
-                              const struct np_report_set *s);
+                              const struct np_results_set *s);
 void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel);
 void np_pages_links(struct np_report_ctx *ctx, const char *results_rel);
 void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
                       const char *page);
-
-/* Configurations of s ordered by their dimension values (caller frees). */
-const struct np_report_config **np_report_sorted_configs(
-    const struct np_report_set *s);
-
-/* Array of the run ids of c (passed runs only when passed_only). */
-cJSON *np_report_run_ids(const struct np_report_config *c, int passed_only);
 
 #endif /* NP_REPORT_INT_H */

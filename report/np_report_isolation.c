@@ -18,41 +18,6 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-static int cmp_id(const void *a, const void *b) {
-  const struct np_report_config *x = *(const struct np_report_config *const *)a;
-  const struct np_report_config *y = *(const struct np_report_config *const *)b;
-  return strcmp(x->id, y->id);
-}
-
-const struct np_report_config **np_report_plan_order(
-    const struct np_report_set *s) {
-  const struct np_report_config **v = malloc((s->nconfigs + 1) * sizeof *v);
-  char *used = calloc(s->nconfigs + 1, 1);
-  size_t n = 0;
-  if (v == NULL || used == NULL) {
-    free(v);
-    free(used);
-    return NULL;
-  }
-  const cJSON *e, *cfgs =
-      cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
-  cJSON_ArrayForEach(e, cfgs) {
-    const char *id = np_json_get_string(e, "id", "");
-    for (size_t i = 0; i < s->nconfigs; i++)
-      if (!used[i] && strcmp(s->configs[i].id, id) == 0) {
-        used[i] = 1;
-        v[n++] = &s->configs[i];
-      }
-  }
-  size_t first_rest = n;
-  for (size_t i = 0; i < s->nconfigs; i++)
-    if (!used[i])
-      v[n++] = &s->configs[i];
-  qsort(v + first_rest, n - first_rest, sizeof *v, cmp_id);
-  free(used);
-  return v;
-}
-
 /* "16M", "1.44M", "256K": sizes short enough for a category note. */
 static void compact_bytes(char *buf, size_t len, double v) {
   if (!isfinite(v))
@@ -65,30 +30,13 @@ static void compact_bytes(char *buf, size_t len, double v) {
     snprintf(buf, len, "%.0f", v);
 }
 
-static double budget(const struct np_report_config *c) {
+static double budget(const struct np_results_config *c) {
   return c->dimv[NP_D_PAYLOAD] * c->dimv[NP_D_CLIENTS] * c->dimv[NP_D_WINDOW];
 }
 
-int np_report_add_chart(struct np_report_ctx *ctx, const char *stem,
-                        const char *svg, size_t len, const char *alt,
-                        cJSON **entry) {
-  char file[512];
-  snprintf(file, sizeof file, "assets/%s%s.svg",
-           ctx->asset_prefix ? ctx->asset_prefix : "", stem);
-  int rc = np_ftree_add(ctx->out, file, svg, len);
-  if (rc != 0)
-    return rc;
-  fprintf(ctx->md, "![%s](%s)\n\n", alt, file);
-  cJSON *jc = cJSON_CreateObject();
-  cJSON_AddStringToObject(jc, "file", file);
-  cJSON_AddItemToArray(ctx->jcharts, jc);
-  *entry = jc;
-  return 0;
-}
-
 int np_report_isolation_chart(struct np_report_ctx *ctx,
-                              const struct np_report_set *s) {
-  const struct np_report_config **v = np_report_plan_order(s);
+                              const struct np_results_set *s) {
+  const struct np_results_config **v = np_report_plan_order(s);
   size_t n = s->nconfigs;
   const char **cats = calloc(n, sizeof *cats), **notes = calloc(n, sizeof *notes);
   char (*ctext)[96] = calloc(n, sizeof *ctext), (*ntext)[96] = calloc(n, sizeof *ntext);
@@ -102,7 +50,7 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
   size_t maxruns = 0;
   int any = 0;
   for (size_t i = 0; i < n; i++) {
-    const struct np_report_config *c = v[i];
+    const struct np_results_config *c = v[i];
     char pay[32], b[32], r[32];
     snprintf(pay, sizeof pay, "%.0f", c->dimv[NP_D_PAYLOAD]);
     compact_bytes(b, sizeof b, budget(c));
@@ -111,10 +59,10 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
     snprintf(ntext[i], sizeof ntext[i], "%s / %s", b, r);
     cats[i] = ctext[i];
     notes[i] = ntext[i];
-    size_t k = np_report_stat(c, NP_M_LOST, 0, &val[i], &val[n + i],
-                              &val[2 * n + i]);
-    np_report_stat(c, NP_M_KDROPS, 0, &val[3 * n + i], &val[4 * n + i],
-                   &val[5 * n + i]);
+    size_t k =
+        np_results_stat(c, NP_M_LOST, 0, &val[i], &val[n + i], &val[2 * n + i]);
+    np_results_stat(c, NP_M_KDROPS, 0, &val[3 * n + i], &val[4 * n + i],
+                    &val[5 * n + i]);
     maxruns = k > maxruns ? k : maxruns;
     any |= val[2 * n + i] > 0 || val[5 * n + i] > 0;
   }
@@ -180,8 +128,8 @@ done:
 }
 
 void np_report_isolation_table(struct np_report_ctx *ctx,
-                               const struct np_report_set *s) {
-  const struct np_report_config **v = np_report_plan_order(s);
+                               const struct np_results_set *s) {
+  const struct np_results_config **v = np_report_plan_order(s);
   if (v == NULL)
     return;
   fprintf(ctx->md,
@@ -195,12 +143,12 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
   cJSON_AddItemToArray(ctx->jtables, t);
   cJSON *rows = cJSON_AddArrayToObject(t, "rows");
   for (size_t i = 0; i < s->nconfigs; i++) {
-    const struct np_report_config *c = v[i];
+    const struct np_results_config *c = v[i];
     double med[3], mn[3], mx[3];
-    const enum np_report_metric ms[3] = {NP_M_LOST, NP_M_KDROPS, NP_M_RCVBUF};
+    const enum np_results_metric ms[3] = {NP_M_LOST, NP_M_KDROPS, NP_M_RCVBUF};
     char pay[32], win[32], srv[32], bud[32], cell[3][64];
     for (int k = 0; k < 3; k++) {
-      np_report_stat(c, ms[k], 0, &med[k], &mn[k], &mx[k]);
+      np_results_stat(c, ms[k], 0, &med[k], &mn[k], &mx[k]);
       np_fmt_range(cell[k], sizeof cell[k], med[k], mn[k], mx[k], 0);
     }
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);

@@ -20,11 +20,11 @@ enum page { PAGE_UDP, PAGE_LIMITS, PAGE_RUDP, PAGE_COUNT_ };
 static const char *const page_name[PAGE_COUNT_] = {"udp", "udp-limits",
                                                    "rudp"};
 
-static const char *suite_of(const struct np_report_set *s) {
+static const char *suite_of(const struct np_results_set *s) {
   return np_json_get_string(s->suite, "suite", s->label);
 }
 
-static enum page page_of(const struct np_report_set *s) {
+static enum page page_of(const struct np_results_set *s) {
   const char *n = suite_of(s);
   if (strncmp(n, "udp-size-limits", 15) == 0)
     return PAGE_LIMITS;
@@ -33,13 +33,13 @@ static enum page page_of(const struct np_report_set *s) {
   return PAGE_UDP;
 }
 
-static const char *host_of(const struct np_report_set *s) {
+static const char *host_of(const struct np_results_set *s) {
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, "machine");
   return np_json_get_string(m, "hostname", "unknown");
 }
 
 /* The throughput / latency part of one UDP set. */
-static int udp_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
+static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
   const char *n = suite_of(s);
   int rc = 0;
   if (strcmp(n, "udp-buffer-isolation") == 0) {
@@ -67,7 +67,7 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
 }
 
 static int limits_set(struct np_report_ctx *ctx,
-                      const struct np_report_set *s) {
+                      const struct np_results_set *s) {
   fprintf(ctx->md, "## Lost echoes by payload and window\n\n");
   np_report_tables_conditions_short(ctx, s);
   int rc = np_report_charts(ctx, s, "limits");
@@ -82,7 +82,7 @@ static int limits_set(struct np_report_ctx *ctx,
 
 /* Reliable UDP (issue 8): charts by strategy x condition, then the
  * results, payload x window, sustained and "wins where" tables. */
-static int rudp_set(struct np_report_ctx *ctx, const struct np_report_set *s) {
+static int rudp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
   const char *n = suite_of(s);
   if (strcmp(n, "rudp-payload-window") == 0)
     fprintf(ctx->md, "## Payload and outstanding window\n\n");
@@ -103,7 +103,7 @@ static const char *const page_title[PAGE_COUNT_] = {
 
 /* One page from its sets into out as <page>.md and
  * assets/<page>-report.json. */
-static int build_page(enum page pg, struct np_report_set *const *sets,
+static int build_page(enum page pg, struct np_results_set *const *sets,
                       size_t nsets, const struct np_report_pages_opts *o,
                       struct np_ftree *out, struct np_errbuf *eb) {
   const char *rel = o && o->results_rel ? o->results_rel : "../../results";
@@ -191,12 +191,12 @@ done:
   return rc;
 }
 
-int np_report_pages_build(struct np_report_set *const *sets, size_t nsets,
+int np_report_pages_build(struct np_results_set *const *sets, size_t nsets,
                           const struct np_report_pages_opts *o,
                           struct np_ftree **out, struct np_errbuf *eb) {
   if (sets == NULL || nsets == 0 || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "pages: no result sets");
-  struct np_report_set **mine = calloc(nsets, sizeof *mine);
+  struct np_results_set **mine = calloc(nsets, sizeof *mine);
   struct np_ftree *t = NULL;
   int rc = mine ? np_ftree_new(&t) : NP_ENOMEM;
   for (int pg = 0; pg < PAGE_COUNT_ && rc == 0; pg++) {

@@ -19,7 +19,7 @@
 
 #include "np_err.h"
 #include "np_ftree.h"
-#include "np_report_data.h"
+#include "np_results.h"
 
 struct np_report_pages_opts {
   const char *results_rel;        /* link from a page to the results
@@ -31,7 +31,7 @@ struct np_report_pages_opts {
 /* Build every page that has a result set.  *out is a new tree the caller
  * frees (write it with np_report_write_tree).  NP_EPLOT, NP_ENOMEM,
  * NP_EINVAL (no sets). */
-int np_report_pages_build(struct np_report_set *const *sets, size_t nsets,
+int np_report_pages_build(struct np_results_set *const *sets, size_t nsets,
                           const struct np_report_pages_opts *o,
                           struct np_ftree **out, struct np_errbuf *eb);
 

@@ -13,7 +13,7 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-static const char *suite_of(const struct np_report_set *s) {
+static const char *suite_of(const struct np_results_set *s) {
   return np_json_get_string(s->suite, "suite", s->label);
 }
 
@@ -21,7 +21,7 @@ void np_pages_dates_line(struct np_report_ctx *ctx) {
   char dates[256] = "";
   size_t runs = 0, passed = 0, k = 0;
   for (size_t i = 0; i < ctx->nsets; i++) {
-    const struct np_report_set *s = ctx->sets[i];
+    const struct np_results_set *s = ctx->sets[i];
     const char *at = np_json_get_string(s->suite, "started_at", "");
     char d[16];
     snprintf(d, sizeof d, "%.10s", at[0] ? at : "undated");
@@ -45,7 +45,7 @@ void np_pages_dates_line(struct np_report_ctx *ctx) {
 }
 
 /* Distinct sorted values of a numeric dimension. */
-static size_t distinct(const struct np_report_set *s, enum np_report_dim d,
+static size_t distinct(const struct np_results_set *s, enum np_results_dim d,
                        double *out) {
   size_t n = 0;
   for (size_t i = 0; i < s->nconfigs; i++) {
@@ -63,7 +63,7 @@ static size_t distinct(const struct np_report_set *s, enum np_report_dim d,
 }
 
 void np_pages_lost_table(struct np_report_ctx *ctx,
-                         const struct np_report_set *s) {
+                         const struct np_results_set *s) {
   double *pays = calloc(s->nconfigs + 1, sizeof *pays),
          *wins = calloc(s->nconfigs + 1, sizeof *wins);
   if (pays == NULL || wins == NULL)
@@ -86,7 +86,7 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
     np_fmt_num(pay, sizeof pay, pays[p], 0);
     fprintf(ctx->md, "| %s |", pay);
     for (size_t w = 0; w < nw; w++) {
-      const struct np_report_config *c = NULL;
+      const struct np_results_config *c = NULL;
       for (size_t i = 0; i < s->nconfigs; i++)
         if (s->configs[i].dimv[NP_D_PAYLOAD] == pays[p] &&
             s->configs[i].dimv[NP_D_WINDOW] == wins[w])
@@ -97,7 +97,7 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
       }
       double med, mn, mx;
       char cell[64];
-      np_report_stat(c, NP_M_LOST, 0, &med, &mn, &mx);
+      np_results_stat(c, NP_M_LOST, 0, &med, &mn, &mx);
       np_fmt_range(cell, sizeof cell, med, mn, mx, 0);
       fprintf(ctx->md, " %s (%zu/%zu passed%s) |", cell, c->npassed,
               c->nruns, c->expect_fail ? ", fail expected" : "");
@@ -132,12 +132,12 @@ static void fmt_count(char *buf, size_t len, double v) {
 /* Kernel counters over the whole suite (first snapshot before the first
  * run, last after the last) and summed per-run deltas. */
 void np_pages_kernel_evidence(struct np_report_ctx *ctx,
-                              const struct np_report_set *s) {
+                              const struct np_results_set *s) {
   double first = NAN, last = NAN, sum[NP_K_COUNT_] = {0}, lost = 0;
   const char *ffile = NULL, *lfile = NULL;
   const char *fat = NULL, *lat = NULL;
   for (size_t i = 0; i < s->nruns; i++) {
-    const struct np_report_run *r = &s->runs[i];
+    const struct np_results_run *r = &s->runs[i];
     const char *at = np_json_get_string(r->doc, "started_at", "");
     if (isfinite(r->kbefore[NP_K_RCVBUF]) && (fat == NULL || strcmp(at, fat) < 0)) {
       fat = at;
@@ -195,9 +195,10 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
 
 /* The run to show as the single-run example: the first expected failure
  * (the probe the reader most wants to see), else the first in plan order. */
-static const struct np_report_run *example_run(const struct np_report_set *s) {
-  const struct np_report_config **v = np_report_plan_order(s);
-  const struct np_report_run *r = NULL;
+static const struct np_results_run *
+example_run(const struct np_results_set *s) {
+  const struct np_results_config **v = np_report_plan_order(s);
+  const struct np_results_run *r = NULL;
   for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++)
     if (v[i]->expect_fail && v[i]->runs[0].cmd)
       r = &v[i]->runs[0];
@@ -215,7 +216,7 @@ void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
                    "Release && cmake --build build`), then run each suite; "
                    "every repetition is its own process:\n\n```sh\n");
   for (size_t i = 0; i < ctx->nsets; i++) {
-    const struct np_report_set *s = ctx->sets[i];
+    const struct np_results_set *s = ctx->sets[i];
     char plan[300];
     np_fmt_plan_path(plan, sizeof plan,
                      np_json_get_string(s->suite, "plan_file", NULL));
@@ -225,7 +226,7 @@ void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "```\n\nOne run of each suite, exactly as the runner "
                    "started it (its record went to `--output`):\n\n```sh\n");
   for (size_t i = 0; i < ctx->nsets; i++) {
-    const struct np_report_run *r = example_run(ctx->sets[i]);
+    const struct np_results_run *r = example_run(ctx->sets[i]);
     if (r != NULL)
       fprintf(ctx->md, "# %s%s\n%s\n", r->id,
               r->passed ? "" : " (this probe fails: non-zero exit status)",

@@ -20,109 +20,16 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-static const struct {
-  const char *key;
-  const char *path; /* inside one round; NULL: computed */
-} np_rmetric[NP_R_COUNT_] = {
-    [NP_R_RPS] = {"roundtrips_per_sec", "measurement/roundtrips_per_sec"},
-    [NP_R_P99] = {"rtt_p99_us", "measurement/rtt_us/p99"},
-    [NP_R_P50] = {"rtt_p50_us", "measurement/rtt_us/p50"},
-    [NP_R_CPU] = {"cpu_percent", "measurement/cpu_percent"},
-    [NP_R_RSS] = {"rss_max_bytes", "measurement/rss_max_bytes"},
-    [NP_R_OVERHEAD] = {"network_overhead_percent",
-                       "arq/network_overhead_percent"},
-    [NP_R_RETX] = {"retransmits_per_1000_roundtrips",
-                   "arq/retransmits_per_1000_roundtrips"},
-    [NP_R_RECOV] = {"recoveries_per_1000_roundtrips",
-                    "fec/recoveries_per_1000_roundtrips"},
-    [NP_R_UNREC] = {"unrecoverable_groups", "fec/unrecoverable_groups"},
-    [NP_R_RETAINED] = {"fec_retained_peak_bytes",
-                       "fec/retained/peak_sum_bytes"},
-    [NP_R_RELAY] = {"relay_route_peak_bytes_sum", "relay/route_peak_bytes_sum"},
-    [NP_R_LOSS] = {"applied_loss_percent", "relay/window/applied_loss_percent"},
-    [NP_R_CPU_RT] = {"cpu_us_per_roundtrip", NULL},
-};
-
-const char *np_rudp_metric_key(enum np_rudp_metric m) {
-  return np_rmetric[m].key;
-}
-
-double np_rudp_round_value(const cJSON *round, enum np_rudp_metric m) {
-  if (np_rmetric[m].path != NULL)
-    return np_report_num(round, np_rmetric[m].path);
-  double rt = np_report_num(round, "measurement/roundtrips");
-  double u = np_report_num(round, "measurement/cpu_user_seconds");
-  double s = np_report_num(round, "measurement/cpu_sys_seconds");
-  if (isnan(rt) || isnan(u) || isnan(s))
-    return NAN;
-  return rt > 0 ? 1e6 * (u + s) / rt : 0;
-}
-
-/* The record's rounds array and median round index (-1 when absent). */
-static const cJSON *rounds_of(const cJSON *doc, int *median) {
-  const cJSON *part = cJSON_GetObjectItemCaseSensitive(doc, "rudp");
-  const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
-  *median = cJSON_IsNumber(mr) ? (int)mr->valuedouble : -1;
-  return cJSON_GetObjectItemCaseSensitive(part, "rounds");
-}
-
-void np_rudp_stat(const struct np_report_config *c, enum np_rudp_metric m,
-                  double *med, double *min, double *max, size_t *n) {
-  double v[128];
-  size_t k = 0;
-  *med = *min = *max = NAN;
-  if (c->nruns == 1) {
-    int mi;
-    const cJSON *r, *rounds = rounds_of(c->runs[0].doc, &mi);
-    int i = 0;
-    cJSON_ArrayForEach(r, rounds) {
-      double x = np_rudp_round_value(r, m);
-      if (i++ == mi)
-        *med = x;
-      if (!isnan(x) && k < 128)
-        v[k++] = x;
-    }
-  } else {
-    for (size_t i = 0; i < c->nruns && k < 128; i++) {
-      int mi;
-      const cJSON *rounds = rounds_of(c->runs[i].doc, &mi);
-      double x = np_rudp_round_value(cJSON_GetArrayItem(rounds, mi), m);
-      if (mi >= 0 && !isnan(x))
-        v[k++] = x;
-    }
-    if (k > 0)
-      *med = np_report_median(v, k);
-  }
-  for (size_t i = 0; i < k; i++) {
-    if (i == 0 || v[i] < *min)
-      *min = v[i];
-    if (i == 0 || v[i] > *max)
-      *max = v[i];
-  }
-  if (n != NULL)
-    *n = k;
-}
-
-int np_rudp_is_set(const struct np_report_set *s) {
-  for (size_t i = 0; i < s->nruns; i++) {
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(s->runs[i].doc,
-                                                        "config");
-    if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") == 0)
-      return 1;
-  }
-  return 0;
-}
-
-const char *np_rudp_strategy_label(const struct np_rudp_view *v) {
+const char *np_report_rudp_strategy_label(const struct np_report_rudp_view *v) {
   static const char *const names[] = {"ARQ only", "fixed FEC",
                                       "adaptive FEC"};
   return v->strategy < 3 ? names[v->strategy] : v->fec;
 }
 
-int np_rudp_views(const struct np_report_set *s, struct np_rudp_view **out,
-                  size_t *n) {
-  const struct np_report_config **order = np_report_plan_order(s);
-  struct np_rudp_view *v = calloc(s->nconfigs + 1, sizeof *v);
+int np_report_rudp_views(const struct np_results_set *s,
+                         struct np_report_rudp_view **out, size_t *n) {
+  const struct np_results_config **order = np_report_plan_order(s);
+  struct np_report_rudp_view *v = calloc(s->nconfigs + 1, sizeof *v);
   if (order == NULL || v == NULL) {
     free(order);
     free(v);
@@ -130,12 +37,12 @@ int np_rudp_views(const struct np_report_set *s, struct np_rudp_view **out,
   }
   size_t k = 0;
   for (size_t i = 0; i < s->nconfigs; i++) {
-    const struct np_report_config *c = order[i];
+    const struct np_results_config *c = order[i];
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c->runs[0].doc,
                                                         "config");
     if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") != 0)
       continue;
-    struct np_rudp_view *w = &v[k++];
+    struct np_report_rudp_view *w = &v[k++];
     w->c = c;
     w->fec = np_json_get_string(cfg, "fec", "?");
     w->strategy = strcmp(w->fec, "none") == 0    ? 0
@@ -165,9 +72,9 @@ int np_rudp_views(const struct np_report_set *s, struct np_rudp_view **out,
 
 /* Does field f (0 payload, 1 window, 2 clients, 3 model, 4 cc, 5 seconds,
  * 6 profile) vary among vs? */
-static int varies(const struct np_rudp_view *vs, size_t n, int f) {
+static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
   for (size_t i = 1; i < n; i++) {
-    const struct np_rudp_view *a = &vs[0], *b = &vs[i];
+    const struct np_report_rudp_view *a = &vs[0], *b = &vs[i];
     int d = f == 0   ? a->payload != b->payload
             : f == 1 ? a->window != b->window
             : f == 2 ? a->clients != b->clients
@@ -181,8 +88,8 @@ static int varies(const struct np_rudp_view *vs, size_t n, int f) {
   return 0;
 }
 
-static void field_text(char *buf, size_t len, const struct np_rudp_view *v,
-                       int f) {
+static void field_text(char *buf, size_t len,
+                       const struct np_report_rudp_view *v, int f) {
   char num[48];
   switch (f) {
   case 0:
@@ -209,9 +116,10 @@ static void field_text(char *buf, size_t len, const struct np_rudp_view *v,
   }
 }
 
-void np_rudp_condition(char *buf, size_t len, const struct np_rudp_view *v,
-                       const struct np_rudp_view *vs, size_t n,
-                       unsigned skip) {
+void np_report_rudp_condition(char *buf, size_t len,
+                              const struct np_report_rudp_view *v,
+                              const struct np_report_rudp_view *vs, size_t n,
+                              unsigned skip) {
   size_t k = (size_t)snprintf(buf, len, "%s", v->profile);
   for (int f = 0; f <= 5; f++) {
     if (!varies(vs, n, f) || (skip & (1u << f)))
@@ -226,7 +134,7 @@ void np_rudp_condition(char *buf, size_t len, const struct np_rudp_view *v,
 
 struct rudp_chart {
   const char *stem, *title, *ylabel;
-  enum np_rudp_metric m;
+  enum np_results_rudp_metric m;
   double scale;
   int split_clean; /* profile "none" gets its own chart: unimpaired rates
                     * are ~20x the impaired ones and would flatten them */
@@ -254,14 +162,15 @@ static const struct rudp_chart np_rcharts[] = {
 };
 
 /* Fields that split charts (not on the x axis): clients, cc, timing. */
-static int same_chart(const struct np_rudp_view *a,
-                      const struct np_rudp_view *b) {
+static int same_chart(const struct np_report_rudp_view *a,
+                      const struct np_report_rudp_view *b) {
   return a->clients == b->clients && strcmp(a->cc, b->cc) == 0 &&
          a->seconds == b->seconds && a->rounds == b->rounds;
 }
 
-static void subtitle_of(char *buf, size_t len, const struct np_rudp_view *v,
-                        const struct np_rudp_view *vs, size_t n,
+static void subtitle_of(char *buf, size_t len,
+                        const struct np_report_rudp_view *v,
+                        const struct np_report_rudp_view *vs, size_t n,
                         const char *machine) {
   char t[64];
   size_t k = 0;
@@ -281,9 +190,10 @@ static void subtitle_of(char *buf, size_t len, const struct np_rudp_view *v,
 }
 
 /* One chart over the views g[0..ng) (same_chart), metric sp. */
-static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
-                const struct rudp_chart *sp, const struct np_rudp_view *all,
-                size_t nall, const struct np_rudp_view **g, size_t ng) {
+static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
+                const struct rudp_chart *sp,
+                const struct np_report_rudp_view *all, size_t nall,
+                const struct np_report_rudp_view **g, size_t ng) {
   const char **cats = calloc(ng, sizeof *cats), **notes = calloc(ng, sizeof *notes);
   char (*ctext)[128] = calloc(ng, sizeof *ctext), (*cshow)[128] = calloc(ng, sizeof *cshow);
   double *val = malloc(4 * 3 * ng * sizeof *val);
@@ -300,8 +210,8 @@ static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
     val[i] = NAN;
   for (size_t i = 0; i < ng && i < 256; i++) {
     char t[128];
-    np_rudp_condition(t, sizeof t, g[i], all, nall,
-                      NP_RF_CLIENTS | NP_RF_CC | NP_RF_TIMING);
+    np_report_rudp_condition(t, sizeof t, g[i], all, nall,
+                             NP_RF_CLIENTS | NP_RF_CC | NP_RF_TIMING);
     size_t j = 0;
     while (j < nc && strcmp(ctext[j], t) != 0)
       j++;
@@ -330,7 +240,7 @@ static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
       continue;
     double med, mn, mx;
     size_t n;
-    np_rudp_stat(g[i]->c, sp->m, &med, &mn, &mx, &n);
+    np_results_rudp_stat(g[i]->c, sp->m, &med, &mn, &mx, &n);
     maxn = n > maxn ? n : maxn;
     double *v = &val[((size_t)g[i]->strategy * 3) * ng];
     v[j] = med * sp->scale;
@@ -399,11 +309,11 @@ static int emit(struct np_report_ctx *ctx, const struct np_report_set *s,
   cJSON_AddStringToObject(jc, "subtitle", subtitle);
   cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
   cJSON_AddBoolToObject(jc, "log_y", 0);
-  cJSON_AddStringToObject(jc, "metric", np_rudp_metric_key(sp->m));
+  cJSON_AddStringToObject(jc, "metric", np_results_rudp_metric_key(sp->m));
   cJSON *js = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ng && js != NULL; i++) {
     cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "series", np_rudp_strategy_label(g[i]));
+    cJSON_AddStringToObject(b, "series", np_report_rudp_strategy_label(g[i]));
     cJSON_AddStringToObject(b, "category", ctext[ci[i]]);
     cJSON_AddStringToObject(b, "config", g[i]->c->id);
     cJSON_AddBoolToObject(b, "excluded", g[i]->excluded);
@@ -425,11 +335,11 @@ done:
 }
 
 int np_report_rudp_charts(struct np_report_ctx *ctx,
-                          const struct np_report_set *s) {
-  struct np_rudp_view *vs = NULL;
+                          const struct np_results_set *s) {
+  struct np_report_rudp_view *vs = NULL;
   size_t n = 0;
-  int rc = np_rudp_views(s, &vs, &n);
-  const struct np_rudp_view **g = calloc(n + 1, sizeof *g);
+  int rc = np_report_rudp_views(s, &vs, &n);
+  const struct np_report_rudp_view **g = calloc(n + 1, sizeof *g);
   char *used = calloc(n + 1, 1);
   if (rc == 0 && (g == NULL || used == NULL))
     rc = NP_ENOMEM;

@@ -3,7 +3,7 @@
  * (002): every configuration's figures; the payload x window table
  * ("round trips/s / p99 ms" cells, strategies as columns); the sustained
  * table; and "which strategy wins where" by condition, which says so
- * plainly when no strategy wins everywhere.  Statistics: np_rudp_stat.
+ * plainly when no strategy wins everywhere.  Statistics: np_results_rudp_stat.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,25 +24,26 @@ static cJSON *new_table(struct np_report_ctx *ctx, const char *name,
   return cJSON_AddArrayToObject(t, "rows");
 }
 
-static void add_stat(cJSON *r, enum np_rudp_metric m,
-                     const struct np_rudp_view *v) {
+static void add_stat(cJSON *r, enum np_results_rudp_metric m,
+                     const struct np_report_rudp_view *v) {
   double med, mn, mx;
-  np_rudp_stat(v->c, m, &med, &mn, &mx, NULL);
-  cJSON *o = cJSON_AddObjectToObject(r, np_rudp_metric_key(m));
+  np_results_rudp_stat(v->c, m, &med, &mn, &mx, NULL);
+  cJSON *o = cJSON_AddObjectToObject(r, np_results_rudp_metric_key(m));
   np_json_add_number(o, "median", med);
   np_json_add_number(o, "min", mn);
   np_json_add_number(o, "max", mx);
 }
 
-static double med_of(const struct np_rudp_view *v, enum np_rudp_metric m) {
+static double med_of(const struct np_report_rudp_view *v,
+                     enum np_results_rudp_metric m) {
   double med, mn, mx;
-  np_rudp_stat(v->c, m, &med, &mn, &mx, NULL);
+  np_results_rudp_stat(v->c, m, &med, &mn, &mx, NULL);
   return med;
 }
 
 /* A row of report.json with the configuration's run ids and metrics. */
-static cJSON *row_json(cJSON *rows, const struct np_rudp_view *v,
-                       const enum np_rudp_metric *ms, size_t nm) {
+static cJSON *row_json(cJSON *rows, const struct np_report_rudp_view *v,
+                       const enum np_results_rudp_metric *ms, size_t nm) {
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "config", v->c->id);
   cJSON_AddStringToObject(r, "strategy", v->fec);
@@ -57,12 +58,12 @@ static cJSON *row_json(cJSON *rows, const struct np_rudp_view *v,
 
 /* Every configuration: the reference's main RUDP table. */
 static void results_table(struct np_report_ctx *ctx,
-                          const struct np_report_set *s,
-                          const struct np_rudp_view *vs, size_t n) {
-  static const enum np_rudp_metric ms[] = {
-      NP_R_RPS, NP_R_P50, NP_R_P99, NP_R_CPU, NP_R_CPU_RT, NP_R_OVERHEAD,
-      NP_R_RETX, NP_R_RECOV, NP_R_UNREC, NP_R_RETAINED, NP_R_RELAY, NP_R_RSS,
-      NP_R_LOSS};
+                          const struct np_results_set *s,
+                          const struct np_report_rudp_view *vs, size_t n) {
+  static const enum np_results_rudp_metric ms[] = {
+      NP_R_RPS,      NP_R_P50,  NP_R_P99,   NP_R_CPU,   NP_R_CPU_RT,
+      NP_R_OVERHEAD, NP_R_RETX, NP_R_RECOV, NP_R_UNREC, NP_R_RETAINED,
+      NP_R_RELAY,    NP_R_RSS,  NP_R_LOSS};
   fprintf(ctx->md, "### Reliable UDP results by strategy\n\n");
   fprintf(ctx->md,
           "| Condition | Strategy | Runs passed | Round trips / s | p50 RTT / "
@@ -74,9 +75,9 @@ static void results_table(struct np_report_ctx *ctx,
           "---:|---:|---:|\n");
   cJSON *rows = new_table(ctx, "rudp_results", s->label);
   for (size_t i = 0; i < n; i++) {
-    const struct np_rudp_view *v = &vs[i];
+    const struct np_report_rudp_view *v = &vs[i];
     char cond[160], cell[13][48];
-    np_rudp_condition(cond, sizeof cond, v, vs, n, 0);
+    np_report_rudp_condition(cond, sizeof cond, v, vs, n, 0);
     static const int dec[13] = {0, 2, 2, 1, 1, 1, 1, 1, 0, 1, 1, 1, 2};
     static const double scale[13] = {1, 1e-3, 1e-3, 1, 1, 1, 1, 1, 1,
                                      1.0 / 1024, 1.0 / 1024, 1.0 / 1048576,
@@ -89,7 +90,7 @@ static void results_table(struct np_report_ctx *ctx,
                    dec[k]);
     }
     fprintf(ctx->md, "| %s | %s | %zu / %zu |", cond,
-            np_rudp_strategy_label(v), v->c->npassed, v->c->nruns);
+            np_report_rudp_strategy_label(v), v->c->npassed, v->c->nruns);
     for (size_t k = 0; k < 13; k++)
       fprintf(ctx->md, " %s |", cell[k]);
     fprintf(ctx->md, "\n");
@@ -112,7 +113,8 @@ static void results_table(struct np_report_ctx *ctx,
 }
 
 /* "12,345 / 61.2" */
-static void cell_rps_p99(char *buf, size_t len, const struct np_rudp_view *v) {
+static void cell_rps_p99(char *buf, size_t len,
+                         const struct np_report_rudp_view *v) {
   if (v == NULL) {
     snprintf(buf, len, "-");
     return;
@@ -131,13 +133,14 @@ static void cell_rps_p99(char *buf, size_t len, const struct np_rudp_view *v) {
 }
 
 /* Key of v without its strategy (the condition a strategy is tried in). */
-static void cond_key(char *buf, size_t len, const struct np_rudp_view *v) {
+static void cond_key(char *buf, size_t len,
+                     const struct np_report_rudp_view *v) {
   snprintf(buf, len, "%s|%s|%s|%g|%g|%g|%g|%g", v->profile, v->model, v->cc,
            v->payload, v->window, v->clients, v->seconds, v->rounds);
 }
 
 /* Distinct conditions of vs in plan order: first view of each into firsts. */
-static size_t conditions(const struct np_rudp_view *vs, size_t n,
+static size_t conditions(const struct np_report_rudp_view *vs, size_t n,
                          size_t *firsts) {
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
@@ -156,8 +159,8 @@ static size_t conditions(const struct np_rudp_view *vs, size_t n,
 }
 
 /* The view of strategy st in the condition of vs[f], or NULL. */
-static const struct np_rudp_view *
-in_cond(const struct np_rudp_view *vs, size_t n, size_t f, int st) {
+static const struct np_report_rudp_view *
+in_cond(const struct np_report_rudp_view *vs, size_t n, size_t f, int st) {
   char a[256], b[256];
   cond_key(a, sizeof a, &vs[f]);
   for (size_t i = 0; i < n; i++) {
@@ -169,8 +172,8 @@ in_cond(const struct np_rudp_view *vs, size_t n, size_t f, int st) {
 }
 
 static void payload_window_table(struct np_report_ctx *ctx,
-                                 const struct np_report_set *s,
-                                 const struct np_rudp_view *vs, size_t n,
+                                 const struct np_results_set *s,
+                                 const struct np_report_rudp_view *vs, size_t n,
                                  size_t *firsts, size_t nc) {
   int vary = 0;
   for (size_t i = 1; i < n; i++)
@@ -182,23 +185,23 @@ static void payload_window_table(struct np_report_ctx *ctx,
                    "| adaptive FEC |\n|---:|---:|---|---:|---:|---:|\n");
   cJSON *rows = new_table(ctx, "rudp_payload_window", s->label);
   for (size_t k = 0; k < nc; k++) {
-    const struct np_rudp_view *f = &vs[firsts[k]];
+    const struct np_report_rudp_view *f = &vs[firsts[k]];
     char pay[32], cond[160], cell[3][64];
     np_fmt_num(pay, sizeof pay, f->payload, 0);
-    np_rudp_condition(cond, sizeof cond, f, vs, n,
-                      NP_RF_PAYLOAD | NP_RF_WINDOW);
+    np_report_rudp_condition(cond, sizeof cond, f, vs, n,
+                             NP_RF_PAYLOAD | NP_RF_WINDOW);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddNumberToObject(r, "payload", f->payload);
     cJSON_AddNumberToObject(r, "window", f->window);
     cJSON_AddStringToObject(r, "condition", cond);
     cJSON *cells = cJSON_AddArrayToObject(r, "cells");
     for (int st = 0; st < 3; st++) {
-      const struct np_rudp_view *v = in_cond(vs, n, firsts[k], st);
+      const struct np_report_rudp_view *v = in_cond(vs, n, firsts[k], st);
       cell_rps_p99(cell[st], sizeof cell[st], v);
       if (v == NULL)
         continue;
-      row_json(cells, v, (const enum np_rudp_metric[]){NP_R_RPS, NP_R_P99},
-               2);
+      row_json(cells, v,
+               (const enum np_results_rudp_metric[]){NP_R_RPS, NP_R_P99}, 2);
     }
     cJSON_AddItemToArray(rows, r);
     fprintf(ctx->md, "| %s | %.0f | %s | %s | %s | %s |\n", pay, f->window,
@@ -208,16 +211,16 @@ static void payload_window_table(struct np_report_ctx *ctx,
 }
 
 static void sustained_table(struct np_report_ctx *ctx,
-                            const struct np_report_set *s,
-                            const struct np_rudp_view *vs, size_t n) {
+                            const struct np_results_set *s,
+                            const struct np_report_rudp_view *vs, size_t n) {
   size_t any = 0;
   for (size_t i = 0; i < n; i++)
     any += strcmp(vs[i].profile, "sustained") == 0;
   if (any == 0)
     return;
-  static const enum np_rudp_metric ms[] = {
-      NP_R_RPS, NP_R_P99, NP_R_CPU, NP_R_OVERHEAD, NP_R_RETX, NP_R_RECOV,
-      NP_R_UNREC, NP_R_RETAINED, NP_R_RELAY, NP_R_RSS};
+  static const enum np_results_rudp_metric ms[] = {
+      NP_R_RPS,   NP_R_P99,   NP_R_CPU,      NP_R_OVERHEAD, NP_R_RETX,
+      NP_R_RECOV, NP_R_UNREC, NP_R_RETAINED, NP_R_RELAY,    NP_R_RSS};
   fprintf(ctx->md, "### Sustained test\n\n");
   fprintf(ctx->md,
           "| Strategy | Payload / B | Window | IO model | Measured / s | "
@@ -229,7 +232,7 @@ static void sustained_table(struct np_report_ctx *ctx,
           "---:|---:|---:|\n");
   cJSON *rows = new_table(ctx, "rudp_sustained", s->label);
   for (size_t i = 0; i < n; i++) {
-    const struct np_rudp_view *v = &vs[i];
+    const struct np_report_rudp_view *v = &vs[i];
     if (strcmp(v->profile, "sustained") != 0)
       continue;
     static const int dec[10] = {0, 1, 1, 1, 1, 1, 0, 1, 1, 1};
@@ -239,7 +242,7 @@ static void sustained_table(struct np_report_ctx *ctx,
     np_fmt_num(pay, sizeof pay, v->payload, 0);
     np_fmt_num(secs, sizeof secs, v->seconds * v->rounds, 0);
     fprintf(ctx->md, "| %s | %s | %.0f | %s | %s | %s |",
-            np_rudp_strategy_label(v), pay, v->window, v->model, secs,
+            np_report_rudp_strategy_label(v), pay, v->window, v->model, secs,
             v->excluded ? "failed (excluded)" : "passed");
     for (size_t k = 0; k < 10; k++) {
       char cell[48] = "-";
@@ -257,14 +260,13 @@ static void sustained_table(struct np_report_ctx *ctx,
 
 /* Best strategy of one condition for metric m (higher or lower is better);
  * NULL when fewer than two strategies were measured without exclusion. */
-static const struct np_rudp_view *best(const struct np_rudp_view *vs,
-                                       size_t n, size_t f,
-                                       enum np_rudp_metric m, int higher,
-                                       int *overlap) {
-  const struct np_rudp_view *b = NULL, *cand[3];
+static const struct np_report_rudp_view *
+best(const struct np_report_rudp_view *vs, size_t n, size_t f,
+     enum np_results_rudp_metric m, int higher, int *overlap) {
+  const struct np_report_rudp_view *b = NULL, *cand[3];
   size_t nc = 0;
   for (int st = 0; st < 3; st++) {
-    const struct np_rudp_view *v = in_cond(vs, n, f, st);
+    const struct np_report_rudp_view *v = in_cond(vs, n, f, st);
     if (v != NULL && !v->excluded && !isnan(med_of(v, m)))
       cand[nc++] = v;
   }
@@ -277,21 +279,21 @@ static const struct np_rudp_view *best(const struct np_rudp_view *vs,
   }
   /* does another strategy's range reach the winner's? */
   double bmn, bmx, bmed;
-  np_rudp_stat(b->c, m, &bmed, &bmn, &bmx, NULL);
+  np_results_rudp_stat(b->c, m, &bmed, &bmn, &bmx, NULL);
   *overlap = 0;
   for (size_t i = 0; i < nc; i++) {
     double med, mn, mx;
     if (cand[i] == b)
       continue;
-    np_rudp_stat(cand[i]->c, m, &med, &mn, &mx, NULL);
+    np_results_rudp_stat(cand[i]->c, m, &med, &mn, &mx, NULL);
     *overlap |= higher ? mx >= bmn : mn <= bmx;
   }
   return b;
 }
 
 static void wins_table(struct np_report_ctx *ctx,
-                       const struct np_report_set *s,
-                       const struct np_rudp_view *vs, size_t n,
+                       const struct np_results_set *s,
+                       const struct np_report_rudp_view *vs, size_t n,
                        const size_t *firsts, size_t nc) {
   int wins[2][4] = {{0}}, counted = 0;
   char tmp[64];
@@ -300,16 +302,17 @@ static void wins_table(struct np_report_ctx *ctx,
                    "|\n|---|---|---|\n");
   cJSON *rows = new_table(ctx, "rudp_wins", s->label);
   for (size_t k = 0; k < nc; k++) {
-    const struct np_rudp_view *f = &vs[firsts[k]];
+    const struct np_report_rudp_view *f = &vs[firsts[k]];
     char cond[160], cell[2][128];
-    np_rudp_condition(cond, sizeof cond, f, vs, n, 0);
+    np_report_rudp_condition(cond, sizeof cond, f, vs, n, 0);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "condition", cond);
     int have = 0;
     for (int w = 0; w < 2; w++) {
       int ov = 0;
-      enum np_rudp_metric m = w == 0 ? NP_R_RPS : NP_R_P99;
-      const struct np_rudp_view *b = best(vs, n, firsts[k], m, w == 0, &ov);
+      enum np_results_rudp_metric m = w == 0 ? NP_R_RPS : NP_R_P99;
+      const struct np_report_rudp_view *b =
+          best(vs, n, firsts[k], m, w == 0, &ov);
       if (b == NULL) {
         snprintf(cell[w], sizeof cell[w], "- (fewer than two strategies "
                                           "passed)");
@@ -322,7 +325,7 @@ static void wins_table(struct np_report_ctx *ctx,
       else
         np_fmt_num(tmp, sizeof tmp, med_of(b, m) / 1e3, 1);
       snprintf(cell[w], sizeof cell[w], "%s (%s%s)%s",
-               np_rudp_strategy_label(b), tmp, w == 0 ? " /s" : " ms",
+               np_report_rudp_strategy_label(b), tmp, w == 0 ? " /s" : " ms",
                ov ? "; ranges overlap" : "");
       cJSON *o = cJSON_AddObjectToObject(r, w == 0 ? "highest_roundtrips"
                                                    : "lowest_p99");
@@ -369,11 +372,11 @@ static void wins_table(struct np_report_ctx *ctx,
 }
 
 void np_report_rudp_tables(struct np_report_ctx *ctx,
-                           const struct np_report_set *s) {
-  struct np_rudp_view *vs = NULL;
+                           const struct np_results_set *s) {
+  struct np_report_rudp_view *vs = NULL;
   size_t n = 0;
   size_t *firsts = NULL;
-  if (np_rudp_views(s, &vs, &n) != 0 || n == 0 ||
+  if (np_report_rudp_views(s, &vs, &n) != 0 || n == 0 ||
       (firsts = calloc(n, sizeof *firsts)) == NULL) {
     free(vs);
     return;

@@ -14,10 +14,10 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-static void rounds_text(char *buf, size_t len, const struct np_report_set *s);
+static void rounds_text(char *buf, size_t len, const struct np_results_set *s);
 
 /* A string field of the first run's record ("tool/compiler") or "-". */
-static const char *first_str(const struct np_report_set *s, const char *obj,
+static const char *first_str(const struct np_results_set *s, const char *obj,
                              const char *key) {
   const cJSON *o = cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, obj);
   return np_json_get_string(o, key, "-");
@@ -33,7 +33,7 @@ static cJSON *new_table(struct np_report_ctx *ctx, const char *name,
 }
 
 /* Are all runs of the set built from one source and one binary? */
-static int shared_hash(const struct np_report_set *s, const char *key,
+static int shared_hash(const struct np_results_set *s, const char *key,
                        const char **out) {
   const char *h0 = NULL;
   for (size_t i = 0; i < s->nruns; i++) {
@@ -51,16 +51,16 @@ static int shared_hash(const struct np_report_set *s, const char *key,
 }
 
 void np_report_tables_conditions(struct np_report_ctx *ctx,
-                                 const struct np_report_set *s) {
+                                 const struct np_results_set *s) {
   const cJSON *d = s->runs[0].doc;
   char cpus[64], mem[64], warm[64], secs[64], sb[64], rb[64], machine[512],
       libs[512];
-  np_fmt_num(cpus, sizeof cpus, np_report_num(d, "machine/logical_cores"), 0);
-  np_fmt_bytes(mem, sizeof mem, np_report_num(d, "machine/mem_total_bytes"));
-  np_fmt_num(warm, sizeof warm, np_report_num(d, "config/warmup_seconds"), 2);
-  np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
-  np_fmt_bytes(sb, sizeof sb, np_report_num(d, "config/udp_send_buffer"));
-  np_fmt_bytes(rb, sizeof rb, np_report_num(d, "config/udp_receive_buffer"));
+  np_fmt_num(cpus, sizeof cpus, np_results_num(d, "/machine/logical_cores"), 0);
+  np_fmt_bytes(mem, sizeof mem, np_results_num(d, "/machine/mem_total_bytes"));
+  np_fmt_num(warm, sizeof warm, np_results_num(d, "/config/warmup_seconds"), 2);
+  np_fmt_num(secs, sizeof secs, np_results_num(d, "/config/seconds"), 2);
+  np_fmt_bytes(sb, sizeof sb, np_results_num(d, "/config/udp_send_buffer"));
+  np_fmt_bytes(rb, sizeof rb, np_results_num(d, "/config/udp_receive_buffer"));
   snprintf(machine, sizeof machine, "%s, %s, %s logical CPUs, %s",
            first_str(s, "machine", "hostname"),
            first_str(s, "machine", "cpu_model"), cpus, mem);
@@ -121,22 +121,22 @@ void np_report_tables_conditions(struct np_report_ctx *ctx,
 }
 
 /* ", each 3 rounds" for rudp records (config.rounds), else "". */
-static void rounds_text(char *buf, size_t len, const struct np_report_set *s) {
-  double r = np_report_num(s->runs[0].doc, "config/rounds");
+static void rounds_text(char *buf, size_t len, const struct np_results_set *s) {
+  double r = np_results_num(s->runs[0].doc, "/config/rounds");
   buf[0] = '\0';
   if (isfinite(r))
     snprintf(buf, len, ", each of %.0f round%s", r, r == 1 ? "" : "s");
 }
 
 void np_report_tables_conditions_short(struct np_report_ctx *ctx,
-                                       const struct np_report_set *s) {
+                                       const struct np_results_set *s) {
   const cJSON *d = s->runs[0].doc;
   char warm[32], secs[32];
   size_t reps = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
     reps = s->configs[i].nruns > reps ? s->configs[i].nruns : reps;
-  np_fmt_num(warm, sizeof warm, np_report_num(d, "config/warmup_seconds"), 2);
-  np_fmt_num(secs, sizeof secs, np_report_num(d, "config/seconds"), 2);
+  np_fmt_num(warm, sizeof warm, np_results_num(d, "/config/warmup_seconds"), 2);
+  np_fmt_num(secs, sizeof secs, np_results_num(d, "/config/seconds"), 2);
   const char *src;
   shared_hash(s, "source_sha256", &src);
   char plan[300];
@@ -158,14 +158,14 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
                    "configurations |\n|---|---:|---:|---|\n");
   cJSON *jrows = new_table(ctx, "correctness", "");
   for (size_t i = 0; i < ctx->nsets; i++) {
-    const struct np_report_set *s = ctx->sets[i];
+    const struct np_results_set *s = ctx->sets[i];
     size_t passed = 0, confirmed = 0;
     char failed[2048];
     size_t k = 0;
     failed[0] = '\0';
     cJSON *jfail = cJSON_CreateArray();
     for (size_t c = 0; c < s->nconfigs; c++) {
-      const struct np_report_config *cf = &s->configs[c];
+      const struct np_results_config *cf = &s->configs[c];
       passed += cf->npassed;
       if (cf->expect_fail && cf->npassed == 0)
         confirmed++;
@@ -206,8 +206,8 @@ static void add_stat(cJSON *r, const char *key, double med, double mn,
 }
 
 void np_report_tables_perf(struct np_report_ctx *ctx,
-                           const struct np_report_set *s) {
-  const struct np_report_config **v = np_report_sorted_configs(s);
+                           const struct np_results_set *s) {
+  const struct np_results_config **v = np_report_sorted_configs(s);
   if (v == NULL)
     return;
   fprintf(ctx->md, "### Throughput, latency and CPU\n\n");
@@ -218,12 +218,12 @@ void np_report_tables_perf(struct np_report_ctx *ctx,
           "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
   cJSON *jrows = new_table(ctx, "throughput_latency_cpu", s->label);
   for (size_t i = 0; i < s->nconfigs; i++) {
-    const struct np_report_config *c = v[i];
+    const struct np_results_config *c = v[i];
     double med[5], mn[5], mx[5];
-    const enum np_report_metric ms[5] = {NP_M_RPS, NP_M_P50, NP_M_P99,
-                                         NP_M_CPU, NP_M_RSS};
+    const enum np_results_metric ms[5] = {NP_M_RPS, NP_M_P50, NP_M_P99,
+                                          NP_M_CPU, NP_M_RSS};
     for (int k = 0; k < 5; k++)
-      np_report_stat(c, ms[k], 1, &med[k], &mn[k], &mx[k]);
+      np_results_stat(c, ms[k], 1, &med[k], &mn[k], &mx[k]);
     char pay[32], rps[48], p50[48], p99[48], cpu[48], rss[48];
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     int excluded = c->npassed < c->nruns;
@@ -267,13 +267,13 @@ void np_report_tables_perf(struct np_report_ctx *ctx,
 
 /* Size limits and buffer isolation: loss, with the kernel's own counters. */
 void np_report_tables_limits(struct np_report_ctx *ctx,
-                             const struct np_report_set *s) {
+                             const struct np_results_set *s) {
   int any = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
     any |= s->configs[i].expect_fail || s->configs[i].npassed < s->configs[i].nruns;
   if (!any)
     return;
-  const struct np_report_config **v = np_report_sorted_configs(s);
+  const struct np_results_config **v = np_report_sorted_configs(s);
   if (v == NULL)
     return;
   fprintf(ctx->md, "### Size limits and receive-buffer isolation\n\n");
@@ -285,12 +285,12 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
           "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   cJSON *jrows = new_table(ctx, "size_limits_buffer_isolation", s->label);
   for (size_t i = 0; i < s->nconfigs; i++) {
-    const struct np_report_config *c = v[i];
+    const struct np_results_config *c = v[i];
     double med[4], mn[4], mx[4];
-    const enum np_report_metric ms[4] = {NP_M_LOST, NP_M_KDROPS, NP_M_RCVBUF,
-                                         NP_M_REASM};
+    const enum np_results_metric ms[4] = {NP_M_LOST, NP_M_KDROPS, NP_M_RCVBUF,
+                                          NP_M_REASM};
     for (int k = 0; k < 4; k++)
-      np_report_stat(c, ms[k], 0, &med[k], &mn[k], &mx[k]);
+      np_results_stat(c, ms[k], 0, &med[k], &mn[k], &mx[k]);
     char pay[32], srv[32], bud[32], cell[4][64];
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     np_fmt_bytes(srv, sizeof srv, c->dimv[NP_D_SRVBUF]);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_json.h"
 #include "np_schema_int.h"
 
 #define NP_SCHEMA_MAX_NEST 256 /* schema nesting while compiling */
@@ -480,7 +481,7 @@ static int resolve_ref(struct compile_ctx *c, struct pending_ref *pr) {
       target = NULL;
       why = "has a bad percent-escape";
     } else if (dec[0] == '/') {
-      target = np_schema__pointer_get(target, dec);
+      target = np_json_pointer(target, dec);
     } else {
       size_t ul = strlen(uri), dl = strlen(dec);
       char *name = malloc(ul + dl + 2);

@@ -60,10 +60,6 @@ char *np_schema__uri_resolve(const char *base, const char *ref);
 /* Percent-decode src into a malloc'd string; NULL on a bad escape. */
 char *np_schema__pct_decode(const char *src);
 
-/* Follow a JSON pointer (already percent-decoded, "" or "/a/b") from root.
- * NULL when a token does not resolve. */
-const cJSON *np_schema__pointer_get(const cJSON *root, const char *ptr);
-
 /* JSON equality: numbers by value (1 == 1.0), objects ignoring key order. */
 bool np_schema__json_equal(const cJSON *a, const cJSON *b);
 

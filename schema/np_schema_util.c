@@ -1,7 +1,8 @@
 /*
  * np_schema_util.c - small pure helpers for the validator: RFC 3986
- * reference resolution (for $id / $ref), percent-decoding, JSON pointers,
- * JSON equality, UTF-8 code point counting and number predicates.
+ * reference resolution (for $id / $ref), percent-decoding, JSON equality,
+ * UTF-8 code point counting and number predicates.  JSON pointers are
+ * common/np_json.h's np_json_pointer.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -193,52 +194,6 @@ char *np_schema__pct_decode(const char *src) {
   }
   out[o] = '\0';
   return out;
-}
-
-const cJSON *np_schema__pointer_get(const cJSON *root, const char *ptr) {
-  if (*ptr == '\0')
-    return root;
-  if (*ptr != '/')
-    return NULL;
-  char *tok = malloc(strlen(ptr) + 1);
-  if (!tok)
-    return NULL;
-  const cJSON *cur = root;
-  const char *p = ptr;
-  while (cur && *p == '/') {
-    p++;
-    size_t n = 0;
-    for (; *p && *p != '/'; p++) {
-      if (*p == '~') {
-        if (p[1] == '0')
-          tok[n++] = '~';
-        else if (p[1] == '1')
-          tok[n++] = '/';
-        else {
-          cur = NULL;
-          break;
-        }
-        p++;
-      } else {
-        tok[n++] = *p;
-      }
-    }
-    tok[n] = '\0';
-    if (!cur)
-      break;
-    if (cJSON_IsArray(cur)) {
-      bool digits = n > 0 && n < 10 && !(n > 1 && tok[0] == '0');
-      for (size_t i = 0; digits && i < n; i++)
-        digits = tok[i] >= '0' && tok[i] <= '9';
-      cur = digits ? cJSON_GetArrayItem(cur, atoi(tok)) : NULL;
-    } else if (cJSON_IsObject(cur)) {
-      cur = cJSON_GetObjectItemCaseSensitive(cur, tok);
-    } else {
-      cur = NULL;
-    }
-  }
-  free(tok);
-  return cur;
 }
 
 bool np_schema__json_equal(const cJSON *a, const cJSON *b) {

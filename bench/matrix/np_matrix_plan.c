@@ -18,9 +18,7 @@
 
 #include "np_json.h"
 #include "np_matrix_options.h"
-#ifdef NP_MATRIX_HAVE_SCHEMA
 #include "np_schema.h"
-#endif
 
 #define NP_PLAN_TAG "netproof/plan/1"
 /* Per repetition beyond warmup + seconds: process start, drain, kernel
@@ -482,7 +480,6 @@ static int expand(struct np_plan_ctx *c) {
   return rc;
 }
 
-#ifdef NP_MATRIX_HAVE_SCHEMA
 struct np_first_err {
   char ptr[256];
   char reason[256];
@@ -510,7 +507,6 @@ static int schema_check(struct np_plan_ctx *c, const cJSON *doc) {
     return plan_err(c, NP_ESCHEMA, f.ptr[0] ? f.ptr : "(root)", f.reason);
   return 0;
 }
-#endif
 
 int np_matrix_plan_from_json(const cJSON *doc, const char *name,
                              struct np_matrix_plan **out,
@@ -541,10 +537,8 @@ int np_matrix_plan_from_json(const cJSON *doc, const char *name,
    * then the schema for anything the table does not cover */
   if ((rc = check_lists(&c, p->doc)) != 0)
     goto fail_plan;
-#ifdef NP_MATRIX_HAVE_SCHEMA
   if ((rc = schema_check(&c, p->doc)) != 0)
     goto fail_plan;
-#endif
   if ((rc = expand(&c)) != 0)
     goto fail_plan;
   char *compact = cJSON_PrintUnformatted(p->doc);

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_file.h"
 #include "np_identity.h"
 #include "np_json.h"
 #include "np_kernel.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_matrix_int.h"
@@ -55,27 +56,10 @@ static const char *const np_kcounters[][2] = {
 };
 #define NP_NKC (sizeof np_kcounters / sizeof np_kcounters[0])
 
-/* Resolve a simple JSON pointer (no ~ escapes needed for our names). */
-static const cJSON *get_ptr(const cJSON *doc, const char *ptr) {
-  char seg[96];
-  const cJSON *cur = doc;
-  while (cur != NULL && *ptr == '/') {
-    const char *end = strchr(ptr + 1, '/');
-    size_t n = end ? (size_t)(end - ptr - 1) : strlen(ptr + 1);
-    if (n >= sizeof seg)
-      return NULL;
-    memcpy(seg, ptr + 1, n);
-    seg[n] = '\0';
-    cur = cJSON_GetObjectItemCaseSensitive(cur, seg);
-    ptr += n + 1;
-  }
-  return cur;
-}
-
 static int metric_value(const cJSON *rec, const struct np_metric *m,
                         double *v) {
   for (size_t i = 0; i < 3 && m->ptrs[i] != NULL; i++) {
-    const cJSON *x = get_ptr(rec, m->ptrs[i]);
+    const cJSON *x = np_json_pointer(rec, m->ptrs[i]);
     if (cJSON_IsNumber(x)) {
       *v = x->valuedouble;
       return 1;
@@ -156,7 +140,7 @@ static cJSON *rep_json(const struct np_matrix_rep *r, const cJSON **status,
   *status = cJSON_AddStringToObject(o, "status", st);
   /* runner-written records carry failure.reason, the bench's own carry a
    * reasons list (one per failed check) */
-  const cJSON *why = get_ptr(rec, "/failure/reason");
+  const cJSON *why = np_json_pointer(rec, "/failure/reason");
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(rec, "reasons");
   char text[512] = "";
   if (cJSON_IsString(why))

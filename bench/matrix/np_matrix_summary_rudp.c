@@ -57,22 +57,6 @@ const char *np_matrix_rudp_metric_name(size_t i) {
   return i < NP_NRM ? np_rudp_metrics[i].name : NULL;
 }
 
-static const cJSON *get_ptr(const cJSON *doc, const char *ptr) {
-  char seg[96];
-  const cJSON *cur = doc;
-  while (cur != NULL && *ptr == '/') {
-    const char *end = strchr(ptr + 1, '/');
-    size_t n = end ? (size_t)(end - ptr - 1) : strlen(ptr + 1);
-    if (n >= sizeof seg)
-      return NULL;
-    memcpy(seg, ptr + 1, n);
-    seg[n] = '\0';
-    cur = cJSON_GetObjectItemCaseSensitive(cur, seg);
-    ptr += n + 1;
-  }
-  return cur;
-}
-
 int np_matrix_rudp_round_metric(const cJSON *round, size_t i, double *v) {
   if (i >= NP_NRM)
     return 0;
@@ -86,7 +70,7 @@ int np_matrix_rudp_round_metric(const cJSON *round, size_t i, double *v) {
     *v = rt > 0 ? 1e6 * (u + s) / rt : 0;
     return 1;
   }
-  const cJSON *x = get_ptr(round, np_rudp_metrics[i].ptr);
+  const cJSON *x = np_json_pointer(round, np_rudp_metrics[i].ptr);
   if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble))
     return 0;
   *v = x->valuedouble;

@@ -1,9 +1,13 @@
 /*
  * test_archive_unit.c - np_archive's pure pieces: RFC 3339 parsing, name
- * and path rules, manifest checking, evidence diff.
+ * and path rules, manifest checking, evidence diff; and the inputs verify
+ * cannot read at all (a folder, a missing file).
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "np_archive.h"
 #include "np_bag.h"
 #include "np_bagit.h"
 #include "np_evidence.h"
@@ -89,10 +93,41 @@ static void test_diff(void) {
   cJSON_Delete(b);
 }
 
+static void count_ctx_cb(void *ctx, const char *file, const char *reason) {
+  (void)file;
+  (void)reason;
+  (*(int *)ctx)++;
+}
+
+/* Inputs that cannot be read as a bundle at all: each its own code and a
+ * message naming the path and what it is, nothing reported as a problem. */
+static void test_unreadable(void) {
+  char dir[] = "/tmp/np_archive_unitXXXXXX";
+  ASSERT_NOT_NULL(mkdtemp(dir));
+  struct np_errbuf eb = {{0}};
+  int problems = 0;
+  ASSERT_EQ(np_archive_verify(dir, NULL, count_ctx_cb, &problems, &eb),
+            NP_EISDIR);
+  ASSERT_TRUE(strncmp(eb.msg, dir, strlen(dir)) == 0);
+  ASSERT_TRUE(strstr(eb.msg, "is a folder") != NULL);
+  char missing[512];
+  snprintf(missing, sizeof missing, "%s/missing.tar.gz", dir);
+  ASSERT_EQ(np_archive_verify(missing, NULL, count_ctx_cb, &problems, &eb),
+            NP_ENOENT);
+  ASSERT_TRUE(strncmp(eb.msg, missing, strlen(missing)) == 0);
+  ASSERT_EQ(problems, 0);
+  /* readable but not a bundle: a problem, not an error */
+  ASSERT_EQ(np_archive_verify("/dev/null", NULL, count_ctx_cb, &problems, &eb),
+            NP_ECORRUPT);
+  ASSERT_GT(problems, 0);
+  ASSERT_OK(rmdir(dir));
+}
+
 int main(void) {
   test_parse_time();
   test_names();
   test_manifest();
   test_diff();
+  test_unreadable();
   return 0;
 }

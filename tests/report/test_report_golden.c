@@ -15,17 +15,17 @@
 
 static struct np_ftree *build(const char *fixture) {
   struct np_ftree *in = NULL, *out = NULL;
-  struct np_report_set *s = NULL;
+  struct np_results_set *s = NULL;
   struct np_errbuf eb = {{0}};
   ASSERT_OK(np_ftree_load_dir(fixture, 0, &in, &eb));
-  ASSERT_OK(np_report_set_load(in, "fixture", &s, &eb));
+  ASSERT_OK(np_results_load(in, "fixture", &s, &eb));
   struct np_report_opts o = {.title = NULL, .lang = "en"};
-  struct np_report_set *sets[1] = {s};
+  struct np_results_set *sets[1] = {s};
   int rc = np_report_build(sets, 1, &o, &out, &eb);
   if (rc != 0)
     fprintf(stderr, "%s\n", eb.msg);
   ASSERT_OK(rc);
-  np_report_set_free(s);
+  np_results_free(s);
   np_ftree_free(in);
   return out;
 }

@@ -21,13 +21,13 @@ static const char *label_of(const char *dir) {
 }
 
 static struct np_ftree *build(int n, char **dirs, const struct np_ftree *rd) {
-  struct np_report_set *sets[8] = {0};
+  struct np_results_set *sets[8] = {0};
   struct np_errbuf eb = {{0}};
   ASSERT_LE(n, 8);
   for (int i = 0; i < n; i++) {
     struct np_ftree *in = NULL;
     ASSERT_OK(np_ftree_load_dir(dirs[i], 0, &in, &eb));
-    ASSERT_OK(np_report_set_load(in, label_of(dirs[i]), &sets[i], &eb));
+    ASSERT_OK(np_results_load(in, label_of(dirs[i]), &sets[i], &eb));
     np_ftree_free(in);
   }
   struct np_ftree *out = NULL;
@@ -37,7 +37,7 @@ static struct np_ftree *build(int n, char **dirs, const struct np_ftree *rd) {
     fprintf(stderr, "%s\n", eb.msg);
   ASSERT_OK(rc);
   for (int i = 0; i < n; i++)
-    np_report_set_free(sets[i]);
+    np_results_free(sets[i]);
   return out;
 }
 

@@ -25,7 +25,7 @@
 #include "np_json.h"
 #include "np_report.h"
 #include "np_report_pages.h"
-#include "np_report_selfcheck.h"
+#include "np_results_selfcheck.h"
 #include "np_schema.h"
 #include "np_test.h"
 
@@ -102,7 +102,7 @@ static struct np_ftree *tamper(const struct np_ftree *t, const char *file,
 static void expect(const struct np_ftree *t, const char *what,
                    const char *want) {
   struct seen s = {.n = 0};
-  int rc = np_report_self_check_tree(t, "fx", collect, &s);
+  int rc = np_results_self_check(t, "fx", collect, &s);
   int found = 0;
   for (size_t i = 0; i < s.n && i < 32; i++)
     found |= strstr(s.lines[i], want) != NULL;
@@ -117,7 +117,7 @@ static void expect(const struct np_ftree *t, const char *what,
 
 static void check_tampering(const struct np_ftree *fx) {
   struct seen s = {.n = 0};
-  ASSERT_OK(np_report_self_check_tree(fx, "fx", collect, &s));
+  ASSERT_OK(np_results_self_check(fx, "fx", collect, &s));
   ASSERT_EQ(s.n, 0);
   static const struct {
     const char *what, *file, *path;
@@ -227,14 +227,14 @@ int main(int argc, char **argv) {
   ASSERT_TRUE(argc == 4 || argc == 5);
   int write = argc == 5 && strcmp(argv[4], "--write") == 0;
   struct np_ftree *in[2] = {NULL, NULL};
-  struct np_report_set *sets[2] = {NULL, NULL};
+  struct np_results_set *sets[2] = {NULL, NULL};
   struct np_errbuf eb = {{0}};
   static const char *const labels[2] = {"fixture-rudp", "fixture-rudp-pw"};
   for (int i = 0; i < 2; i++) {
     ASSERT_OK(np_ftree_load_dir(argv[1 + i], 0, &in[i], &eb));
     struct seen s = {.n = 0};
-    ASSERT_OK(np_report_self_check_tree(in[i], labels[i], collect, &s));
-    ASSERT_OK(np_report_set_load(in[i], labels[i], &sets[i], &eb));
+    ASSERT_OK(np_results_self_check(in[i], labels[i], collect, &s));
+    ASSERT_OK(np_results_load(in[i], labels[i], &sets[i], &eb));
   }
   check_tampering(in[0]);
 
@@ -276,7 +276,7 @@ int main(int argc, char **argv) {
   np_ftree_free(idx2);
   np_ftree_free(pages);
   for (int i = 0; i < 2; i++) {
-    np_report_set_free(sets[i]);
+    np_results_free(sets[i]);
     np_ftree_free(in[i]);
   }
   puts("test_report_rudp: ok");

@@ -11,9 +11,7 @@
 #include "np_json.h"
 #include "np_rudp_cli.h"
 #include "np_test.h"
-#ifdef NP_RUDP_TEST_SCHEMA
 #include "np_schema.h"
-#endif
 
 int rl_run(const char *const *args, int n) {
   char *argv[64];
@@ -68,27 +66,21 @@ void rl_check_passed(const cJSON *doc, const char *name) {
   NP_TEST_FAIL_("no check %s", name);
 }
 
-#ifdef NP_RUDP_TEST_SCHEMA
 static void on_err(void *ctx, const char *ptr, const char *kw,
                    const char *reason) {
   (void)ctx;
   fprintf(stderr, "schema: %s: %s: %s\n", ptr, kw, reason);
 }
-#endif
 
 /* The whole record against the shipped run schema ("rudp" part included,
  * schema/run.schema.json $defs/rudp); schema_dir is kept for callers. */
 void rl_validate(const cJSON *doc, const char *schema_dir) {
-#ifdef NP_RUDP_TEST_SCHEMA
   (void)schema_dir;
   struct np_errbuf eb;
   struct np_schema *run_s = NULL;
   ASSERT_OK(np_schema_builtin("run", &run_s, &eb));
   ASSERT_OK(np_schema_validate(run_s, doc, on_err, NULL));
   np_schema_free(run_s);
-#else
-  (void)doc, (void)schema_dir;
-#endif
 }
 
 void rl_tmp_path(char *buf, size_t len, const char *tag) {

@@ -1,12 +1,12 @@
 /*
- * np_report_data.c - load a results tree into runs and configurations.
+ * np_results_load.c - load a results tree into runs and configurations.
  *
  * Run records are found by path shape alone (runs/<config-id>/rep-<n>.json)
  * so a stray file never becomes a run; the self-check is what complains
  * about stray or missing files.  Runs are ordered by configuration id, then
  * repetition number (numerically: rep-2 before rep-10).
  */
-#include "np_report_data.h"
+#include "np_results.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,82 +17,16 @@
 #include "np_kernel.h"
 
 static const char *const metric_path[NP_M_COUNT_] = {
-    [NP_M_RPS] = "measurement/roundtrips_per_sec",
-    [NP_M_P50] = "measurement/rtt_us/p50",
-    [NP_M_P99] = "measurement/rtt_us/p99",
-    [NP_M_CPU] = "measurement/cpu_percent",
-    [NP_M_RSS] = "measurement/rss_max_bytes",
-    [NP_M_LOST] = "counters/lost",
-    [NP_M_KDROPS] = "sockets/kernel_drops",
-    [NP_M_RCVBUF] = "kernel/delta/Udp.RcvbufErrors",
-    [NP_M_REASM] = "kernel/delta/Ip.ReasmReqds",
+    [NP_M_RPS] = "/measurement/roundtrips_per_sec",
+    [NP_M_P50] = "/measurement/rtt_us/p50",
+    [NP_M_P99] = "/measurement/rtt_us/p99",
+    [NP_M_CPU] = "/measurement/cpu_percent",
+    [NP_M_RSS] = "/measurement/rss_max_bytes",
+    [NP_M_LOST] = "/counters/lost",
+    [NP_M_KDROPS] = "/sockets/kernel_drops",
+    [NP_M_RCVBUF] = "/kernel/delta/Udp.RcvbufErrors",
+    [NP_M_REASM] = "/kernel/delta/Ip.ReasmReqds",
 };
-
-double np_report_num(const cJSON *doc, const char *path) {
-  char key[64];
-  const cJSON *cur = doc;
-  const char *p = path;
-  while (cur != NULL && *p) {
-    const char *slash = strchr(p, '/');
-    size_t n = slash ? (size_t)(slash - p) : strlen(p);
-    if (n >= sizeof key)
-      return NAN;
-    memcpy(key, p, n);
-    key[n] = '\0';
-    cur = cJSON_GetObjectItemCaseSensitive(cur, key);
-    p += n + (slash ? 1 : 0);
-  }
-  return cJSON_IsNumber(cur) ? cur->valuedouble : NAN;
-}
-
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-double np_report_median(const double *v, size_t n) {
-  double tmp[64], *s = n <= 64 ? tmp : malloc(n * sizeof *s);
-  if (s == NULL || n == 0)
-    return NAN;
-  memcpy(s, v, n * sizeof *s);
-  qsort(s, n, sizeof *s, cmp_double);
-  double m = (n % 2) ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-  if (s != tmp)
-    free(s);
-  return m;
-}
-
-size_t np_report_stat(const struct np_report_config *c,
-                      enum np_report_metric m, int passed_only, double *med,
-                      double *min, double *max) {
-  /* plans allow up to 1000 repetitions: never drop values past a fixed
-   * buffer (the summary's figures use every repetition) */
-  double tmp[64], *v = c->nruns <= 64 ? tmp : malloc(c->nruns * sizeof *v);
-  size_t n = 0;
-  *med = *min = *max = NAN;
-  if (v == NULL)
-    return 0;
-  for (size_t i = 0; i < c->nruns; i++) {
-    const struct np_report_run *r = &c->runs[i];
-    if ((passed_only && !r->passed) || !isfinite(r->m[m]))
-      continue;
-    v[n++] = r->m[m];
-  }
-  if (n > 0) {
-    *med = np_report_median(v, n);
-    *min = *max = v[0];
-  }
-  for (size_t i = 1; i < n; i++) {
-    if (v[i] < *min)
-      *min = v[i];
-    if (v[i] > *max)
-      *max = v[i];
-  }
-  if (v != tmp)
-    free(v);
-  return n;
-}
 
 /* "runs/<cid>/rep-<n>.json" -> cid and n; 0 when path has another shape. */
 static int parse_run_path(const char *path, char *cid, size_t cidlen,
@@ -177,9 +111,9 @@ static char *read_command(const struct np_ftree *t, const char *stem) {
 
 /* Sort key: config id, then repetition number, kept beside each run. */
 struct keyed_run {
-  struct np_report_run run;
+  struct np_results_run run;
   long rep;
-  char cid[NP_REPORT_ID_MAX];
+  char cid[NP_RESULTS_ID_MAX];
 };
 
 static int cmp_keyed(const void *a, const void *b) {
@@ -190,27 +124,26 @@ static int cmp_keyed(const void *a, const void *b) {
   return (x->rep > y->rep) - (x->rep < y->rep);
 }
 
-static void fill_dims(struct np_report_config *c) {
+static void fill_dims(struct np_results_config *c) {
   const cJSON *d = c->runs[0].doc;
-  double payload = np_report_num(d, "config/payload");
-  double clients = np_report_num(d, "config/clients");
-  double window = np_report_num(d, "config/window");
-  double threads = np_report_num(d, "config/io_threads");
+  double payload = np_results_num(d, "/config/payload");
+  double clients = np_results_num(d, "/config/clients");
+  double window = np_results_num(d, "/config/window");
+  double threads = np_results_num(d, "/config/io_threads");
   /* Effective server receive buffer: the first server socket's. */
   double srv = NAN;
   const cJSON *sk, *list = cJSON_GetObjectItemCaseSensitive(
                        cJSON_GetObjectItemCaseSensitive(d, "sockets"), "list");
   cJSON_ArrayForEach(sk, list) {
     if (strcmp(np_json_get_string(sk, "role", ""), "server") == 0) {
-      srv = np_report_num(sk, "rcvbuf_effective");
+      srv = np_results_num(sk, "/rcvbuf_effective");
       break;
     }
   }
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
   const char *model = np_json_get_string(cfg, "io_model", "-");
   const char *backend = np_json_get_string(cfg, "backend", "-");
-  static const char *const models[] = {"single", "split", "pool",
-                                       "reuseport"};
+  static const char *const models[] = {"single", "split", "pool", "reuseport"};
   double mrank = 9;
   for (size_t i = 0; i < 4; i++)
     if (strcmp(model, models[i]) == 0)
@@ -234,7 +167,7 @@ static void fill_dims(struct np_report_config *c) {
 
 /* Mark configurations expected to fail: summary.json's configurations[]
  * carry "expect" (from the plan); suite.json's plan is the fallback. */
-static void mark_expected(struct np_report_set *s) {
+static void mark_expected(struct np_results_set *s) {
   const cJSON *cfgs =
       cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
   if (cfgs == NULL)
@@ -262,11 +195,11 @@ static int parse_file(const struct np_ftree *t, const char *path,
   return rc;
 }
 
-int np_report_set_load(const struct np_ftree *t, const char *label,
-                       struct np_report_set **out, struct np_errbuf *eb) {
+int np_results_load(const struct np_ftree *t, const char *label,
+                    struct np_results_set **out, struct np_errbuf *eb) {
   int rc = 0;
   struct keyed_run *kr = NULL;
-  struct np_report_set *s = calloc(1, sizeof *s);
+  struct np_results_set *s = calloc(1, sizeof *s);
   size_t n = np_ftree_count(t), nk = 0;
   if (s == NULL || (kr = calloc(n ? n : 1, sizeof *kr)) == NULL) {
     rc = NP_ENOMEM;
@@ -300,7 +233,7 @@ int np_report_set_load(const struct np_ftree *t, const char *label,
     k->run.status = np_json_get_string(k->run.doc, "status", "unknown");
     k->run.passed = strcmp(k->run.status, "passed") == 0;
     for (int m = 0; m < NP_M_COUNT_; m++)
-      k->run.m[m] = np_report_num(k->run.doc, metric_path[m]);
+      k->run.m[m] = np_results_num(k->run.doc, metric_path[m]);
   }
   if (nk == 0) {
     rc = np_errbuf_set(eb, NP_ENOENT, "%s: no runs/<config>/rep-<n>.json",
@@ -319,11 +252,11 @@ int np_report_set_load(const struct np_ftree *t, const char *label,
     kr[i].run.doc = NULL; /* moved */
     kr[i].run.cmd = NULL;
     if (i == 0 || strcmp(kr[i].cid, kr[i - 1].cid) != 0) {
-      struct np_report_config *c = &s->configs[s->nconfigs++];
+      struct np_results_config *c = &s->configs[s->nconfigs++];
       snprintf(c->id, sizeof c->id, "%s", kr[i].cid);
       c->runs = &s->runs[i];
     }
-    struct np_report_config *c = &s->configs[s->nconfigs - 1];
+    struct np_results_config *c = &s->configs[s->nconfigs - 1];
     c->nruns++;
     c->npassed += (size_t)s->runs[i].passed;
   }
@@ -342,11 +275,11 @@ fail:
   free(kr);
   if (rc == NP_ENOMEM)
     np_errbuf_set(eb, rc, "%s: out of memory", label);
-  np_report_set_free(s);
+  np_results_free(s);
   return rc;
 }
 
-void np_report_set_free(struct np_report_set *s) {
+void np_results_free(struct np_results_set *s) {
   if (s == NULL)
     return;
   for (size_t i = 0; i < s->nruns; i++) {

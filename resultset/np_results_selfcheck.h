@@ -1,5 +1,5 @@
 /*
- * np_report_selfcheck.h - prove a result set without running anything.
+ * np_results_selfcheck.h - prove a result set without running anything.
  *
  * The self-check reads a suite folder as an np_ftree (a folder on disk or
  * the payload of an archive being verified in memory) and reports every
@@ -17,20 +17,20 @@
  * the tree prefixed by label and '/' when label is non-empty, pointer a JSON
  * pointer ("" when the problem is about the whole file).
  */
-#ifndef NP_REPORT_SELFCHECK_H
-#define NP_REPORT_SELFCHECK_H
+#ifndef NP_RESULTS_SELFCHECK_H
+#define NP_RESULTS_SELFCHECK_H
 
 #include "np_ftree.h"
 
 /* One problem; the strings are valid only during the call. */
-typedef void (*np_report_problem_fn)(void *ctx, const char *file,
-                                     const char *pointer, const char *reason);
+typedef void (*np_results_problem_fn)(void *ctx, const char *file,
+                                      const char *pointer, const char *reason);
 
 /* Check the suite folder held by t (paths relative to the suite folder).
  * Returns 0 when clean, NP_ECHECK when at least one problem was reported,
  * or another NP_E* code (NP_ENOMEM) when the check itself could not run.
  * on_problem may be NULL (then only the return value tells). */
-int np_report_self_check_tree(const struct np_ftree *t, const char *label,
-                              np_report_problem_fn on_problem, void *ctx);
+int np_results_self_check(const struct np_ftree *t, const char *label,
+                          np_results_problem_fn on_problem, void *ctx);
 
-#endif /* NP_REPORT_SELFCHECK_H */
+#endif /* NP_RESULTS_SELFCHECK_H */

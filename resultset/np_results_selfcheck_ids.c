@@ -1,5 +1,5 @@
 /*
- * np_report_selfcheck_ids.c - is every run one run, where it claims to be?
+ * np_results_selfcheck_ids.c - is every run one run, where it claims to be?
  *
  * A run's identity is its path, runs/<config-id>/rep-<n>.json.  Two files
  * can still claim one identity (rep-1.json and rep-01.json both parse as
@@ -16,29 +16,29 @@
 #include <string.h>
 
 #include "np_json.h"
-#include "np_report_selfcheck_int.h"
+#include "np_results_selfcheck_int.h"
 
-static void check_duplicate_ids(struct np_report_chk *c,
-                                const struct np_report_set *s) {
+static void check_duplicate_ids(struct np_results_chk *c,
+                                const struct np_results_set *s) {
   for (size_t i = 1; i < s->nruns; i++)
     if (strcmp(s->runs[i].id, s->runs[i - 1].id) == 0)
-      np_report_problem(c, s->runs[i].file, "",
-                        "duplicated run id %s (also %s)", s->runs[i].id,
-                        s->runs[i - 1].file);
+      np_results_problem(c, s->runs[i].file, "",
+                         "duplicated run id %s (also %s)", s->runs[i].id,
+                         s->runs[i - 1].file);
 }
 
 /* Equal records within one configuration: one run stored twice. */
-static void check_copies(struct np_report_chk *c,
-                         const struct np_report_set *s) {
+static void check_copies(struct np_results_chk *c,
+                         const struct np_results_set *s) {
   for (size_t k = 0; k < s->nconfigs; k++) {
-    const struct np_report_config *cf = &s->configs[k];
+    const struct np_results_config *cf = &s->configs[k];
     for (size_t i = 1; i < cf->nruns; i++)
       for (size_t j = 0; j < i; j++)
         if (strcmp(cf->runs[i].id, cf->runs[j].id) != 0 &&
             cJSON_Compare(cf->runs[i].doc, cf->runs[j].doc, 1)) {
-          np_report_problem(c, cf->runs[i].file, "",
-                            "same record as %s (one run recorded twice)",
-                            cf->runs[j].file);
+          np_results_problem(c, cf->runs[i].file, "",
+                             "same record as %s (one run recorded twice)",
+                             cf->runs[j].file);
           break;
         }
   }
@@ -70,9 +70,9 @@ static int id_has_token(const char *id, const char *tok) {
   return 0;
 }
 
-static void check_config_matches_id(struct np_report_chk *c,
-                                    const struct np_report_config *cf,
-                                    const struct np_report_run *r) {
+static void check_config_matches_id(struct np_results_chk *c,
+                                    const struct np_results_config *cf,
+                                    const struct np_results_run *r) {
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(r->doc, "config");
   static const struct {
     char tag;
@@ -84,10 +84,10 @@ static void check_config_matches_id(struct np_report_chk *c,
     if (isfinite(want) && isfinite(have) && want != have) {
       char ptr[64];
       snprintf(ptr, sizeof ptr, "/config/%s", nums[i].key);
-      np_report_problem(c, r->file, ptr,
-                        "%.0f, but the folder's configuration id %s says "
-                        "%.0f",
-                        have, cf->id, want);
+      np_results_problem(c, r->file, ptr,
+                         "%.0f, but the folder's configuration id %s says "
+                         "%.0f",
+                         have, cf->id, want);
     }
   }
   static const char *const words[] = {"protocol", "io_model", "backend"};
@@ -96,25 +96,25 @@ static void check_config_matches_id(struct np_report_chk *c,
     if (v != NULL && !id_has_token(cf->id, v)) {
       char ptr[64];
       snprintf(ptr, sizeof ptr, "/config/%s", words[i]);
-      np_report_problem(c, r->file, ptr,
-                        "\"%s\" is not in the folder's configuration id %s", v,
-                        cf->id);
+      np_results_problem(c, r->file, ptr,
+                         "\"%s\" is not in the folder's configuration id %s", v,
+                         cf->id);
     }
   }
 }
 
 /* Repetition numbers beyond what the plan asked for. */
-static void check_planned(struct np_report_chk *c,
-                          const struct np_report_set *s) {
+static void check_planned(struct np_results_chk *c,
+                          const struct np_results_set *s) {
   double reps = np_json_get_number(s->suite, "repetitions", NAN);
   if (!isfinite(reps))
     return;
   for (size_t i = 0; i < s->nruns; i++)
     if ((double)s->runs[i].rep > reps)
-      np_report_problem(c, s->runs[i].file, "",
-                        "repetition %ld was not planned (suite.json "
-                        "repetitions: %.0f)",
-                        s->runs[i].rep, reps);
+      np_results_problem(c, s->runs[i].file, "",
+                         "repetition %ld was not planned (suite.json "
+                         "repetitions: %.0f)",
+                         s->runs[i].rep, reps);
   /* A complete suite has a summary entry for every planned configuration. */
   const char *status = np_json_get_string(s->suite, "status", "");
   double ncfg = np_json_get_number(s->suite, "configurations", NAN);
@@ -122,9 +122,9 @@ static void check_planned(struct np_report_chk *c,
       cJSON_GetObjectItemCaseSensitive(s->summary, "configurations");
   if (strcmp(status, "complete") == 0 && isfinite(ncfg) && sc != NULL &&
       (double)cJSON_GetArraySize(sc) != ncfg)
-    np_report_problem(c, "summary.json", "/configurations",
-                      "%d configurations, suite.json planned %.0f",
-                      cJSON_GetArraySize(sc), ncfg);
+    np_results_problem(c, "summary.json", "/configurations",
+                       "%d configurations, suite.json planned %.0f",
+                       cJSON_GetArraySize(sc), ncfg);
   const cJSON *e;
   int idx = 0;
   cJSON_ArrayForEach(e, sc) {
@@ -133,17 +133,17 @@ static void check_planned(struct np_report_chk *c,
         (double)cJSON_GetArraySize(rl) != reps) {
       char ptr[96];
       snprintf(ptr, sizeof ptr, "/configurations/%d/repetitions", idx);
-      np_report_problem(c, "summary.json", ptr,
-                        "%d repetitions listed, the plan has %.0f (every "
-                        "planned repetition is present or accounted for)",
-                        cJSON_GetArraySize(rl), reps);
+      np_results_problem(c, "summary.json", ptr,
+                         "%d repetitions listed, the plan has %.0f (every "
+                         "planned repetition is present or accounted for)",
+                         cJSON_GetArraySize(rl), reps);
     }
     idx++;
   }
 }
 
-void np_report_check_identity(struct np_report_chk *c,
-                              const struct np_report_set *s) {
+void np_results_check_identity(struct np_results_chk *c,
+                               const struct np_results_set *s) {
   check_duplicate_ids(c, s);
   check_copies(c, s);
   for (size_t k = 0; k < s->nconfigs; k++)

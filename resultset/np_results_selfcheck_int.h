@@ -1,0 +1,49 @@
+/*
+ * np_results_selfcheck_int.h - state shared by the self-check's parts
+ * (internal to resultset/; not a public interface).
+ */
+#ifndef NP_RESULTS_SELFCHECK_INT_H
+#define NP_RESULTS_SELFCHECK_INT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_ftree.h"
+#include "np_results.h"
+#include "np_results_selfcheck.h"
+
+struct np_results_chk {
+  const char *label;        /* prefix for file names                 */
+  np_results_problem_fn fn; /* caller's callback                     */
+  void *ctx;                /* caller's context                      */
+  size_t problems;          /* problems reported so far              */
+  const char *file;         /* file being checked (schema callback)  */
+};
+
+/* Report one problem: file is relative to the suite folder, ptr a JSON
+ * pointer ("" for the whole file). */
+void np_results_problem(struct np_results_chk *c, const char *file,
+                        const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Identity checks over a loaded set: two files claiming one run id
+ * (rep-1.json and rep-01.json), one record stored twice, a record whose
+ * config contradicts the configuration id of its folder, and repetitions
+ * the plan never asked for (suite.json "repetitions"). */
+void np_results_check_identity(struct np_results_chk *c,
+                               const struct np_results_set *s);
+
+/* Reliable-UDP invariants of one record (np_results_selfcheck_rudp.c);
+ * nothing for records without a "rudp" part. */
+void np_results_check_rudp_run(struct np_results_chk *c, const char *f,
+                               const cJSON *d);
+
+/* For a rudp configuration, compare summary.json entry idx's statistics
+ * with np_results_rudp_stat over the records and return 1; 0 (nothing checked)
+ * for any other protocol. */
+int np_results_check_rudp_stats(struct np_results_chk *c,
+                                const struct np_results_config *cf,
+                                const cJSON *entry, int idx);
+
+#endif /* NP_RESULTS_SELFCHECK_INT_H */
