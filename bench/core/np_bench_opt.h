@@ -87,11 +87,20 @@ struct np_bench_opt {
 };
 
 /* offset and size of a field, for a row: NP_BENCH_AT(struct cfg, payload). */
-#define NP_BENCH_AT(type, member)                                            \
-  .offset = offsetof(type, member), .size = sizeof(((type *)0)->member)
+#define NP_BENCH_AT(st, member)                                              \
+  .offset = offsetof(st, member), .size = sizeof(((st *)0)->member)
 
-/* The --help row every command has (NOPLAN: never in a plan). */
-#define NP_BENCH_OPT_HELP_ROW                                                \
+/* The rows every benchmark command ends with, the runner's and never a
+ * plan's: --output FILE (the run record, "-" = stdout), --quiet, --help.
+ * cfgtype has `const char *output` and `int quiet`. */
+#define NP_BENCH_OPT_RUNNER_ROWS(cfgtype)                                    \
+  {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",                 \
+   .metavar = "FILE", .help = "run record (JSON); - = stdout",              \
+   NP_BENCH_AT(cfgtype, output), .set = np_bench_opt_set_path,              \
+   .flags = NP_BENCH_OPT_NOPLAN},                                           \
+  {.name = "quiet", .type = NP_BENCH_OPT_FLAG,                              \
+   .help = "no summary on stderr", NP_BENCH_AT(cfgtype, quiet),             \
+   .flags = NP_BENCH_OPT_NOPLAN},                                           \
   {.name = "help", .type = NP_BENCH_OPT_FLAG, .help = "this text",          \
    .flags = NP_BENCH_OPT_NOPLAN | NP_BENCH_OPT_HELP}
 

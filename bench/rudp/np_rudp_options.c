@@ -156,14 +156,7 @@ static const struct np_bench_opt run_opts[] = {
          "rounds; the relay is seeded seed, seed + 1, ..."),
     UINT("seed", 0, UINT64_MAX - NP_RUDP_MAX_ROUNDS, "42", seed, "seed",
          "root seed"),
-    {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",
-     .metavar = "FILE", .help = "run record (JSON); - = stdout",
-     NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path,
-     .flags = NP_BENCH_OPT_NOPLAN},
-    {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
-     .help = "no summary on stderr", NP_BENCH_AT(CFG, quiet),
-     .flags = NP_BENCH_OPT_NOPLAN},
-    NP_BENCH_OPT_HELP_ROW,
+    NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
 #define N(a) (sizeof a / sizeof a[0])

@@ -87,14 +87,7 @@ static const struct np_bench_opt udp_opts[] = {
     {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0,
      .umax = UINT64_MAX, .dflt = "1", .help = "payload generator seed",
      NP_BENCH_AT(CFG, seed), .tag = "seed"},
-    {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",
-     .metavar = "FILE", .help = "run record (JSON); - = stdout",
-     NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path,
-     .flags = NP_BENCH_OPT_NOPLAN},
-    {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
-     .help = "no summary on stderr", NP_BENCH_AT(CFG, quiet),
-     .flags = NP_BENCH_OPT_NOPLAN},
-    NP_BENCH_OPT_HELP_ROW,
+    NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
 static const struct np_bench_opt_section udp_sections[] = {
