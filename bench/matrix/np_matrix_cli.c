@@ -19,24 +19,29 @@ static void usage(FILE *fp) {
         "evidence in DIR (layout: docs/results-layout.md).\n"
         "\n"
         "  --output DIR  results folder (created; must be empty or hold this\n"
-        "                suite when resuming)\n"
+        "                suite when resuming; one runner at a time)\n"
         "  --resume      keep complete repetitions, redo partial ones\n"
         "  --only GLOB   run only configuration ids matching GLOB (fnmatch)\n"
         "  --dry-run     print configurations, commands, estimated duration\n"
-        "  --quiet       no progress lines on stderr\n"
+        "  --quiet       no progress lines or end summary on stderr\n"
         "\n"
         "exit codes: 0 all passed (or failed as expected), 1 a configuration\n"
-        "failed, 2 usage error or bad plan/folder, 3 run-time error,\n"
+        "failed, 2 usage error, bad plan/folder or folder in use by another\n"
+        "runner, 3 run-time error (e.g. disk full),\n"
         "130/143 interrupted (summary written; rerun with --resume)\n",
         fp);
 }
 
-/* Bad input the user can fix (exit 2) versus run-time trouble (exit 3). */
-static int is_input_error(int rc) {
-  return rc == NP_EUSAGE || rc == NP_ESCHEMA || rc == NP_EPARSE ||
-         rc == NP_ENOENT || rc == NP_EEXIST || rc == NP_EUNSUPPORTED ||
-         rc == NP_ETOOBIG || rc == NP_ETOODEEP || rc == NP_ENONFINITE ||
-         rc == NP_ENOTDIR || rc == NP_EISDIR || rc == NP_EACCES;
+/* Bad input the user can fix (exit 2) versus run-time trouble (exit 3).
+ * NP_EAGAIN: the output folder is locked by another runner.  Once the
+ * runner has started writing the folder every error is run-time trouble. */
+static int is_input_error(int rc, const struct np_matrix_result *res) {
+  return !res->started &&
+         (rc == NP_EUSAGE || rc == NP_ESCHEMA || rc == NP_EPARSE ||
+          rc == NP_ENOENT || rc == NP_EEXIST || rc == NP_EUNSUPPORTED ||
+          rc == NP_ETOOBIG || rc == NP_ETOODEEP || rc == NP_ENONFINITE ||
+          rc == NP_ENOTDIR || rc == NP_EISDIR || rc == NP_EACCES ||
+          rc == NP_EAGAIN);
 }
 
 int np_matrix_cli_main(int argc, char **argv) {
@@ -77,11 +82,12 @@ int np_matrix_cli_main(int argc, char **argv) {
   }
   struct np_errbuf eb = {{0}};
   struct np_matrix_result res;
+  memset(&res, 0, sizeof res);
   int rc = np_matrix_run(&o, stdout, &res, &eb);
   if (rc != 0) {
     fprintf(stderr, "netproof-bench matrix: %s\n",
             eb.msg[0] ? eb.msg : np_strerror(rc));
-    return is_input_error(rc) ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
+    return is_input_error(rc, &res) ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
   }
   if (o.dry_run)
     return NP_EXIT_OK;

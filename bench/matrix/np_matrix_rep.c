@@ -6,10 +6,16 @@
  *   rep-N.cmd.txt (command), rep-N.kernel-before.txt, spawn the child
  *   (stdout+stderr -> rep-N.stderr.txt, record -> rep-N.json.tmp), wait,
  *   rep-N.kernel-after.txt, rep-N.cmd.txt (rewritten with the outcome),
- *   rep-N.json last.  Every file is written atomically.
+ *   rep-N.json last.  The runner's files are written atomically.
+ * The child's record is renamed into place, never copied: the child wrote
+ * it into the same folder, so the rename needs no space and cannot half
+ * succeed on a full disk.  Whatever fails after the child left a complete
+ * record, the runner keeps rep-N.json.tmp and says where it is; a later
+ * --resume moves such a record to kept/ before it redoes the repetition.
  * The child runs in its own process group (so a timeout kills all of it
  * and a terminal's Ctrl-C reaches only the runner) with PR_SET_PDEATHSIG,
- * so a runner killed with SIGKILL does not leave a benchmark running.
+ * so a runner killed with SIGKILL does not leave a benchmark running, and
+ * with NETPROOF_RUNNER_SESSION set to the runner's session id.
  */
 #include "np_matrix_int.h"
 
@@ -29,21 +35,67 @@
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_sysinfo.h"
+#include "np_time.h"
 
-void np_matrix_utc_now(char *buf, size_t len) {
-  time_t t = time(NULL);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+int np_matrix_mkdir_p(const char *path, struct np_errbuf *eb) {
+  char tmp[NP_MATRIX_PATH_MAX];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *s = tmp + 1;; s++) {
+    if (*s == '/' || *s == '\0') {
+      char c = *s;
+      *s = '\0';
+      if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", tmp,
+                             strerror(errno));
+      if (c == '\0')
+        break;
+      *s = c;
+    }
+  }
+  return 0;
 }
 
-double np_matrix_mono(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+/* fsync a file or (folder = 1) a folder by path. */
+static int fsync_path(const char *path, int folder, struct np_errbuf *eb) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | (folder ? O_DIRECTORY : 0));
+  if (fd < 0)
+    return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", path,
+                         strerror(errno));
+  int rc = 0;
+  if (fsync(fd) != 0)
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: fsync: %s", path,
+                       strerror(errno));
+  close(fd);
+  return rc;
+}
+
+/* *rec = the record in path when it parses and has a status; 1 if so. */
+static int load_record(const char *path, cJSON **rec) {
+  char *buf = NULL;
+  size_t len = 0;
+  cJSON *doc = NULL;
+  int ok = np_file_read_all(path, 0, &buf, &len, NULL) == 0 &&
+           np_json_parse(buf, len, NULL, &doc, NULL) == 0 &&
+           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "status"));
+  free(buf);
+  if (!ok) {
+    cJSON_Delete(doc);
+    return 0;
+  }
+  *rec = doc;
+  return 1;
+}
+
+/* Append to eb's line where the child's complete record stays. */
+static int say_kept(struct np_errbuf *eb, int rc, const char *tmp) {
+  char why[sizeof eb->msg];
+  snprintf(why, sizeof why, "%s", eb ? eb->msg : np_strerror(rc));
+  return np_errbuf_set(eb, rc, "%s; the child's complete record is kept at %s",
+                       why, tmp);
 }
 
 int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir) {
+  r->out_dir = out_dir;
   int a = snprintf(r->dir, sizeof r->dir, "%s/runs/%s", out_dir, r->cf->id);
   int b = snprintf(r->base, sizeof r->base, "%s/rep-%d", r->dir, r->n);
   if (a < 0 || b < 0 || (size_t)b + 32 >= sizeof r->base)
@@ -76,9 +128,9 @@ int np_matrix_rep_complete(const struct np_matrix_rep *r) {
   return ok;
 }
 
-int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
-  char prefix[32];
-  snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
+/* Remove every file of r->dir whose name starts with prefix. */
+static int remove_prefixed(const struct np_matrix_rep *r, const char *prefix,
+                           struct np_errbuf *eb) {
   DIR *d = opendir(r->dir);
   if (d == NULL)
     return errno == ENOENT ? 0
@@ -97,6 +149,21 @@ int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
   }
   closedir(d);
   return rc;
+}
+
+int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
+  return remove_prefixed(r, prefix, eb);
+}
+
+/* A benchmark opens its output's temporary file (rep-N.json.tmp.tmp.<pid>,
+ * bench/core/np_bench_output.c) before it measures; a child killed by a
+ * signal never removes it, so the runner does. */
+static void remove_child_temp(const struct np_matrix_rep *r, pid_t pid) {
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "rep-%d.json.tmp.tmp.%ld", r->n, (long)pid);
+  (void)remove_prefixed(r, prefix, NULL);
 }
 
 /* Shell-quoted command line (copy-pasteable) into a malloc'd string. */
@@ -166,7 +233,7 @@ static void child_exec(const struct np_matrix_rep *r, char *const *argv,
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   sigprocmask(SIG_SETMASK, r->oldmask, NULL);
-  execv(r->binary, argv);
+  execve(r->binary, argv, r->envp);
   static const char msg[] = "netproof-bench matrix: exec failed\n";
   ssize_t ignored = write(2, msg, sizeof msg - 1);
   (void)ignored;
@@ -185,10 +252,10 @@ static void wait_child(const struct np_matrix_rep *r, pid_t pid, double t0,
       /* the child can no longer be waited for (reaped behind our back):
        * its end is unknown, which counts as a failure, never a hang */
       oc->lost = 1;
-      oc->wall = np_matrix_mono() - t0;
+      oc->wall = np_time_mono_s() - t0;
       return;
     }
-    double left = t0 + r->cf->timeout_seconds - np_matrix_mono();
+    double left = t0 + r->cf->timeout_seconds - np_time_mono_s();
     if (left <= 0 && !oc->timed_out) {
       oc->timed_out = 1;
       kill(-pid, SIGKILL);
@@ -203,7 +270,7 @@ static void wait_child(const struct np_matrix_rep *r, pid_t pid, double t0,
       kill(-pid, SIGKILL);
     }
   }
-  oc->wall = np_matrix_mono() - t0;
+  oc->wall = np_time_mono_s() - t0;
   if (WIFEXITED(st)) {
     oc->exited = 1;
     oc->exit_code = WEXITSTATUS(st);
@@ -318,6 +385,10 @@ static cJSON *failed_record(const struct np_matrix_rep *r,
   cJSON_AddItemToObject(rec, "tool", tool);
   cJSON_AddItemToObject(rec, "machine", mach);
   cJSON_AddStringToObject(rec, "started_at", started);
+  cJSON *runner = cJSON_AddObjectToObject(rec, "runner");
+  if (runner == NULL ||
+      !cJSON_AddStringToObject(runner, "session", r->session))
+    goto fail_rec;
   cJSON_AddItemToObject(rec, "config", cfg);
   return rec;
 fail_rec:
@@ -325,51 +396,118 @@ fail_rec:
   return NULL;
 }
 
-/* Turn the child's output into rep-<n>.json (the last file written). */
-static int finish_record(const struct np_matrix_rep *r,
-                         const struct np_matrix_outcome *oc,
-                         const char *started, char *status, size_t status_len,
-                         double *headline, struct np_errbuf *eb) {
-  char tmp[NP_MATRIX_PATH_MAX], fin[NP_MATRIX_PATH_MAX], why[200];
-  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
-  np_matrix_rep_file(r, ".json", fin, sizeof fin);
-  char *buf = NULL;
-  size_t len = 0;
-  cJSON *rec = NULL;
-  int child_ok = !oc->timed_out && !oc->lost && oc->exited &&
-                 np_file_read_all(tmp, 0, &buf, &len, NULL) == 0 &&
-                 np_json_parse(buf, len, NULL, &rec, NULL) == 0 &&
-                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(rec, "status"));
-  int rc;
-  if (child_ok) {
-    rc = np_file_write_atomic(fin, buf, len, eb); /* the child's bytes */
-  } else {
-    cJSON_Delete(rec);
-    outcome_text(r, oc, why, sizeof why);
-    if (oc->exited && !oc->timed_out)
-      snprintf(why + strlen(why), sizeof why - strlen(why),
-               " without a valid record");
-    rec = failed_record(r, oc, started, why);
-    rc = rec ? np_json_write_atomic(fin, rec, 1, eb)
-             : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+/* What the record says, on one line, for the progress line. */
+static void fill_end(const cJSON *rec, struct np_matrix_rep_end *end) {
+  snprintf(end->status, sizeof end->status, "%s",
+           np_json_get_string(rec, "status", "?"));
+  end->headline = np_json_get_number(
+      cJSON_GetObjectItemCaseSensitive(rec, "measurement"),
+      "roundtrips_per_sec", -1);
+  const cJSON *first = cJSON_GetArrayItem(
+      cJSON_GetObjectItemCaseSensitive(rec, "reasons"), 0);
+  const char *why =
+      cJSON_IsString(first)
+          ? first->valuestring
+          : np_json_get_string(cJSON_GetObjectItemCaseSensitive(rec, "failure"),
+                               "reason", "");
+  snprintf(end->reason, sizeof end->reason, "%s", why);
+  for (char *c = end->reason; *c; c++)
+    if ((unsigned char)*c < 0x20)
+      *c = ' ';
+}
+
+/* The child's complete record into place: fsync, rename, fsync folder. */
+static int commit_child(const struct np_matrix_rep *r, const char *tmp,
+                        const char *fin, struct np_errbuf *eb) {
+  int rc = fsync_path(tmp, 0, eb);
+  if (rc != 0)
+    return say_kept(eb, rc, tmp);
+  if (rename(tmp, fin) != 0) {
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: rename to %s: %s",
+                       tmp, fin, strerror(errno));
+    return say_kept(eb, rc, tmp);
   }
-  unlink(tmp);
-  free(buf);
-  snprintf(status, status_len, "%s", np_json_get_string(rec, "status", "?"));
-  cJSON *m = cJSON_GetObjectItemCaseSensitive(rec, "measurement");
-  *headline = np_json_get_number(m, "roundtrips_per_sec", -1);
+  if ((rc = fsync_path(r->dir, 1, eb)) != 0) {
+    char why[sizeof eb->msg];
+    snprintf(why, sizeof why, "%s", eb ? eb->msg : np_strerror(rc));
+    return np_errbuf_set(eb, rc,
+                         "%s; the record is in place as %s but may not "
+                         "survive a crash of the machine",
+                         why, fin);
+  }
+  return 0;
+}
+
+/* A crashed, hung or record-less child: the runner's failed record. */
+static int write_failed(const struct np_matrix_rep *r,
+                        const struct np_matrix_outcome *oc,
+                        const char *started, const char *tmp, const char *fin,
+                        cJSON **out, struct np_errbuf *eb) {
+  char why[200];
+  outcome_text(r, oc, why, sizeof why);
+  if (oc->exited && !oc->timed_out)
+    snprintf(why + strlen(why), sizeof why - strlen(why),
+             " without a valid record");
+  cJSON *rec = failed_record(r, oc, started, why);
+  if (rec == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", fin);
+  int rc = np_json_write_atomic(fin, rec, 1, eb);
+  if (rc != 0) {
+    char msg[sizeof eb->msg];
+    snprintf(msg, sizeof msg, "%s", eb ? eb->msg : np_strerror(rc));
+    cJSON_Delete(rec);
+    return np_errbuf_set(eb, rc,
+                         "%s; the repetition (%s) has no record and is "
+                         "incomplete: --resume redoes it",
+                         msg, why);
+  }
+  unlink(tmp); /* whatever the child left is not a record */
+  *out = rec;
+  return 0;
+}
+
+int np_matrix_rep_keep(const struct np_matrix_rep *r, char *rel,
+                       size_t rel_len, struct np_errbuf *eb) {
+  char tmp[NP_MATRIX_PATH_MAX], dir[NP_MATRIX_PATH_MAX];
+  char dst[2 * NP_MATRIX_PATH_MAX];
+  cJSON *rec = NULL;
+  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  if (!load_record(tmp, &rec))
+    return 0;
+  const char *s = np_json_get_string(
+      cJSON_GetObjectItemCaseSensitive(rec, "runner"), "session", NULL);
+  if (!np_matrix_session_ok(s))
+    s = r->session;
+  snprintf(dir, sizeof dir, "%s/kept/%s", r->out_dir, r->cf->id);
+  snprintf(rel, rel_len, "kept/%s/rep-%d.%s.json", r->cf->id, r->n, s);
+  snprintf(dst, sizeof dst, "%s/%s", r->out_dir, rel);
   cJSON_Delete(rec);
-  return rc;
+  int rc = np_matrix_mkdir_p(dir, eb);
+  if (rc == 0 && rename(tmp, dst) != 0)
+    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: rename to %s: %s",
+                       tmp, dst, strerror(errno));
+  if (rc == 0 && (rc = fsync_path(dir, 1, eb)) == 0)
+    rc = fsync_path(r->dir, 1, eb);
+  if (rc != 0) {
+    char why[sizeof eb->msg];
+    snprintf(why, sizeof why, "%s", eb ? eb->msg : np_strerror(rc));
+    return np_errbuf_set(eb, rc,
+                         "%s; the complete record %s stays where it is and "
+                         "its repetition is not redone",
+                         why, access(tmp, F_OK) == 0 ? tmp : dst);
+  }
+  return 1;
 }
 
 int np_matrix_rep_run(const struct np_matrix_rep *r,
-                      struct np_matrix_outcome *oc, char *status,
-                      size_t status_len, double *headline,
-                      struct np_errbuf *eb) {
+                      struct np_matrix_outcome *oc,
+                      struct np_matrix_rep_end *end, struct np_errbuf *eb) {
   char p[NP_MATRIX_PATH_MAX], tmp[NP_MATRIX_PATH_MAX], errp[NP_MATRIX_PATH_MAX];
-  char started[32], ended[32], how[128];
+  char fin[NP_MATRIX_PATH_MAX];
+  char started[NP_TIME_TEXT_MAX], ended[NP_TIME_TEXT_MAX], how[128];
   memset(oc, 0, sizeof *oc);
   np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  np_matrix_rep_file(r, ".json", fin, sizeof fin);
   np_matrix_rep_file(r, ".stderr.txt", errp, sizeof errp);
   size_t n = 0;
   char **argv = calloc(r->cf->argc + 6, sizeof *argv);
@@ -383,17 +521,20 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   argv[n++] = tmp;
   char *cmd = command_text(argv);
   char *text = NULL;
-  int rc = NP_ENOMEM;
-  if (cmd == NULL || (text = malloc(strlen(cmd) + 512)) == NULL)
+  cJSON *rec = NULL;
+  int rc = 0, have = 0;
+  if (cmd == NULL || (text = malloc(strlen(cmd) + 512)) == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     goto cleanup_argv;
-  np_matrix_utc_now(started, sizeof started);
+  }
+  np_time_utc_now(started, sizeof started);
   sprintf(text, "command: %s\nstarted_at: %s\n", cmd, started);
   np_matrix_rep_file(r, ".cmd.txt", p, sizeof p);
   if ((rc = write_text(p, text, eb)) != 0 ||
       (rc = write_kernel(r, ".kernel-before.txt", eb)) != 0)
     goto cleanup_argv;
   pid_t parent = getpid();
-  double t0 = np_matrix_mono();
+  double t0 = np_time_mono_s();
   pid_t pid = fork();
   if (pid < 0) {
     rc = np_errbuf_set(eb, NP_ECHILD, "fork: %s", strerror(errno));
@@ -403,22 +544,44 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
     child_exec(r, argv, errp, parent);
   setpgid(pid, pid);
   wait_child(r, pid, t0, oc);
+  if (!oc->exited)
+    remove_child_temp(r, pid);
   if (oc->interrupted) {
-    np_matrix_rep_discard(r, NULL);
+    /* a child killed after it had renamed its record into rep-N.json.tmp
+     * leaves a complete record: keep the partial repetition for --resume
+     * (which moves the record to kept/); otherwise remove it */
+    if (load_record(tmp, &rec) == 0)
+      np_matrix_rep_discard(r, NULL);
     rc = NP_EINTR;
     goto cleanup_argv;
   }
-  if ((rc = write_kernel(r, ".kernel-after.txt", eb)) != 0)
-    goto cleanup_argv;
-  np_matrix_utc_now(ended, sizeof ended);
+  /* from here on a complete child record is never deleted */
+  have = !oc->timed_out && !oc->lost && oc->exited && load_record(tmp, &rec);
+  np_time_utc_now(ended, sizeof ended);
   outcome_text(r, oc, how, sizeof how);
   sprintf(text, "command: %s\nstarted_at: %s\nended_at: %s\n"
                 "wall_seconds: %.3f\noutcome: %s\n",
           cmd, started, ended, oc->wall, how);
-  if ((rc = write_text(p, text, eb)) != 0)
+  if ((rc = write_kernel(r, ".kernel-after.txt", eb)) != 0 ||
+      (rc = write_text(p, text, eb)) != 0) {
+    if (have)
+      rc = say_kept(eb, rc, tmp);
     goto cleanup_argv;
-  rc = finish_record(r, oc, started, status, status_len, headline, eb);
+  }
+  end->kept[0] = '\0';
+  if (have) {
+    rc = commit_child(r, tmp, fin, eb);
+  } else {
+    /* a child that timed out (or whose end is unknown) may still have
+     * written a complete record: the repetition failed, the record stays */
+    rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
+    if (rc >= 0)
+      rc = write_failed(r, oc, started, tmp, fin, &rec, eb);
+  }
+  if (rc == 0)
+    fill_end(rec, end);
 cleanup_argv:
+  cJSON_Delete(rec);
   free(text);
   free(cmd);
   free(argv);

@@ -1,7 +1,8 @@
 /*
- * np_matrix_run.c - the matrix runner: check everything first, then run
- * each selected configuration's repetitions as child processes, keep
- * suite.json current, and finish with summary.json.
+ * np_matrix_run.c - the matrix runner: check everything first, take the
+ * output folder's lock, then run each selected configuration's repetitions
+ * as child processes, keep suite.json current, and finish with
+ * summary.json and the end summary.
  *
  * Signals: SIGINT/SIGTERM are blocked for the whole run and collected with
  * sigtimedwait while a child runs (np_matrix_rep.c), so no handler or global
@@ -24,59 +25,7 @@
 #include "np_matrix_int.h"
 #include "np_matrix_summary.h"
 #include "np_sysinfo.h"
-
-/* Progress state for the stderr line. */
-struct np_progress {
-  int quiet, tty;
-  size_t total, done;    /* repetitions to run now / finished            */
-  double t0;             /* monotonic start                             */
-  double est_left;       /* estimated seconds of the remaining runs     */
-  double est_done;       /* estimated seconds of the finished runs      */
-};
-
-static void fmt_dur(double s, char *buf, size_t len) {
-  long t = s < 0 ? 0 : (long)(s + 0.5);
-  if (t >= 3600)
-    snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
-  else if (t >= 60)
-    snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
-  else
-    snprintf(buf, len, "%lds", t);
-}
-
-static void progress(const struct np_progress *pg, size_t ci, size_t nc,
-                     const struct np_matrix_config *cf, int rep, int reps,
-                     const char *last) {
-  if (pg->quiet)
-    return;
-  char el[32], eta[32];
-  double elapsed = np_matrix_mono() - pg->t0;
-  double ratio = pg->est_done > 0 ? elapsed / pg->est_done : 1;
-  fmt_dur(elapsed, el, sizeof el);
-  fmt_dur(pg->est_left * ratio, eta, sizeof eta);
-  fprintf(stderr, "%s[%zu/%zu] %s rep %d/%d  elapsed %s  eta %s%s%s%s",
-          pg->tty ? "\r\033[K" : "", ci, nc, cf->id, rep, reps, el, eta,
-          last[0] ? "  last: " : "", last, pg->tty ? "" : "\n");
-  fflush(stderr);
-}
-
-static int mkdir_p(const char *path, struct np_errbuf *eb) {
-  char tmp[NP_MATRIX_PATH_MAX];
-  snprintf(tmp, sizeof tmp, "%s", path);
-  for (char *s = tmp + 1;; s++) {
-    if (*s == '/' || *s == '\0') {
-      char c = *s;
-      *s = '\0';
-      if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", tmp,
-                             strerror(errno));
-      if (c == '\0')
-        break;
-      *s = c;
-    }
-  }
-  return 0;
-}
+#include "np_time.h"
 
 /* Refuse a folder holding another suite, or this one without --resume.
  * *old receives the existing suite.json when resuming. */
@@ -95,7 +44,8 @@ static int check_out_dir(const struct np_matrix_opts *o,
     struct dirent *e;
     int empty = 1;
     while (d && (e = readdir(d)) != NULL)
-      empty &= strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+      empty &= strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+               strcmp(e->d_name, NP_MATRIX_LOCK_FILE) == 0; /* ours */
     if (d)
       closedir(d);
     return empty ? 0
@@ -146,7 +96,7 @@ static void dry_run(const struct np_matrix_opts *o,
             o->out_dir ? o->out_dir : "DIR", cf->id);
   }
   char d[32];
-  fmt_dur(est, d, sizeof d);
+  np_matrix_fmt_dur(est, d, sizeof d);
   fprintf(out,
           "suite %s: %zu configurations x %d repetitions = %zu runs, "
           "estimated %s (%.0f s)\nplan sha256 %s\n",
@@ -195,36 +145,117 @@ struct np_run_ctx {
   const struct np_matrix_plan *p;
   const char *sel;
   const char *binary;
+  char *const *envp;           /* the children's environment              */
   sigset_t blocked, oldmask;
   struct np_matrix_stability *stab;
   struct np_matrix_result *res;
-  struct np_progress pg;
+  cJSON *session;              /* this invocation's entry in suite.json   */
+  struct np_matrix_progress pg;
 };
+
+/* The environment of every child: the runner's own, with
+ * NETPROOF_RUNNER_SESSION set to this session (kv is its storage).  The
+ * array is malloc'd; its strings are borrowed. */
+static char **child_env(const char *session, char *kv, size_t kv_len) {
+  static const char key[] = NP_MATRIX_SESSION_ENV "=";
+  size_t n = 0, k = 0;
+  while (environ != NULL && environ[n] != NULL)
+    n++;
+  char **env = calloc(n + 2, sizeof *env);
+  if (env == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], key, sizeof key - 1) != 0)
+      env[k++] = environ[i];
+  snprintf(kv, kv_len, "%s%s", key, session);
+  env[k++] = kv;
+  env[k] = NULL;
+  return env;
+}
+
+/* Count what is kept and what is left to run before anything runs, so the
+ * estimate and the first line are right from the start. */
+static int count_work(struct np_run_ctx *c, size_t *to_run,
+                      struct np_errbuf *eb) {
+  const struct np_matrix_plan *p = c->p;
+  for (size_t i = 0; i < p->nconfigs; i++) {
+    if (!c->sel[i])
+      continue;
+    c->res->configs++;
+    for (int n = 1; n <= p->repetitions; n++) {
+      struct np_matrix_rep r = {.cf = &p->configs[i], .n = n};
+      if (np_matrix_rep_paths(&r, c->o->out_dir) != 0)
+        return np_errbuf_set(eb, NP_ERANGE, "%s: path too long",
+                             c->o->out_dir);
+      if (np_matrix_rep_complete(&r)) {
+        c->res->reps_kept++;
+      } else {
+        (*to_run)++;
+        c->pg.est_left += r.cf->est_seconds;
+      }
+    }
+  }
+  c->pg.total = *to_run;
+  return 0;
+}
+
+/* A record moved to kept/: into the session's kept_records, and said. */
+static int note_kept(struct np_run_ctx *c, const struct np_matrix_rep *r,
+                     const char *rel, const char *what,
+                     struct np_errbuf *eb) {
+  cJSON *list = cJSON_GetObjectItemCaseSensitive(c->session, "kept_records");
+  if (list == NULL)
+    list = cJSON_AddArrayToObject(c->session, "kept_records");
+  cJSON *item = cJSON_CreateString(rel);
+  if (list == NULL || item == NULL || !cJSON_AddItemToArray(list, item)) {
+    cJSON_Delete(item);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  np_matrix_progress_note(&c->pg, "netproof-bench matrix: %s rep %d: %s %s/%s",
+                          r->cf->id, r->n, what, c->o->out_dir, rel);
+  return 0;
+}
+
+/* A complete record left in rep-N.json.tmp by a runner that stopped goes
+ * to kept/ before its repetition is redone (or, beside a complete
+ * repetition, instead of being deleted). */
+static int keep_stray(struct np_run_ctx *c, const struct np_matrix_rep *r,
+                      struct np_errbuf *eb) {
+  char rel[NP_MATRIX_PATH_MAX];
+  int rc = np_matrix_rep_keep(r, rel, sizeof rel, eb);
+  if (rc <= 0)
+    return rc;
+  return note_kept(c, r, rel,
+                   "the complete record a stopped runner left is now", eb);
+}
 
 static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
   const struct np_matrix_plan *p = c->p;
   size_t nsel = 0, ci = 0;
   for (size_t i = 0; i < p->nconfigs; i++)
     nsel += c->sel[i] != 0;
-  char last[96] = "";
   for (size_t i = 0; i < p->nconfigs; i++) {
     if (!c->sel[i])
       continue;
     ci++;
     for (int n = 1; n <= p->repetitions; n++) {
-      struct np_matrix_rep r = {&p->configs[i], p->protocol, c->binary, n,
-                                "", "", &c->blocked, &c->oldmask};
+      struct np_matrix_rep r = {.cf = &p->configs[i],
+                                .protocol = p->protocol,
+                                .binary = c->binary,
+                                .n = n,
+                                .blocked = &c->blocked,
+                                .oldmask = &c->oldmask,
+                                .session = c->res->session,
+                                .envp = c->envp};
       int rc = np_matrix_rep_paths(&r, c->o->out_dir);
       if (rc != 0)
         return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
       if (np_matrix_rep_complete(&r)) {
-        /* a runner killed between writing rep-N.json and removing the
-         * child's temporary record leaves the latter behind */
-        char tmp[NP_MATRIX_PATH_MAX];
-        np_matrix_rep_file(&r, ".json.tmp", tmp, sizeof tmp);
-        unlink(tmp);
-        c->res->reps_kept++;
-        c->pg.est_left -= r.cf->est_seconds; /* not to run: not in the ETA */
+        /* a runner of a version that copied records, killed between
+         * writing rep-N.json and removing the child's temporary record,
+         * left the latter behind: set aside, never deleted */
+        if ((rc = keep_stray(c, &r, eb)) != 0)
+          return rc;
         continue;
       }
       sigset_t pend;
@@ -233,29 +264,34 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
         c->res->interrupted = sigismember(&pend, SIGINT) ? SIGINT : SIGTERM;
         return 0;
       }
-      if ((rc = np_matrix_rep_discard(&r, eb)) != 0 ||
-          (rc = mkdir_p(r.dir, eb)) != 0)
+      if ((rc = keep_stray(c, &r, eb)) != 0 ||
+          (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
+          (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
         return rc;
       np_matrix_stability_sample(c->stab);
-      progress(&c->pg, ci, nsel, r.cf, n, p->repetitions, last);
+      np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
       struct np_matrix_outcome oc;
-      char status[32] = "?";
-      double head = -1;
-      rc = np_matrix_rep_run(&r, &oc, status, sizeof status, &head, eb);
+      struct np_matrix_rep_end end;
+      rc = np_matrix_rep_run(&r, &oc, &end, eb);
       if (rc == NP_EINTR) {
         c->res->interrupted = oc.interrupted;
         return 0;
       }
       if (rc != 0)
         return rc;
+      if (end.kept[0] &&
+          (rc = note_kept(c, &r, end.kept,
+                          "its child ended without a clean exit after "
+                          "writing a complete record; it is kept at",
+                          eb)) != 0)
+        return rc;
       c->res->reps_run++;
+      c->res->reps_passed += strcmp(end.status, "passed") == 0;
       c->pg.done++;
       c->pg.est_left -= r.cf->est_seconds;
       c->pg.est_done += r.cf->est_seconds;
-      if (head >= 0)
-        snprintf(last, sizeof last, "%.0f rt/s %s", head, status);
-      else
-        snprintf(last, sizeof last, "%s", status);
+      np_matrix_progress_rep(&c->pg, ci, nsel, r.cf, n, p->repetitions, &oc,
+                             &end);
     }
   }
   return 0;
@@ -266,15 +302,23 @@ static const cJSON *get_flags(const cJSON *session) {
       cJSON_GetObjectItemCaseSensitive(session, "stability"), "flags");
 }
 
-/* Close the session in suite.json, write summary.json, count bad configs. */
-static int finish(struct np_run_ctx *c, cJSON *suite, cJSON *session,
-                  int run_rc, struct np_errbuf *eb) {
-  char now[32], sp[NP_MATRIX_PATH_MAX];
-  np_matrix_utc_now(now, sizeof now);
-  const char *st = run_rc != 0            ? "error"
-                   : c->res->interrupted  ? "interrupted"
-                   : c->o->only != NULL   ? "partial"
-                                          : "complete";
+/* The status this invocation ends with. */
+static const char *end_status(const struct np_run_ctx *c, int run_rc) {
+  return run_rc != 0              ? "error"
+         : c->res->interrupted    ? "interrupted"
+         : c->o->only != NULL     ? "partial"
+                                  : "complete";
+}
+
+/* Close the session in suite.json, write summary.json (*sum receives it,
+ * or NULL), count bad configs. */
+static int finish(struct np_run_ctx *c, cJSON *suite, int run_rc, cJSON **sum,
+                  struct np_errbuf *eb) {
+  char now[NP_TIME_TEXT_MAX], sp[NP_MATRIX_PATH_MAX];
+  cJSON *session = c->session;
+  np_time_utc_now(now, sizeof now);
+  const char *st = end_status(c, run_rc);
+  *sum = NULL;
   cJSON_AddStringToObject(session, "ended_at", now);
   cJSON_AddStringToObject(session, "status", st);
   cJSON_AddNumberToObject(session, "repetitions_run", (double)c->res->reps_run);
@@ -302,24 +346,27 @@ static int finish(struct np_run_ctx *c, cJSON *suite, cJSON *session,
     cJSON_AddItemToObject(suite, "stability_flags", flags);
   snprintf(sp, sizeof sp, "%s/suite.json", c->o->out_dir);
   int rc = np_json_write_atomic(sp, suite, 1, eb);
-  cJSON *sum = NULL;
+  cJSON *s = NULL;
   if (rc == 0)
-    rc = np_matrix_summarize(c->o->out_dir, &sum, eb);
+    rc = np_matrix_summarize(c->o->out_dir, &s, eb);
   if (rc == 0) {
     snprintf(sp, sizeof sp, "%s/summary.json", c->o->out_dir);
-    rc = np_json_write_atomic(sp, sum, 1, eb);
+    rc = np_json_write_atomic(sp, s, 1, eb);
     const cJSON *cf;
-    cJSON_ArrayForEach(cf, cJSON_GetObjectItemCaseSensitive(sum,
+    cJSON_ArrayForEach(cf, cJSON_GetObjectItemCaseSensitive(s,
                                                             "configurations")) {
       const struct np_matrix_config *pc =
           np_matrix_plan_find(c->p, np_json_get_string(cf, "id", ""));
-      const char *s = np_json_get_string(cf, "status", "");
+      const char *cs = np_json_get_string(cf, "status", "");
       if (pc && c->sel[pc - c->p->configs] &&
-          (strcmp(s, "failed") == 0 || strcmp(s, "unexpected-pass") == 0))
+          (strcmp(cs, "failed") == 0 || strcmp(cs, "unexpected-pass") == 0))
         c->res->configs_bad++;
     }
   }
-  cJSON_Delete(sum);
+  if (rc == 0)
+    *sum = s;
+  else
+    cJSON_Delete(s);
   return rc;
 }
 
@@ -339,19 +386,87 @@ static int select_configs(const struct np_matrix_opts *o,
   return 0;
 }
 
+/* The folder exists (created when missing) and is a folder. */
+static int make_out_dir(const char *dir, struct np_errbuf *eb) {
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+    return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
+  return np_matrix_mkdir_p(dir, eb);
+}
+
+/* The session's entry in suite.json, appended to its sessions[]. */
+static int session_new(const struct np_matrix_opts *o, cJSON *suite,
+                       const char *id, const char *now, cJSON **out,
+                       struct np_errbuf *eb) {
+  cJSON *session = cJSON_CreateObject();
+  if (session == NULL ||
+      !cJSON_AddItemToArray(
+          cJSON_GetObjectItemCaseSensitive(suite, "sessions"), session)) {
+    cJSON_Delete(session);
+    return np_errbuf_set(eb, session ? NP_ESCHEMA : NP_ENOMEM,
+                         "%s/suite.json: no \"sessions\" list or no memory",
+                         o->out_dir);
+  }
+  cJSON_AddStringToObject(session, "session", id);
+  cJSON_AddStringToObject(session, "started_at", now);
+  cJSON_AddBoolToObject(session, "resume", o->resume);
+  if (o->only)
+    cJSON_AddStringToObject(session, "only", o->only);
+  *out = session;
+  return 0;
+}
+
+/* Run the loop with SIGINT/SIGTERM/SIGCHLD blocked, then finish; the
+ * caller's mask and SIGCHLD action are restored. */
+static int run_and_finish(struct np_run_ctx *c, cJSON *suite, cJSON **sum,
+                          struct np_errbuf *eb) {
+  sigemptyset(&c->blocked);
+  sigaddset(&c->blocked, SIGINT);
+  sigaddset(&c->blocked, SIGTERM);
+  sigaddset(&c->blocked, SIGCHLD);
+  /* an inherited SIG_IGN for SIGCHLD makes the kernel reap children
+   * itself, and waitpid could never report their exit: use the default
+   * for the run, restore the caller's action after it */
+  struct sigaction dfl, oldchld;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(SIGCHLD, &dfl, &oldchld);
+  sigprocmask(SIG_BLOCK, &c->blocked, &c->oldmask);
+  int run_rc = run_all(c, eb);
+  struct np_errbuf feb;
+  int rc = finish(c, suite, run_rc, sum, &feb);
+  if (run_rc != 0)
+    rc = run_rc;
+  else if (rc != 0 && eb)
+    *eb = feb;
+  /* drop signals that arrived while blocked before restoring the mask */
+  struct timespec zero = {0, 0};
+  while (sigtimedwait(&c->blocked, NULL, &zero) > 0)
+    ;
+  sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
+  sigaction(SIGCHLD, &oldchld, NULL);
+  return rc;
+}
+
 int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
                   struct np_matrix_result *res, struct np_errbuf *eb) {
   struct np_matrix_plan *p = NULL;
   struct np_matrix_result local;
-  char binary[PATH_MAX], now[32], sp[NP_MATRIX_PATH_MAX];
-  cJSON *suite = NULL;
+  struct np_matrix_lock *lock = NULL;
+  char binary[PATH_MAX], now[NP_TIME_TEXT_MAX], sp[NP_MATRIX_PATH_MAX];
+  char env_kv[sizeof NP_MATRIX_SESSION_ENV + NP_MATRIX_SESSION_LEN + 2];
+  cJSON *suite = NULL, *sum = NULL;
+  char **envp = NULL;
   char *sel = NULL;
-  int rc = np_matrix_plan_load(o->plan_path, &p, eb);
-  if (rc != 0)
-    return rc;
+  struct np_run_ctx c;
+  memset(&c, 0, sizeof c);
   if (res == NULL)
     res = &local;
   memset(res, 0, sizeof *res);
+  int rc = np_matrix_plan_load(o->plan_path, &p, eb);
+  if (rc != 0)
+    return rc;
   rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   if ((sel = calloc(p->nconfigs, 1)) == NULL)
     goto cleanup_plan;
@@ -372,80 +487,55 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
     rc = np_errbuf_set(eb, NP_EUSAGE, "--output DIR is required");
     goto cleanup_plan;
   }
-  if ((rc = check_out_dir(o, p, &suite, eb)) != 0 ||
-      (rc = mkdir_p(o->out_dir, eb)) != 0)
-    goto cleanup_plan;
-  np_matrix_utc_now(now, sizeof now);
-  if (suite == NULL && (suite = suite_new(o, p, binary, now)) == NULL) {
-    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-    goto cleanup_plan;
-  }
-  cJSON *session = cJSON_CreateObject();
-  if (session == NULL ||
-      !cJSON_AddItemToArray(
-          cJSON_GetObjectItemCaseSensitive(suite, "sessions"), session)) {
-    rc = np_errbuf_set(eb, session ? NP_ESCHEMA : NP_ENOMEM,
-                       "%s/suite.json: no \"sessions\" list or no memory",
-                       o->out_dir);
-    cJSON_Delete(session);
-    goto cleanup_plan;
-  }
-  cJSON_AddStringToObject(session, "started_at", now);
-  cJSON_AddBoolToObject(session, "resume", o->resume);
-  if (o->only)
-    cJSON_AddStringToObject(session, "only", o->only);
-  cJSON_ReplaceItemInObject(suite, "status", cJSON_CreateString("running"));
-  snprintf(sp, sizeof sp, "%s/suite.json", o->out_dir);
-  if ((rc = np_json_write_atomic(sp, suite, 1, eb)) != 0)
-    goto cleanup_plan;
-  struct np_run_ctx c;
-  memset(&c, 0, sizeof c);
+  /* the lock comes before any other file: a second runner is refused
+   * before it looks at, let alone writes, the folder */
+  if ((rc = np_matrix_session_new(res->session, eb)) != 0 ||
+      (rc = make_out_dir(o->out_dir, eb)) != 0 ||
+      (rc = np_matrix_lock_take(o->out_dir, res->session, &lock, eb)) != 0 ||
+      (rc = check_out_dir(o, p, &suite, eb)) != 0)
+    goto cleanup_lock;
+  np_time_utc_now(now, sizeof now);
+  rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  if ((suite == NULL && (suite = suite_new(o, p, binary, now)) == NULL) ||
+      (envp = child_env(res->session, env_kv, sizeof env_kv)) == NULL)
+    goto cleanup_lock;
   c.o = o;
   c.p = p;
   c.sel = sel;
   c.binary = binary;
+  c.envp = envp;
   c.res = res;
+  c.pg.fp = stderr;
   c.pg.quiet = o->quiet;
   c.pg.tty = isatty(2);
-  c.pg.t0 = np_matrix_mono();
-  for (size_t i = 0; i < p->nconfigs; i++) {
-    if (sel[i]) {
-      res->configs++;
-      c.pg.total += (size_t)p->repetitions;
-      c.pg.est_left += p->configs[i].est_seconds * p->repetitions;
-    }
-  }
-  if ((rc = np_matrix_stability_new(&c.stab)) != 0)
-    goto cleanup_plan;
-  sigemptyset(&c.blocked);
-  sigaddset(&c.blocked, SIGINT);
-  sigaddset(&c.blocked, SIGTERM);
-  sigaddset(&c.blocked, SIGCHLD);
-  /* an inherited SIG_IGN for SIGCHLD makes the kernel reap children
-   * itself, and waitpid could never report their exit: use the default
-   * for the run, restore the caller's action after it */
-  struct sigaction dfl, oldchld;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  sigaction(SIGCHLD, &dfl, &oldchld);
-  sigprocmask(SIG_BLOCK, &c.blocked, &c.oldmask);
-  int run_rc = run_all(&c, eb);
-  if (c.pg.tty && !o->quiet)
-    fputc('\n', stderr);
-  struct np_errbuf feb;
-  rc = finish(&c, suite, session, run_rc, &feb);
-  if (run_rc != 0)
-    rc = run_rc;
-  else if (rc != 0 && eb)
-    *eb = feb;
-  /* drop signals that arrived while blocked before restoring the mask */
-  struct timespec zero = {0, 0};
-  while (sigtimedwait(&c.blocked, NULL, &zero) > 0)
-    ;
-  sigprocmask(SIG_SETMASK, &c.oldmask, NULL);
-  sigaction(SIGCHLD, &oldchld, NULL);
-  np_matrix_stability_free(c.stab);
+  c.pg.t0 = np_time_mono_s();
+  size_t to_run = 0;
+  if ((rc = session_new(o, suite, res->session, now, &c.session, eb)) != 0 ||
+      (rc = count_work(&c, &to_run, eb)) != 0 ||
+      (rc = np_matrix_stability_new(&c.stab)) != 0)
+    goto cleanup_lock;
+  cJSON_ReplaceItemInObject(suite, "status", cJSON_CreateString("running"));
+  snprintf(sp, sizeof sp, "%s/suite.json", o->out_dir);
+  res->started = 1;
+  if ((rc = np_json_write_atomic(sp, suite, 1, eb)) != 0)
+    goto cleanup_lock;
+  if (to_run == 0)
+    np_matrix_progress_note(&c.pg,
+                            "netproof-bench matrix: suite %s is already "
+                            "complete: all %zu repetitions kept, nothing to "
+                            "run",
+                            p->suite, res->reps_kept);
+  else
+    np_matrix_progress_note(&c.pg,
+                            "netproof-bench matrix: suite %s: %zu repetitions "
+                            "to run, %zu kept from before, into %s (session "
+                            "%s)",
+                            p->suite, to_run, res->reps_kept, o->out_dir,
+                            res->session);
+  rc = run_and_finish(&c, suite, &sum, eb);
+  res->wall = np_time_mono_s() - c.pg.t0;
+  np_matrix_progress_summary(&c.pg, p->suite, end_status(&c, rc), sum, res,
+                             o->out_dir);
   if (res->interrupted)
     fprintf(stderr,
             "netproof-bench matrix: interrupted; %zu repetitions finished, "
@@ -454,6 +544,11 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
             res->reps_run + res->reps_kept, o->plan_path, o->out_dir,
             o->only ? " --only '" : "", o->only ? o->only : "",
             o->only ? "'" : "");
+cleanup_lock:
+  np_matrix_stability_free(c.stab);
+  cJSON_Delete(sum);
+  free(envp);
+  np_matrix_lock_release(lock);
 cleanup_plan:
   cJSON_Delete(suite);
   free(sel);

@@ -13,38 +13,10 @@
 
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-void np_relay_rng_seed(struct np_relay_rng *rng, uint64_t seed, uint32_t route,
+void np_relay_rng_seed(struct np_rng *rng, uint64_t seed, uint32_t route,
                        unsigned dir, unsigned stream) {
   uint64_t key = (((uint64_t)route * 2u + dir) * 8u + stream) + 1u;
-  uint64_t x = seed ^ (key * 0xD1B54A32D192ED03ull);
-  for (int i = 0; i < 4; i++)
-    rng->s[i] = splitmix64(&x);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t np_relay_rng_next(struct np_relay_rng *rng) {
-  uint64_t *s = rng->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-double np_relay_rng_unit(struct np_relay_rng *rng) {
-  return (double)(np_relay_rng_next(rng) >> 11) * 0x1.0p-53;
+  np_rng_seed(rng, seed ^ (key * 0xD1B54A32D192ED03ull));
 }
 
 void np_relay_dir_init(struct np_relay_dir_state *st,
@@ -73,7 +45,7 @@ static int burst_lost(struct np_relay_dir_state *st, uint64_t idx) {
   if (pos == 0) {
     uint64_t span = (uint64_t)(c->burst_m - c->burst_n) + 1u;
     st->burst_start =
-        (uint64_t)(np_relay_rng_unit(&st->rng[NP_RELAY_STREAM_BURST]) *
+        (uint64_t)(np_rng_unit(&st->rng[NP_RELAY_STREAM_BURST]) *
                    (double)span);
   }
   return pos >= st->burst_start && pos < st->burst_start + c->burst_n;
@@ -86,8 +58,8 @@ static int ge_lost(struct np_relay_dir_state *st) {
   const struct np_relay_impair *c = &st->cfg;
   if (!c->ge_enabled)
     return 0;
-  struct np_relay_rng *g = &st->rng[NP_RELAY_STREAM_GE];
-  double u_move = np_relay_rng_unit(g), u_loss = np_relay_rng_unit(g);
+  struct np_rng *g = &st->rng[NP_RELAY_STREAM_GE];
+  double u_move = np_rng_unit(g), u_loss = np_rng_unit(g);
   if (!st->ge_bad) {
     if (u_move < c->ge_p / 100.0)
       st->ge_bad = 1;
@@ -121,14 +93,14 @@ static void decide_copy(struct np_relay_dir_state *st, uint64_t now_ns,
   int by_burst = burst_lost(st, idx);
   int by_ge = ge_lost(st);
   int by_random = c->loss_pct > 0 &&
-                  np_relay_rng_unit(&st->rng[NP_RELAY_STREAM_LOSS]) <
+                  np_rng_unit(&st->rng[NP_RELAY_STREAM_LOSS]) <
                       c->loss_pct / 100.0;
   uint64_t jitter_draw = 0;
   if (c->jitter_ns > 0)
-    jitter_draw = (uint64_t)(np_relay_rng_unit(&st->rng[NP_RELAY_STREAM_JITTER]) *
+    jitter_draw = (uint64_t)(np_rng_unit(&st->rng[NP_RELAY_STREAM_JITTER]) *
                              (double)(2 * c->jitter_ns));
   int reorder = c->reorder_pct > 0 &&
-                np_relay_rng_unit(&st->rng[NP_RELAY_STREAM_REORDER]) <
+                np_rng_unit(&st->rng[NP_RELAY_STREAM_REORDER]) <
                     c->reorder_pct / 100.0;
 
   memset(cp, 0, sizeof(*cp));
@@ -195,7 +167,7 @@ void np_relay_decide(struct np_relay_dir_state *st, uint64_t now_ns,
   n->received_bytes += len;
   out->ncopies = 1;
   if (st->cfg.dup_pct > 0 &&
-      np_relay_rng_unit(&st->rng[NP_RELAY_STREAM_DUP]) <
+      np_rng_unit(&st->rng[NP_RELAY_STREAM_DUP]) <
           st->cfg.dup_pct / 100.0) {
     out->ncopies = 2;
     n->duplicated++;

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "np_rng.h"
+
 /* Directions of a route. */
 enum np_relay_dir {
   NP_RELAY_C2S = 0, /* client -> server */
@@ -76,11 +78,6 @@ struct np_relay_counts {
   uint64_t send_deferred;    /* sends that hit EAGAIN and went async        */
 };
 
-/* xoshiro256** state. */
-struct np_relay_rng {
-  uint64_t s[4];
-};
-
 /* Streams of one direction, in the order their index enters the seed. */
 enum np_relay_stream {
   NP_RELAY_STREAM_DUP = 0,
@@ -95,11 +92,8 @@ enum np_relay_stream {
 /* Seed one stream: key = ((route * 2 + dir) * 8 + stream) + 1; the four
  * state words are successive splitmix64 outputs starting from
  * seed ^ (key * 0xD1B54A32D192ED03).  Documented in docs/relay.md. */
-void np_relay_rng_seed(struct np_relay_rng *rng, uint64_t seed, uint32_t route,
+void np_relay_rng_seed(struct np_rng *rng, uint64_t seed, uint32_t route,
                        unsigned dir, unsigned stream);
-uint64_t np_relay_rng_next(struct np_relay_rng *rng);
-/* Uniform double in [0, 1) with 53 random bits. */
-double np_relay_rng_unit(struct np_relay_rng *rng);
 
 /* Fate of one copy. */
 enum np_relay_fate {
@@ -134,7 +128,7 @@ struct np_relay_occupancy {
 /* Per-direction state.  Plain data: copy it to fork a scenario. */
 struct np_relay_dir_state {
   struct np_relay_impair cfg;
-  struct np_relay_rng rng[NP_RELAY_STREAMS];
+  struct np_rng rng[NP_RELAY_STREAMS];
   uint64_t burst_start; /* offset of the lost run in the current window */
   int ge_bad;           /* Gilbert-Elliott chain: 0 GOOD, 1 BAD          */
   uint64_t link_free_ns; /* rate limit: when the emulated link is idle   */

@@ -1,7 +1,9 @@
 /*
- * np_rudp_cli.c - `netproof-bench rudp`: options (and the generated --help)
- * through the option table in np_rudp_options.c, the run, the record, the
- * exit code and a one-line summary per round on stderr.
+ * np_rudp_cli.c - `netproof-bench rudp`: the --help text (generated from
+ * the option table in np_rudp_options.c, which also drives the parser), a
+ * one-line summary per round on stderr, and the rudp kind's table for the
+ * shared command-line flow (bench/core/np_bench_ctl_main.h: output opened
+ * first, run, record, exit code).
  */
 #include "np_rudp_cli.h"
 
@@ -16,7 +18,18 @@
 
 #define PROG "netproof-bench rudp"
 
-static void summary(const struct np_rudp_result *res) {
+/* --help, generated from the option table. */
+static void usage(FILE *fp) { np_bench_opt_help(&np_rudp_optset, fp); }
+
+/* What the shared flow (np_bench_ctl_main) holds for a rudp run. */
+struct rudp_ctx {
+  struct np_rudp_config cfg; /* parsed options                  */
+  struct np_rudp_result res; /* the run, after a successful run */
+};
+
+static void summary(const void *ctxp, enum np_bench_status st) {
+  const struct np_rudp_result *res = &((const struct rudp_ctx *)ctxp)->res;
+  (void)st; /* one line per round says each round's own status */
   for (uint32_t i = 0; i < res->nrounds; i++) {
     const struct np_rudp_round *r = &res->rounds[i];
     double wall = r->measure_seconds + r->drain_seconds;
@@ -47,41 +60,42 @@ static void summary(const struct np_rudp_result *res) {
   }
 }
 
+static int kind_parse(void *ctxp, int argc, char **argv,
+                      struct np_bench_cli *cli, struct np_errbuf *eb) {
+  struct rudp_ctx *ctx = ctxp;
+  int rc = np_rudp_config_parse(argc, argv, &ctx->cfg, &cli->help, eb);
+  cli->output = ctx->cfg.output;
+  cli->quiet = ctx->cfg.quiet;
+  return rc;
+}
+
+static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
+                    struct np_errbuf *eb) {
+  struct rudp_ctx *ctx = ctxp;
+  return np_rudp_run(&ctx->cfg, ctl, &ctx->res, eb);
+}
+
+static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
+                      struct np_bench_verdict *v, struct np_errbuf *eb) {
+  struct rudp_ctx *ctx = ctxp;
+  return np_rudp_record_build(&ctx->cfg, &ctx->res, argc, argv, doc, v, eb);
+}
+
+static void kind_free(void *ctxp) {
+  np_rudp_result_free(&((struct rudp_ctx *)ctxp)->res);
+}
+
+const struct np_bench_kind np_rudp_bench_kind = {
+    .prog = PROG,
+    .ctx_size = sizeof(struct rudp_ctx),
+    .parse = kind_parse,
+    .usage = usage,
+    .run = kind_run,
+    .build = kind_build,
+    .summary = summary,
+    .free_result = kind_free,
+};
+
 int np_rudp_cli_main(int argc, char **argv) {
-  struct np_rudp_config cfg;
-  struct np_rudp_result res;
-  struct np_errbuf eb = {{0}};
-  cJSON *doc = NULL;
-  int help, code;
-  if (np_rudp_config_parse(argc, argv, &cfg, &help, &eb)) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    return NP_EXIT_USAGE;
-  }
-  if (help) {
-    np_bench_opt_help(&np_rudp_optset, stdout);
-    return NP_EXIT_OK;
-  }
-  if (np_rudp_run(&cfg, &res, &eb) != 0) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    np_rudp_result_free(&res);
-    return NP_EXIT_RUNTIME;
-  }
-  const char *status = np_rudp_status(&res);
-  code = res.signal ? 128 + res.signal
-         : status[0] == 'f' ? NP_EXIT_FAIL
-                            : NP_EXIT_OK;
-  int rc = np_rudp_record_build(&cfg, &res, argc, argv, &doc, &eb);
-  if (rc == 0)
-    rc = np_rudp_record_validate(doc, &eb);
-  if (rc == 0)
-    rc = np_rudp_record_write(doc, cfg.output, &eb);
-  if (rc) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    code = NP_EXIT_RUNTIME;
-  } else if (!cfg.quiet) {
-    summary(&res);
-  }
-  cJSON_Delete(doc);
-  np_rudp_result_free(&res);
-  return code;
+  return np_bench_ctl_main(&np_rudp_bench_kind, argc, argv, NULL);
 }

@@ -1,24 +1,17 @@
 /*
- * np_rudp_record.c - results to JSON through cJSON's typed calls.
- * Percentiles the sample count cannot support are null (np_hist refuses
- * them), never invented.
+ * np_rudp_record.c - results to JSON through cJSON's typed calls: the
+ * shared envelope (bench/core/np_bench_record.h), then the rudp sections.
+ * Percentiles the sample count cannot support are null
+ * (np_bench_record_rtt), never invented.
  */
 #include "np_rudp_record.h"
 
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "np_identity.h"
+#include "np_bench_record_sections.h"
 #include "np_json.h"
-#include "np_kernel.h"
-#include "np_sysinfo.h"
 #include "np_rudp_record_fec.h"
-#ifdef NP_RUDP_HAVE_SCHEMA
-#include "np_schema.h"
-#endif
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
@@ -36,15 +29,6 @@ static const char *const OVERHEAD_RULE =
     "parity and loss reports are all in; no IP/UDP headers, relay "
     "forwarding not counted";
 
-const char *np_rudp_status(const struct np_rudp_result *res) {
-  if (res->signal)
-    return "interrupted";
-  for (uint32_t i = 0; i < res->nrounds; i++)
-    if (res->rounds[i].failed)
-      return "failed";
-  return "passed";
-}
-
 static double wall_s(const struct np_rudp_round *r) {
   return r->measure_seconds + r->drain_seconds;
 }
@@ -57,54 +41,19 @@ static double per_1000(uint64_t n, uint64_t rt) {
   return rt ? 1000.0 * (double)n / (double)rt : 0.0;
 }
 
-static cJSON *rtt_json(const struct np_hist *h) {
-  static const struct {
-    const char *k;
-    double p;
-  } ps[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p999", 99.9}};
-  cJSON *o = cJSON_CreateObject();
-  uint64_t n = np_hist_count(h);
-  NUM(o, "count", n);
-  if (n)
-    NUM(o, "min", np_hist_min(h) / 1000.0);
-  else
-    cJSON_AddNullToObject(o, "min");
-  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-    int64_t v;
-    if (np_hist_percentile(h, ps[i].p, &v) == 0)
-      NUM(o, ps[i].k, v / 1000.0);
-    else
-      cJSON_AddNullToObject(o, ps[i].k);
-  }
-  if (n) {
-    NUM(o, "max", np_hist_max(h) / 1000.0);
-    NUM(o, "mean", np_hist_mean(h) / 1000.0);
-  } else {
-    cJSON_AddNullToObject(o, "max");
-    cJSON_AddNullToObject(o, "mean");
-  }
-  return o;
-}
-
 /* The run schema's measurement object for one round. */
 static cJSON *measurement_json(const struct np_rudp_round *r,
                                uint64_t rss_max) {
-  cJSON *o = cJSON_CreateObject();
-  double cpu = r->cpu_user_seconds + r->cpu_sys_seconds;
-  double pct = wall_s(r) > 0 ? 100.0 * cpu / wall_s(r) : 0.0;
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  NUM(o, "seconds", r->measure_seconds);
-  NUM(o, "drain_seconds", r->drain_seconds);
-  cJSON_AddBoolToObject(o, "drain_complete", r->drain_complete);
-  NUM(o, "roundtrips", r->app.received);
-  NUM(o, "roundtrips_per_sec", rate(r));
-  cJSON_AddItemToObject(o, "rtt_us", rtt_json(r->rtt_ns));
-  NUM(o, "cpu_percent", pct);
-  NUM(o, "machine_cpu_percent", cores > 0 ? pct / (double)cores : 0.0);
-  NUM(o, "cpu_user_seconds", r->cpu_user_seconds);
-  NUM(o, "cpu_sys_seconds", r->cpu_sys_seconds);
-  NUM(o, "rss_max_bytes", rss_max);
-  return o;
+  struct np_bench_measurement m = {
+      .seconds = r->measure_seconds,
+      .drain_seconds = r->drain_seconds,
+      .drain_bound_seconds = -1, /* not in rudp records */
+      .drain_complete = r->drain_complete,
+      .roundtrips = r->app.received,
+      .rtt_ns = r->rtt_ns,
+      .cpu = {r->cpu_user_seconds, r->cpu_sys_seconds},
+      .rss_max_bytes = (int64_t)rss_max};
+  return np_bench_record_measurement(&m);
 }
 
 static cJSON *counters_json(const struct np_rudp_app *a) {
@@ -186,16 +135,11 @@ static cJSON *relay_dir_json(const struct np_relay_counts *c) {
   return o;
 }
 
-static cJSON *checks_json(const struct np_rudp_check *c, unsigned n) {
-  cJSON *a = cJSON_CreateArray();
-  for (unsigned i = 0; i < n; i++) {
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddItemToArray(a, e);
-    cJSON_AddStringToObject(e, "name", c[i].name);
-    cJSON_AddBoolToObject(e, "passed", c[i].passed);
-    cJSON_AddStringToObject(e, "detail", c[i].detail);
-  }
-  return a;
+/* The envelope's view of checks (pointers into c). */
+static void bench_checks(const struct np_rudp_check *c,
+                         struct np_bench_check out[NP_RUDP_CHECKS]) {
+  for (unsigned i = 0; i < NP_RUDP_CHECKS; i++)
+    out[i] = (struct np_bench_check){c[i].name, c[i].passed, c[i].detail};
 }
 
 static cJSON *round_json(const struct np_rudp_config *cfg,
@@ -239,7 +183,9 @@ static cJSON *round_json(const struct np_rudp_config *cfg,
   if (r->relay_stats)
     cJSON_AddItemReferenceToObject(rl, "stats", r->relay_stats);
   cJSON_AddItemToObject(o, "fec", np_rudp_fec_round_json(cfg, r));
-  cJSON_AddItemToObject(o, "checks", checks_json(r->checks, NP_RUDP_CHECKS));
+  struct np_bench_check bc[NP_RUDP_CHECKS];
+  bench_checks(r->checks, bc);
+  cJSON_AddItemToObject(o, "checks", np_bench_record_checks(bc, NP_RUDP_CHECKS));
   return o;
 }
 
@@ -385,9 +331,8 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   cJSON_AddStringToObject(o, "seed_rule",
                           "round i uses seed + i for the relay's random "
                           "streams and the message contents");
-  cJSON *cmd = cJSON_AddArrayToObject(o, "command");
-  for (int i = 0; argv && i < argc; i++)
-    cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+  if (argv)
+    cJSON_AddItemToObject(o, "command", np_bench_record_command(argc, argv));
   return o;
 }
 
@@ -397,16 +342,16 @@ static cJSON *sockets_json(const struct np_rudp_round *r) {
   cJSON *a = cJSON_CreateArray();
   for (uint32_t i = 0; i < r->nsocks; i++) {
     const struct np_rudp_sockrep *s = &r->socks[i];
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddItemToArray(a, e);
-    cJSON_AddStringToObject(e, "role", s->server ? "server" : "client");
-    NUM(e, "index", s->index);
-    NUM(e, "thread", s->lane);
-    NUM(e, "rcvbuf_requested", s->rcvbuf_requested);
-    NUM(e, "rcvbuf_effective", s->rcvbuf_effective);
-    NUM(e, "sndbuf_requested", s->sndbuf_requested);
-    NUM(e, "sndbuf_effective", s->sndbuf_effective);
-    NUM(e, "drops", s->drops);
+    struct np_bench_socket b = {.role = s->server ? "server" : "client",
+                                .index = s->index,
+                                .thread = s->lane,
+                                .rcvbuf_requested = s->rcvbuf_requested,
+                                .rcvbuf_effective = s->rcvbuf_effective,
+                                .sndbuf_requested = s->sndbuf_requested,
+                                .sndbuf_effective = s->sndbuf_effective,
+                                .drops = s->drops,
+                                .rxq_ovfl_last = -1}; /* libuv: not read */
+    cJSON_AddItemToArray(a, np_bench_record_socket(&b));
     drops += s->drops;
   }
   NUM(o, "kernel_drops", drops);
@@ -417,50 +362,29 @@ static cJSON *sockets_json(const struct np_rudp_round *r) {
   return o;
 }
 
+/* "round i: name: detail" for every check that failed in a round. */
+static cJSON *reasons_json(const struct np_rudp_result *res) {
+  cJSON *why = cJSON_CreateArray();
+  for (uint32_t i = 0; why && i < res->nrounds; i++)
+    for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
+      if (!res->rounds[i].checks[k].passed) {
+        char buf[300];
+        snprintf(buf, sizeof buf, "round %u: %s: %s", i,
+                 res->rounds[i].checks[k].name,
+                 res->rounds[i].checks[k].detail);
+        cJSON_AddItemToArray(why, cJSON_CreateString(buf));
+      }
+  return why;
+}
+
 int np_rudp_record_build(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res, int argc,
-                         char **argv, cJSON **out, struct np_errbuf *eb) {
-  const char *status = np_rudp_status(res);
-  cJSON *doc = cJSON_CreateObject();
-  if (doc == NULL || res->nrounds == 0)
-    goto fail;
-  const struct np_rudp_round *med = &res->rounds[res->median];
-  cJSON_AddStringToObject(doc, "schema", "netproof/run/1");
-  cJSON_AddStringToObject(doc, "status", status);
-  if (strcmp(status, "passed") != 0) {
-    cJSON *why = cJSON_AddArrayToObject(doc, "reasons");
-    if (res->signal)
-      cJSON_AddItemToArray(why, cJSON_CreateString(
-                                    res->signal == SIGINT
-                                        ? "interrupted by SIGINT"
-                                        : "interrupted by SIGTERM"));
-    for (uint32_t i = 0; i < res->nrounds; i++)
-      for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
-        if (!res->rounds[i].checks[k].passed) {
-          char buf[300];
-          snprintf(buf, sizeof buf, "round %u: %s: %s", i,
-                   res->rounds[i].checks[k].name,
-                   res->rounds[i].checks[k].detail);
-          cJSON_AddItemToArray(why, cJSON_CreateString(buf));
-        }
-  }
-  cJSON_AddItemToObject(doc, "tool", np_identity_tool_json("netproof-bench"));
-  cJSON_AddItemToObject(doc, "machine", np_sysinfo_machine_json());
-  cJSON_AddStringToObject(doc, "started_at", res->started_at);
-  cJSON_AddItemToObject(doc, "config", config_json(cfg, res, argc, argv));
-  cJSON_AddItemToObject(doc, "measurement",
-                        measurement_json(med, res->rss_max_bytes));
-  /* whole rounds (warm-up through close), so lost = never answered */
-  struct np_rudp_app sum = {0};
-  for (uint32_t i = 0; i < res->nrounds; i++)
-    np_rudp_app_add(&sum, &res->rounds[i].total);
-  cJSON_AddItemToObject(doc, "counters", counters_json(&sum));
-  cJSON_AddItemToObject(doc, "sockets", sockets_json(med));
-  cJSON *k = cJSON_AddObjectToObject(doc, "kernel");
-  cJSON_AddItemToObject(k, "before", np_kernel_to_json(res->kernel_before));
-  cJSON_AddItemToObject(k, "after", np_kernel_to_json(res->kernel_after));
-  cJSON_AddItemToObject(
-      k, "delta", np_kernel_delta_json(res->kernel_before, res->kernel_after));
+                         char **argv, cJSON **out, struct np_bench_verdict *v,
+                         struct np_errbuf *eb) {
+  struct np_bench_verdict verdict;
+  cJSON *doc = NULL;
+  if (res->nrounds == 0)
+    return np_errbuf_set(eb, NP_EINVAL, "record: no round ran");
   /* a check passes when it passed in every round */
   struct np_rudp_check all[NP_RUDP_CHECKS];
   for (unsigned c = 0; c < NP_RUDP_CHECKS; c++) {
@@ -473,46 +397,35 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
              "%u of %u rounds failed (per-round detail under "
              "/rudp/rounds/*/checks)", nfail, res->nrounds);
   }
-  cJSON_AddItemToObject(doc, "checks", checks_json(all, NP_RUDP_CHECKS));
+  struct np_bench_check list[NP_RUDP_CHECKS];
+  bench_checks(all, list);
+  struct np_bench_envelope env = {.run = &res->run,
+                                  .checks = list,
+                                  .nchecks = NP_RUDP_CHECKS,
+                                  .config = config_json(cfg, res, argc, argv),
+                                  .reasons = reasons_json(res)};
+  int rc = np_bench_record_new(&env, &doc, &verdict, eb);
+  if (rc)
+    return rc;
+  const struct np_rudp_round *med = &res->rounds[res->median];
+  cJSON_AddItemToObject(doc, "measurement",
+                        measurement_json(med, res->rss_max_bytes));
+  /* whole rounds (warm-up through close), so lost = never answered */
+  struct np_rudp_app sum = {0};
+  for (uint32_t i = 0; i < res->nrounds; i++)
+    np_rudp_app_add(&sum, &res->rounds[i].total);
+  cJSON_AddItemToObject(doc, "counters", counters_json(&sum));
+  cJSON_AddItemToObject(doc, "sockets", sockets_json(med));
   cJSON_AddItemToObject(doc, "rudp", np_rudp_part_json(cfg, res));
-  static const char *const need[] = {"tool", "machine", "config", "measurement",
-                                     "counters", "sockets", "checks", "rudp"};
-  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-    if (!cJSON_GetObjectItemCaseSensitive(doc, need[i]))
-      goto fail;
+  static const char *const need[] = {"config", "measurement", "counters",
+                                     "sockets", "rudp"};
+  if ((rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0],
+                                    eb)) != 0) {
+    cJSON_Delete(doc);
+    return rc;
+  }
   *out = doc;
+  if (v)
+    *v = verdict;
   return 0;
-fail:
-  cJSON_Delete(doc);
-  return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-}
-
-/* The whole record, "rudp" part included, against the shipped run schema
- * (schema/run.schema.json, $defs/rudp). */
-int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb) {
-#ifdef NP_RUDP_HAVE_SCHEMA
-  struct np_errbuf inner;
-  int rc = np_schema_validate_tagged(doc, &inner);
-  if (rc != 0)
-    return np_errbuf_set(eb, rc, "record: %s", inner.msg);
-  return 0;
-#else
-  (void)doc, (void)eb;
-  return 0;
-#endif
-}
-
-int np_rudp_record_write(const cJSON *doc, const char *path,
-                         struct np_errbuf *eb) {
-  if (strcmp(path, "-") != 0)
-    return np_json_write_atomic(path, doc, 1, eb);
-  char *txt = np_json_print(doc, 1);
-  if (!txt)
-    return np_errbuf_set(eb, NP_ENOMEM, "record: cannot print");
-  size_t len = strlen(txt);
-  int rc = fwrite(txt, 1, len, stdout) == len && fflush(stdout) == 0
-               ? 0
-               : np_errbuf_set(eb, NP_EIO, "stdout: write failed");
-  free(txt);
-  return rc;
 }

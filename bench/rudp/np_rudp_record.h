@@ -13,28 +13,25 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_bench_record.h"
 #include "np_rudp_config.h"
 #include "np_rudp_run.h"
 
-/* "passed", "failed" or "interrupted". */
-const char *np_rudp_status(const struct np_rudp_result *res);
-
-/* Build the whole record (caller deletes *out). */
+/* Build the whole record: the shared envelope (status from the checks
+ * passed in every round and res->run.signal, reasons per round), then the
+ * rudp sections.  Caller deletes *out; *v (may be NULL) gets the status
+ * and exit code.  NP_EINVAL when no round ran. */
 int np_rudp_record_build(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res, int argc,
-                         char **argv, cJSON **out, struct np_errbuf *eb);
+                         char **argv, cJSON **out, struct np_bench_verdict *v,
+                         struct np_errbuf *eb);
 
 /* The "rudp" part alone (caller deletes), for tests. */
 cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res);
 
-/* Validate the whole record against the built-in run schema (its "rudp"
- * part is $defs/rudp there) when the library is built with it.
- * 0 or NP_ESCHEMA with "record: /pointer: keyword: reason". */
-int np_rudp_record_validate(const cJSON *doc, struct np_errbuf *eb);
-
-/* Write doc to path ("-" = stdout) atomically. */
-int np_rudp_record_write(const cJSON *doc, const char *path,
-                         struct np_errbuf *eb);
+/* Validation (the "rudp" part is $defs/rudp of the run schema) and the
+ * write are the envelope's: np_bench_record_validate and the output opened
+ * before the run (np_bench_output.h). */
 
 #endif /* NP_RUDP_RECORD_H */

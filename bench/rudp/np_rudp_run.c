@@ -3,26 +3,19 @@
  * the relay, move the lanes through warm-up, measurement, drain and close,
  * collect counters, evaluate the checks.
  *
- * The controlling thread sleeps in poll() on a signalfd, so SIGINT and
- * SIGTERM end the current phase without a handler or a global flag (the
- * udp benchmark's pattern); an interrupted round drains briefly, closes,
- * and no further round starts.
+ * The controlling thread sleeps on the shared controller's signalfd
+ * (bench/core/np_bench_ctl.h), so SIGINT and SIGTERM end the current phase
+ * without a handler or a global flag; an interrupted round drains briefly,
+ * closes, and no further round starts.  Kernel snapshots around all rounds
+ * follow the controller's one policy: a failed snapshot fails the run.
  */
 #include "np_rudp_run.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "np_rudp_endpoint.h"
 
@@ -102,51 +95,6 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
   acc->policy_loss += (a->policy_loss - acc->policy_loss) / n;
 }
 
-static double mono_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void utc_now(char *buf, size_t len) {
-  struct timespec ts;
-  struct tm tm;
-  char sec[32];
-  clock_gettime(CLOCK_REALTIME, &ts);
-  gmtime_r(&ts.tv_sec, &tm);
-  strftime(sec, sizeof sec, "%Y-%m-%dT%H:%M:%S", &tm);
-  snprintf(buf, len, "%.19s.%03dZ", sec, (int)(ts.tv_nsec / 1000000));
-}
-
-struct ctl_wait {
-  int sigfd;
-  int signal; /* first signal seen */
-};
-
-static void poll_signal(struct ctl_wait *w, int timeout_ms) {
-  struct pollfd p = {w->sigfd, POLLIN, 0};
-  if (poll(&p, 1, timeout_ms) > 0) {
-    struct signalfd_siginfo si;
-    while (read(w->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
-      if (!w->signal)
-        w->signal = (int)si.ssi_signo;
-  }
-}
-
-/* Sleep until deadline (monotonic s), a signal, or cond() holds. */
-static void wait_until(struct ctl_wait *w, double deadline,
-                       int (*cond)(void *), void *arg) {
-  for (;;) {
-    if (cond && cond(arg))
-      return;
-    double left = deadline - mono_s();
-    if (left <= 0 || (w->signal && !cond))
-      return;
-    int ms = cond ? 1 : (int)(left * 1000.0) + 1;
-    poll_signal(w, ms);
-  }
-}
-
 struct counts_goal {
   _Atomic uint32_t *v;
   uint32_t goal;
@@ -155,13 +103,6 @@ struct counts_goal {
 static int goal_met(void *arg) {
   struct counts_goal *g = arg;
   return atomic_load(g->v) >= g->goal;
-}
-
-static void cpu_now(double *user, double *sys) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-  *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static void set_phase(struct np_rudp_ctl *ctl, struct np_rudp_net *net,
@@ -215,9 +156,9 @@ static void counts_sub(struct np_relay_counts *a,
   a->forwarded -= b->forwarded;
 }
 
-static int run_round(const struct np_rudp_config *cfg, struct ctl_wait *w,
-                     uint64_t seed, struct np_rudp_round *r,
-                     struct np_errbuf *eb) {
+static int run_round(const struct np_rudp_config *cfg,
+                     struct np_bench_ctl *w, uint64_t seed,
+                     struct np_rudp_round *r, struct np_errbuf *eb) {
   struct np_rudp_ctl ctl;
   struct np_rudp_net *net = NULL;
   struct np_relay *relay = NULL;
@@ -225,7 +166,7 @@ static int run_round(const struct np_rudp_config *cfg, struct ctl_wait *w,
   int rc;
   memset(&ctl, 0, sizeof ctl);
   r->seed = seed;
-  utc_now(r->started_at, sizeof r->started_at);
+  np_time_utc_now(r->started_at, sizeof r->started_at);
   if ((rc = np_rudp_net_bind(cfg, &ctl, seed, &net, &server, eb)) != 0)
     return rc;
   struct np_relay_config rcfg = cfg->relay;
@@ -235,37 +176,34 @@ static int run_round(const struct np_rudp_config *cfg, struct ctl_wait *w,
       (rc = np_relay_start(relay, eb)) != 0 ||
       (rc = np_rudp_net_start(net, relay, eb)) != 0)
     goto out_relay;
-  double t_start = mono_s();
-  wait_until(w, t_start + cfg->warmup, NULL, NULL);
-  double u0, s0, u1, s1;
+  r->warmup_seconds = np_bench_ctl_sleep(w, cfg->warmup);
+  struct np_bench_cpu cpu0, cpu;
   struct np_relay_counts rc0;
   relay_sum(relay, cfg->clients, &rc0);
-  cpu_now(&u0, &s0);
-  double t0 = mono_s();
-  r->warmup_seconds = t0 - t_start;
+  np_bench_cpu_now(&cpu0);
   set_phase(&ctl, net, NP_RUDP_MEASURE);
-  if (!w->signal)
-    wait_until(w, t0 + cfg->seconds, NULL, NULL);
-  double t1 = mono_s();
+  r->measure_seconds = np_bench_ctl_sleep(w, cfg->seconds);
+  double t1 = np_time_mono_s();
   set_phase(&ctl, net, NP_RUDP_DRAIN);
   struct counts_goal drained = {&ctl.drained, cfg->clients};
-  wait_until(w, t1 + (w->signal ? SIGNAL_BOUND_S : DRAIN_BOUND_S), goal_met,
-             &drained);
+  np_bench_ctl_wait(
+      w, t1 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : DRAIN_BOUND_S),
+      goal_met, &drained);
   r->drain_complete = goal_met(&drained);
-  double t2 = mono_s();
-  cpu_now(&u1, &s1);
+  double t2 = np_time_mono_s();
+  np_bench_cpu_since(&cpu0, &cpu);
   relay_sum(relay, cfg->clients, &r->relay_window);
   counts_sub(&r->relay_window, &rc0);
   set_phase(&ctl, net, NP_RUDP_CLOSE);
   struct counts_goal done = {&ctl.done, np_rudp_net_conns(net)};
-  wait_until(w, t2 + (w->signal ? SIGNAL_BOUND_S : CLOSE_BOUND_S), goal_met,
-             &done);
-  r->close_seconds = mono_s() - t2;
+  np_bench_ctl_wait(
+      w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
+      goal_met, &done);
+  r->close_seconds = np_time_mono_s() - t2;
   set_phase(&ctl, net, NP_RUDP_STOP);
-  r->measure_seconds = t1 - t0;
   r->drain_seconds = t2 - t1;
-  r->cpu_user_seconds = u1 - u0;
-  r->cpu_sys_seconds = s1 - s0;
+  r->cpu_user_seconds = cpu.user_seconds;
+  r->cpu_sys_seconds = cpu.sys_seconds;
   rc = np_rudp_net_join(net, r);
   if (rc)
     np_errbuf_set(eb, rc, "rudp: collecting results failed");
@@ -338,39 +276,9 @@ static double round_rate(const struct np_rudp_round *r) {
   return wall > 0 ? (double)r->app.received / wall : 0.0;
 }
 
-int np_rudp_run(const struct np_rudp_config *cfg, struct np_rudp_result *res,
-                struct np_errbuf *eb) {
-  sigset_t set, old;
-  struct ctl_wait w = {-1, 0};
-  int rc = 0;
-  memset(res, 0, sizeof *res);
-  res->lanes = np_rudp_config_lanes(cfg);
-  res->rounds = calloc(cfg->rounds, sizeof *res->rounds);
-  if (res->rounds == NULL)
-    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, &old); /* threads inherit the mask */
-  w.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (w.sigfd < 0) {
-    rc = np_errbuf_set(eb, np_err_from_errno(errno), "signalfd: %s",
-                       strerror(errno));
-    goto out_mask;
-  }
-  utc_now(res->started_at, sizeof res->started_at);
-  (void)np_kernel_take(&res->kernel_before);
-  for (uint32_t i = 0; i < cfg->rounds && !w.signal; i++) {
-    rc = run_round(cfg, &w, cfg->seed + i, &res->rounds[i], eb);
-    res->nrounds = i + 1;
-    if (rc)
-      break;
-  }
-  (void)np_kernel_take(&res->kernel_after);
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  res->rss_max_bytes = (uint64_t)ru.ru_maxrss * 1024u;
-  /* median by round-trip rate; for an even count, the lower middle */
+/* The median round by round-trip rate; for an even count, the lower
+ * middle. */
+static uint32_t median_round(const struct np_rudp_result *res) {
   uint32_t idx[NP_RUDP_MAX_ROUNDS];
   for (uint32_t i = 0; i < res->nrounds; i++)
     idx[i] = i;
@@ -381,16 +289,45 @@ int np_rudp_run(const struct np_rudp_config *cfg, struct np_rudp_result *res,
       idx[j] = idx[j - 1];
       idx[j - 1] = t;
     }
-  res->median = res->nrounds ? idx[(res->nrounds - 1) / 2] : 0;
-  res->signal = w.signal;
-  poll_signal(&w, 0);
-  close(w.sigfd);
-out_mask:
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return res->nrounds ? idx[(res->nrounds - 1) / 2] : 0;
+}
+
+int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *w,
+                struct np_rudp_result *res, struct np_errbuf *eb) {
+  int rc;
+  memset(res, 0, sizeof *res);
+  np_bench_ctl_start(w, &res->run);
+  res->lanes = np_rudp_config_lanes(cfg);
+  res->rounds = calloc(cfg->rounds, sizeof *res->rounds);
+  if (res->rounds == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+    goto out_result;
+  }
+  if ((rc = np_bench_ctl_snapshot(w, &res->run, NP_BENCH_SNAP_BEFORE, eb)))
+    goto out_result;
+  /* the first round always runs, so even a run interrupted at once has a
+   * round to report; a signal ends it quickly */
+  for (uint32_t i = 0; i < cfg->rounds && (i == 0 || !np_bench_ctl_signal(w));
+       i++) {
+    rc = run_round(cfg, w, cfg->seed + i, &res->rounds[i], eb);
+    res->nrounds = i + 1;
+    if (rc)
+      goto out_result;
+  }
+  if ((rc = np_bench_ctl_snapshot(w, &res->run, NP_BENCH_SNAP_AFTER, eb)))
+    goto out_result;
+  res->rss_max_bytes = (uint64_t)np_bench_rss_max_bytes();
+  res->median = median_round(res);
+out_result:
+  np_bench_ctl_finish(w, &res->run);
+  if (rc)
+    np_rudp_result_free(res);
   return rc;
 }
 
 void np_rudp_result_free(struct np_rudp_result *res) {
+  if (res == NULL)
+    return;
   for (uint32_t i = 0; res->rounds && i < res->nrounds; i++) {
     np_hist_free(res->rounds[i].rtt_ns);
     cJSON_Delete(res->rounds[i].relay_stats);
@@ -398,7 +335,6 @@ void np_rudp_result_free(struct np_rudp_result *res) {
     free(res->rounds[i].fec_retained);
   }
   free(res->rounds);
-  np_kernel_free(res->kernel_before);
-  np_kernel_free(res->kernel_after);
+  np_bench_run_free(&res->run);
   memset(res, 0, sizeof *res);
 }

@@ -3,8 +3,11 @@
  * fresh topology (server socket, client sockets, ARQ connections, relay
  * seeded seed + round), warm-up, measurement, drain, orderly close.
  *
- * Results are plain data owned by struct np_rudp_result (free with
- * np_rudp_result_free); the record writer turns them into JSON.
+ * The calling thread is the controller (bench/core/np_bench_ctl.h): the
+ * rounds sleep on its signalfd and take its kernel snapshots (a failed
+ * snapshot fails the run).  Results are plain data owned by struct
+ * np_rudp_result (free with np_rudp_result_free); the record writer turns
+ * them into JSON.
  */
 #ifndef NP_RUDP_RUN_H
 #define NP_RUDP_RUN_H
@@ -14,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "np_arq.h"
+#include "np_bench_ctl.h"
 #include "np_fec.h"
 #include "np_hist.h"
 #include "np_kernel.h"
@@ -72,7 +76,7 @@ struct np_rudp_sockrep {
 
 struct np_rudp_round {
   uint64_t seed;
-  char started_at[40];
+  char started_at[NP_TIME_TEXT_MAX]; /* RFC 3339 UTC ms                  */
   double warmup_seconds, measure_seconds, drain_seconds, close_seconds;
   int drain_complete;        /* every request answered within the bound  */
   double cpu_user_seconds, cpu_sys_seconds; /* measurement + drain       */
@@ -105,21 +109,24 @@ struct np_rudp_round {
 };
 
 struct np_rudp_result {
-  char started_at[40];
-  uint32_t nrounds;
-  struct np_rudp_round *rounds;
+  struct np_bench_run run;   /* times, signal, kernel snapshots (around
+                                all rounds)                             */
+  uint32_t nrounds;          /* rounds run (>= 1 after a successful run) */
+  struct np_rudp_round *rounds; /* owned                                 */
   uint32_t median;           /* index of the median round (throughput)   */
   uint64_t rss_max_bytes;    /* process peak, all rounds                 */
-  struct np_kernel *kernel_before, *kernel_after;
-  int signal;                /* SIGINT/SIGTERM that ended the run, or 0  */
-  uint32_t lanes;
+  uint32_t lanes;            /* loop threads                             */
 };
 
-/* Run every round.  Returns 0 when the rounds ran (checks may still have
- * failed), or a negative code for environment errors (detail in eb). */
-int np_rudp_run(const struct np_rudp_config *cfg, struct np_rudp_result *res,
-                struct np_errbuf *eb);
-void np_rudp_result_free(struct np_rudp_result *res);
+/* Run every round under the controller ctl (opened by the caller, see
+ * np_bench_ctl_open); a signal ends the current round and no further one
+ * starts, but the first round always runs (briefly, if the signal came
+ * before it).  Returns 0 when the rounds ran (checks may still have
+ * failed; free with np_rudp_result_free), or a negative code for
+ * environment errors (detail in eb; *res then holds nothing to free). */
+int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *ctl,
+                struct np_rudp_result *res, struct np_errbuf *eb);
+void np_rudp_result_free(struct np_rudp_result *res); /* accepts NULL */
 
 /* Evaluate the six checks of one round (fills r->checks, r->failed). */
 void np_rudp_round_checks(struct np_rudp_round *r);

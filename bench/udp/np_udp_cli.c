@@ -1,13 +1,14 @@
 /*
  * np_udp_cli.c - the command: options through the udp option table
- * (np_udp_options.c, which also generates --help), the run's outcome and
- * exit code, and the human summary on stderr.  The work itself is in
- * np_udp_run.c; the record in np_udp_record.c.
+ * (np_udp_options.c, which also generates --help), the human summary on
+ * stderr, and the udp kind's table for the shared command-line flow
+ * (bench/core/np_bench_ctl_main.h: output opened first, run, record, exit
+ * code).  The work itself is in np_udp_run.c; the record in
+ * np_udp_record.c.
  */
 #include "np_udp_cli.h"
 
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 
 #include "np_udp_checks.h"
@@ -17,14 +18,27 @@
 
 #define PROG "netproof-bench udp"
 
+/* --help, generated from the option table. */
+static void usage(FILE *fp) { np_bench_opt_help(&np_udp_optset, fp); }
+
 int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
                      int *help, struct np_errbuf *eb) {
   return np_bench_opt_parse(&np_udp_optset, argc, argv, cfg, help, eb);
 }
 
-static void summary(const struct np_udp_config *cfg,
-                    const struct np_udp_result *res,
-                    const struct np_udp_loss *l, const char *status) {
+/* What the shared flow (np_bench_ctl_main) holds for a udp run. */
+struct udp_ctx {
+  struct np_udp_config cfg;    /* parsed options                  */
+  struct np_udp_result res;    /* the run, after a successful run */
+  struct np_udp_loss loss;     /* losses of the measured phase    */
+  struct np_udp_checks checks; /* the invariants                  */
+};
+
+static void summary(const void *ctxp, enum np_bench_status st) {
+  const struct udp_ctx *ctx = ctxp;
+  const struct np_udp_config *cfg = &ctx->cfg;
+  const struct np_udp_result *res = &ctx->res;
+  const struct np_udp_loss *l = &ctx->loss;
   double wall = res->measure_seconds + res->drain_seconds;
   int64_t p50 = 0, p99 = 0;
   int h50 = np_hist_percentile(res->rtt_ns, 50, &p50) == 0;
@@ -41,54 +55,56 @@ static void summary(const struct np_udp_config *cfg,
           wall > 0 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) /
                          wall
                    : 0.0,
-          status);
+          np_bench_status_name(st));
+  for (unsigned i = 0; i < ctx->checks.n; i++)
+    if (!ctx->checks.item[i].passed)
+      fprintf(stderr, PROG ": check %s failed: %s\n",
+              ctx->checks.item[i].name, ctx->checks.item[i].detail);
 }
 
+static int kind_parse(void *ctxp, int argc, char **argv,
+                      struct np_bench_cli *cli, struct np_errbuf *eb) {
+  struct udp_ctx *ctx = ctxp;
+  int rc = np_udp_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
+  cli->output = ctx->cfg.output;
+  cli->quiet = ctx->cfg.quiet;
+  return rc;
+}
+
+static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
+                    struct np_errbuf *eb) {
+  struct udp_ctx *ctx = ctxp;
+  int rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
+  if (rc)
+    return rc;
+  np_udp_loss_compute(&ctx->res.measure, &ctx->res, &ctx->loss);
+  np_udp_checks_eval(&ctx->res, &ctx->loss, &ctx->checks);
+  return 0;
+}
+
+static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
+                      struct np_bench_verdict *v, struct np_errbuf *eb) {
+  struct udp_ctx *ctx = ctxp;
+  return np_udp_record_build(&ctx->cfg, &ctx->res, &ctx->loss, &ctx->checks,
+                             argc, argv, doc, v, eb);
+}
+
+static void kind_free(void *ctxp) {
+  struct udp_ctx *ctx = ctxp;
+  np_udp_result_free(&ctx->res);
+}
+
+const struct np_bench_kind np_udp_bench_kind = {
+    .prog = PROG,
+    .ctx_size = sizeof(struct udp_ctx),
+    .parse = kind_parse,
+    .usage = usage,
+    .run = kind_run,
+    .build = kind_build,
+    .summary = summary,
+    .free_result = kind_free,
+};
+
 int np_udp_cli_main(int argc, char **argv) {
-  struct np_udp_config cfg;
-  struct np_udp_result res;
-  struct np_udp_loss loss;
-  struct np_udp_checks checks;
-  struct np_errbuf eb = {{0}};
-  cJSON *doc = NULL;
-  int help, rc, code;
-  if (np_udp_cli_parse(argc, argv, &cfg, &help, &eb)) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    return NP_EXIT_USAGE;
-  }
-  if (help) {
-    np_bench_opt_help(&np_udp_optset, stdout);
-    return NP_EXIT_OK;
-  }
-  if ((rc = np_udp_run(&cfg, &res, &eb)) != 0) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    return NP_EXIT_RUNTIME;
-  }
-  np_udp_loss_compute(&res.measure, &res, &loss);
-  np_udp_checks_eval(&res, &loss, &checks);
-  const char *status = res.signal ? "interrupted"
-                       : checks.failed ? "failed"
-                                       : "passed";
-  code = res.signal ? 128 + res.signal
-         : checks.failed ? NP_EXIT_FAIL
-                         : NP_EXIT_OK;
-  rc = np_udp_record_build(&cfg, &res, &loss, &checks, status, argc, argv,
-                           &doc, &eb);
-  if (rc == 0)
-    rc = np_udp_record_validate(doc, &eb);
-  if (rc == 0)
-    rc = np_udp_record_write(doc, cfg.output, &eb);
-  if (rc) {
-    fprintf(stderr, PROG ": %s\n", eb.msg);
-    code = NP_EXIT_RUNTIME;
-  } else if (!cfg.quiet) {
-    summary(&cfg, &res, &loss, status);
-    for (unsigned i = 0; i < checks.n; i++)
-      if (!checks.item[i].passed)
-        fprintf(stderr, PROG ": check %s failed: %s\n", checks.item[i].name,
-                checks.item[i].detail);
-  }
-  cJSON_Delete(doc);
-  np_udp_result_free(&res);
-  return code;
+  return np_bench_ctl_main(&np_udp_bench_kind, argc, argv, NULL);
 }

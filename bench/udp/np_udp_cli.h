@@ -11,6 +11,7 @@
 #ifndef NP_UDP_CLI_H
 #define NP_UDP_CLI_H
 
+#include "np_bench_ctl_main.h"
 #include "np_err.h"
 #include "np_udp_config.h"
 
@@ -21,6 +22,11 @@
 int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
                      int *help, struct np_errbuf *eb);
 
+/* The udp kind of the shared flow (tests drive it with a controller
+ * seam: np_bench_ctl_main(&np_udp_bench_kind, argc, argv, &hooks)). */
+extern const struct np_bench_kind np_udp_bench_kind;
+
+/* np_bench_ctl_main(&np_udp_bench_kind, argc, argv, NULL). */
 int np_udp_cli_main(int argc, char **argv);
 
 #endif /* NP_UDP_CLI_H */

@@ -9,17 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: a fast, well-mixed generator; also our 64-bit hash step. */
-static uint64_t mix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+#include "np_rng.h" /* splitmix64: the generator and our 64-bit hash step */
+
 
 static uint64_t client_state(uint64_t seed, uint32_t client) {
   uint64_t st = seed ^ 0x6E65747072756F66ull; /* "netproof" */
-  return mix64(&st) ^ ((uint64_t)client << 32 | client);
+  return np_rng_splitmix64(&st) ^ ((uint64_t)client << 32 | client);
 }
 
 int np_udp_msg_gen_init(struct np_udp_msg_gen *g, uint64_t seed,
@@ -29,7 +24,7 @@ int np_udp_msg_gen_init(struct np_udp_msg_gen *g, uint64_t seed,
     return NP_ENOMEM;
   uint64_t st = client_state(seed, client), fold = 0;
   for (size_t off = 0; off < payload + 8; off += 8) {
-    uint64_t w = htole64(mix64(&st));
+    uint64_t w = htole64(np_rng_splitmix64(&st));
     size_t n = payload + 8 - off < 8 ? payload + 8 - off : 8;
     memcpy(base + off, &w, n);
   }
@@ -56,14 +51,14 @@ void np_udp_msg_gen_free(struct np_udp_msg_gen *g) {
 /* The 64-bit key of message seq (XORed over every body word). */
 static uint64_t seq_key(const struct np_udp_msg_gen *g, uint64_t seq) {
   uint64_t st = client_state(g->seed, g->client) ^ (seq * 0xD1B54A32D192ED03ull);
-  return mix64(&st);
+  return np_rng_splitmix64(&st);
 }
 
 /* The 24-byte header of message (seq, ts), little-endian. */
 static void header(const struct np_udp_msg_gen *g, uint64_t key, uint64_t seq,
                    uint64_t ts, uint8_t out[NP_UDP_MSG_HEADER]) {
   uint64_t st = key ^ g->base_fold ^ (uint64_t)g->payload;
-  uint64_t check = mix64(&st);
+  uint64_t check = np_rng_splitmix64(&st);
   uint64_t seq_le = htole64(seq), ts_le = htole64(ts);
   uint32_t client_le = htole32(g->client);
   uint32_t check_le = htole32((uint32_t)(check ^ (check >> 32)));

@@ -5,25 +5,22 @@
  * thread per lane, then walks the phases
  *     [warm-up -> warm-up drain ->] measurement -> drain -> stop
  * publishing each in eng->phase and waking every lane.  Between phases it
- * sleeps in poll() on a signalfd, so SIGINT/SIGTERM end the current phase
- * without a signal handler or global flag.  Drains end when every lane has
+ * sleeps on the shared controller's signalfd (bench/core/np_bench_ctl.h),
+ * so SIGINT/SIGTERM end the current phase without a signal handler or
+ * global flag.  Drains end when every lane has
  * acknowledged the phase and every outstanding message is answered or was
  * dropped by the kernel, or when no reply came for 200 ms + 2 x the
  * largest RTT seen, capped at 1 s (100 ms when interrupted); what is still
  * outstanding then is lost (see ctl_drain).
- * Kernel snapshots, per-socket drop counters and rusage are taken at the
- * start of measurement and at the end of its drain.
+ * Kernel snapshots (the controller's one policy: a failed snapshot fails
+ * the run), per-socket drop counters and rusage are taken at the start of
+ * measurement and at the end of its drain.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/signalfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "np_udp_engine.h"
@@ -230,35 +227,14 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
 /* ---- controller ---- */
 
 struct ctl {
-  struct np_udp_engine *eng;
-  int sigfd;
-  int signal; /* first signal received */
+  struct np_udp_engine *eng; /* the engine the phases drive     */
+  struct np_bench_ctl *bc;   /* signals, sleeps, snapshots      */
 };
 
 static void *lane_main(void *arg) {
   struct np_udp_lane *l = arg;
   l->run_rc = l->eng->tp->loop_run(l->loop);
   return NULL;
-}
-
-static void ctl_poll_signal(struct ctl *c, int timeout_ms) {
-  struct pollfd p = {.fd = c->sigfd, .events = POLLIN};
-  if (poll(&p, 1, timeout_ms) > 0) {
-    struct signalfd_siginfo si;
-    while (read(c->sigfd, &si, sizeof si) == (ssize_t)sizeof si)
-      if (!c->signal)
-        c->signal = (int)si.ssi_signo;
-  }
-}
-
-/* Sleep until deadline (seconds, monotonic) or a signal. */
-static void ctl_sleep_until(struct ctl *c, double deadline) {
-  for (;;) {
-    double left = deadline - now_s();
-    if (left <= 0 || c->signal)
-      return;
-    ctl_poll_signal(c, (int)(left * 1000.0) + 1);
-  }
 }
 
 static void ctl_set_phase(struct ctl *c, int ph) {
@@ -333,14 +309,14 @@ static int ctl_drain(struct ctl *c, int ph, const struct np_udp_result *res,
         break;
       }
       bound = ctl_drain_bound(c);
-      if (c->signal && bound > 0.1)
+      if (np_bench_ctl_signal(c->bc) && bound > 0.1)
         bound = 0.1;
       if (now - t_progress >= bound || now - t0 >= 10.0)
         break;
     } else if (now - t_set >= 5.0) {
       break; /* a lane never acknowledged */
     }
-    ctl_poll_signal(c, 1);
+    np_bench_ctl_poll(c->bc, 1);
   }
   *took = now_s() - t_set;
   if (bound_out)
@@ -402,54 +378,41 @@ static int fill_sock_reports(struct np_udp_engine *eng,
   return 0;
 }
 
-static void format_started_at(char *buf, size_t len) {
-  struct timespec ts;
-  struct tm tm;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  gmtime_r(&ts.tv_sec, &tm);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static double tv_s(struct timeval tv) {
-  return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 /* The phases; the engine's threads are running. */
-static int run_phases(struct ctl *c, struct np_udp_result *res) {
+static int run_phases(struct ctl *c, struct np_udp_result *res,
+                      struct np_errbuf *eb) {
   const struct np_udp_config *cfg = c->eng->cfg;
+  struct np_bench_cpu cpu0;
   double took;
   int rc;
   if (cfg->warmup > 0) {
-    double t0 = now_s();
     ctl_set_phase(c, NP_UDP_PH_WARMUP);
-    ctl_sleep_until(c, t0 + cfg->warmup);
-    res->warmup_seconds = now_s() - t0;
+    res->warmup_seconds = np_bench_ctl_sleep(c->bc, cfg->warmup);
     ctl_set_phase(c, NP_UDP_PH_WARMUP_DRAIN);
     ctl_drain(c, NP_UDP_PH_WARMUP_DRAIN, NULL, &took, NULL);
   }
-  struct rusage ru0, ru1;
-  if ((rc = np_kernel_take(&res->kernel_before)) != 0 ||
-      (rc = snap_socks(c->eng, res, 0)) != 0)
+  if ((rc = np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_BEFORE,
+                                  eb)) != 0)
     return rc;
-  getrusage(RUSAGE_SELF, &ru0);
-  double m0 = now_s();
-  if (!c->signal) { /* an interrupted warm-up skips the measurement */
+  if ((rc = snap_socks(c->eng, res, 0)) != 0)
+    return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  np_bench_cpu_now(&cpu0);
+  /* an interrupted warm-up skips the measurement (the sleep returns) */
+  if (!np_bench_ctl_signal(c->bc))
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
-    ctl_sleep_until(c, m0 + cfg->seconds);
-  }
-  res->measure_seconds = now_s() - m0;
+  res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->seconds);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
       ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
   res->drain_seconds = took;
-  getrusage(RUSAGE_SELF, &ru1);
-  if ((rc = snap_socks(c->eng, res, 1)) != 0 ||
-      (rc = np_kernel_take(&res->kernel_after)) != 0)
-    return rc;
-  res->cpu_user_seconds = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
-  res->cpu_sys_seconds = tv_s(ru1.ru_stime) - tv_s(ru0.ru_stime);
-  res->rss_max_bytes = (int64_t)ru1.ru_maxrss * 1024;
-  return 0;
+  struct np_bench_cpu cpu;
+  np_bench_cpu_since(&cpu0, &cpu);
+  res->cpu_user_seconds = cpu.user_seconds;
+  res->cpu_sys_seconds = cpu.sys_seconds;
+  res->rss_max_bytes = np_bench_rss_max_bytes();
+  if ((rc = snap_socks(c->eng, res, 1)) != 0)
+    return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  return np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_AFTER, eb);
 }
 
 static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
@@ -470,29 +433,17 @@ static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
   return 0;
 }
 
-int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
-               struct np_errbuf *eb) {
+int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
+               struct np_udp_result *res, struct np_errbuf *eb) {
   struct np_udp_engine eng = {0};
-  struct ctl c = {.eng = &eng, .sigfd = -1};
-  sigset_t set, old;
+  struct ctl c = {.eng = &eng, .bc = bc};
   int rc;
   memset(res, 0, sizeof *res);
   eng.cfg = cfg;
   eng.tp = cfg->backend == NP_UDP_BACKEND_RAW ? &np_udp_transport_raw
                                               : &np_udp_transport_uv;
   atomic_init(&eng.phase, NP_UDP_PH_IDLE);
-  format_started_at(res->started_at, sizeof res->started_at);
-
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &set, &old); /* lanes inherit the mask */
-  c.sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (c.sigfd < 0) {
-    rc = np_errbuf_set(eb, np_err_from_errno(errno), "signalfd: %s",
-                       strerror(errno));
-    goto out_mask;
-  }
+  np_bench_ctl_start(bc, &res->run);
   if ((rc = engine_setup(&eng, eb)) != 0)
     goto out_engine;
   if ((rc = fill_sock_reports(&eng, res)) != 0) {
@@ -504,6 +455,7 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
   res->rx_batch_client = eng.rx_batch_client;
   res->tx_batch = eng.tx_batch;
   res->reuseport_steered = eng.steered;
+  /* lanes inherit the controller's mask: signals reach only its fd */
   for (uint32_t i = 0; i < eng.nlanes; i++) {
     if (pthread_create(&eng.lanes[i].thread, NULL, lane_main, &eng.lanes[i])) {
       rc = np_errbuf_set(eb, NP_ESYS, "pthread_create failed");
@@ -511,9 +463,7 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
     }
     eng.lanes[i].thread_started = 1;
   }
-  rc = run_phases(&c, res);
-  if (rc)
-    np_errbuf_set(eb, rc, "run: %s", np_strerror(rc));
+  rc = run_phases(&c, res, eb);
 out_threads:
   ctl_set_phase(&c, NP_UDP_PH_STOP);
   for (uint32_t i = 0; i < eng.nlanes; i++)
@@ -521,14 +471,9 @@ out_threads:
       pthread_join(eng.lanes[i].thread, NULL);
   if (rc == 0 && (rc = collect(&eng, res)) != 0)
     np_errbuf_set(eb, rc, "collect: %s", np_strerror(rc));
-  res->signal = c.signal;
 out_engine:
   engine_free(&eng);
-  ctl_poll_signal(&c, 0); /* consume what arrived before unblocking */
-  res->signal = c.signal;
-  close(c.sigfd);
-out_mask:
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  np_bench_ctl_finish(bc, &res->run);
   if (rc)
     np_udp_result_free(res);
   return rc;
@@ -538,10 +483,7 @@ void np_udp_result_free(struct np_udp_result *res) {
   if (!res)
     return;
   np_hist_free(res->rtt_ns);
-  np_kernel_free(res->kernel_before);
-  np_kernel_free(res->kernel_after);
+  np_bench_run_free(&res->run);
   free(res->socks);
-  res->rtt_ns = NULL;
-  res->kernel_before = res->kernel_after = NULL;
-  res->socks = NULL;
+  memset(res, 0, sizeof *res);
 }

@@ -4,16 +4,17 @@
  * np_udp_run() opens the sockets, runs the phases (warm-up, warm-up drain,
  * measurement, drain) on the IO model's threads and fills a result that
  * np_udp_checks and np_udp_record turn into checks and the run record.
- * SIGINT/SIGTERM are blocked for the duration of the run and read through
- * a signalfd by the controlling thread, so no handler and no global state
- * is needed; a signal ends the current phase and is reported in
- * result->signal.
+ * The calling thread is the controller (bench/core/np_bench_ctl.h): it
+ * already blocks SIGINT/SIGTERM and reads them through the controller's
+ * signalfd, so no handler and no global state is needed; a signal ends the
+ * current phase and is reported in result->run.signal.
  */
 #ifndef NP_UDP_RUN_H
 #define NP_UDP_RUN_H
 
 #include <stdint.h>
 
+#include "np_bench_ctl.h"
 #include "np_err.h"
 #include "np_hist.h"
 #include "np_kernel.h"
@@ -73,21 +74,21 @@ struct np_udp_result {
   int64_t rss_max_bytes;
   uint32_t nsocks;
   struct np_udp_sock_report *socks; /* servers first, then clients; owned */
-  struct np_kernel *kernel_before;  /* owned                              */
-  struct np_kernel *kernel_after;   /* owned                              */
-  char started_at[32];              /* RFC 3339 UTC                       */
-  int signal;                       /* 0, SIGINT or SIGTERM               */
+  struct np_bench_run run;          /* times, signal, kernel snapshots
+                                       (before/after measurement+drain)  */
   uint32_t lanes;                   /* threads used                       */
   uint32_t rx_batch_server, rx_batch_client, tx_batch;
   uint64_t work_digest;             /* xor of --work results (keeps work) */
   int reuseport_steered;            /* 1 = cBPF steering by client id     */
 };
 
-/* Run the benchmark.  On success *res is filled (free with
+/* Run the benchmark under the controller ctl (opened by the caller, see
+ * np_bench_ctl_open).  On success *res is filled (free with
  * np_udp_result_free) - also for runs whose data checks will fail.
- * Returns NP_E* for environment failures (sockets, threads, memory). */
-int np_udp_run(const struct np_udp_config *cfg, struct np_udp_result *res,
-               struct np_errbuf *eb);
+ * Returns NP_E* for environment failures (sockets, threads, memory, a
+ * kernel snapshot); *res then holds nothing to free. */
+int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *ctl,
+               struct np_udp_result *res, struct np_errbuf *eb);
 
 void np_udp_result_free(struct np_udp_result *res); /* accepts NULL */
 

@@ -2,7 +2,9 @@
  * matrix_quick.c - the `quick` plan for real: `netproof-bench matrix
  * bench/plans/quick.json` spawning `netproof-bench udp`, end to end.  Every
  * record validates, every configuration passes, the suite finishes in
- * under a minute.  argv[1]: netproof-bench, argv[2]: source tree.
+ * under a minute, and stderr shows each repetition's own result (the last
+ * one too) and the end summary.  argv[1]: netproof-bench, argv[2]: source
+ * tree.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,34 @@ static void validate_file(const char *path) {
     fprintf(stderr, "%s: %s\n", path, eb.msg);
   ASSERT_OK(rc);
   cJSON_Delete(doc);
+}
+
+/* One line per repetition with its own result, then the end summary. */
+static void check_progress(const char *text, const char *out) {
+  int lines = 0;
+  for (const char *p = text; (p = strstr(p, "\n[")) != NULL; p++)
+    lines++;
+  ASSERT_EQ(lines, 12);
+  static const char *const want[] = {
+      "[1/4] udp-p1024-c16-w1-single-uv rep 1/3: passed, ",
+      " round trips/s, ",
+      "[3/4] udp-p1024-c16-w1-split-uv rep 3/3: passed, ",
+      "[4/4] udp-p16384-c16-w64-single-uv-srb4m rep 3/3: failed as expected: "
+      "no_loss: lost ",
+      "netproof-bench matrix: suite quick complete after ",
+      ": 12 repetitions run (9 passed), 0 kept from before\n",
+      "  configurations: 3 passed, 0 failed, 1 expected-fail, 1 excluded from "
+      "rankings (of 4)\n"};
+  const char *at = text;
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    const char *hit = strstr(at, want[i]);
+    if (hit == NULL)
+      NP_TEST_FAIL_("stderr lacks (in order) \"%s\"", want[i]);
+    at = hit;
+  }
+  char where[1200];
+  snprintf(where, sizeof where, "  summary: %s/summary.json\n", out);
+  ASSERT_NOT_NULL(strstr(text, where));
 }
 
 int main(int argc, char **argv) {
@@ -51,6 +81,7 @@ int main(int argc, char **argv) {
                 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
   char *text = mx_read(err);
   fprintf(stderr, "%s", text);
+  check_progress(text, out);
   free(text);
   printf("quick plan wall time: %.1f s\n", wall);
   ASSERT_TRUE(WIFEXITED(st));

@@ -2,8 +2,12 @@
  * matrix_resume.c - a matrix killed with SIGKILL while a child runs, then
  * --resume: complete repetitions are kept byte for byte, the partial one is
  * redone, no half or temporary file survives, the orphaned child died with
- * its parent.  Also SIGINT: the current child is killed, summary.json is
- * written for what finished, the message says how to resume, exit 130.
+ * its parent.  The killed runner's lock file stays behind and does not
+ * block the resume, which removes it when it ends; the set then has two
+ * sessions and each record names the one that ran it.  --resume on the
+ * complete suite says so and prints the end summary.  Also SIGINT: the
+ * current child is killed, summary.json is written for what finished, the
+ * message says how to resume, exit 130.
  * argv[1]: the fake bench script (payload 5 = a 0.4 s run).
  */
 #include <signal.h>
@@ -63,6 +67,63 @@ static void check_complete(const char *out) {
   cJSON_Delete(sum);
 }
 
+/* The first session's records name it, the resumed ones the second. */
+static void check_two_sessions(const char *out, const cJSON *ses, int kept) {
+  const char *s1 = np_json_get_string(cJSON_GetArrayItem(ses, 0), "session",
+                                      "");
+  const char *s2 = np_json_get_string(cJSON_GetArrayItem(ses, 1), "session",
+                                      "");
+  ASSERT_EQ(strlen(s1), 32);
+  ASSERT_EQ(strlen(s2), 32);
+  ASSERT_TRUE(strcmp(s1, s2) != 0);
+  static const char *const cfg[] = {"udp-p5-c1-w1-single-uv",
+                                    "udp-p5-c2-w1-single-uv",
+                                    "udp-p5-c3-w1-single-uv"};
+  int n1 = 0, n2 = 0;
+  for (int i = 0; i < 6; i++) {
+    char p[700];
+    snprintf(p, sizeof p, "%s/runs/%s/rep-%d.json", out, cfg[i / 2],
+             i % 2 + 1);
+    cJSON *rec = NULL;
+    ASSERT_OK(np_json_load_file(p, NULL, &rec, NULL));
+    const char *s = np_json_get_string(cJSON_GetObjectItem(rec, "runner"),
+                                       "session", "");
+    /* repetitions run in order: the first `kept` ran in session 1 */
+    ASSERT_STR_EQ(s, i < kept ? s1 : s2);
+    n1 += strcmp(s, s1) == 0;
+    n2 += strcmp(s, s2) == 0;
+    cJSON_Delete(rec);
+  }
+  ASSERT_EQ(n1, kept);
+  ASSERT_EQ(n2, 6 - kept);
+}
+
+/* --resume on a complete suite: it says so, runs nothing, and prints the
+ * end summary (it used to print nothing). */
+static void resume_complete(const char *fake, const char *plan,
+                            const char *tmp, const char *out) {
+  char err[600], want[1400];
+  snprintf(err, sizeof err, "%s/complete-err.txt", tmp);
+  char *resume[] = {"matrix", (char *)plan, "--output", (char *)out,
+                    "--bench-binary", (char *)fake, "--resume", NULL};
+  ASSERT_EQ(mx_run(resume, NULL, err), 0);
+  char *text = mx_read(err);
+  fprintf(stderr, "%s", text);
+  ASSERT_NOT_NULL(strstr(text, "netproof-bench matrix: suite slow is already "
+                               "complete: all 6 repetitions kept, nothing to "
+                               "run\n"));
+  ASSERT_NOT_NULL(strstr(text, ": 0 repetitions run (0 passed), 6 kept from "
+                               "before\n"));
+  ASSERT_NOT_NULL(strstr(text, "  configurations: 3 passed, 0 failed, 0 "
+                               "expected-fail, 0 excluded from rankings (of "
+                               "3)\n"));
+  snprintf(want, sizeof want, "  summary: %s/summary.json\n", out);
+  ASSERT_NOT_NULL(strstr(text, want));
+  ASSERT_TRUE(strstr(text, "rep 1/2:") == NULL); /* nothing ran */
+  free(text);
+  check_complete(out);
+}
+
 static void test_sigkill_resume(const char *fake, const char *plan,
                                 const char *tmp) {
   char out[600], first[700], p[700];
@@ -90,10 +151,15 @@ static void test_sigkill_resume(const char *fake, const char *plan,
   ASSERT_EQ(mx_count(out, ".json.tmp"), 0);
   ASSERT_EQ(complete_reps(out), kept);
 
+  char lock[700];
+  snprintf(lock, sizeof lock, "%s/.netproof-matrix.lock", out);
+  ASSERT_TRUE(mx_exists(lock)); /* stale: its flock died with the runner */
+
   char *resume[] = {"matrix", (char *)plan, "--output", out, "--bench-binary",
                     (char *)fake, "--quiet", "--resume", NULL};
   ASSERT_EQ(mx_run(resume, NULL, NULL), 0);
   check_complete(out);
+  ASSERT_TRUE(!mx_exists(lock));
   char *after = mx_read(first);
   ASSERT_STR_EQ(before, after); /* kept, not rerun */
   free(before);
@@ -107,7 +173,9 @@ static void test_sigkill_resume(const char *fake, const char *plan,
   const cJSON *s2 = cJSON_GetArrayItem(ses, 1);
   ASSERT_EQ(np_json_get_number(s2, "repetitions_kept", -1), kept);
   ASSERT_EQ(np_json_get_number(s2, "repetitions_run", -1), 6 - kept);
+  check_two_sessions(out, ses, kept);
   cJSON_Delete(suite);
+  resume_complete(fake, plan, tmp, out);
 }
 
 static void test_sigint(const char *fake, const char *plan, const char *tmp) {

@@ -26,17 +26,21 @@ static inline enum np_udp_backend udp_backend_arg(int argc, char **argv) {
 static inline void udp_run(const struct np_udp_config *cfg,
                            struct udp_outcome *o) {
   struct np_errbuf eb = {{0}};
-  int rc = np_udp_run(cfg, &o->res, &eb);
+  struct np_bench_ctl ctl;
+  ASSERT_OK(np_bench_ctl_open(&ctl, NULL, &eb));
+  int rc = np_udp_run(cfg, &ctl, &o->res, &eb);
+  np_bench_ctl_close(&ctl);
   if (rc)
     fprintf(stderr, "np_udp_run: %s\n", eb.msg);
   ASSERT_OK(rc);
   np_udp_loss_compute(&o->res.measure, &o->res, &o->loss);
   np_udp_checks_eval(&o->res, &o->loss, &o->checks);
   cJSON *doc = NULL;
-  ASSERT_OK(np_udp_record_build(cfg, &o->res, &o->loss, &o->checks,
-                                o->checks.failed ? "failed" : "passed", 0,
-                                NULL, &doc, &eb));
-  rc = np_udp_record_validate(doc, &eb);
+  struct np_bench_verdict v;
+  ASSERT_OK(np_udp_record_build(cfg, &o->res, &o->loss, &o->checks, 0, NULL,
+                                &doc, &v, &eb));
+  ASSERT_EQ(v.status, o->checks.failed ? NP_BENCH_FAILED : NP_BENCH_PASSED);
+  rc = np_bench_record_validate(doc, &eb);
   if (rc)
     fprintf(stderr, "record invalid: %s\n", eb.msg);
   ASSERT_OK(rc);

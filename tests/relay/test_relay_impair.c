@@ -274,12 +274,12 @@ static void test_jitter_rate_queue(void) {
 static void test_heap(void) {
   struct np_relay_heap h;
   np_relay_heap_init(&h);
-  struct np_relay_rng rng;
+  struct np_rng rng;
   np_relay_rng_seed(&rng, 7, 0, 0, 0);
   static int tags[5000];
   for (int i = 0; i < 5000; i++) {
     tags[i] = i;
-    ASSERT_OK(np_relay_heap_push(&h, np_relay_rng_next(&rng) % 100, &tags[i]));
+    ASSERT_OK(np_relay_heap_push(&h, np_rng_next(&rng) % 100, &tags[i]));
   }
   struct np_relay_heap_entry e, prev = {0, 0, NULL};
   for (int i = 0; i < 5000; i++) {

@@ -85,12 +85,12 @@ static void fec_invariants(const cJSON *doc, const char *mode) {
  * validation, naming the pointer. */
 static void schema_rejects(const cJSON *doc) {
   struct np_errbuf eb = {{0}};
-  ASSERT_OK(np_rudp_record_validate(doc, &eb));
+  ASSERT_OK(np_bench_record_validate(doc, &eb));
   cJSON *bad = cJSON_Duplicate(doc, 1);
   cJSON *f = (cJSON *)rl_get(bad, "rudp/rounds/0/fec");
   cJSON_ReplaceItemInObjectCaseSensitive(f, "parity_max",
                                          cJSON_CreateNumber(9));
-  ASSERT_EQ(np_rudp_record_validate(bad, &eb), NP_ESCHEMA);
+  ASSERT_EQ(np_bench_record_validate(bad, &eb), NP_ESCHEMA);
   ASSERT_TRUE(strstr(eb.msg, "/rudp/rounds/0/fec/parity_max") != NULL);
   cJSON_Delete(bad);
 }
@@ -111,12 +111,16 @@ static void test_profile(const char *mode, const char *profile) {
           rl_num(doc, "rudp/rounds/0/relay/window/applied_loss_percent"));
   ASSERT_GT(rec, 10);
   ASSERT_GT(rl_num(f, "parity_sent"), 0);
-  /* FEC repairs most random losses; the ARQ retransmits only the rest.
-   * Bursts of 3 defeat groups with m <= 2 more often (unrecoverable). */
-  if (!strcmp(profile, "random"))
-    ASSERT_LT(retx * 2, rec);
-  else
-    ASSERT_LT(retx, rec * 2);
+  /* Whatever the machine's speed: a rebuilt shard was lost or held back
+   * (reordered) by the relay, so recoveries cannot exceed what the relay
+   * took away in the same window, plus the shards of groups that straddle
+   * the window edges (at most one group per client and direction).  How
+   * many repairs FEC wins over retransmission depends on timing and is
+   * measured by bench/scripts/rudp_fec_targets.sh, not asserted here. */
+  double taken = rl_num(doc, "rudp/rounds/0/relay/window/lost") +
+                 rl_num(doc, "rudp/rounds/0/relay/window/reordered");
+  ASSERT_GT(taken, 0);
+  ASSERT_LE(rec, taken + 2 * 8 * 4);
   if (!strcmp(mode, "fixed"))
     ASSERT_LE(rl_num(f, "parity_max"), 2);
   if (!strcmp(profile, "random"))
