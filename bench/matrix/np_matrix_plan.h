@@ -5,6 +5,9 @@
  * A plan names a suite, a protocol, base options, and either dimensions
  * (lists whose cartesian product gives the configurations, minus any
  * "exclude" rows) or an explicit list of rows, or both (product first).
+ * The protocol names a benchmark command whose option table
+ * (bench/core/np_bench_opt.h) says which options exist, their values,
+ * defaults, order and id tags; the matrix keeps no copy.
  * A dimension's values are scalars (the dimension key is the option) or
  * objects (a bundle of options set together, e.g. {"io-model": "pool",
  * "io-threads": 2}).  Every configuration gets a stable, filesystem-safe id
@@ -21,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_sha256.h"
 
@@ -44,16 +48,21 @@ struct np_matrix_plan {
   char hash[NP_SHA256_HEX_SIZE]; /* SHA-256 of the compact plan JSON      */
   const char *suite;        /* suite name (owned by doc)                  */
   const char *protocol;     /* "udp" (owned by doc)                       */
+  const struct np_bench_optset *bench; /* the protocol's option table     */
   int repetitions;          /* default 3                                  */
   double timeout_seconds;   /* plan's per-run timeout, 0 = per config     */
   struct np_matrix_config *configs; /* expansion, in plan order           */
   size_t nconfigs;
 };
 
-/* Load path, check it (schema when the validator is built in, then the
- * option table: unknown options, wrong types, empty product) and expand it.
- * Errors (one line in eb, "path: /pointer: reason"): NP_ENOENT, NP_EPARSE,
- * NP_ESCHEMA, NP_EUNSUPPORTED (protocol without a runner), NP_ENOMEM. */
+/* Load path, check it and expand it: option names against the command's
+ * table, the plan schema, every value through the command's own value
+ * parser, then every configuration's argv through the command's whole
+ * parser (so the matrix refuses exactly what a child would), empty
+ * products and duplicate ids.  Errors (one line in eb, "path: /pointer:
+ * reason", the reason worded as the command words it): NP_ENOENT,
+ * NP_EPARSE, NP_ESCHEMA, NP_EUNSUPPORTED (protocol without a runner),
+ * NP_ENOMEM. */
 int np_matrix_plan_load(const char *path, struct np_matrix_plan **out,
                         struct np_errbuf *eb);
 

@@ -30,13 +30,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_relay_impair.h"
 
-#define NP_RELAY_DEFAULT_CAPACITY_BYTES ((uint64_t)8 << 20) /* 8 MiB */
-#define NP_RELAY_DEFAULT_CAPACITY_PACKETS ((uint64_t)8192)
-#define NP_RELAY_DEFAULT_SEED ((uint64_t)42)
-#define NP_RELAY_DEFAULT_SPIN_NS ((uint64_t)200000) /* 200 us */
 #define NP_RELAY_MAX_ROUTES 4096u
 #define NP_RELAY_MAX_DATAGRAM 65536u
 
@@ -52,9 +49,40 @@ struct np_relay_config {
                             * time (0 = sleep until the timerfd fires) */
 };
 
-/* ---- configuration (np_relay_options.c) ---- */
+/* ---- configuration and options (np_relay_options.c) ---- */
 
-/* Profile "none", default capacity, seed 42. */
+/* The relay's options are one table (bench/core/np_bench_opt.h), so the
+ * rudp command, its --help, the matrix and a standalone relay command read
+ * the same names, ranges and defaults.  Every option sets both directions
+ * (the reference configures its links symmetrically); library users may
+ * set cfg->dir[d] individually.  Setting any --ge-* switches the
+ * Gilbert-Elliott model on with tc's defaults for the rest (r = 100 - p,
+ * 1-h = 100, 1-k = 0); --profile is applied before every other option,
+ * wherever it appears. */
+
+/* Profile names, NULL-terminated: none, random, burst, sustained. */
+extern const char *const np_relay_profile_names[];
+
+/* The impairment rows over struct np_relay_config: --loss-percent
+ * --delay-ms --jitter-ms --duplicate-percent --reorder-percent
+ * --reorder-delay-ms --burst-loss N/M --ge-p --ge-r --ge-1-h --ge-1-k
+ * --rate-bytes --relay-capacity-bytes --relay-capacity-packets
+ * --relay-spin-us.  rudp composes them (its section's base is the
+ * offset of its struct np_relay_config). */
+#define NP_RELAY_IMPAIR_NOPTS 15
+extern const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS];
+
+/* Setter of a --profile row (CHOICE over np_relay_profile_names) whose
+ * section is a struct np_relay_config: applies the named profile. */
+int np_relay_opt_profile(void *sec, const struct np_bench_opt *o,
+                         const struct np_bench_val *v, struct np_errbuf *eb);
+
+/* The relay's own option set over struct np_relay_config: --profile
+ * (default none), the impairment rows, --seed (42). */
+extern const struct np_bench_optset np_relay_optset;
+
+/* Every option's default: profile "none", capacity 8 MiB and 8,192
+ * packets per route, seed 42, spin 200 us. */
 void np_relay_config_init(struct np_relay_config *cfg);
 
 /* Replace both directions' impairments with a named profile: none, random,
@@ -65,14 +93,8 @@ int np_relay_profile_apply(struct np_relay_config *cfg, const char *name,
 /* 1 when name ("--loss-percent" or "loss-percent") is a relay option. */
 int np_relay_option_known(const char *name);
 
-/* Set one option on both directions.  Options: --profile --loss-percent
- * --delay-ms --jitter-ms --duplicate-percent --reorder-percent
- * --reorder-delay-ms --burst-loss N/M --ge-p --ge-r --ge-1-h --ge-1-k
- * --rate-bytes --relay-capacity-bytes --relay-capacity-packets --seed
- * --relay-spin-us.
- * Setting any --ge-* switches the Gilbert-Elliott model on (tc's
- * defaults for the rest: r = 100 - p, 1-h = 100, 1-k = 0).
- * NP_EUSAGE with "--name: reason" in eb on bad names or values. */
+/* Set one option of np_relay_optset.  NP_EUSAGE with one line in eb
+ * ("--loss-percent 101: out of range 0..100") on bad names or values. */
 int np_relay_option_set(struct np_relay_config *cfg, const char *name,
                         const char *value, struct np_errbuf *eb);
 

@@ -1,6 +1,7 @@
 /*
- * np_relay_options.c - relay configuration: defaults, the reference's
- * profiles, option parsing shared with the rudp CLI, validation, JSON.
+ * np_relay_options.c - relay configuration: the reference's profiles, the
+ * option table (np_relay_impair_opts and np_relay_optset, shared with the
+ * rudp command, its --help and the matrix), validation, JSON.
  *
  * Every option applies to both directions (the reference configures its
  * links symmetrically); library users may set cfg->dir[d] individually.
@@ -15,15 +16,11 @@
 #include <string.h>
 
 #define MS_NS 1000000.0
+#define RC struct np_relay_config
+#define IM struct np_relay_impair
 
-void np_relay_config_init(struct np_relay_config *cfg) {
-  memset(cfg, 0, sizeof(*cfg));
-  strcpy(cfg->profile, "none");
-  cfg->seed = NP_RELAY_DEFAULT_SEED;
-  cfg->capacity_bytes = NP_RELAY_DEFAULT_CAPACITY_BYTES;
-  cfg->capacity_packets = NP_RELAY_DEFAULT_CAPACITY_PACKETS;
-  cfg->timer_spin_ns = NP_RELAY_DEFAULT_SPIN_NS;
-}
+const char *const np_relay_profile_names[] = {"none", "random", "burst",
+                                              "sustained", NULL};
 
 int np_relay_profile_apply(struct np_relay_config *cfg, const char *name,
                            struct np_errbuf *eb) {
@@ -56,60 +53,59 @@ int np_relay_profile_apply(struct np_relay_config *cfg, const char *name,
   return 0;
 }
 
-static const char *const option_names[] = {
-    "profile",         "loss-percent",         "delay-ms",
-    "jitter-ms",       "duplicate-percent",    "reorder-percent",
-    "reorder-delay-ms", "burst-loss",          "ge-p",
-    "ge-r",            "ge-1-h",               "ge-1-k",
-    "rate-bytes",      "relay-capacity-bytes", "relay-capacity-packets",
-    "seed",            "relay-spin-us"};
-
-static const char *strip_dashes(const char *name) {
-  return strncmp(name, "--", 2) == 0 ? name + 2 : name;
+int np_relay_opt_profile(void *sec, const struct np_bench_opt *o,
+                         const struct np_bench_val *v, struct np_errbuf *eb) {
+  (void)o;
+  return np_relay_profile_apply(sec, np_relay_profile_names[v->u], eb);
 }
 
-int np_relay_option_known(const char *name) {
-  const char *n = strip_dashes(name);
-  for (size_t i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++)
-    if (strcmp(n, option_names[i]) == 0)
-      return 1;
+/* The row's field (offset into struct np_relay_impair) in both directions. */
+static int set_both(void *sec, const struct np_bench_opt *o,
+                    const struct np_bench_val *v, struct np_errbuf *eb) {
+  RC *cfg = sec;
+  int rc = 0;
+  for (int d = 0; d < NP_RELAY_DIRS && rc == 0; d++)
+    rc = np_bench_opt_put(o, &cfg->dir[d], v, eb);
+  return rc;
+}
+
+/* Milliseconds into the row's uint64_t nanosecond field, both directions. */
+static int set_both_ms(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  RC *cfg = sec;
+  uint64_t ns = (uint64_t)llround(v->d * MS_NS);
+  if (o->size != sizeof ns)
+    return np_errbuf_set(eb, NP_EINVAL, "--%s: not a nanosecond field",
+                         o->name);
+  for (int d = 0; d < NP_RELAY_DIRS; d++)
+    memcpy((char *)&cfg->dir[d] + o->offset, &ns, sizeof ns);
   return 0;
 }
 
-static int parse_double(const char *name, const char *value, double lo,
-                        double hi, double *out, struct np_errbuf *eb) {
-  char *end = NULL;
-  errno = 0;
-  double v = strtod(value, &end);
-  if (value[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s: '%s' is not a number", name,
-                         value);
-  if (v < lo || v > hi)
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s: %s is outside %g..%g", name,
-                         value, lo, hi);
-  *out = v;
-  return 0;
+/* --ge-*: the Gilbert-Elliott model on (tc's defaults for what is not
+ * given: r = 100 - p, 1-h = 100, 1-k = 0), then the row's field. */
+static int set_ge(void *sec, const struct np_bench_opt *o,
+                  const struct np_bench_val *v, struct np_errbuf *eb) {
+  RC *cfg = sec;
+  for (int d = 0; d < NP_RELAY_DIRS; d++) {
+    IM *im = &cfg->dir[d];
+    if (!im->ge_enabled) {
+      im->ge_enabled = 1;
+      im->ge_p = 0;
+      im->ge_r = 100;
+      im->ge_1h = 100;
+      im->ge_1k = 0;
+    }
+    if (o->offset == offsetof(IM, ge_p))
+      im->ge_r = 100 - v->d;
+  }
+  return set_both(sec, o, v, eb);
 }
 
-static int parse_u64(const char *name, const char *value, uint64_t *out,
-                     struct np_errbuf *eb) {
-  char *end = NULL;
-  errno = 0;
-  if (value[0] < '0' || value[0] > '9')
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "--%s: '%s' is not a non-negative integer", name,
-                         value);
-  unsigned long long v = strtoull(value, &end, 10);
-  if (*end != '\0' || errno != 0)
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "--%s: '%s' is not a non-negative integer", name,
-                         value);
-  *out = (uint64_t)v;
-  return 0;
-}
-
-static int parse_burst(const char *value, uint32_t *n, uint32_t *m,
-                       struct np_errbuf *eb) {
+static int set_burst(void *sec, const struct np_bench_opt *o,
+                     const struct np_bench_val *v, struct np_errbuf *eb) {
+  RC *cfg = sec;
+  const char *value = v->text;
   unsigned long a, b;
   char *end = NULL;
   errno = 0;
@@ -122,129 +118,153 @@ static int parse_burst(const char *value, uint32_t *n, uint32_t *m,
   if (errno != 0 || *end != '\0' || a > b || b > 1000000000ul ||
       (a > 0 && b == 0))
     goto bad;
-  *n = (uint32_t)a;
-  *m = (uint32_t)b;
+  for (int d = 0; d < NP_RELAY_DIRS; d++) {
+    cfg->dir[d].burst_n = (uint32_t)a;
+    cfg->dir[d].burst_m = (uint32_t)b;
+  }
   return 0;
 bad:
   return np_errbuf_set(eb, NP_EUSAGE,
-                       "--burst-loss: '%s' is not N/M with 0 <= N <= M", value);
+                       "--%s '%s': expected N/M with 0 <= N <= M", o->name,
+                       value);
 }
 
-/* Apply f to both directions. */
-#define BOTH(stmt)                                                          \
-  do {                                                                      \
-    for (int d_ = 0; d_ < NP_RELAY_DIRS; d_++) {                            \
-      struct np_relay_impair *im = &cfg->dir[d_];                           \
-      stmt;                                                                 \
-    }                                                                       \
-  } while (0)
+static int set_spin(void *sec, const struct np_bench_opt *o,
+                    const struct np_bench_val *v, struct np_errbuf *eb) {
+  (void)o;
+  (void)eb;
+  ((RC *)sec)->timer_spin_ns = v->u * 1000u;
+  return 0;
+}
 
-static void ge_enable(struct np_relay_config *cfg) {
-  BOTH(if (!im->ge_enabled) {
-    im->ge_enabled = 1;
-    im->ge_p = 0;
-    im->ge_r = 100;
-    im->ge_1h = 100;
-    im->ge_1k = 0;
-  });
+#define PCT(nm, field, what, tg, setter)                                     \
+  {.name = nm, .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100, .unit = "%", \
+   .metavar = "P", .help = what, NP_BENCH_AT(IM, field), .set = setter,     \
+   .tag = tg}
+#define MSEC(nm, field, what, tg)                                            \
+  {.name = nm, .type = NP_BENCH_OPT_NUM, .min = 0, .max = 60000,            \
+   .unit = "ms", .metavar = "MS", .help = what, NP_BENCH_AT(IM, field),     \
+   .set = set_both_ms, .tag = tg}
+
+/* Canonical order (argv and id parts): loss, delay, jitter, duplication,
+ * reordering, burst, Gilbert-Elliott, rate, capacity, timer.  Defaults of
+ * the impairments come from --profile. */
+const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS] = {
+    PCT("loss-percent", loss_pct, "random loss, after burst and GE models",
+        "loss", set_both),
+    MSEC("delay-ms", delay_ns, "one-way delay D", "d"),
+    MSEC("jitter-ms", jitter_ns, "uniform jitter J: delay in [D-J, D+J)",
+         "j"),
+    PCT("duplicate-percent", dup_pct, "duplication", "dup", set_both),
+    PCT("reorder-percent", reorder_pct,
+        "packets given --reorder-delay-ms extra", "ro", set_both),
+    MSEC("reorder-delay-ms", reorder_delay_ns, "the reordering extra delay",
+         "rod"),
+    {.name = "burst-loss", .type = NP_BENCH_OPT_STR, .metavar = "N/M",
+     .range_text = "0 <= N <= M",
+     .help = "burst loss: N consecutive packets in every M",
+     NP_BENCH_AT(IM, burst_n), .set = set_burst, .tag = "bl"},
+    PCT("ge-p", ge_p, "Gilbert-Elliott: GOOD -> BAD per packet", "gep",
+        set_ge),
+    PCT("ge-r", ge_r, "Gilbert-Elliott: BAD -> GOOD per packet", "ger",
+        set_ge),
+    PCT("ge-1-h", ge_1h, "Gilbert-Elliott: loss while BAD", "geh", set_ge),
+    PCT("ge-1-k", ge_1k, "Gilbert-Elliott: loss while GOOD", "gek", set_ge),
+    {.name = "rate-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 0,
+     .umax = UINT64_MAX, .unit = "bytes/s", .metavar = "B",
+     .help = "link rate per direction, 0 = unlimited",
+     NP_BENCH_AT(IM, rate_bytes), .set = set_both, .tag = "rate"},
+    {.name = "relay-capacity-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 0,
+     .umax = UINT64_MAX, .dflt = "8388608", .metavar = "B",
+     .help = "queue capacity per route, 0 = unlimited",
+     NP_BENCH_AT(RC, capacity_bytes), .tag = "rcb"},
+    {.name = "relay-capacity-packets", .type = NP_BENCH_OPT_UINT, .umin = 0,
+     .umax = UINT64_MAX, .dflt = "8192",
+     .help = "queue capacity per route in packets, 0 = unlimited",
+     NP_BENCH_AT(RC, capacity_packets), .tag = "rcp"},
+    {.name = "relay-spin-us", .type = NP_BENCH_OPT_UINT, .umin = 0,
+     .umax = 10000, .dflt = "200", .unit = "us", .metavar = "U",
+     .help = "wake this early and spin to each release",
+     NP_BENCH_AT(RC, timer_spin_ns), .set = set_spin, .tag = "spin"},
+};
+
+static const struct np_bench_opt relay_profile_opts[] = {
+    {.name = "profile", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_relay_profile_names, .dflt = "none",
+     .help = "the reference's link profile, applied before the rest",
+     NP_BENCH_AT(RC, profile), .set = np_relay_opt_profile, .tag = "",
+     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_FIRST},
+};
+
+static const struct np_bench_opt relay_seed_opts[] = {
+    {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = UINT64_MAX,
+     .dflt = "42", .help = "root of every impairment's random stream",
+     NP_BENCH_AT(RC, seed), .tag = "seed"},
+};
+
+static const struct np_bench_opt_section relay_sections[] = {
+    {NULL, relay_profile_opts, 1, 0},
+    {NULL, np_relay_impair_opts, NP_RELAY_IMPAIR_NOPTS, 0},
+    {NULL, relay_seed_opts, 1, 0},
+};
+
+static void relay_init(void *cfg) { memset(cfg, 0, sizeof(RC)); }
+
+static int relay_validate(void *cfg, const struct np_bench_given *g,
+                          struct np_errbuf *eb) {
+  (void)g;
+  return np_relay_config_validate(cfg, eb);
+}
+
+const struct np_bench_optset np_relay_optset = {
+    .command = "relay",
+    .summary = "The in-process link emulator: loss, delay, duplication, "
+               "reordering,\nrate and capacity on every route, both "
+               "directions.\n",
+    .doc = "docs/relay.md",
+    .sections = relay_sections,
+    .nsections = sizeof relay_sections / sizeof relay_sections[0],
+    .cfg_size = sizeof(RC),
+    .init = relay_init,
+    .validate = relay_validate,
+};
+
+void np_relay_config_init(struct np_relay_config *cfg) {
+  /* the table's defaults are valid (tests/relay/test_relay_options.c);
+   * memset first keeps cfg defined if they ever were not */
+  memset(cfg, 0, sizeof(*cfg));
+  (void)np_bench_opt_defaults(&np_relay_optset, cfg, NULL);
+}
+
+int np_relay_option_known(const char *name) {
+  return np_bench_opt_find(&np_relay_optset, name) >= 0;
 }
 
 int np_relay_option_set(struct np_relay_config *cfg, const char *name,
                         const char *value, struct np_errbuf *eb) {
-  const char *n = strip_dashes(name);
-  double d = 0;
-  uint64_t u = 0;
-  int rc = 0;
-  if (value == NULL)
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s: missing value", n);
-
-  if (strcmp(n, "profile") == 0)
-    return np_relay_profile_apply(cfg, value, eb);
-  if (strcmp(n, "seed") == 0) {
-    if ((rc = parse_u64(n, value, &u, eb)) == 0)
-      cfg->seed = u;
-    return rc;
-  }
-  if (strcmp(n, "relay-capacity-bytes") == 0) {
-    if ((rc = parse_u64(n, value, &u, eb)) == 0)
-      cfg->capacity_bytes = u;
-    return rc;
-  }
-  if (strcmp(n, "relay-capacity-packets") == 0) {
-    if ((rc = parse_u64(n, value, &u, eb)) == 0)
-      cfg->capacity_packets = u;
-    return rc;
-  }
-  if (strcmp(n, "relay-spin-us") == 0) {
-    if ((rc = parse_u64(n, value, &u, eb)) == 0 && u > 10000)
-      rc = np_errbuf_set(eb, NP_EUSAGE, "--%s: %s is outside 0..10000", n,
-                         value);
-    if (rc == 0)
-      cfg->timer_spin_ns = u * 1000u;
-    return rc;
-  }
-  if (strcmp(n, "rate-bytes") == 0) {
-    if ((rc = parse_u64(n, value, &u, eb)) == 0)
-      BOTH(im->rate_bytes = u);
-    return rc;
-  }
-  if (strcmp(n, "burst-loss") == 0) {
-    uint32_t bn = 0, bm = 0;
-    if ((rc = parse_burst(value, &bn, &bm, eb)) == 0)
-      BOTH(im->burst_n = bn; im->burst_m = bm);
-    return rc;
-  }
-  int is_ms = strcmp(n, "delay-ms") == 0 || strcmp(n, "jitter-ms") == 0 ||
-              strcmp(n, "reorder-delay-ms") == 0;
-  if (is_ms) {
-    if ((rc = parse_double(n, value, 0, 60000, &d, eb)) != 0)
-      return rc;
-    uint64_t ns = (uint64_t)llround(d * MS_NS);
-    if (strcmp(n, "delay-ms") == 0)
-      BOTH(im->delay_ns = ns);
-    else if (strcmp(n, "jitter-ms") == 0)
-      BOTH(im->jitter_ns = ns);
-    else
-      BOTH(im->reorder_delay_ns = ns);
-    return 0;
-  }
-  if (!np_relay_option_known(n))
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s: unknown relay option", n);
-  if ((rc = parse_double(n, value, 0, 100, &d, eb)) != 0)
-    return rc;
-  if (strcmp(n, "loss-percent") == 0) {
-    BOTH(im->loss_pct = d);
-  } else if (strcmp(n, "duplicate-percent") == 0) {
-    BOTH(im->dup_pct = d);
-  } else if (strcmp(n, "reorder-percent") == 0) {
-    BOTH(im->reorder_pct = d);
-  } else {
-    ge_enable(cfg);
-    if (strcmp(n, "ge-p") == 0)
-      BOTH(im->ge_p = d; im->ge_r = 100 - d);
-    else if (strcmp(n, "ge-r") == 0)
-      BOTH(im->ge_r = d);
-    else if (strcmp(n, "ge-1-h") == 0)
-      BOTH(im->ge_1h = d);
-    else
-      BOTH(im->ge_1k = d);
-  }
-  return 0;
+  int k = np_bench_opt_find(&np_relay_optset, name);
+  if (k < 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s: unknown relay option",
+                         strncmp(name, "--", 2) == 0 ? name + 2 : name);
+  return np_bench_opt_apply(&np_relay_optset, cfg, 1, &k, &value, NULL, eb);
 }
 
 int np_relay_options_parse(struct np_relay_config *cfg, size_t n,
                            const char *const *names, const char *const *values,
                            struct np_errbuf *eb) {
-  int rc;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(strip_dashes(names[i]), "profile") == 0 &&
-        (rc = np_relay_option_set(cfg, names[i], values[i], eb)) != 0)
-      return rc;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(strip_dashes(names[i]), "profile") != 0 &&
-        (rc = np_relay_option_set(cfg, names[i], values[i], eb)) != 0)
-      return rc;
-  return np_relay_config_validate(cfg, eb);
+  int *idx = n ? malloc(n * sizeof *idx) : NULL;
+  int rc = 0;
+  if (n && idx == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n && rc == 0; i++)
+    if ((idx[i] = np_bench_opt_find(&np_relay_optset, names[i])) < 0)
+      rc = np_errbuf_set(eb, NP_EUSAGE, "--%s: unknown relay option",
+                         strncmp(names[i], "--", 2) == 0 ? names[i] + 2
+                                                         : names[i]);
+  if (rc == 0)
+    rc = np_bench_opt_apply(&np_relay_optset, cfg, n, idx, values, NULL, eb);
+  free(idx);
+  return rc ? rc : np_relay_config_validate(cfg, eb);
 }
 
 static int pct_ok(double v) { return isfinite(v) && v >= 0 && v <= 100; }

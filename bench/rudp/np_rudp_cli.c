@@ -1,8 +1,9 @@
 /*
- * np_rudp_cli.c - `netproof-bench rudp`: the --help text, a one-line
- * summary per round on stderr, and the rudp kind's table for the shared
- * command-line flow (bench/core/np_bench_ctl_main.h: output opened first,
- * run, record, exit code).  Options are parsed in np_rudp_config.c.
+ * np_rudp_cli.c - `netproof-bench rudp`: the --help text (generated from
+ * the option table in np_rudp_options.c, which also drives the parser), a
+ * one-line summary per round on stderr, and the rudp kind's table for the
+ * shared command-line flow (bench/core/np_bench_ctl_main.h: output opened
+ * first, run, record, exit code).
  */
 #include "np_rudp_cli.h"
 
@@ -10,57 +11,15 @@
 #include <stdio.h>
 
 #include "np_rudp_config.h"
+#include "np_rudp_options.h"
 #include "np_rudp_record.h"
 #include "np_rudp_record_fec.h"
 #include "np_rudp_run.h"
 
 #define PROG "netproof-bench rudp"
 
-static void usage(FILE *fp) {
-  fputs(
-      "usage: netproof-bench rudp [options]\n"
-      "Reliable-UDP (ARQ) echo benchmark: clients keep --window messages in\n"
-      "flight to an echo server through an in-process relay that emulates\n"
-      "loss, delay, duplication and reordering.  Every echo is checked.\n"
-      "\n"
-      "  --payload N        message bytes (1..1048576)                    [1024]\n"
-      "  --clients N        client connections (1..256)                   [4]\n"
-      "  --window N         messages in flight per client (1..4096)       [16]\n"
-      "  --io-model M       single | pool                                 [single]\n"
-      "  --io-threads N     loops for pool (1..16)                        [1; pool 4]\n"
-      "  --fec F            none | fixed | adaptive (docs/fec.md)         [none]\n"
-      "  --fec-group N      data datagrams per FEC group (1..8)           [8]\n"
-      "  --fec-parity N     parity per group, fixed mode (0..4)           [2]\n"
-      "  --fec-wait-ms X    an open group waits at most X ms              [2]\n"
-      "  --fec-budget-bytes N  retained bytes per endpoint                [1048576]\n"
-      "  --fec-ratio-percent N parity bytes <= N % of data bytes          [50]\n"
-      "  --fec-target P     adaptive: P(group unrecoverable) target       [0.02]\n"
-      "  --fec-min-parity N / --fec-max-parity N  adaptive bounds         [0 / 4]\n"
-      "  --fec-initial-parity N  adaptive, before the first loss report   [1]\n"
-      "  --cc C             bbr | newreno | none                          [bbr]\n"
-      "  --mtu N            protocol MTU, UDP payload bytes               [1200]\n"
-      "  --min-rto-ms X     RTO floor                                     [100]\n"
-      "  --reo-wnd-max-ms X cap on RACK's reordering window; auto = FEC\n"
-      "                     wait + 3 ms with FEC, no cap without          [auto]\n"
-      "  --warmup S         warm-up seconds per round                     [2]\n"
-      "  --seconds S        measured seconds per round                    [3]\n"
-      "  --rounds N         rounds, relay seeds seed, seed+1, ...         [3]\n"
-      "  --seed N           root seed                                     [42]\n"
-      "  --socket-buffer N  SO_RCVBUF/SO_SNDBUF of endpoint sockets       [4194304]\n"
-      "  --output FILE      run record (JSON); - = stdout                 [-]\n"
-      "  --quiet            no summary on stderr\n"
-      "relay (see docs/relay.md):\n"
-      "  --profile none|random|burst|sustained                            [random]\n"
-      "  --loss-percent P --delay-ms D --jitter-ms J --duplicate-percent P\n"
-      "  --reorder-percent P --reorder-delay-ms D --burst-loss N/M\n"
-      "  --ge-p P --ge-r R --ge-1-h H --ge-1-k K --rate-bytes B\n"
-      "  --relay-capacity-bytes B --relay-capacity-packets N --relay-spin-us U\n"
-      "\n"
-      "exit: 0 passed, 1 a data check failed (record written, status failed),\n"
-      "      2 usage, 3 environment/run-time error, 130/143 interrupted\n"
-      "See docs/rudp.md.\n",
-      fp);
-}
+/* --help, generated from the option table. */
+static void usage(FILE *fp) { np_bench_opt_help(&np_rudp_optset, fp); }
 
 /* What the shared flow (np_bench_ctl_main) holds for a rudp run. */
 struct rudp_ctx {

@@ -1,11 +1,12 @@
 /*
  * np_rudp_config.h - everything `netproof-bench rudp` was asked to do.
  *
- * Filled by np_rudp_config_parse (the CLI) or by tests, then handed
- * read-only to the run (np_rudp_run.c) and the record (np_rudp_record.c).
- * Relay options (--profile, --loss-percent, ...) are parsed by np_relay's
- * own option code into cfg.relay; --seed is ours and seeds the relay per
- * round (seed, seed + 1, ...).
+ * Filled by np_rudp_config_parse (the CLI, through the option table in
+ * np_rudp_options.c) or by tests, then handed read-only to the run
+ * (np_rudp_run.c) and the record (np_rudp_record.c).  Relay options
+ * (--profile, --loss-percent, ...) are the relay's own table rows, stored
+ * into cfg.relay; --seed is ours and seeds the relay per round (seed,
+ * seed + 1, ...).  The functions below are defined in np_rudp_config.c.
  */
 #ifndef NP_RUDP_CONFIG_H
 #define NP_RUDP_CONFIG_H
@@ -52,13 +53,19 @@ struct np_rudp_config {
   int quiet;
 };
 
+/* Every option's default from the option table, derived fields set. */
 void np_rudp_config_defaults(struct np_rudp_config *cfg);
 
-/* Parse argv (argv[0] = "rudp").  *help = 1 for --help.  NP_EUSAGE with
- * "--option: reason" in eb.  With --fec fixed|adaptive the ARQ's reserve
- * becomes NP_FEC_RESERVE so every data datagram fits an FEC group. */
+/* Parse argv (argv[0] = "rudp") with np_rudp_optset.  *help = 1 for
+ * --help.  NP_EUSAGE with one line in eb ("--window 0: out of range
+ * 1..4096").  With --fec fixed|adaptive the ARQ's reserve becomes
+ * NP_FEC_RESERVE so every data datagram fits an FEC group. */
 int np_rudp_config_parse(int argc, char **argv, struct np_rudp_config *cfg,
                          int *help, struct np_errbuf *eb);
+
+/* Names by enum value, NULL-terminated (the option table's choices). */
+extern const char *const np_rudp_io_model_names[];
+extern const char *const np_rudp_fec_names[];
 
 const char *np_rudp_io_model_name(enum np_rudp_io_model m);
 const char *np_rudp_fec_name(enum np_rudp_fec f);

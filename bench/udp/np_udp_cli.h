@@ -15,8 +15,10 @@
 #include "np_err.h"
 #include "np_udp_config.h"
 
-/* Parse argv[1..argc) into cfg (defaults first).  Returns 0, or NP_EUSAGE
- * with one line in eb.  *help is set to 1 when --help was given. */
+/* Parse argv[1..argc) into cfg with the udp option table (np_udp_optset:
+ * defaults first, then the options, then the cross-field rules).  Returns
+ * 0, or NP_EUSAGE with one line in eb.  *help is set to 1 when --help was
+ * given. */
 int np_udp_cli_parse(int argc, char **argv, struct np_udp_config *cfg,
                      int *help, struct np_errbuf *eb);
 

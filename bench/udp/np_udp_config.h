@@ -1,9 +1,10 @@
 /*
  * np_udp_config.h - everything `netproof-bench udp` was asked to do.
  *
- * Filled by the CLI (np_udp_cli.c) or by tests, then handed read-only to
- * the engine (np_udp_run.c) and the record writer (np_udp_record.c).  No
- * run-time state lives here.
+ * Filled by the option table's parser (np_udp_options.c) or by tests, then
+ * handed read-only to the engine (np_udp_run.c) and the record writer
+ * (np_udp_record.c).  No run-time state lives here.  The functions below
+ * are defined in np_udp_config.c.
  */
 #ifndef NP_UDP_CONFIG_H
 #define NP_UDP_CONFIG_H
@@ -51,11 +52,16 @@ struct np_udp_config {
   int quiet;                    /* 1 = no human summary on stderr            */
 };
 
-/* The reference defaults (see docs/udp-benchmark.md). */
+/* The reference defaults (see docs/udp-benchmark.md): every option's
+ * default from the option table (np_udp_options.c), derived fields set. */
 void np_udp_config_defaults(struct np_udp_config *cfg);
 
 /* Threads the model uses: single 1, split 2, pool/reuseport io_threads. */
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
+
+/* Names by enum value, NULL-terminated (the option table's choices). */
+extern const char *const np_udp_io_model_names[];
+extern const char *const np_udp_backend_names[];
 
 const char *np_udp_io_model_name(enum np_udp_io_model m);
 const char *np_udp_backend_name(enum np_udp_backend b);

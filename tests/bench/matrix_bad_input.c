@@ -1,7 +1,9 @@
 /*
  * matrix_bad_input.c - every kind of bad input gives exit 2, one clear
  * line naming the file and JSON pointer, and runs nothing (no output
- * folder appears, an existing one is left untouched).
+ * folder appears, an existing one is left untouched).  Option values and
+ * whole configurations are refused with the benchmark command's own
+ * message, exactly where its child would refuse them.
  * argv[1]: the fake bench script.
  */
 #include <stdio.h>
@@ -47,13 +49,13 @@ static const struct bad_case cases[] = {
      "the runner sets it"},
     {"bad option value",
      GOOD_HEAD "\"dimensions\":{\"backend\":[\"dpdk\"]}}",
-     "/dimensions/backend/0: --backend: expected one of uv|raw"},
+     "/dimensions/backend/0: --backend 'dpdk': expected uv or raw"},
     {"payload out of range",
      GOOD_HEAD "\"configurations\":[{\"payload\":70000}]}",
-     "/configurations/0/payload: --payload: expected an integer in 1..65527"},
+     "/configurations/0/payload: --payload 70000: out of range 1..65507"},
     {"empty dimension",
      GOOD_HEAD "\"dimensions\":{\"payload\":[64],\"clients\":[]}}",
-     "empty"},
+     "/dimensions/clients: minItems"},
     {"empty product after exclusion",
      GOOD_HEAD "\"dimensions\":{\"payload\":[64]},\"exclude\":[{\"payload\":64}]}",
      "empty product"},
@@ -65,6 +67,46 @@ static const struct bad_case cases[] = {
      "\"dimensions\":{\"backend\":[\"uv\"]}}",
      "/dimensions/backend: unknown rudp option \"backend\""},
     {"not JSON", "{\"schema\": ", ""},
+    /* what the old second option table let through and every child then
+     * refused: now refused at load, with the child's own message */
+    {"drift: io-threads 256",
+     GOOD_HEAD "\"dimensions\":{\"io-model\":[\"pool\"],\"io-threads\":[256]}}",
+     "/dimensions/io-threads/0: --io-threads 256: out of range 1..64"},
+    {"drift: work 1e9",
+     GOOD_HEAD "\"base\":{\"work\":1e9},\"dimensions\":{\"clients\":[1]}}",
+     "/base/work: --work 1000000000: out of range 0..1000000"},
+    {"drift: warmup 3600",
+     GOOD_HEAD "\"configurations\":[{\"warmup\":3600}]}",
+     "/configurations/0/warmup: --warmup 3600: out of range 0..60"},
+    /* rules across options, from the child's parser on the whole argv */
+    {"io-threads with the single model",
+     GOOD_HEAD "\"configurations\":[{\"io-threads\":2}]}",
+     "/configurations/0: udp-p1024-c16-w1-single-uv-t2: --io-threads 2: the "
+     "single model uses 1 thread(s)"},
+    {"window beyond a 1-byte payload's sequence bits",
+     GOOD_HEAD "\"dimensions\":{\"payload\":[1],\"window\":[257]}}",
+     "/dimensions: udp-p1-c16-w257-single-uv: --window 257: a 1-byte payload "
+     "carries 8 sequence bits"},
+    {"IPv4 payload maximum",
+     GOOD_HEAD "\"configurations\":[{\"payload\":65527}]}",
+     "--payload 65527: out of range 1..65507 for IPv4"},
+    {"rudp: FEC min parity above max",
+     "{\"schema\":\"netproof/plan/1\",\"suite\":\"t\",\"protocol\":\"rudp\","
+     "\"configurations\":[{\"fec-min-parity\":3,\"fec-max-parity\":2}]}",
+     "--fec-min-parity 3: above --fec-max-parity 2"},
+    {"rudp: relay option out of range",
+     "{\"schema\":\"netproof/plan/1\",\"suite\":\"t\",\"protocol\":\"rudp\","
+     "\"base\":{\"loss-percent\":101},\"configurations\":[{}]}",
+     "/base/loss-percent: --loss-percent 101: out of range 0..100"},
+    {"a number given as a string",
+     GOOD_HEAD "\"configurations\":[{\"payload\":\"1024\"}]}",
+     "/configurations/0/payload: --payload: expected a JSON number"},
+    {"a runner flag in a dimension",
+     GOOD_HEAD "\"dimensions\":{\"quiet\":[1]}}",
+     "/dimensions/quiet: unknown udp option \"quiet\" (the runner sets it)"},
+    {"unknown option in compare",
+     GOOD_HEAD "\"dimensions\":{\"clients\":[1]},\"compare\":[\"modle\"]}",
+     "/compare/0: unknown udp option \"modle\""},
 };
 
 /* Run `matrix plan --output out`; expect exit 2 and one line on stderr. */
@@ -98,6 +140,13 @@ int main(int argc, char **argv) {
     expect_refused(run, tmp, cases[i].want, cases[i].name);
     ASSERT_TRUE(!mx_exists(out)); /* nothing ran */
   }
+  /* --dry-run refuses what the child would refuse (it once estimated the
+   * time of a plan whose every child failed) */
+  mx_write(plan, GOOD_HEAD "\"dimensions\":{\"io-model\":[\"pool\"],"
+                           "\"io-threads\":[256]}}");
+  char *dry[] = {"matrix", plan, "--dry-run", NULL};
+  expect_refused(dry, tmp, "--io-threads 256: out of range 1..64",
+                 "dry run of a drifted plan");
   /* a missing plan file */
   char *missing[] = {"matrix", "/nonexistent/plan.json", "--output", out, NULL};
   expect_refused(missing, tmp, "/nonexistent/plan.json", "missing plan");

@@ -1,13 +1,22 @@
 /*
  * matrix_plans.c - every shipped plan (bench/plans/ *.json) validates,
  * expands to the expected number of configurations with stable ids, and
- * `matrix --dry-run` prints it with an estimate.  argv[1]: source tree.
+ * `matrix --dry-run` prints it with an estimate.  The ids, argv, ranking
+ * groups and expectations of every shipped plan are byte for byte those
+ * in tests/bench/data/plan-configs.txt (written by the matrix before the
+ * option tables moved into the benchmarks; regenerate on purpose with
+ * `matrix_plans SRC --regen`), and those of every committed result set
+ * (results/ * /summary.json ids, options and groups, each configuration's
+ * rep-1.cmd.txt command line): the results stay keyed by their ids.
+ * argv[1]: source tree.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "matrix_util.h"
+#include "np_json.h"
 #include "np_matrix_plan.h"
 #include "np_test.h"
 
@@ -86,8 +95,156 @@ static void check_plan(const char *src, const struct expect_plan *e,
   np_matrix_plan_free(p);
 }
 
+/* One plan as the golden file holds it. */
+static void describe(FILE *fp, const char *file,
+                     const struct np_matrix_plan *p) {
+  fprintf(fp, "== %s\n", file);
+  for (size_t i = 0; i < p->nconfigs; i++) {
+    const struct np_matrix_config *c = &p->configs[i];
+    fprintf(fp, "%s%s\n  argv:", c->id, c->expect_fail ? " (expect fail)" : "");
+    for (size_t a = 0; a < c->argc; a++)
+      fprintf(fp, " %s", c->argv[a]);
+    fprintf(fp, "\n  group: %s\n", c->group);
+  }
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir ending in suffix (NULL-terminated, malloc'd). */
+static char **list_dir(const char *dir, const char *suffix) {
+  DIR *d = opendir(dir);
+  ASSERT_NOT_NULL(d);
+  char **names = calloc(256, sizeof *names);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && n < 255) {
+    size_t len = strlen(e->d_name), sl = strlen(suffix);
+    if (e->d_name[0] != '.' && len > sl &&
+        strcmp(e->d_name + len - sl, suffix) == 0)
+      names[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, n, sizeof *names, by_name);
+  return names;
+}
+
+static void free_list(char **names) {
+  for (size_t i = 0; names[i] != NULL; i++)
+    free(names[i]);
+  free(names);
+}
+
+static void check_golden(const char *src, int regen) {
+  char dir[2048], path[4096], golden[4096];
+  snprintf(dir, sizeof dir, "%s/bench/plans", src);
+  snprintf(golden, sizeof golden, "%s/tests/bench/data/plan-configs.txt", src);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&text, &len);
+  ASSERT_NOT_NULL(mem);
+  char **files = list_dir(dir, ".json");
+  for (size_t i = 0; files[i] != NULL; i++) {
+    struct np_matrix_plan *p = NULL;
+    struct np_errbuf eb = {{0}};
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    ASSERT_OK(np_matrix_plan_load(path, &p, &eb));
+    describe(mem, files[i], p);
+    np_matrix_plan_free(p);
+  }
+  free_list(files);
+  fclose(mem);
+  if (regen) {
+    mx_write(golden, text);
+    printf("wrote %s\n", golden);
+  }
+  char *want = mx_read(golden);
+  if (strcmp(text, want) != 0) {
+    size_t k = 0, line = 1;
+    for (; text[k] && text[k] == want[k]; k++)
+      line += text[k] == '\n';
+    NP_TEST_FAIL_("shipped plans differ from %s at line %zu", golden, line);
+  }
+  printf("shipped plans: ids, argv and groups as in %s\n", golden);
+  free(want);
+  free(text);
+}
+
+/* "command: BIN PROTO --a 1 ... --output PATH" == argv of cf. */
+static void check_command(const char *cmd_path,
+                          const struct np_matrix_config *cf) {
+  char *text = mx_read(cmd_path), *save = NULL;
+  ASSERT_EQ(strncmp(text, "command: ", 9), 0);
+  char *nl = strchr(text, '\n');
+  if (nl != NULL)
+    *nl = '\0';
+  strtok_r(text + 9, " ", &save); /* the binary */
+  strtok_r(NULL, " ", &save);     /* the protocol */
+  size_t a = 0;
+  for (char *t = strtok_r(NULL, " ", &save);
+       t != NULL && strcmp(t, "--output") != 0; t = strtok_r(NULL, " ", &save)) {
+    ASSERT_TRUE(a < cf->argc);
+    ASSERT_STR_EQ(t, cf->argv[a]);
+    a++;
+  }
+  ASSERT_EQ(a, cf->argc);
+  free(text);
+}
+
+/* Every committed result set: its plan expands to the ids, options and
+ * groups of its summary and the commands its repetitions ran. */
+static void check_results(const char *src) {
+  char dir[2048], path[8192];
+  snprintf(dir, sizeof dir, "%s/results", src);
+  char **sets = list_dir(dir, "");
+  size_t nsets = 0;
+  for (size_t i = 0; sets[i] != NULL; i++) {
+    struct np_errbuf eb = {{0}};
+    cJSON *suite = NULL, *summary = NULL;
+    snprintf(path, sizeof path, "%s/%s/suite.json", dir, sets[i]);
+    if (!mx_exists(path))
+      continue;
+    ASSERT_OK(np_json_load_file(path, NULL, &suite, &eb));
+    snprintf(path, sizeof path, "%s/%s/summary.json", dir, sets[i]);
+    ASSERT_OK(np_json_load_file(path, NULL, &summary, &eb));
+    const char *pf = np_json_get_string(suite, "plan_file", "");
+    const char *base = strrchr(pf, '/') ? strrchr(pf, '/') + 1 : pf;
+    snprintf(path, sizeof path, "%s/bench/plans/%s", src, base);
+    struct np_matrix_plan *p = NULL;
+    ASSERT_OK(np_matrix_plan_load(path, &p, &eb));
+    const cJSON *cfgs = cJSON_GetObjectItemCaseSensitive(summary,
+                                                         "configurations");
+    ASSERT_EQ((size_t)cJSON_GetArraySize(cfgs), p->nconfigs);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cfgs) {
+      const char *id = np_json_get_string(c, "id", "");
+      const struct np_matrix_config *cf = np_matrix_plan_find(p, id);
+      if (cf == NULL)
+        NP_TEST_FAIL_("%s: configuration %s is no longer in %s", sets[i], id,
+                      base);
+      ASSERT_TRUE(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(c, "options"),
+                                cf->options, 1));
+      ASSERT_STR_EQ(np_json_get_string(c, "group", ""), cf->group);
+      snprintf(path, sizeof path, "%s/%s/runs/%s/rep-1.cmd.txt", dir, sets[i],
+               id);
+      check_command(path, cf);
+    }
+    printf("%s: %zu configurations keyed as committed\n", sets[i],
+           p->nconfigs);
+    nsets++;
+    np_matrix_plan_free(p);
+    cJSON_Delete(suite);
+    cJSON_Delete(summary);
+  }
+  free_list(sets);
+  ASSERT_GT(nsets, 0);
+}
+
 int main(int argc, char **argv) {
-  ASSERT_EQ(argc, 2);
+  ASSERT_TRUE(argc == 2 || (argc == 3 && strcmp(argv[2], "--regen") == 0));
+  check_golden(argv[1], argc == 3);
+  check_results(argv[1]);
   char tmp[256];
   mx_tmpdir(tmp, sizeof tmp);
   for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++)

@@ -1,21 +1,23 @@
 /*
- * matrix_rudp_options.c - the matrix's rudp option table agrees with
- * `netproof-bench rudp` itself: every option the table knows is accepted
- * by the command's parser at the table's default, minimum and maximum;
- * every option `rudp --help` lists is in the table (except --output and
- * --quiet, which the runner owns); every configuration of every shipped
- * rudp plan parses as the exact argv the runner would spawn; and the
- * rudp-main ids follow the documented pattern.
+ * matrix_rudp_options.c - the rudp option table the matrix reads agrees
+ * with `netproof-bench rudp` itself: every option a plan may set is
+ * accepted by the command's parser at the table's default, minimum and
+ * maximum; every option `rudp --help` lists is in the table (--output,
+ * --quiet and --help being the runner's); every configuration of every
+ * shipped rudp plan parses as the exact argv the runner would spawn; and
+ * the rudp-main ids follow the documented pattern.
  * argv[1]: netproof-bench, argv[2]: source tree.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <inttypes.h>
+
 #include "matrix_util.h"
-#include "np_matrix_options.h"
 #include "np_matrix_plan.h"
 #include "np_rudp_config.h"
+#include "np_rudp_options.h"
 #include "np_test.h"
 
 /* Parse "rudp --name value" (plus any extra args) with the command's own
@@ -32,23 +34,21 @@ static int cli_accepts(char **args, int n, struct np_errbuf *eb) {
   return np_rudp_config_parse(argc, argv, &cfg, &help, eb);
 }
 
-static void value_text(const struct np_matrix_option *o, double v, char *buf,
-                       size_t len) {
-  cJSON *x = cJSON_CreateNumber(v);
-  np_matrix_option_text(x, buf, len);
-  cJSON_Delete(x);
-  if (o->type == NP_MATRIX_OPT_NUM && strchr(buf, '.') == NULL &&
-      strchr(buf, 'e') == NULL && v != (double)(long long)v)
+static void value_text(const struct np_bench_opt *o, double v, uint64_t u,
+                       char *buf, size_t len) {
+  if (o->type == NP_BENCH_OPT_NUM)
     snprintf(buf, len, "%.17g", v);
+  else
+    snprintf(buf, len, "%" PRIu64, u);
 }
 
 static void check_table(void) {
-  size_t n = 0;
-  const struct np_matrix_option *tab = np_matrix_options_for("rudp", &n);
-  ASSERT_NOT_NULL(tab);
-  ASSERT_GT(n, 30);
+  size_t n = np_bench_opt_count(&np_rudp_optset), plan_opts = 0;
   for (size_t i = 0; i < n; i++) {
-    const struct np_matrix_option *o = &tab[i];
+    const struct np_bench_opt *o = np_bench_opt_at(&np_rudp_optset, i, NULL);
+    if (o->flags & NP_BENCH_OPT_NOPLAN)
+      continue;
+    plan_opts++;
     char name[64], val[64];
     snprintf(name, sizeof name, "--%s", o->name);
     char *args[4] = {name, val, NULL, NULL};
@@ -60,7 +60,7 @@ static void check_table(void) {
       nargs = 4;
     }
     struct np_errbuf eb = {{0}};
-    if (o->type == NP_MATRIX_OPT_STR) {
+    if (o->type == NP_BENCH_OPT_CHOICE || o->type == NP_BENCH_OPT_STR) {
       for (size_t c = 0; o->choices != NULL && o->choices[c] != NULL; c++) {
         snprintf(val, sizeof val, "%s", o->choices[c]);
         int rc = cli_accepts(args, nargs, &eb);
@@ -77,9 +77,15 @@ static void check_table(void) {
       }
       continue;
     }
-    double probes[3] = {o->min, o->max, o->dflt ? atof(o->dflt) : o->min};
+    /* an open lower bound is probed just above it */
+    double lo = o->type == NP_BENCH_OPT_NUM
+                    ? o->min + (o->min_open ? 0.001 : 0) : (double)o->umin;
+    double hi = o->type == NP_BENCH_OPT_NUM ? o->max : (double)o->umax;
+    double probes[3] = {lo, hi, o->dflt ? atof(o->dflt) : lo};
+    uint64_t uprobes[3] = {o->umin, o->umax,
+                           o->dflt ? strtoull(o->dflt, NULL, 10) : o->umin};
     for (int k = 0; k < 3; k++) {
-      value_text(o, probes[k], val, sizeof val);
+      value_text(o, probes[k], uprobes[k], val, sizeof val);
       int rc = cli_accepts(args, nargs, &eb);
       if (rc != 0)
         fprintf(stderr, "table says %s %s is valid; the CLI says: %s\n", name,
@@ -87,6 +93,7 @@ static void check_table(void) {
       ASSERT_OK(rc);
     }
   }
+  ASSERT_GT(plan_opts, 30);
 }
 
 /* Every "--name" the help text lists is a table option (or runner-owned). */
@@ -96,8 +103,7 @@ static void check_help(const char *bench, const char *tmp) {
   snprintf(cmd, sizeof cmd, "'%s' rudp --help > '%s'", bench, out);
   ASSERT_EQ(system(cmd), 0);
   char *text = mx_read(out);
-  size_t n = 0, seen = 0;
-  const struct np_matrix_option *tab = np_matrix_options_for("rudp", &n);
+  size_t n = np_bench_opt_count(&np_rudp_optset), seen = 0;
   for (char *s = strstr(text, "--"); s != NULL; s = strstr(s + 2, "--")) {
     char name[64];
     size_t len = strspn(s + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
@@ -109,14 +115,15 @@ static void check_help(const char *bench, const char *tmp) {
     if (strcmp(name, "output") == 0 || strcmp(name, "quiet") == 0 ||
         strcmp(name, "help") == 0)
       continue;
-    int idx = np_matrix_option_index(tab, n, name);
+    int idx = np_bench_opt_find(&np_rudp_optset, name);
     if (idx < 0)
       fprintf(stderr, "rudp --help lists --%s; the matrix table does not\n",
               name);
     ASSERT_GE(idx, 0);
     seen++;
   }
-  ASSERT_GE(seen, n); /* names may repeat in the help, never be missing */
+  ASSERT_GE(seen, n - 3); /* names may repeat in the help, never be
+                             missing; less --output, --quiet, --help */
   free(text);
 }
 

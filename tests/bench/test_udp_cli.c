@@ -92,6 +92,8 @@ static void test_usage_errors(void) {
   USAGE("use pool or reuseport", "--io-threads", "2");
   USAGE("use pool or reuseport", "--io-model", "split", "--io-threads", "3");
   USAGE("window must be <= 256", "--payload", "1", "--window", "257");
+  USAGE("--quiet takes no value", "--quiet=1");
+  USAGE("--io-threads 65: out of range 1..64", "--io-threads=65");
 }
 
 static void test_main_exit_codes(void) {

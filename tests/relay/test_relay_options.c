@@ -1,6 +1,7 @@
 /*
  * test_relay_options.c - profiles as in the reference, overrides in any
- * order (--profile first), bad option values, and the config's JSON.
+ * order (--profile first), bad option values (worded by the shared option
+ * table: "--loss-percent -1: out of range 0..100"), and the config's JSON.
  */
 #include <string.h>
 
@@ -70,7 +71,7 @@ static void test_parse(void) {
   ASSERT_DBL_NEAR(cfg.dir[1].ge_1h, 80, 0);
   ASSERT_DBL_NEAR(cfg.dir[1].ge_1k, 0.5, 0);
 
-  ASSERT_UINT_EQ(cfg.timer_spin_ns, NP_RELAY_DEFAULT_SPIN_NS);
+  ASSERT_UINT_EQ(cfg.timer_spin_ns, 200000); /* the table's 200 us */
   ASSERT_OK(np_relay_option_set(&cfg, "--relay-spin-us", "50", &eb));
   ASSERT_UINT_EQ(cfg.timer_spin_ns, 50000);
   ASSERT_TRUE(np_relay_option_known("--reorder-delay-ms"));
@@ -91,20 +92,21 @@ static void expect_bad(const char *name, const char *value, const char *needle) 
 
 static void test_bad(void) {
   expect_bad("--loss-percent", "101", "--loss-percent");
-  expect_bad("--loss-percent", "-1", "outside");
-  expect_bad("--loss-percent", "abc", "not a number");
-  expect_bad("--loss-percent", "nan", "not a number");
-  expect_bad("--delay-ms", "", "not a number");
+  expect_bad("--loss-percent", "-1", "out of range 0..100");
+  expect_bad("--loss-percent", "abc", "expected a number");
+  expect_bad("--loss-percent", "nan", "expected a number");
+  expect_bad("--delay-ms", "", "expected a number");
   expect_bad("--burst-loss", "5/3", "N/M");
   expect_bad("--burst-loss", "3", "N/M");
   expect_bad("--burst-loss", "3/x", "N/M");
   expect_bad("--seed", "-4", "integer");
   expect_bad("--seed", "99999999999999999999999", "integer");
   expect_bad("--rate-bytes", "1e6", "integer");
-  expect_bad("--profile", "lossy", "unknown profile");
+  expect_bad("--profile", "lossy",
+             "expected none, random, burst or sustained");
   expect_bad("--frobnicate", "1", "unknown relay option");
   expect_bad("--ge-p", "200", "--ge-p");
-  expect_bad("--relay-spin-us", "20000", "outside");
+  expect_bad("--relay-spin-us", "20000", "out of range 0..10000");
   struct np_relay_config cfg;
   np_relay_config_init(&cfg);
   ASSERT_EQ(np_relay_option_set(&cfg, "--delay-ms", NULL, NULL), NP_EUSAGE);

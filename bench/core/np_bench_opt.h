@@ -1,0 +1,211 @@
+/*
+ * np_bench_opt.h - one option table per benchmark: the single place an
+ * option's name, type, range, default, unit, help text and destination
+ * live.  The same table drives the command's parser, its generated
+ * `--help`, and the matrix runner's plan checks, argv and configuration
+ * ids (bench/matrix/np_matrix_plan.c), so the three cannot drift apart.
+ *
+ * A benchmark describes itself with a struct np_bench_optset: sections of
+ * rows over one configuration struct (a section may sit inside it, e.g.
+ * the relay's struct inside rudp's config, at `base`), an init hook for
+ * what no option sets, and a validate hook for the cross-field rules a
+ * table cannot express (payload per address family, FEC min <= max ...).
+ * Row order is canonical: it is the order of a configuration's argv and of
+ * the parts of its id.
+ *
+ * Parsing: long options "--name value" or "--name=value" (common/np_opt.h).
+ * Every error is NP_EUSAGE with one line in the caller's errbuf worded
+ * "--window 0: out of range 1..65536", "--backend 'x': expected uv or raw".
+ * Values are stored by type at offset (or through the row's setter); the
+ * configuration owns no memory, and strings point into argv or the table.
+ */
+#ifndef NP_BENCH_OPT_H
+#define NP_BENCH_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "np_err.h"
+
+enum np_bench_opt_type {
+  NP_BENCH_OPT_UINT,   /* unsigned decimal integer in umin..umax          */
+  NP_BENCH_OPT_SIZE,   /* bytes, as UINT; the id shows 4194304 as 4m      */
+  NP_BENCH_OPT_NUM,    /* finite number in min..max (min_open: > min)     */
+  NP_BENCH_OPT_CHOICE, /* one of choices; stored as its index (an enum)   */
+  NP_BENCH_OPT_STR,    /* free text, checked by the setter if any         */
+  NP_BENCH_OPT_ADDR,   /* a literal IPv4 or IPv6 address; id ip4 / ip6    */
+  NP_BENCH_OPT_FLAG    /* takes no value; stores int 1                    */
+};
+
+enum np_bench_opt_flag {
+  NP_BENCH_OPT_CORE = 1u,    /* always in a configuration's id and argv  */
+  NP_BENCH_OPT_NOPLAN = 2u,  /* a plan may not set it (the runner does)  */
+  NP_BENCH_OPT_COMPARE = 4u, /* varies inside a ranking group unless a
+                                plan's "compare" says otherwise          */
+  NP_BENCH_OPT_FIRST = 8u,   /* applied before every other option,
+                                wherever it appears (--profile)          */
+  NP_BENCH_OPT_HELP = 16u    /* asks for the --help text                 */
+};
+
+/* A parsed value, handed to setters. */
+struct np_bench_val {
+  const char *text; /* as given (argv, a plan's text, or the default)   */
+  uint64_t u;       /* UINT/SIZE value; CHOICE index; ADDR AF_INET/6;
+                       FLAG 1                                           */
+  double d;         /* NUM value (UINT/SIZE too, as a double)           */
+};
+
+struct np_bench_opt;
+
+/* Store v for o into the section's struct sec.  0 or NP_EUSAGE with one
+ * line in eb (the setter may refuse what the type allowed, e.g. "5/3"). */
+typedef int (*np_bench_opt_set_fn)(void *sec, const struct np_bench_opt *o,
+                                   const struct np_bench_val *v,
+                                   struct np_errbuf *eb);
+
+struct np_bench_opt {
+  const char *name;            /* command-line name without "--"         */
+  enum np_bench_opt_type type;
+  uint64_t umin, umax;         /* UINT, SIZE: inclusive range            */
+  double min, max;             /* NUM: inclusive range ...               */
+  int min_open;                /* ... with min itself excluded (S > 0)   */
+  const char *range_text;      /* shown for the range in --help and in
+                                  out-of-range messages; NULL: "min..max" */
+  const char *const *choices;  /* CHOICE: NULL-terminated, index = value */
+  const char *dflt;            /* default as text; NULL: none, or derived
+                                  (the help text says from what)         */
+  const char *unit;            /* "s", "ms", "%", ... for --help, or NULL */
+  const char *metavar;         /* "FILE", "N/M"; NULL: from the type      */
+  const char *help;            /* one line for --help                    */
+  size_t offset;               /* where the value goes in the section   */
+  size_t size;                 /* sizeof that field (checked on store)  */
+  np_bench_opt_set_fn set;     /* stores instead of offset, or NULL     */
+  const char *tag;             /* configuration id tag ("p" -> p1024);
+                                  "" = the value alone                  */
+  unsigned flags;              /* enum np_bench_opt_flag bits           */
+};
+
+/* offset and size of a field, for a row: NP_BENCH_AT(struct cfg, payload). */
+#define NP_BENCH_AT(st, member)                                              \
+  .offset = offsetof(st, member), .size = sizeof(((st *)0)->member)
+
+/* The rows every benchmark command ends with, the runner's and never a
+ * plan's: --output FILE (the run record, "-" = stdout), --quiet, --help.
+ * cfgtype has `const char *output` and `int quiet`. */
+#define NP_BENCH_OPT_RUNNER_ROWS(cfgtype)                                    \
+  {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",                 \
+   .metavar = "FILE", .help = "run record (JSON); - = stdout",              \
+   NP_BENCH_AT(cfgtype, output), .set = np_bench_opt_set_path,              \
+   .flags = NP_BENCH_OPT_NOPLAN},                                           \
+  {.name = "quiet", .type = NP_BENCH_OPT_FLAG,                              \
+   .help = "no summary on stderr", NP_BENCH_AT(cfgtype, quiet),             \
+   .flags = NP_BENCH_OPT_NOPLAN},                                           \
+  {.name = "help", .type = NP_BENCH_OPT_FLAG, .help = "this text",          \
+   .flags = NP_BENCH_OPT_NOPLAN | NP_BENCH_OPT_HELP}
+
+/* Rows over one struct that starts base bytes into the configuration. */
+struct np_bench_opt_section {
+  const char *heading;           /* --help line above the rows, or NULL */
+  const struct np_bench_opt *opts;
+  size_t n;
+  size_t base;                   /* offsetof the section's struct       */
+};
+
+#define NP_BENCH_OPT_MAX 96 /* rows per option set (parse refuses more) */
+
+/* Which options a command line gave, by flat row index. */
+struct np_bench_given {
+  unsigned char given[NP_BENCH_OPT_MAX];
+};
+
+struct np_bench_optset {
+  const char *command;   /* subcommand and plan protocol ("udp")         */
+  const char *summary;   /* --help paragraph (lines end in '\n')         */
+  const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
+  const struct np_bench_opt_section *sections;
+  size_t nsections;
+  size_t cfg_size;       /* sizeof the configuration struct              */
+  /* Everything no row's default sets (memset, library defaults).        */
+  void (*init)(void *cfg);
+  /* Cross-field rules and derived fields, after every option is stored;
+   * given says which options the command line named.  NP_EUSAGE.        */
+  int (*validate)(void *cfg, const struct np_bench_given *given,
+                  struct np_errbuf *eb);
+};
+
+/* ---- the table ---- */
+
+/* Rows in canonical order across sections. */
+size_t np_bench_opt_count(const struct np_bench_optset *s);
+
+/* Row i (0 <= i < count); *base (may be NULL) gets its section's base. */
+const struct np_bench_opt *np_bench_opt_at(const struct np_bench_optset *s,
+                                           size_t i, size_t *base);
+
+/* Flat index of name ("payload" or "--payload"), or -1. */
+int np_bench_opt_find(const struct np_bench_optset *s, const char *name);
+
+/* 1 when the command line named option name (which must exist). */
+int np_bench_opt_given(const struct np_bench_optset *s,
+                       const struct np_bench_given *g, const char *name);
+
+/* The range as --help and messages show it: "1..64", ">0..3600", the
+ * choices "uv | raw", range_text, or "" (STR, ADDR, FLAG). */
+void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len);
+
+/* ---- values ---- */
+
+/* Check text against o's type and range into *v (written on success). */
+int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
+                       struct np_bench_val *v, struct np_errbuf *eb);
+
+/* Store v at sec + o->offset by type and size (what a row without a setter
+ * does; setters may call it, e.g. once per relay direction).  NP_EINVAL
+ * when the row's size does not fit its type (a table error). */
+int np_bench_opt_put(const struct np_bench_opt *o, void *sec,
+                     const struct np_bench_val *v, struct np_errbuf *eb);
+
+/* A setter for file paths: refuses "" ("--output: empty path"), stores
+ * the text pointer. */
+int np_bench_opt_set_path(void *sec, const struct np_bench_opt *o,
+                          const struct np_bench_val *v, struct np_errbuf *eb);
+
+/* ---- parsing ---- */
+
+/* The defaults alone: init, every row's default, validate. */
+int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
+                          struct np_errbuf *eb);
+
+/* argv[1..argc) into cfg: init, defaults, the options (FIRST rows before
+ * the others, each group in command-line order, the last value winning),
+ * validate.  *help = 1 (and 0 returned at once) when --help comes before
+ * any malformed argument. */
+int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
+                       char **argv, void *cfg, int *help,
+                       struct np_errbuf *eb);
+
+/* Apply n (row index, text) pairs to cfg: FIRST rows first, then the
+ * others in order; marks them in given (may be NULL).  No init, defaults
+ * or validate: for library callers such as np_relay_options_parse. */
+int np_bench_opt_apply(const struct np_bench_optset *s, void *cfg, size_t n,
+                       const int *idx, const char *const *texts,
+                       struct np_bench_given *given, struct np_errbuf *eb);
+
+/* 0 when the command accepts option i with text on its own (type, range
+ * and the setter's own checks, on a scratch configuration). */
+int np_bench_opt_try(const struct np_bench_optset *s, size_t i,
+                     const char *text, struct np_errbuf *eb);
+
+/* 0 when the command accepts argv (argv[0] = the command) as a whole:
+ * np_bench_opt_parse on a scratch configuration, no side effects. */
+int np_bench_opt_check(const struct np_bench_optset *s, int argc,
+                       char **argv, struct np_errbuf *eb);
+
+/* ---- help ---- */
+
+/* The generated --help: usage line, summary, one line per option with
+ * its range and [default], the exit codes, the doc to read. */
+void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp);
+
+#endif /* NP_BENCH_OPT_H */

@@ -1,0 +1,242 @@
+/*
+ * np_rudp_options.c - the option table of `netproof-bench rudp` and the
+ * rules a table cannot express (see np_rudp_options.h).  The relay's
+ * impairment rows are composed, not copied: np_relay_options.c owns their
+ * names, ranges and meaning.  --seed is ours (the relay gets seed, seed +
+ * 1, ... per round), so the relay's own --seed row is not composed.
+ */
+#include "np_rudp_options.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_opt.h"
+
+/* CHOICE rows store the index as the enum value. */
+_Static_assert(sizeof(enum np_rudp_io_model) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum np_rudp_fec) == sizeof(int), "enum size");
+
+#define CFG struct np_rudp_config
+#define RELAY offsetof(CFG, relay)
+
+static const char *const cc_names[] = {"bbr", "newreno", "none", NULL};
+
+static int set_cc(void *sec, const struct np_bench_opt *o,
+                  const struct np_bench_val *v, struct np_errbuf *eb) {
+  if (np_arq_cc_parse(v->text, &((CFG *)sec)->arq.cc) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': not a controller",
+                         o->name, v->text);
+  return 0;
+}
+
+/* Milliseconds into the row's uint64_t nanosecond field. */
+static int set_ms(void *sec, const struct np_bench_opt *o,
+                  const struct np_bench_val *v, struct np_errbuf *eb) {
+  uint64_t ns = (uint64_t)llround(v->d * 1e6);
+  if (o->size != sizeof ns)
+    return np_errbuf_set(eb, NP_EINVAL, "--%s: not a nanosecond field",
+                         o->name);
+  memcpy((char *)sec + o->offset, &ns, sizeof ns);
+  return 0;
+}
+
+/* "auto" or milliseconds 0..60000. */
+static int set_reo(void *sec, const struct np_bench_opt *o,
+                   const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  double ms = 0;
+  if (strcmp(v->text, "auto") == 0) {
+    cfg->reo_auto = 1;
+    return 0;
+  }
+  if (np_opt_double("--reo-wnd-max-ms", v->text, "auto or milliseconds", 0,
+                    0, 60000, &ms, eb) != 0)
+    return NP_EUSAGE;
+  struct np_bench_val w = *v;
+  w.d = ms;
+  cfg->reo_auto = 0;
+  return set_ms(sec, o, &w, eb);
+}
+
+#define UINT(nm, lo, hi, df, field, tg, what)                                \
+  {.name = nm, .type = NP_BENCH_OPT_UINT, .umin = lo, .umax = hi,           \
+   .dflt = df, .help = what, NP_BENCH_AT(CFG, field), .tag = tg}
+
+static const struct np_bench_opt core_opts[] = {
+    {.name = "payload", .type = NP_BENCH_OPT_UINT, .umin = 1,
+     .umax = NP_RUDP_MAX_PAYLOAD, .dflt = "1024", .help = "message bytes",
+     NP_BENCH_AT(CFG, payload), .tag = "p", .flags = NP_BENCH_OPT_CORE},
+    {.name = "clients", .type = NP_BENCH_OPT_UINT, .umin = 1,
+     .umax = NP_RUDP_MAX_CLIENTS, .dflt = "4", .help = "client connections",
+     NP_BENCH_AT(CFG, clients), .tag = "c", .flags = NP_BENCH_OPT_CORE},
+    {.name = "window", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 4096,
+     .dflt = "16", .help = "messages in flight per client",
+     NP_BENCH_AT(CFG, window), .tag = "w", .flags = NP_BENCH_OPT_CORE},
+    {.name = "io-model", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_rudp_io_model_names, .dflt = "single", .metavar = "M",
+     .help = "one loop, or a pool: server on loop 0, clients round-robin",
+     NP_BENCH_AT(CFG, io_model), .tag = "", .flags = NP_BENCH_OPT_CORE},
+    UINT("io-threads", 1, NP_RUDP_MAX_LANES, NULL, io_threads, "t",
+         "loops for pool (default 1; 4 with --io-model pool)"),
+    {.name = "fec", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_rudp_fec_names, .dflt = "none", .metavar = "F",
+     .help = "forward error correction (docs/fec.md)", NP_BENCH_AT(CFG, fec),
+     .tag = "fec", .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
+    {.name = "cc", .type = NP_BENCH_OPT_CHOICE, .choices = cc_names,
+     .dflt = "bbr", .metavar = "C", .help = "congestion control",
+     NP_BENCH_AT(CFG, arq.cc), .set = set_cc, .tag = "",
+     .flags = NP_BENCH_OPT_CORE},
+};
+
+/* The relay's profile, with rudp's default (the reference ran "random"). */
+static const struct np_bench_opt profile_opts[] = {
+    {.name = "profile", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_relay_profile_names, .dflt = "random",
+     .help = "the relay's link profile, applied before its other options",
+     NP_BENCH_AT(struct np_relay_config, profile),
+     .set = np_relay_opt_profile, .tag = "",
+     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_FIRST},
+};
+
+static const struct np_bench_opt transport_opts[] = {
+    UINT("fec-group", 1, NP_FEC_MAX_GROUP, "8", fec_cfg.group, "fg",
+         "data datagrams per FEC group"),
+    UINT("fec-parity", 0, NP_FEC_MAX_PARITY, "2", fec_cfg.parity, "fp",
+         "parity per group, fixed mode"),
+    {.name = "fec-wait-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 1000, .unit = "ms", .metavar = "MS", .dflt = "2",
+     .help = "an open group waits at most this long",
+     NP_BENCH_AT(CFG, fec_cfg.wait_ns), .set = set_ms, .tag = "fwait"},
+    {.name = "fec-budget-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 2400,
+     .umax = (uint64_t)1 << 32, .dflt = "1048576", .metavar = "N",
+     .help = "retained bytes per endpoint (at least 2 x --mtu)",
+     NP_BENCH_AT(CFG, fec_cfg.budget), .tag = "fb"},
+    UINT("fec-ratio-percent", 1, 400, "50", fec_cfg.ratio_pct, "fr",
+         "parity bytes at most this % of data bytes"),
+    {.name = "fec-target", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 0.5, .metavar = "P", .dflt = "0.02",
+     .help = "adaptive: target P(group unrecoverable)",
+     NP_BENCH_AT(CFG, fec_cfg.policy.target), .tag = "ftarget"},
+    UINT("fec-min-parity", 0, NP_FEC_MAX_PARITY, "0", fec_cfg.policy.min_m,
+         "fmin", "adaptive: fewest parity per group"),
+    UINT("fec-max-parity", 0, NP_FEC_MAX_PARITY, "4", fec_cfg.policy.max_m,
+         "fmax", "adaptive: most parity per group"),
+    UINT("fec-initial-parity", 0, NP_FEC_MAX_PARITY, "1",
+         fec_cfg.policy.initial_m, "finit",
+         "adaptive: before the first loss report (clamped to min..max)"),
+    UINT("mtu", 64, 65507, "1200", arq.mtu, "mtu",
+         "protocol MTU, UDP payload bytes"),
+    {.name = "min-rto-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 60000, .unit = "ms", .metavar = "MS", .dflt = "100",
+     .help = "RTO floor", NP_BENCH_AT(CFG, arq.min_rto_ns), .set = set_ms,
+     .tag = "rto"},
+    {.name = "reo-wnd-max-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
+     .range_text = "auto | 0..60000", .dflt = "auto",
+     .help = "cap on RACK's reordering window; auto: FEC wait + 3 ms with "
+             "FEC, none without",
+     NP_BENCH_AT(CFG, arq.reo_wnd_max_ns), .set = set_reo, .tag = "reo"},
+};
+
+static const struct np_bench_opt run_opts[] = {
+    {.name = "socket-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 4096,
+     .umax = INT32_MAX, .dflt = "4194304", .metavar = "N",
+     .help = "SO_RCVBUF/SO_SNDBUF of endpoint sockets",
+     NP_BENCH_AT(CFG, socket_buffer), .tag = "sb"},
+    {.name = "warmup", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 600,
+     .unit = "s", .dflt = "2", .help = "warm-up seconds per round",
+     NP_BENCH_AT(CFG, warmup), .tag = "wu"},
+    {.name = "seconds", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 3600, .unit = "s", .dflt = "3",
+     .help = "measured seconds per round", NP_BENCH_AT(CFG, seconds),
+     .tag = "s"},
+    UINT("rounds", 1, NP_RUDP_MAX_ROUNDS, "3", rounds, "r",
+         "rounds; the relay is seeded seed, seed + 1, ..."),
+    UINT("seed", 0, UINT64_MAX - NP_RUDP_MAX_ROUNDS, "42", seed, "seed",
+         "root seed"),
+    NP_BENCH_OPT_RUNNER_ROWS(CFG),
+};
+
+#define N(a) (sizeof a / sizeof a[0])
+static const struct np_bench_opt_section rudp_sections[] = {
+    {NULL, core_opts, N(core_opts), 0},
+    {NULL, profile_opts, N(profile_opts), RELAY},
+    {NULL, transport_opts, N(transport_opts), 0},
+    {"relay impairments, both directions, overriding --profile "
+     "(docs/relay.md):",
+     np_relay_impair_opts, NP_RELAY_IMPAIR_NOPTS, RELAY},
+    {"run:", run_opts, N(run_opts), 0},
+};
+
+/* What no row's default sets: the FEC, ARQ and relay libraries' own. */
+static void rudp_init(void *p) {
+  CFG *cfg = p;
+  memset(cfg, 0, sizeof *cfg);
+  np_fec_config_defaults(&cfg->fec_cfg);
+  np_arq_config_defaults(&cfg->arq);
+  np_relay_config_init(&cfg->relay);
+  cfg->io_threads = 1;
+}
+
+static int rudp_validate(void *p, const struct np_bench_given *g,
+                         struct np_errbuf *eb) {
+  CFG *cfg = p;
+  int rc = np_relay_config_validate(&cfg->relay, eb);
+  if (rc != 0)
+    return rc;
+  int threads_set = np_bench_opt_given(&np_rudp_optset, g, "io-threads");
+  if (threads_set && cfg->io_model == NP_RUDP_IO_SINGLE &&
+      cfg->io_threads != 1)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--io-threads %" PRIu32 ": the single model uses 1 "
+                         "thread; use --io-model pool for more",
+                         cfg->io_threads);
+  if (cfg->io_model == NP_RUDP_IO_POOL && !threads_set)
+    cfg->io_threads = 4; /* the reference's pool */
+  cfg->fec_cfg.mode = cfg->fec == NP_RUDP_FEC_FIXED      ? NP_FEC_FIXED
+                      : cfg->fec == NP_RUDP_FEC_ADAPTIVE ? NP_FEC_ADAPTIVE
+                                                         : NP_FEC_NONE;
+  cfg->fec_cfg.mtu = cfg->arq.mtu;
+  if (cfg->fec_cfg.budget < 2u * (size_t)cfg->arq.mtu)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--fec-budget-bytes %zu: below two datagrams of "
+                         "--mtu %" PRIu32, cfg->fec_cfg.budget, cfg->arq.mtu);
+  cfg->arq.reserve = cfg->fec == NP_RUDP_FEC_NONE ? 0 : NP_FEC_RESERVE;
+  /* auto: with FEC, RACK waits the group wait + 3 ms, not the path's whole
+   * reordering delay (docs/rudp.md "FEC"); without FEC, no cap */
+  if (cfg->reo_auto)
+    cfg->arq.reo_wnd_max_ns =
+        cfg->fec == NP_RUDP_FEC_NONE ? 0 : cfg->fec_cfg.wait_ns + 3000000u;
+  struct np_fec_policy_config *pc = &cfg->fec_cfg.policy;
+  struct np_fec_policy pol;
+  if (pc->min_m > pc->max_m)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--fec-min-parity %u: above --fec-max-parity %u",
+                         pc->min_m, pc->max_m);
+  /* the starting parity is clamped into [min, max] */
+  pc->initial_m = pc->initial_m < pc->min_m   ? pc->min_m
+                  : pc->initial_m > pc->max_m ? pc->max_m
+                                              : pc->initial_m;
+  if (np_fec_policy_init(&pol, pc) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--fec-*: invalid adaptive policy");
+  if (np_arq_frag_max(&cfg->arq) < 16)
+    return np_errbuf_set(eb, NP_EUSAGE, "--mtu %" PRIu32 ": too small",
+                         cfg->arq.mtu);
+  return 0;
+}
+
+const struct np_bench_optset np_rudp_optset = {
+    .command = "rudp",
+    .summary = "Reliable-UDP (ARQ) echo benchmark: clients keep --window "
+               "messages in\nflight to an echo server through an in-process "
+               "relay that emulates\nloss, delay, duplication and "
+               "reordering.  Every echo is checked.\n",
+    .doc = "docs/rudp.md",
+    .sections = rudp_sections,
+    .nsections = N(rudp_sections),
+    .cfg_size = sizeof(CFG),
+    .init = rudp_init,
+    .validate = rudp_validate,
+};

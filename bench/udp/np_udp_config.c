@@ -1,0 +1,48 @@
+/*
+ * np_udp_config.c - the configuration's defaults, thread count and names
+ * (see np_udp_config.h).  Defaults come from the option table, so the
+ * parser, --help, the matrix and library callers share one set of values.
+ */
+#include "np_udp_config.h"
+
+#include <string.h>
+
+#include "np_udp_options.h"
+
+const char *const np_udp_io_model_names[] = {
+    [NP_UDP_IO_SINGLE] = "single",
+    [NP_UDP_IO_SPLIT] = "split",
+    [NP_UDP_IO_POOL] = "pool",
+    [NP_UDP_IO_REUSEPORT] = "reuseport",
+    [NP_UDP_IO_REUSEPORT + 1] = NULL};
+
+const char *const np_udp_backend_names[] = {
+    [NP_UDP_BACKEND_UV] = "uv",
+    [NP_UDP_BACKEND_RAW] = "raw",
+    [NP_UDP_BACKEND_RAW + 1] = NULL};
+
+void np_udp_config_defaults(struct np_udp_config *cfg) {
+  /* the table's defaults are checked by tests/bench/test_bench_opts.c, so
+   * this cannot fail; memset first keeps cfg defined if it ever did */
+  memset(cfg, 0, sizeof *cfg);
+  (void)np_bench_opt_defaults(&np_udp_optset, cfg, NULL);
+}
+
+uint32_t np_udp_config_lanes(const struct np_udp_config *cfg) {
+  switch (cfg->io_model) {
+  case NP_UDP_IO_SINGLE:
+    return 1;
+  case NP_UDP_IO_SPLIT:
+    return 2;
+  default:
+    return cfg->io_threads;
+  }
+}
+
+const char *np_udp_io_model_name(enum np_udp_io_model m) {
+  return (unsigned)m <= NP_UDP_IO_REUSEPORT ? np_udp_io_model_names[m] : "?";
+}
+
+const char *np_udp_backend_name(enum np_udp_backend b) {
+  return (unsigned)b <= NP_UDP_BACKEND_RAW ? np_udp_backend_names[b] : "?";
+}

@@ -1,0 +1,155 @@
+/*
+ * np_udp_options.c - the option table of `netproof-bench udp` and the rules
+ * a table cannot express (see np_udp_options.h).  Ranges here are the
+ * command's; the matrix reads this table for plan checks, argv, ids and
+ * defaults, so a plan is refused exactly when the child would be.
+ */
+#include "np_udp_options.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "np_udp_msg.h"
+
+/* CHOICE rows store the index as the enum value. */
+_Static_assert(sizeof(enum np_udp_io_model) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum np_udp_backend) == sizeof(int), "enum size");
+
+#define CFG struct np_udp_config
+
+static int set_address(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  if (strlen(v->text) >= sizeof cfg->address)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': too long", o->name,
+                         v->text);
+  snprintf(cfg->address, sizeof cfg->address, "%s", v->text);
+  cfg->family = (int)v->u;
+  return 0;
+}
+
+/* Canonical order: the id is p, c, w, io-model, backend, then the rest. */
+static const struct np_bench_opt udp_opts[] = {
+    {.name = "payload", .type = NP_BENCH_OPT_UINT, .umin = 1,
+     .umax = NP_UDP_MAX_PAYLOAD_V6,
+     .range_text = "1..65507 (IPv4: 65,535 - 20 - 8 = 65,507) or 1..65527 "
+                   "(IPv6: 65,535 - 8 = 65,527)",
+     .dflt = "1024", .help = "payload bytes", NP_BENCH_AT(CFG, payload),
+     .tag = "p", .flags = NP_BENCH_OPT_CORE},
+    {.name = "clients", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 4096,
+     .dflt = "16", .help = "client sockets", NP_BENCH_AT(CFG, clients),
+     .tag = "c", .flags = NP_BENCH_OPT_CORE},
+    {.name = "window", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 65536,
+     .dflt = "1",
+     .help = "outstanding messages per client (at most 2^(8 x payload) "
+             "below 8 bytes)",
+     NP_BENCH_AT(CFG, window), .tag = "w", .flags = NP_BENCH_OPT_CORE},
+    {.name = "io-model", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_udp_io_model_names, .dflt = "single", .metavar = "M",
+     .help = "loops: one; server + clients; a pool; SO_REUSEPORT per loop",
+     NP_BENCH_AT(CFG, io_model), .tag = "",
+     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
+    {.name = "backend", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_udp_backend_names, .dflt = "uv", .metavar = "B",
+     .help = "sockets through libuv (uv) or epoll + mmsg (raw)",
+     NP_BENCH_AT(CFG, backend), .tag = "",
+     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
+    {.name = "io-threads", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 64,
+     .dflt = "1", .help = "loops/threads for pool and reuseport",
+     NP_BENCH_AT(CFG, io_threads), .tag = "t",
+     .flags = NP_BENCH_OPT_COMPARE},
+    {.name = "work", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = 1000000,
+     .dflt = "0", .help = "CPU work units per echo on the server",
+     NP_BENCH_AT(CFG, work), .tag = "k"},
+    {.name = "warmup", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 60,
+     .unit = "s", .dflt = "0.25", .help = "warm-up seconds (0 = none)",
+     NP_BENCH_AT(CFG, warmup), .tag = "wu"},
+    {.name = "seconds", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 3600, .unit = "s", .dflt = "1", .help = "measurement seconds",
+     NP_BENCH_AT(CFG, seconds), .tag = "s"},
+    {.name = "udp-send-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 1,
+     .umax = INT32_MAX, .dflt = "65536", .metavar = "N",
+     .help = "SO_SNDBUF of every socket", NP_BENCH_AT(CFG, send_buffer),
+     .tag = "sb"},
+    {.name = "udp-receive-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 1,
+     .umax = INT32_MAX, .dflt = "4194304", .metavar = "N",
+     .help = "SO_RCVBUF of every socket", NP_BENCH_AT(CFG, receive_buffer),
+     .tag = "rb"},
+    {.name = "udp-server-receive-buffer", .type = NP_BENCH_OPT_SIZE,
+     .umin = 1, .umax = INT32_MAX, .metavar = "N",
+     .help = "SO_RCVBUF of server sockets (default: --udp-receive-buffer)",
+     NP_BENCH_AT(CFG, server_receive_buffer), .tag = "srb"},
+    {.name = "address", .type = NP_BENCH_OPT_ADDR, .dflt = "127.0.0.1",
+     .metavar = "A", .help = "literal address to use: 127.0.0.1 or ::1",
+     NP_BENCH_AT(CFG, address), .set = set_address, .tag = ""},
+    {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0,
+     .umax = UINT64_MAX, .dflt = "1", .help = "payload generator seed",
+     NP_BENCH_AT(CFG, seed), .tag = "seed"},
+    NP_BENCH_OPT_RUNNER_ROWS(CFG),
+};
+
+static const struct np_bench_opt_section udp_sections[] = {
+    {NULL, udp_opts, sizeof udp_opts / sizeof udp_opts[0], 0},
+};
+
+static void udp_init(void *cfg) { memset(cfg, 0, sizeof(CFG)); }
+
+/* Payload limits per family (with the arithmetic), then the window a
+ * short payload's sequence bits can tell apart. */
+static int check_payload(const CFG *cfg, struct np_errbuf *eb) {
+  uint32_t max = cfg->family == AF_INET6 ? NP_UDP_MAX_PAYLOAD_V6
+                                         : NP_UDP_MAX_PAYLOAD_V4;
+  if (cfg->payload < 1 || cfg->payload > max)
+    return np_errbuf_set(
+        eb, NP_EUSAGE, "--payload %" PRIu32 ": out of range 1..%" PRIu32
+        " for %s (%s)", cfg->payload, max,
+        cfg->family == AF_INET6 ? "IPv6" : "IPv4",
+        cfg->family == AF_INET6
+            ? "65,535 - 8 = 65,527: the IPv6 payload length field counts "
+              "the 8-byte UDP header, not the 40-byte IPv6 header"
+            : "65,535 - 20 - 8 = 65,507: IPv4 total length minus 20-byte "
+              "IPv4 header minus 8-byte UDP header");
+  unsigned bits = np_udp_msg_seq_bits(cfg->payload);
+  if (bits < 64 && (uint64_t)cfg->window > ((uint64_t)1 << bits))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--window %" PRIu32 ": a %" PRIu32
+                         "-byte payload carries %u sequence bits, so the "
+                         "window must be <= %" PRIu64,
+                         cfg->window, cfg->payload, bits,
+                         (uint64_t)1 << bits);
+  return 0;
+}
+
+static int udp_validate(void *p, const struct np_bench_given *g,
+                        struct np_errbuf *eb) {
+  CFG *cfg = p;
+  cfg->server_receive_buffer_set =
+      np_bench_opt_given(&np_udp_optset, g, "udp-server-receive-buffer");
+  if (!cfg->server_receive_buffer_set)
+    cfg->server_receive_buffer = cfg->receive_buffer;
+  if (np_bench_opt_given(&np_udp_optset, g, "io-threads") &&
+      cfg->io_threads != np_udp_config_lanes(cfg) &&
+      (cfg->io_model == NP_UDP_IO_SINGLE || cfg->io_model == NP_UDP_IO_SPLIT))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--io-threads %" PRIu32 ": the %s model uses %" PRIu32
+                         " thread(s); use pool or reuseport for more",
+                         cfg->io_threads, np_udp_io_model_name(cfg->io_model),
+                         np_udp_config_lanes(cfg));
+  return check_payload(cfg, eb);
+}
+
+const struct np_bench_optset np_udp_optset = {
+    .command = "udp",
+    .summary = "UDP echo benchmark over loopback: clients keep --window "
+               "messages\noutstanding, the server echoes, every reply is "
+               "checked; loss is\nmatched against the kernel's per-socket "
+               "drop counters.\n",
+    .doc = "docs/udp-benchmark.md",
+    .sections = udp_sections,
+    .nsections = sizeof udp_sections / sizeof udp_sections[0],
+    .cfg_size = sizeof(CFG),
+    .init = udp_init,
+    .validate = udp_validate,
+};
