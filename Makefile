@@ -4,7 +4,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps configure build programs run test asan tsan clean
+.PHONY: all deps test-deps configure build programs run test asan tsan clean
 
 PROGRAMS = netproof-bench netproof-report netproof-archive netproof-validate
 
@@ -12,6 +12,11 @@ all: build
 
 deps:
 	@scripts/install-deps.sh
+
+# Test-only packages come before the configure step: CMake registers the
+# tests that need them (python3-jsonschema, rsvg-convert, ...).
+test-deps:
+	@scripts/install-deps.sh --test
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -26,16 +31,15 @@ programs: configure
 run: programs
 	@scripts/run-main-job.sh $(BUILD)
 
-test: build
-	@scripts/install-deps.sh --test
+test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-asan: deps
+asan: test-deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNP_SANITIZE=address
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -j $(JOBS)
 
-tsan: deps
+tsan: test-deps
 	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNP_SANITIZE=thread
 	cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && ctest --output-on-failure -j $(JOBS)
