@@ -5,7 +5,7 @@ signatures (with openssl interop both ways), packing refusals.
 
 usage: archive_tests.py GROUP BUILD_DIR WORK_DIR
   GROUP: setup | hostile | hostile_content | repro | interop | extract | cli
-         | sign | pack
+         | sign | pack | largeset
 `setup` runs `netproof-bench matrix bench/plans/quick.json` once into
 WORK_DIR/fixture/quick (a real results folder) and packs WORK_DIR/base.tar.gz;
 the other groups craft their cases from those.  Every case states the exit
@@ -235,6 +235,23 @@ def group_hostile():
     write(base + [member(f"{t}/data/quick/f{i}", b"") for i in range(50)], p("many.tgz"))
     expect_verify("too many entries", p("many.tgz"), 1, ["--max-entries"],
                   extra=["--max-entries", "40"])
+
+    # Order: a folder once left is never re-entered; names in a folder
+    # increase (what lets verify self-check a suite as it streams past).
+    recs = [i for i, (m, _) in enumerate(base) if m.name.endswith("/rep-1.json")]
+    moved = base[:recs[0]] + base[recs[0] + 1:recs[1]] + [base[recs[0]]] + base[recs[1]:]
+    write(moved, p("reentered.tgz"))
+    folder = os.path.dirname(base[recs[0]][0].name)[len(t) + 1:]
+    expect_verify("folder re-entered", p("reentered.tgz"), 1,
+                  [f"out of order: folder '{folder}/' was already left"])
+    write(base[:recs[0]] + base[recs[0] + 1:] + [base[recs[0]]], p("reentered-top.tgz"))
+    expect_verify("data/ re-entered after the tag files", p("reentered-top.tgz"), 1,
+                  ["out of order: folder 'data/' was already left"])
+    i = recs[0]
+    swapped = base[:i - 1] + [base[i], base[i - 1]] + base[i + 1:]
+    write(swapped, p("swapped.tgz"))
+    expect_verify("names decreasing in a folder", p("swapped.tgz"), 1,
+                  ["out of order: after '"])
 
 
 
@@ -675,6 +692,43 @@ def group_pack():
     check(rc == 2, f"verify --allow-incomplete: usage error ({rc})")
 
 
+LARGE_SET = os.path.join(SRC, "bench", "scripts", "large_set.py")
+
+
+def group_largeset():
+    """bench/scripts/large_set.py makes valid sets, or fails."""
+    d = tempfile.mkdtemp(dir=WORK, prefix="large-")
+    out = os.path.join(d, "big")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, out, "--runs", "30", "--source", FIXTURE],
+                   timeout=120)
+    check(rc == 0 and "self-check clean" in text, f"large_set: exit {rc} {text.strip()[-300:]}")
+    recs = glob.glob(os.path.join(out, "runs", "*", "rep-*.json"))
+    summ = json.load(open(os.path.join(out, "summary.json")))
+    suite = json.load(open(os.path.join(out, "suite.json")))
+    check(len(recs) == 32 and suite["repetitions"] == 8 and summ["repetitions"] == 8
+          and summ["plan_sha256"] == suite["plan_sha256"],
+          f"4 configurations x 8 repetitions, summary by the runner ({len(recs)} records)")
+    starts = []
+    for cid in [c["id"] for c in summ["configurations"]]:
+        for k in range(1, 9):
+            starts.append(json.load(open(os.path.join(out, "runs", cid, f"rep-{k}.json")))["started_at"])
+    check(starts == sorted(starts) and len(set(starts)) == len(starts),
+          "runs laid end to end in the runner's order")
+    rc, text = run([ARCHIVE, "pack", out, "-o", os.path.join(d, "big.tar.gz")])
+    rc2, text2 = run([ARCHIVE, "verify", os.path.join(d, "big.tar.gz")])
+    check(rc == 0 and rc2 == 0, f"the large set packs and verifies ({rc} {rc2} {text2.strip()[:300]})")
+    # a source that fails its self-check makes no set
+    bad = os.path.join(d, "bad", "quick")
+    shutil.copytree(FIXTURE, bad)
+    rec = sorted(glob.glob(os.path.join(bad, "runs", "*", "rep-1.json")))[0]
+    r = json.load(open(rec))
+    r["counters"]["received"] -= 3
+    json.dump(r, open(rec, "w"), indent="\t")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, os.path.join(d, "bad-big"), "--runs", "12",
+                    "--source", bad], timeout=120)
+    check(rc == 1 and "fails its self-check" in text, f"a bad source: exit {rc} {text.strip()[-300:]}")
+
+
 BASE_MTIME = 0
 if GROUP != "setup":
     if not os.path.exists(BASE):
@@ -683,6 +737,6 @@ if GROUP != "setup":
     BASE_MTIME = load(BASE)[0][0].mtime
 {"setup": group_setup, "hostile": group_hostile, "hostile_content": group_hostile_content, "repro": group_repro,
  "interop": group_interop, "extract": group_extract, "cli": group_cli, "sign": group_sign,
- "pack": group_pack}[GROUP]()
+ "pack": group_pack, "largeset": group_largeset}[GROUP]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
