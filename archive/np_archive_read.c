@@ -13,14 +13,12 @@
  * Memory does not grow with the bundle's bytes: one file's bytes at a time
  * (zero-copy when libarchive hands the file over in one block, the common
  * case; else one reused buffer of the largest file so far), plus the entry
- * paths (duplicates and order), so it grows with --max-entries only.
+ * paths (for duplicates), so it grows with --max-entries only.
  *
- * Order: entries must come grouped by folder - once the stream has left a
- * folder it does not return to it - and within a folder in increasing
- * bytewise name order.  Pack (paths sorted bytewise) and `tar --sort=name`
- * (each folder's names sorted, depth first) both write that; it is what
- * lets a suite be self-checked as its files go by and finished when the
- * stream leaves its folder.
+ * Order: entry paths (without a folder's trailing '/') must increase
+ * bytewise, as pack writes them.  That keeps a suite's files together and
+ * sorted, which is what lets the self-check take them as they go by and
+ * finish the suite when the stream leaves its folder.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -43,12 +41,6 @@ struct rd_set {
   size_t n;     /* strings held            */
 };
 
-/* One folder the stream is inside: the previous entry's ancestors. */
-struct rd_level {
-  char *dir;  /* path relative to the top, "" for the top itself (owned) */
-  char *last; /* name of the last entry seen directly in it, or NULL      */
-};
-
 struct rd_ctx {
   struct np_gzsrc gz;                /* bounded inflate under libarchive */
   struct np_problems *p;             /* where problems go                */
@@ -56,9 +48,7 @@ struct rd_ctx {
   const struct np_read_sink *sink;   /* who gets each file               */
   struct np_read_result *res;        /* what the caller gets back        */
   struct rd_set paths;               /* every entry path, for duplicates */
-  struct rd_set closed;              /* folders the stream has left      */
-  struct rd_level *lv;               /* open folders, top first          */
-  size_t nlv, caplv;                 /* levels held / allocated          */
+  char *prev;                        /* the previous entry's path        */
   char *buf;                         /* gathered bytes of one file       */
   size_t bufcap;                     /* bytes allocated in buf           */
   uint64_t entries, bytes;           /* entries and file bytes so far    */
@@ -256,81 +246,21 @@ static int rd_type_ok(struct rd_ctx *r, struct archive_entry *e,
   }
 }
 
-/* 1 when dir ("" = the top) is rel's parent or one of its ancestors. */
-static int rd_is_ancestor(const char *dir, const char *rel) {
-  size_t n = strlen(dir);
-  return n == 0 || (strncmp(rel, dir, n) == 0 && rel[n] == '/');
-}
-
-static void rd_level_pop(struct rd_ctx *r) {
-  struct rd_level *l = &r->lv[--r->nlv];
-  free(l->dir);
-  free(l->last);
-}
-
-static int rd_level_push(struct rd_ctx *r, const char *dir, size_t n) {
-  if (r->nlv == r->caplv) {
-    size_t cap = r->caplv ? r->caplv * 2 : 16;
-    struct rd_level *v = realloc(r->lv, cap * sizeof(*v));
-    if (v == NULL)
-      return NP_ENOMEM;
-    r->lv = v;
-    r->caplv = cap;
-  }
-  char *d = strndup(dir, n);
-  if (d == NULL)
-    return NP_ENOMEM;
-  r->lv[r->nlv++] = (struct rd_level){d, NULL};
-  return 0;
-}
-
-/* The order rule for entry rel (no trailing '/'): folders the stream has
- * left are closed and never re-entered; names within a folder increase.
- * *in_order = 0 after reporting a problem.  0 or NP_ENOMEM. */
+/* The order rule for entry rel (no trailing '/'): paths increase
+ * bytewise.  *in_order = 0 after reporting a problem.  0 or NP_ENOMEM. */
 static int rd_check_order(struct rd_ctx *r, const char *name, const char *rel,
                           int *in_order) {
-  *in_order = 1;
-  if (r->nlv == 0 && rd_level_push(r, "", 0) != 0)
-    return NP_ENOMEM;
-  while (r->nlv > 1 && !rd_is_ancestor(r->lv[r->nlv - 1].dir, rel)) {
-    struct rd_level *l = &r->lv[r->nlv - 1];
-    int rc = rd_set_add(&r->closed, l->dir, strlen(l->dir));
-    if (rc < 0)
-      return rc;
-    rd_level_pop(r);
-  }
-  /* descend to rel's parent, one folder at a time */
-  for (;;) {
-    const char *cur = r->lv[r->nlv - 1].dir;
-    size_t cl = strlen(cur), start = cl ? cl + 1 : 0;
-    const char *slash = strchr(rel + start, '/');
-    if (slash == NULL)
-      break;
-    size_t n = (size_t)(slash - rel);
-    if (*in_order && rd_set_has(&r->closed, rel, n)) {
-      np_problem(r->p, name, "out of order: folder '%.*s/' was already "
-                 "left (entries must come grouped by folder, as pack and "
-                 "`tar --sort=name` write them)", (int)(n > 300 ? 300 : n),
-                 rel);
-      *in_order = 0;
-    }
-    if (rd_level_push(r, rel, n) != 0)
-      return NP_ENOMEM;
-  }
-  struct rd_level *l = &r->lv[r->nlv - 1];
-  const char *base = rel + (l->dir[0] ? strlen(l->dir) + 1 : 0);
-  if (l->last != NULL && strcmp(base, l->last) <= 0) {
-    if (*in_order)
-      np_problem(r->p, name, "out of order: after '%.200s' in the same "
-                 "folder (names must increase bytewise)", l->last);
-    *in_order = 0;
+  *in_order = r->prev == NULL || strcmp(rel, r->prev) > 0;
+  if (!*in_order) {
+    np_problem(r->p, name, "out of order: after '%.300s' (entries must be "
+               "sorted bytewise by path, as pack writes them)", r->prev);
     return 0;
   }
-  char *copy = strdup(base);
+  char *copy = strdup(rel);
   if (copy == NULL)
     return NP_ENOMEM;
-  free(l->last);
-  l->last = copy;
+  free(r->prev);
+  r->prev = copy;
   return 0;
 }
 
@@ -583,10 +513,7 @@ free_gz:
   np_gzsrc_free(&r.gz);
   close(fd);
   rd_set_free(&r.paths);
-  rd_set_free(&r.closed);
-  while (r.nlv > 0)
-    rd_level_pop(&r);
-  free(r.lv);
+  free(r.prev);
   free(r.buf);
   return rc;
 }

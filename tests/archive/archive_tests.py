@@ -236,22 +236,23 @@ def group_hostile():
     expect_verify("too many entries", p("many.tgz"), 1, ["--max-entries"],
                   extra=["--max-entries", "40"])
 
-    # Order: a folder once left is never re-entered; names in a folder
-    # increase (what lets verify self-check a suite as it streams past).
+    # Order: entry paths must increase bytewise (what lets verify
+    # self-check a suite as it streams past).
     recs = [i for i, (m, _) in enumerate(base) if m.name.endswith("/rep-1.json")]
     moved = base[:recs[0]] + base[recs[0] + 1:recs[1]] + [base[recs[0]]] + base[recs[1]:]
     write(moved, p("reentered.tgz"))
-    folder = os.path.dirname(base[recs[0]][0].name)[len(t) + 1:]
-    expect_verify("folder re-entered", p("reentered.tgz"), 1,
-                  [f"out of order: folder '{folder}/' was already left"])
+    before = base[recs[1] - 1][0].name[len(t) + 1:].rstrip("/")
+    expect_verify("a record moved into the next configuration", p("reentered.tgz"), 1,
+                  [f"{base[recs[0]][0].name}: out of order: after '{before}' (entries must "
+                   "be sorted bytewise by path, as pack writes them)"])
     write(base[:recs[0]] + base[recs[0] + 1:] + [base[recs[0]]], p("reentered-top.tgz"))
-    expect_verify("data/ re-entered after the tag files", p("reentered-top.tgz"), 1,
-                  ["out of order: folder 'data/' was already left"])
+    expect_verify("a record after the tag files", p("reentered-top.tgz"), 1,
+                  ["out of order: after 'tagmanifest-sha256.txt'"])
     i = recs[0]
     swapped = base[:i - 1] + [base[i], base[i - 1]] + base[i + 1:]
     write(swapped, p("swapped.tgz"))
-    expect_verify("names decreasing in a folder", p("swapped.tgz"), 1,
-                  ["out of order: after '"])
+    expect_verify("two files of a run swapped", p("swapped.tgz"), 1,
+                  [f"{base[i - 1][0].name}: out of order: after '"])
 
 
 
