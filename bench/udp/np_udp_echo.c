@@ -98,8 +98,8 @@ static void client_fill(struct np_udp_client *cl) {
                                    &errnum);
       for (unsigned i = done; i < done + ns; i++) {
         uint64_t seq = cl->next_seq + i;
-        struct np_udp_slot *s = &cl->ring[seq % cfg->window];
-        /* A live slot here holds a message sent `window` sequences ago
+        struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
+        /* A live slot here holds a message sent `ring_len` sequences ago
          * that never came back.  It gives up its slot but stays counted in
          * `outstanding`: a lost message is not replaced, so the window
          * shrinks by one for good, as in the reference benchmark. */
@@ -143,7 +143,7 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
     }
     uint64_t wire = np_udp_msg_wire_seq(rx[i].data, rx[i].len);
     uint64_t seq = np_udp_msg_expand_seq(cl->next_seq - 1, wire, bits);
-    struct np_udp_slot *s = &cl->ring[seq % cfg->window];
+    struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
     if (!s->live || s->seq != seq) {
       c->sequence_errors++; /* duplicate, stale or unknown */
       if (cl->answered && cl->answered[seq & cl->answered_mask] == seq + 1)
@@ -193,7 +193,7 @@ static void lane_reset_clients(struct np_udp_lane *l) {
   for (uint32_t i = 0; i < l->nclients; i++) {
     struct np_udp_client *cl = l->clients[i];
     l->warmup_lost += cl->outstanding;
-    for (uint32_t w = 0; w < l->eng->cfg->window; w++)
+    for (uint32_t w = 0; w < cl->ring_len; w++)
       cl->ring[w].live = 0;
     cl->outstanding = 0;
   }

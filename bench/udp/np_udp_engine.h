@@ -49,7 +49,11 @@ struct np_udp_client {
   uint64_t next_seq;          /* sequence of the next message          */
   uint64_t highest;           /* highest sequence received + 1 (0 none) */
   uint32_t outstanding;       /* live slots                            */
-  struct np_udp_slot *ring;   /* window entries, index seq % window    */
+  struct np_udp_slot *ring;   /* ring_len entries, index seq % ring_len */
+  uint32_t ring_len;          /* window; --connect: 2 x window where the
+                                 sequence bits allow, so a reply one
+                                 window late (reordered by the server)
+                                 still finds its slot                    */
   uint8_t *txbufs;            /* tx_batch * payload                    */
   struct np_udp_tx *tx;       /* tx_batch entries                      */
   struct np_udp_msg_gen gen;  /* this client's message generator      */

@@ -103,13 +103,18 @@ static uint64_t answered_entries(uint32_t window) {
 
 static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   const struct np_udp_config *cfg = eng->cfg;
-  cl->ring = calloc(cfg->window, sizeof *cl->ring);
+  unsigned bits = np_udp_msg_seq_bits(cfg->payload);
+  cl->ring_len = cfg->window;
+  if (cfg->mode == NP_UDP_MODE_CLIENT &&
+      (bits >= 64 || 2 * (uint64_t)cfg->window <= ((uint64_t)1 << bits)))
+    cl->ring_len = 2 * cfg->window;
+  cl->ring = calloc(cl->ring_len, sizeof *cl->ring);
   cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
   cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
   if (!cl->ring || !cl->txbufs || !cl->tx)
     return NP_ENOMEM;
   if (cfg->mode == NP_UDP_MODE_CLIENT) {
-    uint64_t n = answered_entries(cfg->window);
+    uint64_t n = answered_entries(cl->ring_len);
     cl->answered_mask = n - 1;
     if ((cl->answered = calloc(n, sizeof *cl->answered)) == NULL)
       return NP_ENOMEM;
