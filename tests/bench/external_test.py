@@ -19,7 +19,14 @@ server bounded in time.
 - no server at the target, bad --connect / serve options (exit 2, one
   line), serve stopped by SIGTERM (exit 0, stopped_by) and by its bound.
 
+- a matrix plan whose "services" start `serve` for the suite and whose
+  configurations use --connect: runs end to end, every record names the
+  service's pid, the service is stopped at the end (its record kept with
+  the suite) and the set passes the self-check; a service that never gets
+  ready stops the matrix (exit 3, one line) and is killed.
+
 usage: external_test.py NETPROOF_BENCH RUN_SCHEMA NETPROOF_VALIDATE ECHO_SERVERS
+       [NETPROOF_REPORT]
 """
 import hashlib
 import json
@@ -34,6 +41,7 @@ import time
 import jsonschema
 
 BENCH, SCHEMA, VALIDATE, HELPER = sys.argv[1:5]
+REPORT = sys.argv[5] if len(sys.argv) > 5 else None
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
 TMP = tempfile.mkdtemp(prefix="np-external-test-")
@@ -343,6 +351,100 @@ def test_usage():
         fail("serve --help: %r" % p.stdout)
 
 
+def free_port():
+    probe = subprocess.run(
+        [sys.executable, "-c", "import socket;s=socket.socket(socket.AF_INET,"
+         "socket.SOCK_DGRAM);s.bind(('127.0.0.1',0));print(s.getsockname()[1])"],
+        capture_output=True, text=True)
+    return int(probe.stdout)
+
+
+def test_matrix_services():
+    port = free_port()
+    plan = {
+        "schema": "netproof/plan/1", "suite": "connect-serve",
+        "protocol": "udp", "repetitions": 2,
+        "services": [{
+            "name": "echo",
+            "command": ["{bench}", "serve", "--listen", "127.0.0.1:%d" % port,
+                        "--max-seconds", "60", "--record",
+                        "{dir}/record.json"],
+            "ready": {"udp_bound": "127.0.0.1:%d" % port},
+            "ready_timeout_seconds": 5, "stop_timeout_seconds": 5}],
+        "base": {"connect": "127.0.0.1:%d" % port, "seconds": 0.2,
+                 "warmup": 0.05},
+        "dimensions": {"clients": [1, 4]},
+    }
+    path = os.path.join(TMP, "plan.json")
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    out = os.path.join(TMP, "suite")
+    p = subprocess.run([BENCH, "matrix", path, "--output", out, "--dry-run"],
+                       capture_output=True, text=True, timeout=30)
+    if p.returncode != 0 or "service echo: " + BENCH not in p.stdout and \
+            "service echo:" not in p.stdout:
+        fail("matrix --dry-run: %d %r %r" % (p.returncode, p.stdout, p.stderr))
+    p = subprocess.run([BENCH, "matrix", path, "--output", out, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        fail("matrix with services: exit %d: %s" % (p.returncode, p.stderr))
+    srv = check_record(os.path.join(out, "services/echo/record.json"),
+                       "passed")
+    if srv["serve"]["stopped_by"] != "SIGTERM":
+        fail("service record: %s" % srv["serve"])
+    with open(os.path.join(out, "services/echo/service.txt")) as f:
+        status = f.read()
+    if "ready: udp_bound 127.0.0.1:%d after" % port not in status or \
+            "ended: the suite ended: SIGTERM at" not in status or \
+            "exit 0" not in status:
+        fail("service.txt: %s" % status)
+    runs = 0
+    for cid in os.listdir(os.path.join(out, "runs")):
+        for n in (1, 2):
+            doc = check_record(os.path.join(out, "runs", cid,
+                                            "rep-%d.json" % n), "passed")
+            runs += 1
+            pids = [x["pid"] for x in doc["external"]["server"]["processes"]]
+            if pids != [srv["serve"]["pid"]]:
+                fail("%s rep %d: server pids %s, service pid %d" %
+                     (cid, n, pids, srv["serve"]["pid"]))
+    if runs != 4:
+        fail("matrix with services: %d records" % runs)
+    sent = srv["serve"]["counters"]["received"]
+    if sent <= 0 or sent != srv["serve"]["counters"]["echoed"]:
+        fail("service counters %s" % srv["serve"]["counters"])
+    if REPORT:
+        p = subprocess.run([REPORT, "--self-check", "--results", out],
+                           capture_output=True, text=True, timeout=30)
+        if p.returncode != 0:
+            fail("self-check of the services suite: %s" % (p.stdout +
+                                                           p.stderr))
+    # a service that never gets ready: the matrix stops, kills it
+    plan["suite"] = "never-ready"
+    plan["services"] = [{"name": "sleeper", "command": ["sleep", "30"],
+                         "ready": {"udp_bound": "127.0.0.1:%d" % port},
+                         "ready_timeout_seconds": 0.5}]
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    out2 = os.path.join(TMP, "suite2")
+    t0 = time.time()
+    p = subprocess.run([BENCH, "matrix", path, "--output", out2, "--quiet"],
+                       capture_output=True, text=True, timeout=30)
+    lines = p.stderr.strip().splitlines()
+    if p.returncode != 3 or "service sleeper: not ready after 0.5 s" not in \
+            p.stderr or time.time() - t0 > 10:
+        fail("never-ready service: exit %d: %r" % (p.returncode, p.stderr))
+    with open(os.path.join(out2, "services/sleeper/service.txt")) as f:
+        status = f.read()
+    pid = int(status.split("pid: ")[1].split()[0])
+    if os.path.exists("/proc/%d" % pid) and \
+            open("/proc/%d/stat" % pid).read().split()[2] != "Z":
+        fail("never-ready service pid %d still runs" % pid)
+    if "not ready: SIGTERM" not in status:
+        fail("never-ready service.txt: %s" % status)
+    del lines
+
+
 def main():
     try:
         test_usage()
@@ -352,6 +454,7 @@ def main():
         test_overflow_probe()
         test_misbehaving()
         test_no_server()
+        test_matrix_services()
     finally:
         for p in PROCS:
             if p.poll() is None:
