@@ -419,6 +419,42 @@ def test_matrix_services():
         if p.returncode != 0:
             fail("self-check of the services suite: %s" % (p.stdout +
                                                            p.stderr))
+        # a report on the set is titled by the server that answered
+        rep = os.path.join(TMP, "report")
+        p = subprocess.run([REPORT, "--results", out, "--output", rep],
+                           capture_output=True, text=True, timeout=60)
+        with open(os.path.join(rep, "index.md")) as f:
+            head = f.readline()
+        want = "# UDP echo server netproof-bench at 127.0.0.1:%d (exe " \
+            "SHA-256 %s), measured with netproof" % (
+                port, sha256sum(BENCH)[:12])
+        if p.returncode != 0 or head.strip() != want:
+            fail("report title %r, want %r (%s)" % (head, want, p.stderr))
+        # the udp-external rules: tampered counts are named
+        cid = sorted(os.listdir(os.path.join(out, "runs")))[0]
+        rec = os.path.join(out, "runs", cid, "rep-1.json")
+        with open(rec) as f:
+            good = f.read()
+        for edit, ptr in (
+                (lambda d: d["external"]["replies"].update(duplicates=1),
+                 "/external/replies"),
+                (lambda d: d["external"]["attribution"].update(in_between=3),
+                 "/external/attribution/in_between"),
+                (lambda d: d["external"]["server"]["sockets"][0]["after"]
+                 .update(drops=d["external"]["server"]["sockets"][0]
+                         ["before"]["drops"] + 2),
+                 "/external/attribution/server_socket")):
+            d = json.loads(good)
+            edit(d)
+            with open(rec, "w") as f:
+                json.dump(d, f)
+            p = subprocess.run([REPORT, "--self-check", "--results", out],
+                               capture_output=True, text=True, timeout=30)
+            if p.returncode != 1 or ptr not in p.stdout + p.stderr:
+                fail("self-check of a tampered %s: exit %d: %s" %
+                     (ptr, p.returncode, p.stdout + p.stderr))
+        with open(rec, "w") as f:
+            f.write(good)
     # a service that never gets ready: the matrix stops, kills it
     plan["suite"] = "never-ready"
     plan["services"] = [{"name": "sleeper", "command": ["sleep", "30"],
