@@ -226,6 +226,37 @@ def test_serve():
         fail("serve at its bound: %s" % srv["serve"])
 
 
+def test_ipv6_raw_pool():
+    rec = os.path.join(TMP, "v6.serve.json")
+    err = open(os.path.join(TMP, "v6.serve.stderr"), "w")
+    p = subprocess.Popen([BENCH, "serve", "--listen", "[::1]:0", "--record",
+                          rec, "--max-seconds", "30"], stderr=err)
+    PROCS.append(p)
+    t0 = time.time()
+    while "listening on [::1]:" not in open(err.name).read():
+        if p.poll() is not None or time.time() - t0 > 5:
+            fail("serve [::1] did not start")
+        time.sleep(0.02)
+    port = int(open(err.name).read().split("listening on [::1]:")[1].split()[0])
+    out = os.path.join(TMP, "v6.json")
+    r = subprocess.run([BENCH, "udp", "--connect", "[::1]:%d" % port,
+                        "--seconds", "0.2", "--backend", "raw", "--io-model",
+                        "pool", "--io-threads", "2", "--output", out],
+                       capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        fail("[::1] raw pool: exit %d: %s" % (r.returncode, r.stderr))
+    doc = check_record(out, "passed")
+    sock = doc["external"]["server"]["sockets"]
+    if [x["table"] for x in sock] != ["/proc/net/udp6"] or \
+            sock[0]["local"] != "[::1]:%d" % port or \
+            doc["config"]["io_threads"] != 2 or \
+            doc["external"]["target"]["family"] != "ipv6":
+        fail("[::1] raw pool: %s" % doc["external"])
+    assert_identity(doc, p.pid, "serve [::1]")
+    stop(p)
+    check_record(rec, "passed")
+
+
 def proc_udp_drops(port):
     """drops of the socket bound to 127.0.0.1:port, from /proc/net/udp."""
     for line in open("/proc/net/udp").readlines()[1:]:
@@ -487,6 +518,7 @@ def main():
         test_asyncio()
         test_socat()
         test_serve()
+        test_ipv6_raw_pool()
         test_overflow_probe()
         test_misbehaving()
         test_no_server()
