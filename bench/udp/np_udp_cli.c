@@ -66,25 +66,27 @@ static void summary(const void *ctxp, enum np_bench_status st) {
   int h50 = np_hist_percentile(res->rtt_ns, 50, &p50) == 0;
   int h99 = np_hist_percentile(res->rtt_ns, 99, &p99) == 0;
   if (cfg->mode == NP_UDP_MODE_CLIENT) {
-    char t50[32], t99[32];
-    snprintf(t50, sizeof t50, h50 ? "%.2f" : "n/a", (double)p50 / 1e3);
-    snprintf(t99, sizeof t99, h99 ? "%.2f" : "n/a", (double)p99 / 1e3);
+    char t50[32] = "n/a", t99[32] = "n/a";
+    if (h50)
+      snprintf(t50, sizeof t50, "%.2f", (double)p50 / 1e3);
+    if (h99)
+      snprintf(t99, sizeof t99, "%.2f", (double)p99 / 1e3);
     summary_external(ctx, wall > 0 ? (double)res->measure.received / wall : 0,
                      t50, t99, st);
   } else {
-  fprintf(stderr,
-          PROG ": %s/%s %" PRIu32 " B x %" PRIu32 " clients x window %" PRIu32
-          ": %.0f round trips/s, p50 %.2f us, p99 %s%.2f us, lost %" PRId64
-          " (kernel drops %" PRIu64 "), cpu %.1f %%: %s\n",
-          np_udp_backend_name(cfg->backend),
-          np_udp_io_model_name(cfg->io_model), cfg->payload, cfg->clients,
-          cfg->window, wall > 0 ? (double)res->measure.received / wall : 0.0,
-          h50 ? (double)p50 / 1e3 : 0.0, h99 ? "" : "n/a ",
-          h99 ? (double)p99 / 1e3 : 0.0, l->lost, l->kernel_drops,
-          wall > 0 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) /
-                         wall
-                   : 0.0,
-          np_bench_status_name(st));
+    fprintf(stderr,
+            PROG ": %s/%s %" PRIu32 " B x %" PRIu32 " clients x window %" PRIu32
+            ": %.0f round trips/s, p50 %.2f us, p99 %s%.2f us, lost %" PRId64
+            " (kernel drops %" PRIu64 "), cpu %.1f %%: %s\n",
+            np_udp_backend_name(cfg->backend),
+            np_udp_io_model_name(cfg->io_model), cfg->payload, cfg->clients,
+            cfg->window, wall > 0 ? (double)res->measure.received / wall : 0.0,
+            h50 ? (double)p50 / 1e3 : 0.0, h99 ? "" : "n/a ",
+            h99 ? (double)p99 / 1e3 : 0.0, l->lost, l->kernel_drops,
+            wall > 0 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) /
+                           wall
+                     : 0.0,
+            np_bench_status_name(st));
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)
     if (!ctx->checks.item[i].passed)
