@@ -15,6 +15,11 @@
  * Kernel snapshots (the controller's one policy: a failed snapshot fails
  * the run), per-socket drop counters and rusage are taken at the start of
  * measurement and at the end of its drain.
+ * The same engine runs one end alone (cfg->mode): `--connect` opens only
+ * the clients, connected to the target, and reads the target's sockets in
+ * /proc at the two boundaries (np_udp_target.c); `serve` opens only the
+ * server sockets on --listen's address and serves in one phase until a
+ * signal or --max-seconds, then stops the lanes before the last readings.
  */
 #include <arpa/inet.h>
 #include <errno.h>

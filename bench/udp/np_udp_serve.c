@@ -113,9 +113,9 @@ const struct np_bench_optset np_udp_serve_optset = {
     .summary = "UDP echo server for anyone's client: every datagram read is "
                "echoed verbatim\nto its sender and counted; stops on "
                "SIGINT/SIGTERM or at --max-seconds and\nwrites its record "
-               "(counters per socket, kernel snapshots, identity).  The "
-               "signal is its\nnormal stop: exit 0 or 1 from its checks, "
-               "not 130/143.\n",
+               "(counters per socket, kernel snapshots, identity).\nThe "
+               "signal is its normal stop: exit 0 or 1 from its checks, not "
+               "130/143.\n",
     .doc = "docs/guides/your-stack.md",
     .sections = serve_sections,
     .nsections = sizeof serve_sections / sizeof serve_sections[0],
