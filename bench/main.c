@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "np_err.h"
+#include "np_exec_cli.h"
 #include "np_identity.h"
 #include "np_matrix_cli.h"
 #include "np_rudp_cli.h"
@@ -21,6 +22,7 @@ static void usage(FILE *fp) {
         "            udp --connect HOST:PORT measures anyone's echo server\n"
         "  serve     UDP echo server for anyone's client, bounded in time\n"
         "  rudp      reliable-UDP benchmark through the emulating relay\n"
+        "  exec      any benchmark program, run once as evidence\n"
         "  matrix    run a whole suite plan, one process per repetition\n"
         "\n"
         "  --help     this text\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv) {
     return np_udp_serve_main(argc - 1, argv + 1);
   if (strcmp(cmd, "rudp") == 0)
     return np_rudp_cli_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "exec") == 0)
+    return np_exec_cli_main(argc - 1, argv + 1);
   if (strcmp(cmd, "matrix") == 0)
     return np_matrix_cli_main(argc - 1, argv + 1);
   fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);

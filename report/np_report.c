@@ -12,8 +12,10 @@
 
 #include "np_file.h"
 #include "np_json.h"
+#include "np_report_exec.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
+#include "np_results_exec.h"
 #include "np_results_rudp.h"
 
 static void md_intro(struct np_report_ctx *ctx, const char *title) {
@@ -32,6 +34,8 @@ static void md_intro(struct np_report_ctx *ctx, const char *title) {
 
 static int build_set(struct np_report_ctx *ctx,
                      const struct np_results_set *s) {
+  if (np_results_is_exec(s)) /* any benchmark program: its own section */
+    return np_report_exec(ctx, s);
   np_report_tables_conditions(ctx, s);
   if (np_results_is_rudp(s)) {
     fprintf(ctx->md, "## Reliable UDP: %s\n\n",

@@ -52,4 +52,17 @@ int np_results_check_rudp_stats(struct np_results_chk *c,
                                 const struct np_results_config *cf,
                                 const cJSON *entry, int idx);
 
+/* Exec records (np_results_selfcheck_exec.c): the kept output beside the
+ * record (in t), every metric re-derived from it, every bound and check
+ * verdict; nothing for records without an "exec" part. */
+void np_results_check_exec_run(struct np_results_chk *c,
+                               const struct np_ftree *t, const char *f,
+                               const cJSON *d);
+
+/* summary.json entry idx's "exec.NAME" statistics against the runs;
+ * returns 1 when it had any. */
+int np_results_check_exec_stats(struct np_results_chk *c,
+                                const struct np_results_config *cf,
+                                const cJSON *entry, int idx);
+
 #endif /* NP_RESULTS_SELFCHECK_INT_H */

@@ -93,8 +93,14 @@ static void dry_run(const struct np_matrix_opts *o,
             cf->expect_fail ? "  (expect: fail)" : "", binary, p->protocol);
     for (size_t a = 0; a < cf->argc; a++)
       fprintf(out, " %s", cf->argv[a]);
-    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp\n",
+    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp",
             o->out_dir ? o->out_dir : "DIR", cf->id);
+    if (cf->ntail > 0)
+      fprintf(out, " --keep %s/runs/%s/rep-N.program",
+              o->out_dir ? o->out_dir : "DIR", cf->id);
+    for (size_t a = 0; a < cf->ntail; a++)
+      fprintf(out, " %s", cf->tail[a]);
+    fputc('\n', out);
   }
   np_matrix_services_describe(p, binary, out);
   char d[32];
