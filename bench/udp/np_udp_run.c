@@ -286,6 +286,19 @@ static void ctl_set_phase(struct ctl *c, int ph) {
     c->eng->tp->loop_wake(c->eng->lanes[i].loop);
 }
 
+/* Wait (at most 5 s, or until a signal) until every lane has taken up
+ * phase ph, so a phase's clock starts when its lanes do: a thread that the
+ * scheduler starts late would otherwise miss a short warm-up entirely and
+ * shorten the measurement it is timed for. */
+static void ctl_wait_ack(struct ctl *c, int ph) {
+  double t0 = now_s();
+  for (uint32_t i = 0; i < c->eng->nlanes; i++)
+    while (atomic_load_explicit(&c->eng->lanes[i].ack_phase,
+                                memory_order_acquire) < ph &&
+           now_s() - t0 < 5.0 && !np_bench_ctl_signal(c->bc))
+      np_bench_ctl_poll(c->bc, 1);
+}
+
 static double ctl_drain_bound(struct ctl *c) {
   int64_t maxrtt = 0;
   for (uint32_t i = 0; i < c->eng->nlanes; i++) {
@@ -430,6 +443,7 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   int rc;
   if (cfg->warmup > 0) {
     ctl_set_phase(c, NP_UDP_PH_WARMUP);
+    ctl_wait_ack(c, NP_UDP_PH_WARMUP);
     res->warmup_seconds = np_bench_ctl_sleep(c->bc, cfg->warmup);
     ctl_set_phase(c, NP_UDP_PH_WARMUP_DRAIN);
     ctl_drain(c, NP_UDP_PH_WARMUP_DRAIN, NULL, &took, NULL);
@@ -443,8 +457,10 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     return rc;
   np_bench_cpu_now(&cpu0);
   /* an interrupted warm-up skips the measurement (the sleep returns) */
-  if (!np_bench_ctl_signal(c->bc))
+  if (!np_bench_ctl_signal(c->bc)) {
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
+    ctl_wait_ack(c, NP_UDP_PH_MEASURE);
+  }
   res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->seconds);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
