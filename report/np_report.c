@@ -72,8 +72,12 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     struct np_errbuf *eb) {
   if (sets == NULL || nsets == 0 || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "report: no result sets");
+  char server_title[512];
   const char *title = opts && opts->title ? opts->title
-                                          : "netproof UDP performance report";
+                      : np_report_title_default(sets, nsets, server_title,
+                                                sizeof server_title)
+                          ? server_title
+                          : "netproof UDP performance report";
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
                               .eb = eb};
   char *md = NULL, *js = NULL;
