@@ -19,6 +19,7 @@
 #include "np_archive_int.h"
 #include "np_bagit.h"
 #include "np_evidence.h"
+#include "np_jscan.h"
 #include "np_json.h"
 #include "np_schema.h"
 
@@ -311,15 +312,38 @@ static int chk_is_incomplete(void *ctx, const char *suite) {
   return 0;
 }
 
-/* evidence.json and bag-info.txt must be what pack makes of the payload. */
+/* The mtime evidence.json claims and where it says it came from: read
+ * without parsing the file (the common case never parses it). */
+static void chk_claimed_mtime(const char *evt, size_t len, int64_t *mtime,
+                              char *src, size_t srclen) {
+  static const char *const keys[] = {"bagging/mtime", "bagging/mtime_source"};
+  char *v[2];
+  *mtime = 0;
+  src[0] = '\0';
+  if (np_jscan_scalars(evt, len, keys, 2, v) != 0)
+    return;
+  if (v[0] != NULL)
+    *mtime = strtoll(v[0], NULL, 10);
+  if (v[1] != NULL)
+    snprintf(src, srclen, "%s", v[1]);
+  free(v[0]);
+  free(v[1]);
+}
+
+/* evidence.json and bag-info.txt must be what pack makes of the payload.
+ * Pack writes evidence.json as np_json_print of the tree built here, so a
+ * bag's file normally equals the rebuilt text byte for byte; only when it
+ * does not is the file parsed (and validated) to find where it differs
+ * (the same content spelled otherwise passes).  That keeps one evidence
+ * tree in memory, not two, in the common case. */
 static void chk_evidence(struct np_check *c, const struct np_read_result *res,
-                         const cJSON *ev) {
-  char where[512], ptr[1024] = "";
+                         const char *evt, size_t evlen) {
+  char where[512], ptr[1024] = "", src_claim[64];
   snprintf(where, sizeof(where), "%s/evidence.json", c->top);
-  const cJSON *bag = cJSON_GetObjectItem(ev, "bagging");
-  const char *src = np_json_get_string(bag, "mtime_source", "");
-  int64_t mtime = (int64_t)np_json_get_number(bag, "mtime", 0);
-  if (strcmp(src, NP_EVIDENCE_SRC_ENV) != 0) {
+  int64_t mtime;
+  chk_claimed_mtime(evt, evlen, &mtime, src_claim, sizeof src_claim);
+  const char *src = NP_EVIDENCE_SRC_ENV;
+  if (strcmp(src_claim, NP_EVIDENCE_SRC_ENV) != 0) {
     int found;
     np_evidence_newest_start(&c->payload, &mtime, &found);
     src = found ? NP_EVIDENCE_SRC_RUNS : NP_EVIDENCE_SRC_NONE;
@@ -328,14 +352,35 @@ static void chk_evidence(struct np_check *c, const struct np_read_result *res,
     np_problem(c->p, NULL, "tar entry mtimes are not all %lld (the bag's "
                "mtime)", (long long)mtime);
   cJSON *want = NULL;
+  char *wtext = NULL;
   if (np_evidence_build(c->top, &c->payload, mtime, src, chk_is_incomplete, c,
-                        &want) != 0) {
+                        &want) != 0 ||
+      (wtext = np_json_print(want, 1)) == NULL) {
     np_problem(c->p, where, "out of memory");
+    cJSON_Delete(want);
     return;
   }
-  if (np_evidence_diff(want, ev, ptr, sizeof(ptr)))
-    np_problem(c->p, where, "%s: does not match the payload",
-               ptr[0] ? ptr : "/");
+  if (strlen(wtext) == evlen && memcmp(wtext, evt, evlen) == 0) {
+    free(wtext);
+    c->file = where; /* what pack wrote: check the schema on our tree */
+    const struct np_schema *s = chk_schema(c, NP_EVIDENCE_TAG, NULL);
+    int rc = s != NULL ? np_schema_validate(s, want, chk_schema_cb, c)
+                       : NP_ENOMEM;
+    if (rc != 0 && rc != NP_ESCHEMA)
+      np_problem(c->p, where, "schema validation could not run: %s",
+                 np_strerror(rc));
+  } else {
+    free(wtext);
+    cJSON *ev = chk_json(c, where, evt, evlen);
+    const char *name = np_json_get_string(ev, "name", NULL);
+    if (name != NULL && strcmp(name, c->top) != 0)
+      np_problem(c->p, where, "/name: '%.100s' but the top folder is '%s'",
+                 name, c->top);
+    if (ev != NULL && np_evidence_diff(want, ev, ptr, sizeof(ptr)))
+      np_problem(c->p, where, "%s: does not match the payload",
+                 ptr[0] ? ptr : "/");
+    cJSON_Delete(ev); /* the same content spelled otherwise is fine */
+  }
   size_t len;
   const char *info = np_ftree_get(c->tags, "bag-info.txt", &len);
   char *winfo = np_evidence_bag_info(want);
@@ -364,18 +409,8 @@ void np_archive_check_finish(struct np_check *c,
     chk_manifests(c);
     size_t len;
     const char *evt = np_ftree_get(c->tags, "evidence.json", &len);
-    if (evt != NULL) {
-      char where[512];
-      snprintf(where, sizeof(where), "%s/evidence.json", c->top);
-      cJSON *ev = chk_json(c, where, evt, len);
-      const char *name = np_json_get_string(ev, "name", NULL);
-      if (name != NULL && strcmp(name, c->top) != 0)
-        np_problem(c->p, where, "/name: '%.100s' but the top folder is '%s'",
-                   name, c->top);
-      if (ev != NULL)
-        chk_evidence(c, res, ev);
-      cJSON_Delete(ev);
-    }
+    if (evt != NULL)
+      chk_evidence(c, res, evt, len);
   }
   snprintf(out->top, sizeof out->top, "%s", c->top);
   const struct np_bag_file *tm =

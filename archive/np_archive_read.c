@@ -12,8 +12,8 @@
  *
  * Memory does not grow with the bundle's bytes: one file's bytes at a time
  * (zero-copy when libarchive hands the file over in one block, the common
- * case; else one reused buffer of the largest file so far), plus the entry
- * paths (for duplicates), so it grows with --max-entries only.
+ * case; else a gather buffer, reused up to 1 MiB), plus the entry path
+ * hashes (8 bytes an entry), so it grows with --max-entries only.
  *
  * Order: entry paths (without a folder's trailing '/') must increase
  * bytewise, as pack writes them.  That keeps a suite's files together and
@@ -33,12 +33,18 @@
 #include "np_archive_int.h"
 #include "np_gzsrc.h"
 
-/* A set of strings (entry paths, closed folders): open addressing,
- * FNV-1a, grown at half load. */
+/* A gather buffer up to this size is kept for the next file. */
+#define RD_KEEP_BUF ((size_t)1 << 20)
+
+/* A set of 64-bit path hashes: open addressing, grown at half load.
+ * Paths must increase, so a repeated path always breaks the order rule
+ * too; the set tells "duplicate entry" from "out of order" at 8 bytes per
+ * entry instead of a copy of every path (a hash collision could only
+ * misname an entry that is out of order anyway as a duplicate). */
 struct rd_set {
-  char **slot;  /* NULL or an owned string */
-  size_t cap;   /* slots, a power of two   */
-  size_t n;     /* strings held            */
+  uint64_t *slot; /* 0 = empty (a hash of 0 is stored as 1) */
+  size_t cap;     /* slots, a power of two                  */
+  size_t n;       /* hashes held                            */
 };
 
 struct rd_ctx {
@@ -47,7 +53,7 @@ struct rd_ctx {
   const struct np_archive_limits *lim; /* limits of this read            */
   const struct np_read_sink *sink;   /* who gets each file               */
   struct np_read_result *res;        /* what the caller gets back        */
-  struct rd_set paths;               /* every entry path, for duplicates */
+  struct rd_set paths;               /* hashes of every entry path       */
   char *prev;                        /* the previous entry's path        */
   char *buf;                         /* gathered bytes of one file       */
   size_t bufcap;                     /* bytes allocated in buf           */
@@ -62,34 +68,22 @@ static uint64_t rd_hash(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; i++)
     h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
+  return h ? h : 1;
 }
 
-/* 1 when s[0..n) is in the set. */
-static int rd_set_has(const struct rd_set *st, const char *s, size_t n) {
-  if (st->cap == 0)
-    return 0;
-  for (size_t i = rd_hash(s, n) & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
-    const char *e = st->slot[i];
-    if (e == NULL)
-      return 0;
-    if (strncmp(e, s, n) == 0 && e[n] == '\0')
-      return 1;
-  }
-}
-
-static int rd_set_put(struct rd_set *st, char *owned) {
-  size_t n = strlen(owned);
+/* Add the hash of s[0..n): 1 added, 0 already there, NP_ENOMEM. */
+static int rd_set_add(struct rd_set *st, const char *s, size_t n) {
+  uint64_t h = rd_hash(s, n);
   if (2 * (st->n + 1) > st->cap) {
     size_t cap = st->cap ? st->cap * 2 : 1024;
-    char **v = calloc(cap, sizeof(*v));
+    uint64_t *v = calloc(cap, sizeof(*v));
     if (v == NULL)
       return NP_ENOMEM;
     for (size_t i = 0; i < st->cap; i++) {
-      if (st->slot[i] == NULL)
+      if (st->slot[i] == 0)
         continue;
-      size_t j = rd_hash(st->slot[i], strlen(st->slot[i])) & (cap - 1);
-      while (v[j] != NULL)
+      size_t j = st->slot[i] & (cap - 1);
+      while (v[j] != 0)
         j = (j + 1) & (cap - 1);
       v[j] = st->slot[i];
     }
@@ -97,32 +91,16 @@ static int rd_set_put(struct rd_set *st, char *owned) {
     st->slot = v;
     st->cap = cap;
   }
-  size_t i = rd_hash(owned, n) & (st->cap - 1);
-  while (st->slot[i] != NULL)
-    i = (i + 1) & (st->cap - 1);
-  st->slot[i] = owned;
+  size_t i = h & (st->cap - 1);
+  for (; st->slot[i] != 0; i = (i + 1) & (st->cap - 1))
+    if (st->slot[i] == h)
+      return 0;
+  st->slot[i] = h;
   st->n++;
-  return 0;
-}
-
-/* Add s[0..n) unless present: 1 added, 0 present, NP_ENOMEM. */
-static int rd_set_add(struct rd_set *st, const char *s, size_t n) {
-  if (rd_set_has(st, s, n))
-    return 0;
-  char *copy = strndup(s, n);
-  if (copy == NULL)
-    return NP_ENOMEM;
-  int rc = rd_set_put(st, copy);
-  if (rc != 0) {
-    free(copy);
-    return rc;
-  }
   return 1;
 }
 
 static void rd_set_free(struct rd_set *st) {
-  for (size_t i = 0; i < st->cap; i++)
-    free(st->slot[i]);
   free(st->slot);
   memset(st, 0, sizeof(*st));
 }
@@ -334,6 +312,12 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
   }
   if (!delivered)
     rc = rd_deliver(r, rel, got > 0 ? r->buf : "", got, in_order);
+  if (r->bufcap > RD_KEEP_BUF) { /* one big file (evidence.json of a
+                                    large bag) does not stay resident */
+    free(r->buf);
+    r->buf = NULL;
+    r->bufcap = 0;
+  }
   return rc;
 }
 

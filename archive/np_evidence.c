@@ -229,13 +229,17 @@ void np_evidence_newest_start(const struct np_bag_files *payload,
   *found = any;
 }
 
+/* A file entry.  Its strings are references into the payload list (no
+ * copy per file: the tree lives no longer than the list, in pack and in
+ * verify alike), its keys constants. */
 static cJSON *file_obj(const struct np_bag_file *f) {
   cJSON *o = cJSON_CreateObject();
   if (o == NULL)
     return o;
-  cJSON_AddStringToObject(o, "path", f->path);
-  cJSON_AddStringToObject(o, "sha256", f->sha256);
-  cJSON_AddNumberToObject(o, "bytes", (double)f->len);
+  cJSON_AddItemToObjectCS(o, "path", cJSON_CreateStringReference(f->path));
+  cJSON_AddItemToObjectCS(o, "sha256",
+                          cJSON_CreateStringReference(f->sha256));
+  cJSON_AddItemToObjectCS(o, "bytes", cJSON_CreateNumber((double)f->len));
   return o;
 }
 

@@ -53,7 +53,8 @@ void np_evidence_newest_start(const struct np_bag_files *payload,
 typedef int (*np_evidence_incomplete_fn)(void *ctx, const char *suite);
 
 /* Build evidence.json for the bag named name from payload (sorted, every
- * file under data/, facts filled).  mtime and mtime_source (one of
+ * file under data/, facts filled; the tree refers to payload's path and
+ * sha256 strings, so it must be freed before payload).  mtime and mtime_source (one of
  * NP_EVIDENCE_SRC_*) are recorded as given; incomplete (NULL: every suite
  * complete) gives each suite's self_check.  *out owns a new tree. */
 int np_evidence_build(const char *name, const struct np_bag_files *payload,

@@ -129,7 +129,7 @@ static int want(const char *const *keys, size_t nkeys, const char *prefix,
 /* Members of the object at s->p; prefix "" at the top, "outer/" one
  * level down. */
 static int members(struct jscan *s, const char *const *keys, size_t nkeys,
-                   char **vals, const char *prefix) {
+                   char **vals, const char *prefix, int scalars) {
   if (s->p >= s->end || *s->p != '{')
     return NP_EPARSE;
   s->p++;
@@ -161,10 +161,15 @@ static int members(struct jscan *s, const char *const *keys, size_t nkeys,
       char sub[202];
       memcpy(sub, k, kn);
       memcpy(sub + kn, "/", 2);
-      if ((rc = members(s, keys, nkeys, vals, sub)) != 0)
+      if ((rc = members(s, keys, nkeys, vals, sub, scalars)) != 0)
         return rc;
-    } else if (skip_value(s) != 0) {
-      return NP_EPARSE;
+    } else {
+      const char *v0 = s->p;
+      if (skip_value(s) != 0)
+        return NP_EPARSE;
+      if (i >= 0 && scalars && vals[i] == NULL && *v0 != '{' && *v0 != '[' &&
+          (vals[i] = strndup(v0, (size_t)(s->p - v0))) == NULL)
+        return NP_ENOMEM;
     }
     ws(s);
     if (s->p < s->end && *s->p == ',') {
@@ -179,13 +184,13 @@ static int members(struct jscan *s, const char *const *keys, size_t nkeys,
   }
 }
 
-int np_jscan_strings(const char *text, size_t len, const char *const *keys,
-                     size_t nkeys, char **vals) {
+static int scan(const char *text, size_t len, const char *const *keys,
+                size_t nkeys, char **vals, int scalars) {
   struct jscan s = {text, text + len};
   for (size_t i = 0; i < nkeys; i++)
     vals[i] = NULL;
   ws(&s);
-  int rc = members(&s, keys, nkeys, vals, "");
+  int rc = members(&s, keys, nkeys, vals, "", scalars);
   ws(&s);
   if (rc == 0 && s.p != s.end)
     rc = NP_EPARSE;
@@ -195,4 +200,14 @@ int np_jscan_strings(const char *text, size_t len, const char *const *keys,
       vals[i] = NULL;
     }
   return rc;
+}
+
+int np_jscan_strings(const char *text, size_t len, const char *const *keys,
+                     size_t nkeys, char **vals) {
+  return scan(text, len, keys, nkeys, vals, 0);
+}
+
+int np_jscan_scalars(const char *text, size_t len, const char *const *keys,
+                     size_t nkeys, char **vals) {
+  return scan(text, len, keys, nkeys, vals, 1);
 }

@@ -26,4 +26,9 @@
 int np_jscan_strings(const char *text, size_t len, const char *const *keys,
                      size_t nkeys, char **vals);
 
+/* np_jscan_strings that also takes a number, true, false or null member:
+ * vals[i] is then its text as written ("1700000000"). */
+int np_jscan_scalars(const char *text, size_t len, const char *const *keys,
+                     size_t nkeys, char **vals);
+
 #endif /* NP_JSCAN_H */

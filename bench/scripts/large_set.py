@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 
-RUN_KINDS = ("json", "stderr.txt", "cmd.txt", "kernel-before.txt", "kernel-after.txt")
+MAX_REPETITIONS = 1000  # schema/plan.schema.json: /properties/repetitions/maximum
 TIME_RE = re.compile(r'("(?:started_at|ended_at)":\s*")([0-9T:.\-]+Z)(")')
 
 
@@ -113,6 +113,10 @@ def build_set(bench, report, src, out, want_runs, tmp):
     reps_src = int(suite["repetitions"])
     cfg_ids = [c["id"] for c in json.load(open(os.path.join(src, "summary.json")))["configurations"]]
     reps = max(reps_src, math.ceil(want_runs / len(cfg_ids)))
+    if reps > MAX_REPETITIONS:
+        sys.exit(f"large_set: {want_runs} runs need {reps} repetitions of {len(cfg_ids)} "
+                 f"configurations, above the plan schema's {MAX_REPETITIONS}: use a source "
+                 f"with at least {math.ceil(want_runs / MAX_REPETITIONS)} configurations")
     plan["repetitions"] = reps
     plan_path = os.path.join(tmp, "plan.json")
     json.dump(plan, open(plan_path, "w"), indent=2)
