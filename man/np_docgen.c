@@ -4,6 +4,9 @@
  *
  *   np_docgen man TEMPLATES OUTDIR
  *       OUTDIR/NAME.1.scd for every page (scdoc renders them to roff)
+ *   np_docgen man-generic TEMPLATES OUTDIR
+ *       the page of every table command from the generic template alone,
+ *       as a new command gets it (for tests)
  *   np_docgen bash TEMPLATES BASH.in PLANS_REL PLANS_DIR OUTDIR
  *       OUTDIR/PROGRAM, the bash completion, for every program
  *   np_docgen options
@@ -93,6 +96,7 @@ static int write_pages(const struct np_docgen_pages *pages,
 
 static void usage(FILE *fp) {
   fputs("usage: np_docgen man TEMPLATES OUTDIR\n"
+        "       np_docgen man-generic TEMPLATES OUTDIR\n"
         "       np_docgen bash TEMPLATES BASH.in PLANS_REL PLANS_DIR OUTDIR\n"
         "       np_docgen options\n",
         fp);
@@ -108,6 +112,9 @@ int main(int argc, char **argv) {
   }
   if (argc == 4 && strcmp(argv[1], "man") == 0) {
     if ((rc = np_docgen_pages_build(argv[2], &pages, &eb)) == 0)
+      rc = write_pages(&pages, argv[3], &eb);
+  } else if (argc == 4 && strcmp(argv[1], "man-generic") == 0) {
+    if ((rc = np_docgen_generic_pages(argv[2], &pages, &eb)) == 0)
       rc = write_pages(&pages, argv[3], &eb);
   } else if (argc == 7 && strcmp(argv[1], "bash") == 0) {
     if ((rc = np_docgen_pages_build(argv[2], &pages, &eb)) == 0)

@@ -46,6 +46,12 @@ struct np_docgen_pages {
 int np_docgen_pages_build(const char *tmpl_dir, struct np_docgen_pages *out,
                           struct np_errbuf *eb);
 
+/* The page every table command would get from the generic template
+ * alone (what a new command without a page of its own gets), for
+ * tests/install to hold against the tables. */
+int np_docgen_generic_pages(const char *tmpl_dir, struct np_docgen_pages *out,
+                            struct np_errbuf *eb);
+
 /* Frees the pages; p may be NULL. */
 void np_docgen_pages_free(struct np_docgen_pages *p);
 

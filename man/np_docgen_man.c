@@ -372,6 +372,31 @@ int np_docgen_pages_build(const char *tmpl_dir, struct np_docgen_pages *out,
   return 0;
 }
 
+int np_docgen_generic_pages(const char *tmpl_dir, struct np_docgen_pages *out,
+                            struct np_errbuf *eb) {
+  struct np_docgen_pages p = {
+      calloc(np_bench_ncommands + 1, sizeof(struct np_docgen_page)), 0};
+  int rc = 0;
+  if (p.v == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  for (size_t i = 0; rc == 0 && i < np_bench_ncommands; i++) {
+    const struct np_bench_command *c = &np_bench_commands[i];
+    char name[256];
+    if (c->opts == NULL)
+      continue;
+    snprintf(name, sizeof name, BENCH_PAGE_PREFIX "%s", c->name);
+    if ((rc = page_new(tmpl_dir, GENERIC_TEMPLATE, name, c, &p.v[p.n], eb)) ==
+        0)
+      p.n++;
+  }
+  if (rc != 0) {
+    np_docgen_pages_free(&p);
+    return rc;
+  }
+  *out = p;
+  return 0;
+}
+
 void np_docgen_pages_free(struct np_docgen_pages *p) {
   if (p == NULL)
     return;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""docs_test.py DOCGEN MANDIR BENCH REPORT ARCHIVE VALIDATE - the man pages
-cannot drift from the programs.
+"""docs_test.py DOCGEN MANDIR BENCH REPORT ARCHIVE VALIDATE SRC - the man
+pages cannot drift from the programs.
 
 - Every row of every option table (np_docgen options) is a term of its
   command's rendered page (MANDIR/man1/netproof-bench-CMD.1), in table
@@ -12,6 +12,8 @@ cannot drift from the programs.
   matrix, netproof-report, netproof-archive, netproof-validate): every
   option term of the page is in --help, and every option --help shows has
   a term.
+- The generic page a new table command gets (np_docgen man-generic,
+  rendered with scdoc) holds every row of each table as well.
 - Every page has a NAME line "name \\- summary" and renders without a
   groff warning.
 - The checks themselves: a page with a row removed and a --help with an
@@ -23,8 +25,9 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
-DOCGEN, MANDIR, BENCH, REPORT, ARCHIVE, VALIDATE = sys.argv[1:7]
+DOCGEN, MANDIR, BENCH, REPORT, ARCHIVE, VALIDATE, SRC = sys.argv[1:8]
 MAN1 = os.path.join(MANDIR, "man1")
 FAILS = []
 
@@ -153,6 +156,21 @@ def main():
         for opt, _, _ in r:
             check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
                   "%s --help shows %s" % (cmd, opt))
+
+    # a new command's page: the generic template alone
+    scdoc = shutil.which("scdoc")
+    check(scdoc is not None, "scdoc (a build package) is installed")
+    with tempfile.TemporaryDirectory() as d:
+        rc, out = run([DOCGEN, "man-generic", os.path.join(SRC, "man"), d])
+        check(rc == 0, "np_docgen man-generic: %s" % out)
+        for cmd, r in rows.items():
+            scd = os.path.join(d, "netproof-bench-%s.1.scd" % cmd)
+            p = subprocess.run([scdoc], stdin=open(scd), capture_output=True,
+                               text=True, timeout=20) if scdoc else None
+            check(p is not None and p.returncode == 0,
+                  "generic page of %s renders: %s" % (cmd, p and p.stderr))
+            for prob in table_problems(cmd, r, p.stdout if p else None):
+                check(False, "generic page: " + prob)
 
     # every command has its page, and no page is stale
     for cmd in cmds:
