@@ -120,8 +120,9 @@ int np_matrix_find_plan(const char *arg, const struct np_matrix_find_dirs *d,
                            "--plans-dir %s: applies to a plan given by name, "
                            "and '%s' is a path",
                            d->override, arg);
-    if ((size_t)snprintf(path, len, "%s", arg) >= len)
+    if (strlen(arg) >= len)
       return np_errbuf_set(eb, NP_ERANGE, "%s: path too long", arg);
+    memcpy(path, arg, strlen(arg) + 1);
     return 0;
   }
   if (!name_ok(arg))
@@ -140,9 +141,11 @@ int np_matrix_find_plan(const char *arg, const struct np_matrix_find_dirs *d,
         sizeof cand)
       continue;
     if (access(cand, F_OK) == 0) {
-      int rc = 0;
-      if ((size_t)snprintf(path, len, "%s", cand) >= len)
-        rc = np_errbuf_set(eb, NP_ERANGE, "%s: path too long", cand);
+      int rc = strlen(cand) < len
+                   ? 0
+                   : np_errbuf_set(eb, NP_ERANGE, "%s: path too long", cand);
+      if (rc == 0)
+        memcpy(path, cand, strlen(cand) + 1);
       free(t);
       return rc;
     }
