@@ -15,7 +15,8 @@ static char *render(int log_y, size_t *len) {
   static const double m[] = {92515, 86611, NAN}, lo[] = {90000, 85000, NAN},
                       hi[] = {93000, 88000, NAN};
   static const double m2[] = {80000, 1, 100000};
-  struct np_chart_series s[] = {{"uv", m, lo, hi}, {"raw <&>", m2, NULL, NULL}};
+  struct np_chart_series s[] = {{"uv", m, lo, hi, NULL, 0},
+                                {"raw <&>", m2, NULL, NULL, NULL, 1}};
   struct np_chart c = {.title = "Round trips & more", .subtitle = "payload 1,024 B #1",
                        .xlabel = "IO model", .ylabel = "round trips / s",
                        .runs = 3, .log_y = log_y, .ncat = 3,
