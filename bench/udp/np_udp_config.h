@@ -49,6 +49,7 @@ struct np_udp_config {
   int family;                   /* AF_INET or AF_INET6 (from address)        */
   uint64_t seed;                /* payload generator seed                    */
   const char *output;           /* record path, "-" = stdout (not owned)     */
+  int summary;                  /* --summary: enum np_bench_summary_kind     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };
 
