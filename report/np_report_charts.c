@@ -132,12 +132,15 @@ static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
                           k ? ", " : "", t);
   }
   unsigned vary = np_report_cond_varying(s);
+  const cJSON *cfg = np_json_pointer(c->runs[0].doc, "/config");
+  if (!(vary & (1u << NP_C_SECONDS)))
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%g s measured",
+                          k ? ", " : "",
+                          np_json_get_number(cfg, "seconds", NAN));
   if (!(vary & (1u << NP_C_ADDRESS)))
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s",
                           k ? ", " : "",
-                          np_json_get_string(np_json_pointer(c->runs[0].doc,
-                                                             "/config"),
-                                             "address", "-"));
+                          np_json_get_string(cfg, "address", "-"));
   snprintf(buf + k, k < len ? len - k : 0, "%sset %s, machine %s",
            k ? ", " : "", set, machine);
 }

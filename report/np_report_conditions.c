@@ -291,7 +291,8 @@ static void kernel_settings(char *buf, size_t len,
   }
   if (changes == 0)
     snprintf(buf + k, k < len ? len - k : 0,
-             "; unchanged before and after each of the %zu runs", runs);
+             "; unchanged before and after every one of the %zu runs",
+             runs);
   else
     snprintf(buf + k, k < len ? len - k : 0, "; CHANGED %zu times (first: %s)",
              changes, first_change);
@@ -423,6 +424,13 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
                                           "processes"),
                rounds, np_report_plural((size_t)rounds, "round", "rounds"),
                warm, secs);
+    if (rounds == 1)
+      snprintf(v, sizeof v,
+               "%d independent %s per configuration, each a single round: %s "
+               "then %s measurement",
+               in->reps, np_report_plural((size_t)in->reps, "process",
+                                          "processes"),
+               warm, secs);
     else
       snprintf(v, sizeof v,
                "%d independent %s per configuration; %s then %s "
@@ -438,7 +446,7 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
     np_report_rudp_env_rows(ctx, s, rows);
   char tot[48];
   np_fmt_num(tot, sizeof tot, total_roundtrips(s), 0);
-  snprintf(v, sizeof v, "%s completed in the measurement phases of all %zu "
+  snprintf(v, sizeof v, "%s completed in the measurement phases of the %zu "
                         "%s%s",
            tot, s->nruns, np_report_plural(s->nruns, "run", "runs"),
            rudp ? " (every round)" : "");

@@ -83,9 +83,11 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
   char subtitle[700], caption[200], nb[4][200];
   const char *nv[5];
   snprintf(subtitle, sizeof subtitle,
-           "%s clients, IO model %s, backend %s, %s, set %s, machine %s",
+           "%s clients, IO model %s, backend %s, %g s measured, %s, set %s, "
+           "machine %s",
            v[0]->dim[NP_D_CLIENTS], v[0]->dim[NP_D_MODEL],
            v[0]->dim[NP_D_BACKEND],
+           np_results_num(v[0]->runs[0].doc, "/config/seconds"),
            np_json_get_string(np_json_pointer(v[0]->runs[0].doc, "/config"),
                               "address", "-"),
            np_report_info(ctx, s)->name,

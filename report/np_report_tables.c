@@ -246,14 +246,20 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
   }
   double cores = np_results_num(s->runs[0].doc, "/machine/logical_cores");
   const cJSON *cfg = np_json_pointer(s->runs[0].doc, "/config");
+  size_t most = 0;
+  for (size_t i = 0; i < n; i++)
+    most = v[i]->nruns > most ? v[i]->nruns : most;
   fprintf(ctx->md,
-          "\nValues are medians of the passed repetitions; the charts show "
-          "their min/max. Process CPU counts one core as 100 %% and includes "
+          "\n%s Process CPU counts one core as 100 %% and includes "
           "clients and server in one process; machine CPU is the share of "
           "the whole machine (process CPU / %.0f logical cores). RTT: from a "
           "client sending a request to it receiving the echo (monotonic "
           "clock, same process). Round trips/s: %s. RSS: the process's peak "
           "resident set (getrusage `ru_maxrss`), warm-up included.\n\n",
+          most <= 1 ? "Values are single runs (one repetition per "
+                      "configuration: no min/max)."
+                    : "Values are medians of the passed repetitions; the "
+                      "charts show their min/max.",
           cores,
           np_json_get_string(cfg, "roundtrip_rate_rule",
                              "completed round trips / (measurement + drain "
