@@ -116,7 +116,13 @@ int np_report_info_init(struct np_report_ctx *ctx, const char *const *labels,
                        : ctx->pages && unique ? suite_of(s)
                                               : s->label;
     snprintf(in->name, sizeof in->name, "%s", name);
-    slug_of(in->slug, sizeof in->slug, name);
+    /* two folders of one name (a/x, b/x): the second is "x (2)" */
+    for (size_t j = 0, n = 2; j < i; j++)
+      if (strcmp(ctx->info[j].name, in->name) == 0) {
+        snprintf(in->name, sizeof in->name, "%.200s (%zu)", name, n++);
+        j = (size_t)-1; /* look again from the first set */
+      }
+    slug_of(in->slug, sizeof in->slug, in->name);
     for (size_t j = 0, n = 2; j < i; j++)
       if (strcmp(ctx->info[j].slug, in->slug) == 0) {
         char base[140];

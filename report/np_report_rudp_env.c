@@ -100,7 +100,8 @@ void np_report_rudp_env_rows(struct np_report_ctx *ctx,
   snprintf(v, sizeof v,
            "UDP MTU %s B; send / receive window %s / %s fragments; initial "
            "window %s; RTO %s to %s ms; reorder allowance up to %s ms; peer "
-           "declared dead after %s ms",
+           "declared dead after %s ms; no periodic update tick (timers are "
+           "event-driven: the earliest RTO, probe, reorder or ack deadline)",
            dv(a[0], 96, s, "/config/arq/mtu", ALL, 1),
            dv(a[1], 96, s, "/config/arq/send_window", ALL, 1),
            dv(a[2], 96, s, "/config/arq/receive_window", ALL, 1),
