@@ -16,19 +16,26 @@
 
 #include "np_file.h"
 #include "np_json.h"
+#include "np_report_exec.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
+#include "np_results_exec.h"
 #include "np_results_rudp.h"
 
-/* The default title names what the sets measured. */
+/* The default title names what the sets measured (a set of someone
+ * else's server is titled by np_report_title_default instead). */
 static const char *default_title(struct np_results_set *const *sets,
                                  size_t nsets) {
-  size_t rudp = 0;
-  for (size_t i = 0; i < nsets; i++)
+  size_t rudp = 0, exec = 0;
+  for (size_t i = 0; i < nsets; i++) {
     rudp += (size_t)np_results_is_rudp(sets[i]);
-  return rudp == nsets ? "netproof reliable-UDP performance report"
-         : rudp == 0   ? "netproof UDP performance report"
-                       : "netproof UDP and reliable-UDP performance report";
+    exec += (size_t)np_results_is_exec(sets[i]);
+  }
+  if (exec == nsets)
+    return "netproof benchmark evidence report";
+  return rudp == nsets - exec ? "netproof reliable-UDP performance report"
+         : rudp == 0          ? "netproof UDP performance report"
+                 : "netproof UDP and reliable-UDP performance report";
 }
 
 static void md_intro(struct np_report_ctx *ctx, const char *title) {
@@ -56,6 +63,8 @@ static int build_set(struct np_report_ctx *ctx,
   snprintf(prefix, sizeof prefix, "%s-", in->slug);
   ctx->asset_prefix = prefix;
   np_report_md_text(name, sizeof name, in->name);
+  if (np_results_is_exec(s)) /* any benchmark program: its own section */
+    return np_report_exec(ctx, s);
   if (np_results_is_rudp(s)) {
     fprintf(ctx->md, "## Reliable UDP: %s\n\n", name);
     np_report_conditions_set(ctx, s);
@@ -97,8 +106,12 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     struct np_errbuf *eb) {
   if (sets == NULL || nsets == 0 || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "report: no result sets");
+  char server_title[512];
   const char *title = opts && opts->title ? opts->title
-                                          : default_title(sets, nsets);
+                      : np_report_title_default(sets, nsets, server_title,
+                                                sizeof server_title)
+                          ? server_title
+                          : default_title(sets, nsets);
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
                               .eb = eb};
   char *md = NULL, *js = NULL;
@@ -139,7 +152,7 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   int any_udp = 0;
   for (size_t i = 0; i < nsets && rc == 0; i++) {
     rc = build_set(&ctx, sets[i]);
-    any_udp |= !np_results_is_rudp(sets[i]);
+    any_udp |= !np_results_is_rudp(sets[i]) && !np_results_is_exec(sets[i]);
   }
   if (rc != 0)
     goto fail;

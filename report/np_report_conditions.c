@@ -21,6 +21,7 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
+#include "np_results_exec.h"
 #include "np_results_rudp.h"
 
 enum cond_kind { K_STR, K_SEC, K_BYTES, K_NUM };
@@ -478,6 +479,11 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
   const struct np_report_setinfo *in = np_report_info(ctx, s);
   char name[300];
   np_report_md_text(name, sizeof name, in->name);
+  if (np_results_is_exec(s)) { /* the program's own checks: its table */
+    fprintf(ctx->md, "- %s: the program's own checks and bounds, per "
+                     "configuration in its table below.\n", name);
+    return;
+  }
   double ce = sum_of(s, "/counters/content_errors"),
          se = sum_of(s, "/counters/sequence_errors"),
          sd = sum_of(s, "/counters/send_errors"),

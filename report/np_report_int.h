@@ -190,4 +190,9 @@ void np_pages_links(struct np_report_ctx *ctx, const char *results_rel);
 void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
                       const char *page);
 
+/* np_report_title.c: the default title when every run of the sets was a
+ * `udp --connect` run - the server's identity; 0 (buf untouched) else. */
+int np_report_title_default(struct np_results_set *const *sets, size_t nsets,
+                            char *buf, size_t len);
+
 #endif /* NP_REPORT_INT_H */

@@ -14,7 +14,9 @@
 
 #include "np_json.h"
 #include "np_report_int.h"
+#include "np_report_exec.h"
 #include "np_report_mdx.h"
+#include "np_results_exec.h"
 #include "np_report_rudp.h"
 
 enum page { PAGE_UDP, PAGE_LIMITS, PAGE_RUDP, PAGE_COUNT_ };
@@ -61,6 +63,8 @@ static void heading(struct np_report_ctx *ctx, const struct np_results_set *s,
 static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
   const char *n = suite_of(s);
   int rc = 0;
+  if (np_results_is_exec(s)) /* any benchmark program: its own section */
+    return np_report_exec(ctx, s);
   if (strcmp(n, "udp-buffer-isolation") == 0) {
     heading(ctx, s, "Receive buffer isolation");
     np_report_conditions_set(ctx, s);

@@ -131,6 +131,8 @@ struct np_bench_given {
 
 struct np_bench_optset {
   const char *command;   /* subcommand and plan protocol ("udp")         */
+  const char *operands;  /* usage after "[options]" ("-- PROGRAM ..."),
+                            or NULL for none                            */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
   const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
   const struct np_bench_opt_section *sections;

@@ -110,6 +110,11 @@ static void describe(FILE *fp, const char *file,
     fprintf(fp, "%s%s\n  argv:", c->id, c->expect_fail ? " (expect fail)" : "");
     for (size_t a = 0; a < c->argc; a++)
       fprintf(fp, " %s", c->argv[a]);
+    if (c->ntail > 0) { /* exec plans: the substituted command */
+      fprintf(fp, "\n  program:");
+      for (size_t a = 0; a < c->ntail; a++)
+        fprintf(fp, " %s", c->tail[a]);
+    }
     fprintf(fp, "\n  group: %s\n", c->group);
   }
 }
