@@ -82,6 +82,7 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   char *svg = NULL;
   int rc = 0;
   size_t nc = 0, ns = 0, maxn = 0, minn = 0;
+  char reasons[256] = "";
   if (cats == NULL || sers == NULL || val == NULL || mark == NULL ||
       ci == NULL || si == NULL) {
     rc = NP_ENOMEM;
@@ -108,6 +109,12 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
       continue;
     if (excluded(cfg[i])) {
       mark[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = NP_CHART_EXCLUDED;
+      char r[160];
+      np_report_fail_reason(cfg[i], r, sizeof r);
+      if (r[0] && strstr(reasons, r) == NULL &&
+          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
+        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
+                 "%s%s", reasons[0] ? "; " : "", r);
       continue;
     }
     double med, mn, mx;
@@ -151,11 +158,16 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   np_chart_runs_caption(caption, sizeof caption, minn, maxn, "run", 0);
   /* the set's slug prefixes the file (np_report_add_chart) */
   snprintf(stem, sizeof stem, "exec-%s", name);
-  char nb[4][200];
+  char nb[4][200], excl[400];
   const char *nvp[5];
+  snprintf(excl, sizeof excl,
+           "excluded: a repetition failed (%s); its records are kept, it is "
+           "not ranked",
+           reasons[0] ? reasons : "see the table");
   struct np_chart ch = {.title = title, .subtitle = subtitle,
                         .xlabel = xlabel, .ylabel = ylabel,
                         .caption = caption, .runs = (int)maxn,
+                        .excluded_note = excl,
                         .notes_extra = np_report_chart_notes(s, nb, nvp, 5),
                         .stamp = np_report_stamp(ctx, s), .ncat = nc,
                         .categories = catp, .nseries = ns, .series = ser};
