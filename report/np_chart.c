@@ -114,15 +114,18 @@ static void wrap(const char *s, double scale, double max_mm,
   while (*p && out->n < MAX_CAPTION) {
     const char *sp = strchr(p, ' ');
     size_t wl = sp ? (size_t)(sp - p) : strlen(p);
-    char cand[LINE_LEN];
-    snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "",
-             (int)(wl < LINE_LEN - 1 ? wl : LINE_LEN - 1), p);
+    char cand[2 * LINE_LEN + 2];
+    size_t w = wl < LINE_LEN - 1 ? wl : LINE_LEN - 1;
+    snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)w,
+             p);
     if (line[0] && np_chart_text_mm(cand, scale) > max_mm) {
-      snprintf(out->t[out->n++], LINE_LEN, "%s", line);
-      snprintf(line, sizeof line, "%.*s",
-               (int)(wl < LINE_LEN - 1 ? wl : LINE_LEN - 1), p);
+      memcpy(out->t[out->n++], line, strlen(line) + 1);
+      memcpy(line, p, w);
+      line[w] = '\0';
     } else {
-      snprintf(line, sizeof line, "%s", cand);
+      size_t cl = strlen(cand) < LINE_LEN - 1 ? strlen(cand) : LINE_LEN - 1;
+      memcpy(line, cand, cl);
+      line[cl] = '\0';
     }
     p += wl;
     while (*p == ' ')
