@@ -15,10 +15,13 @@
 #include "np_rudp_options.h"
 #include "np_udp_cli.h"
 #include "np_udp_options.h"
+#include "np_udp_serve.h"
 
 const struct np_bench_command np_bench_commands[] = {
-    {"udp", "UDP echo benchmark over loopback", np_udp_cli_main,
-     &np_udp_optset},
+    {"udp", "UDP echo benchmark over loopback, or against anyone's echo server",
+     np_udp_cli_main, &np_udp_optset},
+    {"serve", "UDP echo server for anyone's client, bounded in time",
+     np_udp_serve_main, &np_udp_serve_optset},
     {"rudp", "reliable-UDP benchmark through the emulating relay",
      np_rudp_cli_main, &np_rudp_optset},
     {"exec", "any benchmark program, run once as evidence", np_exec_cli_main,

@@ -65,7 +65,7 @@ def main():
         with open(os.path.join(mine, "tiny.json"), "w") as f:
             json.dump(TINY, f)
         rc, out, err = matrix(["tiny", "--plans-dir", mine, "--dry-run"], d)
-        check(rc == 0 and "suite tiny: 1 configurations x 1 repetitions" in out,
+        check(rc == 0 and "suite tiny: 1 configuration x 1 repetition" in out,
               "tiny from --plans-dir: %s %s" % (out, err))
         usage_error(["quick", "--plans-dir", mine, "--dry-run"],
                     "plan 'quick': no quick.json in %s (" % mine, d)
