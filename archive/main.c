@@ -51,6 +51,7 @@ static void usage(FILE *fp) {
         "       netproof-archive sign BUNDLE.tar.gz --key KEY.pem [--sig "
         "FILE]\n"
         "       netproof-archive snapshot -o DIR\n"
+        "       netproof-archive --help | --version\n"
         "pack runs the result-set self-check on every DIR and refuses a set "
         "that fails it\n"
         "SIGNATURE: --pubkey PUB.pem [--sig FILE]  (FILE defaults to "

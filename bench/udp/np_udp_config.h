@@ -64,6 +64,7 @@ struct np_udp_config {
   double max_seconds;           /* serve: the upper bound of its lifetime    */
   uint64_t seed;                /* payload generator seed                    */
   const char *output;           /* record path, "-" = stdout (not owned)     */
+  int summary;                  /* --summary: enum np_bench_summary_kind     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };
 
