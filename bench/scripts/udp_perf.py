@@ -51,11 +51,16 @@ def bench(args, opts):
            "--output", out] + args
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=opts.seconds * 4 + 20)
-    if p.returncode != 0:
+    if p.returncode not in (0, 1):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
                                                 p.stderr.strip()))
     with open(out) as f:
         doc = json.load(f)
+    if p.returncode == 1:  # a failed run is kept out of the medians, named
+        print("  (failed run, excluded: %s: %s)" % (
+            " ".join(args), "; ".join(doc.get("reasons", []))))
+        return {"rate": None, "p50": None, "p99": None, "cpu": None,
+                "sys": None, "csw": None}
     m = doc["measurement"]
     sc = doc.get("syscalls") or {}
     return {"rate": m["roundtrips_per_sec"], "p50": m["rtt_us"]["p50"],
@@ -127,12 +132,15 @@ def ab(name, sides, opts):
 
 
 def ratio(res, a, b, key="rate"):
-    ma = statistics.median([x[key] for x in res[a]])
-    mb = statistics.median([x[key] for x in res[b]])
-    return ma / mb
+    ma = med(res, a, key)
+    mb = med(res, b, key)
+    return ma / mb if ma is not None and mb else float("nan")
 
 
 def verdict(label, value, target, higher_is_better=True):
+    if value != value:  # NaN: a side has no passed run
+        print("  %-52s n/a (a side has no passed run)" % label)
+        return
     ok = value >= target if higher_is_better else value <= target
     print("  %-52s %.3f (target %s %.2f): %s" %
           (label, value, ">=" if higher_is_better else "<=", target,
@@ -215,14 +223,22 @@ def cmp_ceiling(opts):
               "syscalls / round trip | context switches / round trip |")
         print("  |---|---:|---:|---:|")
         for label, _ in sides:
-            rates = [x["rate"] for x in res[label]]
-            print("  | %s | %.0f [%.0f - %.0f] | %s | %s |" % (
-                label, statistics.median(rates), min(rates), max(rates),
-                num(med(res, label, "sys")),
+            rates = [x["rate"] for x in res[label] if x["rate"] is not None]
+            cell = ("%.0f [%.0f - %.0f]" % (statistics.median(rates),
+                                            min(rates), max(rates))
+                    if rates else "all failed")
+            if len(rates) < len(res[label]):
+                cell += " (%d of %d runs failed, excluded)" % (
+                    len(res[label]) - len(rates), len(res[label]))
+            print("  | %s | %s | %s | %s |" % (
+                label, cell, num(med(res, label, "sys")),
                 num(med(res, label, "csw"), "%.4f")))
+        def key(l):
+            v = med(res, l, "rate")
+            return -1 if v is None else v
         ours = [l for l, _ in sides if l.startswith("netproof")]
-        best = max(ours, key=lambda l: med(res, l, "rate"))
-        pbest = max(probes, key=lambda l: med(res, l, "rate"))
+        best = max(ours, key=key)
+        pbest = max(probes, key=key)
         print("\n  best netproof: %s; best probe: %s" % (best, pbest))
         verdict("best netproof / best probe round trips/s",
                 ratio(res, best, pbest), 0.90)

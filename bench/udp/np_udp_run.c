@@ -20,6 +20,11 @@
  * /proc at the two boundaries (np_udp_target.c); `serve` opens only the
  * server sockets on --listen's address and serves in one phase until a
  * signal or --max-seconds, then stops the lanes before the last readings.
+ * The connected model opens, after each client, that client's own server
+ * socket: bound to the shared port (SO_REUSEPORT) and connected to it, in
+ * its lane; each lane also has one unconnected socket of the group.  With
+ * --count-syscalls the lanes' system calls (the transports count them) and
+ * context switches are read at the same two boundaries (np_udp_syscount.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * a cmsg (the raw backend reads it on the sockets it enables it on: only
  * where the receive goes through a msghdr), but a cmsg only arrives with the next
  * datagram; SO_MEMINFO returns the same counter (SK_MEMINFO_DROPS) at any
- * moment, which is what phase-boundary snapshots need, for both backends.
+ * moment, which is what phase-boundary snapshots need, for every backend.
  */
 #include "np_udp_transport.h"
 

@@ -6,7 +6,7 @@
  * recvmmsg into 64 KiB chunks of the buffer alloc_cb hands out, calls
  * recv_cb once per datagram with UV_UDP_MMSG_CHUNK, then once more with
  * UV_UDP_MMSG_FREE.  We collect the chunks and hand the whole batch to the
- * echo logic on the FREE call, so both backends see batches.  The buffer is
+ * echo logic on the FREE call, so every backend sees batches.  The buffer is
  * preallocated per socket; nothing is allocated per datagram.
  * Drops: libuv does not expose control messages, so SO_RXQ_OVFL cmsgs are
  * unavailable; drop counts come from SO_MEMINFO (np_udp_sock_drops), which
