@@ -69,6 +69,12 @@ static cJSON *counters_json(const struct np_rudp_app *a) {
   return o;
 }
 
+/* Spurious share of all retransmissions, whole round, both sides. */
+static double f_spur(const struct np_rudp_round *r) {
+  uint64_t n = r->arq_total.retransmits;
+  return n ? 100.0 * (double)r->arq_total.spurious / (double)n : 0.0;
+}
+
 static cJSON *arq_json(const struct np_rudp_round *r) {
   struct np_arq_stats s = r->arq_client;
   np_rudp_arq_add_delta(&s, &r->arq_server, &(struct np_arq_stats){0});
@@ -87,9 +93,13 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "retransmits_tlp", s.retx_tlp);
   NUM(o, "retransmits_rto", s.retx_rto);
   NUM(o, "spurious_retransmits", s.spurious);
-  NUM(o, "spurious_percent_of_retransmits",
-      s.retransmits ? 100.0 * (double)s.spurious / (double)s.retransmits
-                    : 0.0);
+  /* A retransmission sent before the window can be found spurious inside
+   * it, so the window's own counts can give more than 100 %: the share is
+   * taken over the whole round (both sides), where every spurious one was
+   * also sent. */
+  NUM(o, "retransmits_round", r->arq_total.retransmits);
+  NUM(o, "spurious_retransmits_round", r->arq_total.spurious);
+  NUM(o, "spurious_percent_of_retransmits", f_spur(r));
   NUM(o, "spurious_rack", s.spurious_rack);
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
@@ -219,13 +229,6 @@ static double f_cpu(const struct np_rudp_round *r) {
 static double f_retx(const struct np_rudp_round *r) {
   return per_1000(r->arq_client.retransmits + r->arq_server.retransmits,
                   r->app.received);
-}
-static double f_spur(const struct np_rudp_round *r) {
-  uint64_t n = r->arq_client.retransmits + r->arq_server.retransmits;
-  return n ? 100.0 *
-                 (double)(r->arq_client.spurious + r->arq_server.spurious) /
-                 (double)n
-           : 0.0;
 }
 static double f_p50(const struct np_rudp_round *r) {
   int64_t v = 0;
