@@ -9,6 +9,7 @@
 #include "np_err.h"
 #include "np_identity.h"
 #include "np_matrix_cli.h"
+#include "np_relay_cmd.h"
 #include "np_rudp_cli.h"
 #include "np_udp_cli.h"
 
@@ -19,6 +20,7 @@ static void usage(FILE *fp) {
         "  udp       UDP echo benchmark over loopback (see udp --help)\n"
         "  rudp      reliable-UDP benchmark through the emulating relay\n"
         "  matrix    run a whole suite plan, one process per repetition\n"
+        "  relay     the link emulator as a standalone process, any transport\n"
         "\n"
         "  --help     this text\n"
         "  --version  version, source and binary SHA-256, library versions\n"
@@ -46,6 +48,8 @@ int main(int argc, char **argv) {
     return np_udp_cli_main(argc - 1, argv + 1);
   if (strcmp(cmd, "rudp") == 0)
     return np_rudp_cli_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "relay") == 0)
+    return np_relay_cli_main(argc - 1, argv + 1);
   if (strcmp(cmd, "matrix") == 0)
     return np_matrix_cli_main(argc - 1, argv + 1);
   fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);

@@ -94,6 +94,11 @@ extern const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS];
 int np_relay_opt_profile(void *sec, const struct np_bench_opt *o,
                          const struct np_bench_val *v, struct np_errbuf *eb);
 
+/* The --profile row (default none) and the --seed row (42) over struct
+ * np_relay_config, for option sets that compose the relay's own. */
+extern const struct np_bench_opt np_relay_profile_opts[1];
+extern const struct np_bench_opt np_relay_seed_opts[1];
+
 /* The relay's own option set over struct np_relay_config: --profile
  * (default none), the impairment rows, --seed (42). */
 extern const struct np_bench_optset np_relay_optset;
