@@ -98,29 +98,8 @@ static cJSON *counts_json(const struct np_relay_counts *c) {
   cJSON *o = cJSON_CreateObject();
   if (o == NULL)
     return NULL;
-#define F(name) NUM(o, #name, c->name)
-  F(received);
-  F(received_bytes);
-  F(duplicated);
-  F(loss_stage);
-  F(lost_burst);
-  F(lost_ge);
-  F(lost_random);
-  F(overflow);
-  F(queued);
-  F(delayed);
-  F(reordered);
-  F(rate_paced);
-  F(forwarded);
-  F(forwarded_bytes);
-  F(dropped_at_stop);
-  F(peak_queue_bytes);
-  F(peak_queue_packets);
-  F(recv_errors);
-  F(send_errors);
-  F(truncated);
-  F(foreign);
-  F(send_deferred);
+#define F(name) NUM(o, #name, c->name);
+  NP_RELAY_COUNT_FIELDS(F)
 #undef F
   NUM(o, "relay_errors", np_relay_counts_errors(c));
   /* Observed rates, each over the packets that model could act on. */
