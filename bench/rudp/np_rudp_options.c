@@ -178,8 +178,8 @@ static const struct np_bench_opt external_opts[] = {
              "--relay-stats)",
      NP_BENCH_AT(CFG, relay_ext), .set = set_relay, .tag = "xr"},
     {.name = "relay-stats", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
-     .help = "that relay's --stats-lines file: its forward address and "
-             "counters",
+     .help = "the statistics lines that relay appends: its forward "
+             "address, counters",
      NP_BENCH_AT(CFG, relay_stats), .set = np_bench_opt_set_path,
      .tag = "xs"},
 };
@@ -218,10 +218,16 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
                          cfg->relay_ext ? "relay" : "relay-stats",
                          cfg->relay_ext ? "relay-stats FILE"
                                         : "relay ADDR:PORT");
+  /* an external relay has its own impairments: setting ours is an error
+   * (plans always pass --profile, so only another profile than the
+   * default is refused) */
   for (size_t i = 0; cfg->relay_ext && i <= NP_RELAY_IMPAIR_NOPTS; i++) {
     const char *name = i < NP_RELAY_IMPAIR_NOPTS ? np_relay_impair_opts[i].name
                                                  : "profile";
-    if (np_bench_opt_given(&np_rudp_optset, g, name))
+    int set = i < NP_RELAY_IMPAIR_NOPTS
+                  ? np_bench_opt_given(&np_rudp_optset, g, name)
+                  : strcmp(cfg->relay.profile, "random") != 0;
+    if (set)
       return np_errbuf_set(eb, NP_EUSAGE,
                            "--%s: the external relay (--relay %s) applies "
                            "its own impairments",
