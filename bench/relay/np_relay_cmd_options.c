@@ -138,6 +138,12 @@ const struct np_bench_optset np_relay_cmd_optset = {
                "and capacity, one route per client source\naddress.  Ends "
                "at --max-seconds or on SIGINT/SIGTERM and writes its record.\n",
     .doc = "docs/relay.md",
+    .exits = "exit: 0 ended (--max-seconds, SIGINT or SIGTERM) with every "
+             "check passed,\n"
+             "      1 a check failed (record written, status failed), 2 "
+             "usage,\n"
+             "      3 environment/run-time error (e.g. the address is in "
+             "use)\n",
     .sections = cmd_sections,
     .nsections = N(cmd_sections),
     .cfg_size = sizeof(CFG),

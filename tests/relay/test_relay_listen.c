@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "np_relay.h"
+#include "np_schema.h"
 #include "np_test.h"
 #include "relay_echo.h"
 
@@ -121,6 +122,9 @@ static void udp_routes(int family, unsigned max_routes) {
   ASSERT_UINT_EQ(io.route_errors + io.pool_full + io.recv_errors, 0);
   cJSON *j = np_relay_stats_json(r);
   ASSERT_NOT_NULL(j);
+  struct np_errbuf eb = {{0}};
+  if (np_schema_validate_tagged(j, &eb) != 0)
+    NP_TEST_FAIL_("stats: %s", eb.msg);
   ASSERT_STR_EQ(cJSON_GetObjectItem(j, "mode")->valuestring, "standalone");
   ASSERT_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(j, "routes")), (int)open);
   cJSON_Delete(j);
