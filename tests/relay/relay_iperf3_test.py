@@ -10,11 +10,14 @@ relay's (both records are kept on failure):
             relay's applied loss far inside 3 sigma; the relay's applied
             rate is within 3 sigma of 5 %.
   jitter    --delay-ms 5 --jitter-ms J at 125 datagrams/s (8 ms apart, so
-            copies do not reorder): iperf3's RFC 3550 jitter is E|d_i -
-            d_j| = 2J/3 for delays uniform on [D-J, D+J); the median of its
-            1 s intervals (a stalled receiver makes single intervals jump)
-            with J = 3 ms must be 0.75..1.5 x 2J/3 (the host's scheduling
-            adds to it), and with J = 0 below a quarter of that.
+            copies do not reorder): iperf3's RFC 3550 jitter is E|X| with
+            X = d_i - d_j, and E|X| = 2J/3 for delays uniform on [D-J, D+J).
+            The host adds its own noise N (scheduling, measured as the
+            jitter of the same run without --jitter-ms); for independent
+            symmetric N, E|X| <= E|X + N| <= E|X| + E|N|.  So the median of
+            iperf3's 1 s intervals with J = 3 ms must lie in [0.75 x 2J/3,
+            1.25 x (2J/3 + jitter without)] (25 % for its smoothing and
+            the few intervals).
   reorder   --duplicate-percent 2 --reorder-percent 5 --reorder-delay-ms
             15: each reordered copy is overtaken and each second copy of a
             duplicate arrives behind its twin, so iperf3's out-of-order
@@ -41,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 BENCH = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="np-relay-iperf3-")
@@ -69,13 +73,30 @@ def free_port():
     fail("no free port")
 
 
+def wait_bound(port, proto):
+    """Until something listens on 127.0.0.1:port (/proc/net/tcp LISTEN, or
+    a bound /proc/net/udp socket): the server must be up before the relay
+    forwards to it, or what it sends first is lost outside the relay."""
+    want = "%08X:%04X" % (0x0100007F, port)
+    for _ in range(500):
+        with open("/proc/net/" + proto) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[1] == want and (proto == "udp" or cols[3] == "0A"):
+                    return
+        time.sleep(0.01)
+    fail("nothing listens on %s port %d" % (proto, port))
+
+
 def run(name, iperf_args, relay_args):
     """One iperf3 test through the relay; (client json, server json,
     relay record)."""
     sport, rport = free_port(), free_port()
     srv_out = open(os.path.join(TMP, name + "-server.json"), "w")
-    srv = subprocess.Popen(["iperf3", "-s", "-1", "-p", str(sport), "--json"],
+    srv = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p",
+                            str(sport), "--json"],
                            stdout=srv_out, stderr=subprocess.STDOUT)
+    wait_bound(sport, "tcp")
     rec = os.path.join(TMP, name + "-relay.json")
     relay = subprocess.Popen(
         [BENCH, "relay", "--listen", "127.0.0.1:%d" % rport, "--forward",
@@ -153,12 +174,11 @@ def test_jitter():
     j0, j1 = interval_jitter(s0), interval_jitter(s1)
     late = doc["relay"]["timer"]["late_mean_ns"] / 1e3
     print("jitter: iperf3 %.3f ms with --jitter-ms 3 (2J/3 = %.3f), %.3f ms "
-          "without; relay release lateness mean %.1f us" %
+          "without (the host's own); relay release lateness mean %.1f us" %
           (j1, want, j0, late))
-    if not 0.75 * want <= j1 <= 1.5 * want:
-        fail("jitter: %.3f ms is not 0.75..1.5 x %.3f" % (j1, want))
-    if j0 >= 0.25 * want:
-        fail("jitter: %.3f ms without jitter" % j0)
+    lo, hi = 0.75 * want, 1.25 * (want + j0)
+    if not lo <= j1 <= hi:
+        fail("jitter: %.3f ms is not in [%.3f, %.3f]" % (j1, lo, hi))
 
 
 def test_reorder():

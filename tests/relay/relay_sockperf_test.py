@@ -40,6 +40,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 BENCH = sys.argv[1]
 # sockperf's own sockets large enough that a stalled sockperf does not
@@ -62,6 +63,21 @@ def free_port():
     return port
 
 
+def wait_bound(port, proto):
+    """Until something listens on 127.0.0.1:port (/proc/net/tcp LISTEN, or
+    a bound /proc/net/udp socket): the server must be up before the relay
+    forwards to it, or what it sends first is lost outside the relay."""
+    want = "%08X:%04X" % (0x0100007F, port)
+    for _ in range(500):
+        with open("/proc/net/" + proto) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[1] == want and (proto == "udp" or cols[3] == "0A"):
+                    return
+        time.sleep(0.01)
+    fail("nothing listens on %s port %d" % (proto, port))
+
+
 def parse(out):
     total = re.search(r"\[Total Run\].*SentMessages=(\d+); "
                       r"ReceivedMessages=(\d+)", out)
@@ -82,6 +98,7 @@ def run(name, mps, seconds, relay_args):
     srv = subprocess.Popen(["sockperf", "server", "-i", "127.0.0.1", "-p",
                             str(sport)] + BUF, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
+    wait_bound(sport, "udp")
     rec = os.path.join(TMP, name + "-relay.json")
     relay = subprocess.Popen(
         [BENCH, "relay", "--listen", "127.0.0.1:0", "--forward",
