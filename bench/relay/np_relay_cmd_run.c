@@ -118,10 +118,10 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
   }
   np_bench_ctl_start(ctl, &res->run);
   if ((rc = np_bench_ctl_snapshot(ctl, &res->run, NP_BENCH_SNAP_BEFORE, eb)))
-    goto fail;
+    goto free_result;
   if ((rc = np_relay_listen(&cfg->relay, &cfg->net, &relay, eb)) != 0 ||
       (rc = np_relay_start(relay, eb)) != 0)
-    goto fail;
+    goto free_result;
   struct sockaddr_storage bound;
   np_relay_listen_addr(relay, &bound);
   np_relay_addr_format((const struct sockaddr *)&bound, res->listen_bound,
@@ -141,7 +141,7 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
   res->stats = np_relay_cmd_snapshot(relay, 0, 1, res->seconds, &inner);
   if (res->stats == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "%s", inner.msg);
-    goto fail;
+    goto free_result;
   }
   cJSON *tot = cJSON_GetObjectItemCaseSensitive(res->stats, "totals");
   res->relay_errors =
@@ -158,12 +158,12 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
   }
   if (res->sockets == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
-    goto fail;
+    goto free_result;
   }
   np_relay_destroy(relay);
   relay = NULL;
   if ((rc = np_bench_ctl_snapshot(ctl, &res->run, NP_BENCH_SNAP_AFTER, eb)))
-    goto fail;
+    goto free_result;
   np_bench_ctl_finish(ctl, &res->run);
   /* a service ends on a signal: recorded as ended_by, not "interrupted" */
   res->signal = res->run.signal;
@@ -171,7 +171,7 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
   if (fd >= 0)
     close(fd);
   return 0;
-fail:
+free_result:
   np_relay_destroy(relay);
   if (fd >= 0)
     close(fd);

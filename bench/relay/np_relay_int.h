@@ -52,17 +52,17 @@ struct np_relay_sock {
 };
 
 struct np_relay_route {
-  uint32_t index;
+  uint32_t index;                      /* its slot in np_relay.routes   */
   struct np_relay_sock front;          /* in-process only                */
   struct np_relay_sock back;           /* the server sees this socket    */
   struct sockaddr_storage front_addr;  /* where its client sends         */
   struct sockaddr_storage client;      /* learned from the first datagram */
-  int client_known;
+  int client_known;                    /* client is set                  */
   double opened_s;                     /* seconds after the relay start  */
   struct np_relay_dir_state dir[NP_RELAY_DIRS];
   struct np_relay_occupancy occ;       /* both directions (capacity)     */
-  uint64_t dir_bytes[NP_RELAY_DIRS];   /* per-direction occupancy        */
-  uint64_t dir_packets[NP_RELAY_DIRS];
+  uint64_t dir_bytes[NP_RELAY_DIRS];   /* per-direction occupancy, bytes */
+  uint64_t dir_packets[NP_RELAY_DIRS]; /* ... and packets                */
   uint64_t peak_bytes, peak_packets;   /* route-level peaks              */
   struct np_relay_pool pool;           /* this route's queued copies     */
 };
@@ -72,12 +72,12 @@ struct np_relay_tcp_side {
   struct np_relay_ev ev;      /* kind NP_RELAY_EV_TCP_SIDE              */
   struct np_relay_tcp_conn *conn;
   unsigned which;             /* 0 client, 1 server                     */
-  int fd;
+  int fd;                     /* -1 when closed                         */
   uint32_t events;            /* epoll interest now                     */
 };
 
 struct np_relay_tcp_conn {
-  int used;
+  int used;                            /* the slot holds a connection    */
   int connecting;                      /* server side not connected yet  */
   struct np_relay_tcp_side side[2];
   unsigned char *buf[2];               /* buf[d]: read from side d       */
@@ -90,8 +90,8 @@ struct np_relay_tcp_conn {
 struct np_relay_tcp {
   struct np_relay_ev ev;               /* kind NP_RELAY_EV_TCP_LISTEN    */
   int listen_fd;                       /* -1 when off                    */
-  uint32_t max_conns;
-  uint64_t max_bytes;
+  uint32_t max_conns;                  /* slots                          */
+  uint64_t max_bytes;                  /* per connection, both ways      */
   struct np_relay_tcp_conn *conns;     /* max_conns slots                */
   unsigned char *bufmem;               /* 2 x NP_RELAY_TCP_BUF per slot  */
   struct np_relay_tcp_stats st;        /* under relay->mu                */
@@ -111,26 +111,26 @@ struct np_relay {
   uint64_t route_packets, route_bytes; /* effective capacity per route  */
   struct np_relay_sock listen;         /* standalone                    */
   struct np_relay_tcp tcp;             /* standalone, optional          */
-  int epfd, timer_fd, stop_fd;
-  struct np_relay_ev timer_ev, stop_ev;
+  int epfd, timer_fd, stop_fd;         /* epoll set, timerfd, eventfd   */
+  struct np_relay_ev timer_ev, stop_ev; /* their epoll tags             */
   uint64_t armed_ns;                   /* timerfd target, 0 = disarmed  */
   int spinning;                        /* release due within the spin  */
-  struct np_relay_heap heap;
+  struct np_relay_heap heap;           /* queued copies by release time */
   uint64_t start_ns;                   /* np_relay_start               */
   /* batch buffers (relay thread) */
   unsigned char *rxmem;                /* NP_RELAY_BATCH x 64 KiB       */
-  struct mmsghdr rxmsg[NP_RELAY_BATCH];
-  struct iovec rxiov[NP_RELAY_BATCH];
-  struct sockaddr_storage rxaddr[NP_RELAY_BATCH];
-  struct mmsghdr txmsg[NP_RELAY_BATCH];
-  struct iovec txiov[NP_RELAY_BATCH][NP_RELAY_CHUNKS_MAX];
-  struct np_relay_pkt *txpkt[NP_RELAY_BATCH];
-  pthread_t thread;
-  int started, joined, loop_rc;
-  pthread_mutex_t mu;
-  int stop_sent;
-  struct np_relay_timing timing;
-  struct np_relay_io io;
+  struct mmsghdr rxmsg[NP_RELAY_BATCH];           /* recvmmsg headers   */
+  struct iovec rxiov[NP_RELAY_BATCH];             /* ... into rxmem     */
+  struct sockaddr_storage rxaddr[NP_RELAY_BATCH]; /* ... their sources  */
+  struct mmsghdr txmsg[NP_RELAY_BATCH];           /* sendmmsg headers   */
+  struct iovec txiov[NP_RELAY_BATCH][NP_RELAY_CHUNKS_MAX]; /* chunks    */
+  struct np_relay_pkt *txpkt[NP_RELAY_BATCH];     /* ... their copies   */
+  pthread_t thread;                    /* the relay thread              */
+  int started, joined, loop_rc;        /* lifecycle; loop_rc: NP_E*     */
+  pthread_mutex_t mu;                  /* see the locking note above    */
+  int stop_sent;                       /* np_relay_stop wrote stop_fd   */
+  struct np_relay_timing timing;       /* release lateness (under mu)   */
+  struct np_relay_io io;               /* socket layer counts (under mu) */
 };
 
 /* np_relay.c: open route i (standalone: for client addr).  0 or NP_E*. */

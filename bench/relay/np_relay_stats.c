@@ -261,12 +261,12 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   pthread_mutex_unlock(MU(r));
   cJSON *o = cJSON_CreateObject();
   if (snap == NULL || o == NULL)
-    goto fail;
+    goto delete_doc;
 
   cJSON_AddStringToObject(o, "schema", "netproof/relay-stats/1");
   cJSON_AddStringToObject(o, "mode", r->standalone ? "standalone" : "in-process");
   if (add(o, "config", np_relay_config_json(&r->cfg)) != 0)
-    goto fail;
+    goto delete_doc;
   np_relay_addr_format((const struct sockaddr *)&r->server, txt, sizeof txt);
   cJSON_AddStringToObject(o, "forward", txt);
   if (r->standalone) {
@@ -295,13 +295,13 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   NUM(o, "routes_count", n);
   if (add(o, "timer", timing_json(&timing)) != 0 ||
       add(o, "io", io_json(r, &io)) != 0)
-    goto fail;
+    goto delete_doc;
   if (r->standalone && add(o, "tcp", tcp_json(r, &tcp)) != 0)
-    goto fail;
+    goto delete_doc;
 
   cJSON *routes = cJSON_AddArrayToObject(o, "routes");
   if (routes == NULL)
-    goto fail;
+    goto delete_doc;
   struct np_relay_counts tot[NP_RELAY_DIRS];
   memset(tot, 0, sizeof(tot));
   uint64_t peak_bytes_sum = 0, peak_packets_sum = 0;
@@ -309,7 +309,7 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
     cJSON *ro = route_json(i, &snap[i]);
     if (ro == NULL || !cJSON_AddItemToArray(routes, ro)) {
       cJSON_Delete(ro);
-      goto fail;
+      goto delete_doc;
     }
     peak_bytes_sum += snap[i].peak_bytes;
     peak_packets_sum += snap[i].peak_packets;
@@ -318,7 +318,7 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   }
   cJSON *totals = cJSON_AddObjectToObject(o, "totals");
   if (totals == NULL)
-    goto fail;
+    goto delete_doc;
   NUM(totals, "peak_queue_bytes_sum", peak_bytes_sum);
   NUM(totals, "peak_queue_packets_sum", peak_packets_sum);
   NUM(totals, "overflow", tot[0].overflow + tot[1].overflow);
@@ -328,11 +328,11 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
                                   io.pool_full);
   for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
     if (add(totals, dname[d], counts_json(&tot[d])) != 0)
-      goto fail;
+      goto delete_doc;
   free(snap);
   return o;
 
-fail:
+delete_doc:
   cJSON_Delete(o);
   free(snap);
   return NULL;

@@ -47,13 +47,14 @@ static void die(const char *what) {
 }
 
 struct echo {
-  int fd;
-  atomic_int stop;
+  int fd;                  /* bound to --echo-port           */
+  atomic_int stop;         /* set by main when done          */
+  char buf[BATCH][2048];   /* the echo thread's batch        */
 };
 
 static void *echo_main(void *arg) {
   struct echo *e = arg;
-  static char buf[BATCH][2048];
+  char (*buf)[2048] = e->buf;
   struct mmsghdr m[BATCH];
   struct iovec iov[BATCH];
   struct sockaddr_storage from[BATCH];
@@ -108,12 +109,11 @@ static double pct(double *v, size_t n, double p) {
 
 /* n sequential round trips on a connected socket, RTTs in us.  Each ping
  * carries its own tag, so a late echo of the rate phase is skipped. */
-static void pings(int fd, size_t n, size_t len, double *out) {
-  static char buf[65536], in[65536];
-  static uint64_t tag = 1;
+static void pings(int fd, size_t n, size_t len, uint64_t *tag, double *out) {
+  char buf[2048], in[2048];
   memset(buf, 0x5A, len);
   for (size_t i = 0; i < n; i++) {
-    uint64_t t = tag++;
+    uint64_t t = (*tag)++;
     memcpy(buf, &t, len < sizeof t ? len : sizeof t);
     double t0 = now_s();
     if (send(fd, buf, len, 0) != (ssize_t)len)
@@ -131,7 +131,7 @@ static void pings(int fd, size_t n, size_t len, double *out) {
 
 /* window datagrams in flight for seconds: round trips per second. */
 static double rate(int fd, size_t len, int window, double seconds) {
-  static char buf[65536];
+  char buf[2048];
   memset(buf, 0x33, len);
   for (int w = 0; w < window; w++)
     if (send(fd, buf, len, 0) != (ssize_t)len)
@@ -198,17 +198,20 @@ int main(int argc, char **argv) {
     fprintf(stderr, "np_relay_compare: --via %s: not IPv4 ADDR:PORT\n", via);
     return 2;
   }
-  struct echo e = {.fd = socket(AF_INET, SOCK_DGRAM, 0)};
-  atomic_init(&e.stop, 0);
+  struct echo *e = calloc(1, sizeof *e); /* 128 KiB of batch buffers */
+  if (e == NULL)
+    die("calloc");
+  e->fd = socket(AF_INET, SOCK_DGRAM, 0);
+  atomic_init(&e->stop, 0);
   int sz = 4 << 20;
   struct timeval tv = {0, 100000};
-  setsockopt(e.fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
-  setsockopt(e.fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
-  setsockopt(e.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  if (bind(e.fd, (struct sockaddr *)&direct, sizeof direct) != 0)
+  setsockopt(e->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+  setsockopt(e->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
+  setsockopt(e->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (bind(e->fd, (struct sockaddr *)&direct, sizeof direct) != 0)
     die("bind --echo-port");
   pthread_t th;
-  if (pthread_create(&th, NULL, echo_main, &e) != 0)
+  if (pthread_create(&th, NULL, echo_main, e) != 0)
     die("pthread_create");
 
   const struct sockaddr_in *to[2] = {&direct, &relay};
@@ -224,13 +227,14 @@ int main(int argc, char **argv) {
   for (int p = 0; p < 2; p++)
     if ((rtt[p] = calloc(per * (size_t)blocks, sizeof(double))) == NULL)
       die("calloc");
-  pings(fd[1], 200, payload, rtt[1]); /* warm-up: the relay opens a route */
+  uint64_t tag = 1;
+  pings(fd[1], 200, payload, &tag, rtt[1]); /* warm-up: the route opens */
   for (int b = 0; b < blocks; b++)
     for (int p = 0; p < 2; p++) {
-      pings(fd[p], per, payload, rtt[p] + (size_t)b * per);
+      pings(fd[p], per, payload, &tag, rtt[p] + (size_t)b * per);
       rates[p][b] = rate(fd[p], payload, window, seconds / blocks);
     }
-  atomic_store(&e.stop, 1);
+  atomic_store(&e->stop, 1);
   pthread_join(th, NULL);
   static const char *const name[2] = {"direct", "relay"};
   double p50[2], p99[2], med[2];
