@@ -18,7 +18,8 @@
 #define POLL_S 0.02
 
 /* The latest line with mono_ns >= after (0: any), waiting until deadline
- * (monotonic seconds) or a signal; *got_late = 1 when a signal cut it. */
+ * (monotonic seconds) or a signal; *cut = 1 when a signal cut the wait
+ * short (the latest line there is is taken). */
 static int wait_line(const char *path, struct np_bench_ctl *w, uint64_t after,
                      double deadline, struct np_relay_link_line *out,
                      int *cut, struct np_errbuf *eb) {
@@ -39,7 +40,11 @@ static int wait_line(const char *path, struct np_bench_ctl *w, uint64_t after,
       np_relay_link_line_free(&best);
       return rc;
     }
-    if (np_bench_ctl_signal(w) && have) {
+    if (np_bench_ctl_signal(w)) { /* the sleep below would not wait */
+      if (!have)
+        return np_errbuf_set(eb, NP_EINTR,
+                             "--relay-stats %s: interrupted before a "
+                             "statistics line", path);
       *cut = 1;
       break;
     }
