@@ -334,6 +334,7 @@ static void check_summary(struct np_results_chk *c,
                                          NP_M_CPU};
     /* rudp statistics follow their own basis (rounds or repetitions) */
     int nk = np_results_check_rudp_stats(c, cf, e, idx) ? 1 : 4;
+    np_results_check_exec_stats(c, cf, e, idx);
     for (int k = 0; k < nk; k++) {
       const cJSON *st = cJSON_GetObjectItemCaseSensitive(stats, names[k]);
       if (st == NULL)
@@ -396,6 +397,8 @@ int np_results_self_check(const struct np_ftree *t, const char *label,
       }
       check_run(&c, p, d);
       np_results_check_rudp_run(&c, p, d);
+      np_results_check_external_run(&c, p, d);
+      np_results_check_exec_run(&c, t, p, d);
       cJSON_Delete(d);
       check_siblings(&c, t, p);
     }

@@ -39,10 +39,29 @@ void np_results_check_identity(struct np_results_chk *c,
 void np_results_check_rudp_run(struct np_results_chk *c, const char *f,
                                const cJSON *d);
 
+/* udp-external invariants of one record (np_results_selfcheck_external.c):
+ * attribution and reply kinds add up, check verdicts follow their counts;
+ * nothing for other kinds. */
+void np_results_check_external_run(struct np_results_chk *c, const char *f,
+                                   const cJSON *d);
+
 /* For a rudp configuration, compare summary.json entry idx's statistics
  * with np_results_rudp_stat over the records and return 1; 0 (nothing checked)
  * for any other protocol. */
 int np_results_check_rudp_stats(struct np_results_chk *c,
+                                const struct np_results_config *cf,
+                                const cJSON *entry, int idx);
+
+/* Exec records (np_results_selfcheck_exec.c): the kept output beside the
+ * record (in t), every metric re-derived from it, every bound and check
+ * verdict; nothing for records without an "exec" part. */
+void np_results_check_exec_run(struct np_results_chk *c,
+                               const struct np_ftree *t, const char *f,
+                               const cJSON *d);
+
+/* summary.json entry idx's "exec.NAME" statistics against the runs;
+ * returns 1 when it had any. */
+int np_results_check_exec_stats(struct np_results_chk *c,
                                 const struct np_results_config *cf,
                                 const cJSON *entry, int idx);
 

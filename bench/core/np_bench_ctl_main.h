@@ -31,6 +31,9 @@
 struct np_bench_cli {
   const char *output; /* --output: record path, "-" = stdout (not owned) */
   const char *output_opt; /* its option in messages; NULL = "--output"   */
+  int summary_json;   /* --summary json: the one-object summary on stdout
+                       * (np_bench_summary.h), in place of the record
+                       * when output is "-"                              */
   int quiet;          /* --quiet: no summary on stderr                   */
   int help;           /* --help: print usage, exit 0                     */
 };

@@ -17,6 +17,7 @@
 #include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
+#include "np_matrix_exec.h"
 #include "np_matrix_int.h"
 #include "np_matrix_plan.h"
 #include "np_matrix_summary_rudp.h"
@@ -266,6 +267,15 @@ static cJSON *config_json(const char *dir, const struct np_matrix_plan *p,
     if (i == 0 && nv[0] > 0)
       *median_rps = np_json_get_number(s, "median", -1);
   }
+  /* exec suites: each declared metric, np_matrix_exec.c */
+  if (stats != NULL && strcmp(p->protocol, "exec") == 0 &&
+      np_matrix_exec_stats(dir, p, cf, stats) != 0) {
+    for (size_t i = 0; i < NP_NMETRICS; i++)
+      free(v[i]);
+    np_matrix_rudp_acc_free(ra);
+    cJSON_Delete(o);
+    return NULL;
+  }
   /* spread of round trips/s across repetitions */
   double spread = -1;
   if (nv[0] > 1 && *median_rps > 0)
@@ -385,7 +395,9 @@ int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb) {
   for (size_t k = 0; k < 5; k++)
     cJSON_AddNumberToObject(totals, kinds[k], count[k]);
   cJSON_AddNumberToObject(totals, "unstable", unstable);
-  cJSON *rank = rankings_json(p, ok, why, med);
+  /* exec suites have no common headline number to rank by */
+  cJSON *rank = strcmp(p->protocol, "exec") == 0 ? cJSON_CreateArray()
+                                                 : rankings_json(p, ok, why, med);
   if (rank == NULL)
     goto cleanup_all;
   cJSON_AddItemToObject(sum, "rankings", rank);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "np_bench_ctl_main.h"
+#include "np_bench_summary.h"
 
 #define PROG "netproof-bench relay"
 
@@ -50,6 +51,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_relay_cmd_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output ? ctx->cfg.output : "-";
   cli->output_opt = "--record";
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   cli->quiet = ctx->cfg.quiet;
   return rc;
 }

@@ -13,7 +13,7 @@
  * option table (np_relay_cmd_options.c), run (np_relay_cmd_run.c), record
  * (np_relay_cmd_record.c), CLI table (np_relay_cli.c).  A relay is a
  * service: SIGINT / SIGTERM is its ordinary end, recorded as
- * relay.ended_by, and does not make the record "interrupted".
+ * relay.stopped_by, and does not make the record "interrupted".
  */
 #ifndef NP_RELAY_CMD_H
 #define NP_RELAY_CMD_H
@@ -40,13 +40,14 @@ struct np_relay_cmd_config {
   const char *stats_lines;         /* --stats-lines FILE, or NULL        */
   struct np_relay_config relay;    /* --profile, impairments, --seed     */
   const char *output;              /* --record FILE, "-" = stdout        */
+  int summary;                     /* --summary (np_bench_summary_kind)  */
   int quiet;                       /* --quiet                            */
 };
 
 /* The option table: --listen --forward --max-routes --max-seconds
  * --stats-interval --stats-lines --socket-buffer --tcp-passthrough
  * --tcp-max-connections --tcp-max-bytes, the relay's --profile,
- * impairment rows and --seed, then --record --quiet --help. */
+ * impairment rows and --seed, then --record --summary --quiet --help. */
 extern const struct np_bench_optset np_relay_cmd_optset;
 
 /* argv (argv[0] = "relay") into cfg.  *help = 1 for --help.  NP_EUSAGE

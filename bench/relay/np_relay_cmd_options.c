@@ -83,6 +83,11 @@ static const struct np_bench_opt runner_opts[] = {
      .metavar = "FILE", .help = "the record written on exit; - = stdout",
      NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path,
      .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "summary", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_bench_summary_choices, .dflt = "text", .metavar = "KIND",
+     .help = "json: one-object summary on stdout (instead of the record "
+             "when no --record is given)",
+     NP_BENCH_AT(CFG, summary), .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
      .help = "no ready line and no summary on stderr",
      NP_BENCH_AT(CFG, quiet), .flags = NP_BENCH_OPT_NOPLAN},

@@ -4,7 +4,7 @@
  * config.protocol "relay" and the relay's checks, then the final
  * statistics snapshot as `relay` (itself a "netproof/relay-stats/1"
  * document, validated against schema/relay-stats.schema.json by
- * np_relay_cmd_snapshot) with ended_by, and the relay's sockets.
+ * np_relay_cmd_snapshot) with stopped_by, and the relay's sockets.
  */
 #include "np_relay_cmd.h"
 
@@ -104,7 +104,7 @@ static cJSON *config_json(const struct np_relay_cmd_config *cfg,
   return o;
 }
 
-static const char *ended_by(int sig) {
+static const char *stopped_by(int sig) {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "max-seconds";
 }
 
@@ -125,7 +125,7 @@ int np_relay_cmd_record_build(const struct np_relay_cmd_config *cfg,
   int rc = np_bench_record_new(&env, &d, v, eb);
   if (rc != 0)
     return rc;
-  cJSON_AddStringToObject(res->stats, "ended_by", ended_by(res->signal));
+  cJSON_AddStringToObject(res->stats, "stopped_by", stopped_by(res->signal));
   cJSON_AddItemReferenceToObject(d, "relay", res->stats);
   cJSON *socks = cJSON_AddObjectToObject(d, "sockets");
   if (socks) {

@@ -165,7 +165,7 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
   if ((rc = np_bench_ctl_snapshot(ctl, &res->run, NP_BENCH_SNAP_AFTER, eb)))
     goto free_result;
   np_bench_ctl_finish(ctl, &res->run);
-  /* a service ends on a signal: recorded as ended_by, not "interrupted" */
+  /* a service ends on a signal: recorded as stopped_by, not "interrupted" */
   res->signal = res->run.signal;
   res->run.signal = 0;
   if (fd >= 0)

@@ -57,6 +57,7 @@ struct np_rudp_config {
   const char *relay_stats; /* --relay-stats FILE: that relay's
                               --stats-lines (not owned)                  */
   const char *output;   /* record path, "-" = stdout (not owned)        */
+  int summary;          /* --summary: enum np_bench_summary_kind        */
   int quiet;
 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """netproof-bench relay as a process: one-line usage errors with exit 2 and
 nothing written, exit 3 for an address in use, SIGTERM / SIGINT /
---max-seconds as its ordinary ends (exit 0, status passed, ended_by), the
+--max-seconds as its ordinary ends (exit 0, status passed, stopped_by), the
 refused-route check (exit 1), exact counters against what this test sent
 and received, and every record and stats line checked by
 python3-jsonschema (Draft 2020-12) and netproof-validate.
@@ -51,7 +51,7 @@ def validate_file(path):
         fail("netproof-validate %s: %s" % (path, p.stdout + p.stderr))
 
 
-def check_record(path, status, ended_by):
+def check_record(path, status, stopped_by):
     with open(path) as f:
         doc = json.load(f)
     schema_ok(RUN, doc, path)
@@ -59,9 +59,9 @@ def check_record(path, status, ended_by):
     validate_file(path)
     if doc["status"] != status:
         fail("%s: status %s, expected %s" % (path, doc["status"], status))
-    if doc["relay"]["ended_by"] != ended_by:
-        fail("%s: ended_by %s, expected %s" % (path, doc["relay"]["ended_by"],
-                                               ended_by))
+    if doc["relay"]["stopped_by"] != stopped_by:
+        fail("%s: stopped_by %s, expected %s" % (path, doc["relay"]["stopped_by"],
+                                               stopped_by))
     if doc["config"]["protocol"] != "relay" or "measurement" in doc:
         fail("%s: not a relay record" % path)
     return doc

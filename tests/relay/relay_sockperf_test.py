@@ -19,12 +19,13 @@ so:
            but for the unread tail as above; nothing dropped or out of
            order.
   reorder  --reorder-percent 10 --reorder-delay-ms 15 at 100 messages/s
-           (10 ms apart): sockperf walks its messages in order and counts
-           one whose reply arrived before the last in-order reply; with
-           the relay's applied rates per direction, a Monte Carlo of that
-           rule over the valid window (sends 10 +- 1 ms apart) gives the
-           expected count and its spread; sockperf's count is within 3
-           sigma of it.
+           (about 10 ms apart): sockperf walks its messages in order and
+           counts one whose reply arrived before the last in-order reply,
+           so the count depends on how regularly it sent.  A Monte Carlo of
+           that rule over the valid window, with the relay's applied rates
+           per direction and send gaps drawn from the gaps sockperf itself
+           logged (--full-log, single steps only), gives the expected count
+           and its spread; sockperf's count is within 3 sigma of it.
 
 usage: relay_sockperf_test.py NETPROOF_BENCH
 """
@@ -93,7 +94,7 @@ def parse(out):
             "ooo": int(errs.group(3))}
 
 
-def run(name, mps, seconds, relay_args):
+def run(name, mps, seconds, relay_args, log=None):
     sport = free_port()
     srv = subprocess.Popen(["sockperf", "server", "-i", "127.0.0.1", "-p",
                             str(sport)] + BUF, stdout=subprocess.DEVNULL,
@@ -114,7 +115,8 @@ def run(name, mps, seconds, relay_args):
     try:
         cli = subprocess.run(["sockperf", "under-load", "-i", "127.0.0.1",
                               "-p", str(rport), "-t", str(seconds), "--mps",
-                              str(mps), "--reply-every", "1"] + BUF,
+                              str(mps), "--reply-every", "1"] + BUF +
+                             (["--full-log", log] if log else []),
                              capture_output=True, text=True, timeout=60)
     finally:
         relay.send_signal(signal.SIGTERM)
@@ -183,12 +185,26 @@ def test_dup():
         fail("dup: %s" % sp)
 
 
-def sockperf_ooo(n, rc, rs, delay, gap, rng):
-    """sockperf's out-of-order rule on n messages sent gap (+- 10 %) apart
-    whose request / reply is late by delay with probability rc / rs."""
+def logged_gaps(path, mps):
+    """Send gaps (ms) between consecutive messages sockperf logged, where
+    no message was left out between them (under 1.5 x the nominal gap)."""
+    tx = [float(line.split(",")[1]) for line in open(path)
+          if line[:1].isdigit()]
+    nominal = 1000.0 / mps
+    g = [(b - a) * 1e3 for a, b in zip(tx, tx[1:])]
+    g = [x for x in g if 0 <= x < 1.5 * nominal]
+    if len(g) < 50:
+        fail("reorder: too few send gaps in sockperf's log (%d)" % len(g))
+    return g
+
+
+def sockperf_ooo(n, rc, rs, delay, gaps, rng):
+    """sockperf's out-of-order rule on n messages sent with gaps drawn from
+    gaps (ms) whose request / reply is late by delay with probability
+    rc / rs."""
     t, prev, ooo = 0.0, -1.0, 0
     for _ in range(n):
-        t += gap * rng.uniform(0.9, 1.1)
+        t += rng.choice(gaps)
         rx = t + delay * ((rng.random() < rc) + (rng.random() < rs))
         if rx < prev:
             ooo += 1
@@ -198,13 +214,15 @@ def sockperf_ooo(n, rc, rs, delay, gap, rng):
 
 
 def test_reorder():
+    log = os.path.join(TMP, "reorder-full-log.csv")
     sp, c2s, s2c = run("reorder", 100, 6, ["--reorder-percent", "10",
                                            "--reorder-delay-ms", "15",
-                                           "--seed", "13"])
+                                           "--seed", "13"], log)
+    gaps = logged_gaps(log, 100)
     rc, rs = rate(c2s, "reordered"), rate(s2c, "reordered")
     n = sp["valid_sent"]
     rng = random.Random(13)
-    sims = [sockperf_ooo(n, rc, rs, 15.0, 10.0, rng) for _ in range(2000)]
+    sims = [sockperf_ooo(n, rc, rs, 15.0, gaps, rng) for _ in range(2000)]
     mean = sum(sims) / len(sims)
     sd = math.sqrt(sum((x - mean) ** 2 for x in sims) / (len(sims) - 1))
     print("reorder: relay reordered %d c2s + %d s2c of %d; sockperf "
