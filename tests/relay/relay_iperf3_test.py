@@ -88,34 +88,52 @@ def wait_bound(port, proto):
     fail("nothing listens on %s port %d" % (proto, port))
 
 
+def stop(p, sig):
+    """End a process this test started: sig, then SIGKILL after 10 s."""
+    if p is None or p.poll() is not None:
+        return
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+
+
 def run(name, iperf_args, relay_args):
     """One iperf3 test through the relay; (client json, server json,
-    relay record)."""
+    relay record).  Every process it starts is stopped on every path."""
     sport, rport = free_port(), free_port()
     srv_out = open(os.path.join(TMP, name + "-server.json"), "w")
-    srv = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p",
-                            str(sport), "--json"],
-                           stdout=srv_out, stderr=subprocess.STDOUT)
-    wait_bound(sport, "tcp")
     rec = os.path.join(TMP, name + "-relay.json")
-    relay = subprocess.Popen(
-        [BENCH, "relay", "--listen", "127.0.0.1:%d" % rport, "--forward",
-         "127.0.0.1:%d" % sport, "--tcp-passthrough", "--record", rec,
-         "--max-seconds", "60"] + relay_args,
-        stderr=subprocess.PIPE, text=True)
-    r, _, _ = select.select([relay.stderr], [], [], 10)
-    if not r or "ready" not in relay.stderr.readline():
-        relay.kill()
-        srv.kill()
-        fail("%s: the relay did not start" % name)
+    srv = relay = cli = None
     try:
-        cli = subprocess.run(["iperf3", "-c", "127.0.0.1", "-p", str(rport),
-                              "-u", "-w", "4M", "--json"] + iperf_args,
-                             capture_output=True, text=True, timeout=40)
+        srv = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1", "-p",
+                                str(sport), "--json"],
+                               stdout=srv_out, stderr=subprocess.STDOUT)
+        wait_bound(sport, "tcp")
+        relay = subprocess.Popen(
+            [BENCH, "relay", "--listen", "127.0.0.1:%d" % rport, "--forward",
+             "127.0.0.1:%d" % sport, "--tcp-passthrough", "--record", rec,
+             "--max-seconds", "60"] + relay_args,
+            stderr=subprocess.PIPE, text=True)
+        r, _, _ = select.select([relay.stderr], [], [], 10)
+        if not r or "ready" not in relay.stderr.readline():
+            fail("%s: the relay did not start" % name)
+        try:
+            cli = subprocess.run(["iperf3", "-c", "127.0.0.1", "-p",
+                                  str(rport), "-u", "-w", "4M", "--json"] +
+                                 iperf_args, capture_output=True, text=True,
+                                 timeout=40)
+        except subprocess.TimeoutExpired:
+            fail("%s: iperf3 did not finish within 40 s" % name)
+        try:
+            srv.wait(timeout=10)  # -1: the server ends after its one test
+        except subprocess.TimeoutExpired:
+            pass
     finally:
-        srv.wait(timeout=10)
-        relay.send_signal(signal.SIGTERM)
-        relay.communicate(timeout=10)
+        stop(relay, signal.SIGTERM)
+        stop(srv, signal.SIGTERM)
         srv_out.close()
     with open(os.path.join(TMP, name + "-client.json"), "w") as f:
         f.write(cli.stdout)

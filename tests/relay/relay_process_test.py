@@ -8,6 +8,7 @@ python3-jsonschema (Draft 2020-12) and netproof-validate.
 
 usage: relay_process_test.py NETPROOF_BENCH SCHEMA_DIR NETPROOF_VALIDATE
 """
+import atexit
 import json
 import os
 import select
@@ -95,10 +96,22 @@ def run(args, timeout=20):
                           text=True, timeout=timeout)
 
 
+STARTED = []  # relays this test started: none outlives it
+
+
+@atexit.register
+def stop_started():
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def start(args):
     """The relay on an ephemeral port; returns (process, its port)."""
     p = subprocess.Popen([BENCH, "relay", "--listen", "127.0.0.1:0"] + args,
                          stderr=subprocess.PIPE, text=True)
+    STARTED.append(p)
     r, _, _ = select.select([p.stderr], [], [], 10)
     line = p.stderr.readline() if r else ""
     if "ready: udp" not in line:

@@ -94,35 +94,51 @@ def parse(out):
             "ooo": int(errs.group(3))}
 
 
-def run(name, mps, seconds, relay_args, log=None):
-    sport = free_port()
-    srv = subprocess.Popen(["sockperf", "server", "-i", "127.0.0.1", "-p",
-                            str(sport)] + BUF, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    wait_bound(sport, "udp")
-    rec = os.path.join(TMP, name + "-relay.json")
-    relay = subprocess.Popen(
-        [BENCH, "relay", "--listen", "127.0.0.1:0", "--forward",
-         "127.0.0.1:%d" % sport, "--record", rec, "--max-seconds", "60"] +
-        relay_args, stderr=subprocess.PIPE, text=True)
-    r, _, _ = select.select([relay.stderr], [], [], 10)
-    line = relay.stderr.readline() if r else ""
-    if "ready" not in line:
-        relay.kill()
-        srv.kill()
-        fail("%s: the relay did not start: %r" % (name, line))
-    rport = int(line.split(" -> ")[0].rsplit(":", 1)[1])
+def stop(p, sig):
+    """End a process this test started: sig, then SIGKILL after 10 s."""
+    if p is None or p.poll() is not None:
+        return
+    p.send_signal(sig)
     try:
-        cli = subprocess.run(["sockperf", "under-load", "-i", "127.0.0.1",
-                              "-p", str(rport), "-t", str(seconds), "--mps",
-                              str(mps), "--reply-every", "1"] + BUF +
-                             (["--full-log", log] if log else []),
-                             capture_output=True, text=True, timeout=60)
+        p.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+
+
+def run(name, mps, seconds, relay_args, log=None):
+    """One sockperf test through the relay; every process it starts is
+    stopped on every path."""
+    sport = free_port()
+    rec = os.path.join(TMP, name + "-relay.json")
+    srv = relay = None
+    try:
+        srv = subprocess.Popen(["sockperf", "server", "-i", "127.0.0.1",
+                                "-p", str(sport)] + BUF,
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        wait_bound(sport, "udp")
+        relay = subprocess.Popen(
+            [BENCH, "relay", "--listen", "127.0.0.1:0", "--forward",
+             "127.0.0.1:%d" % sport, "--record", rec, "--max-seconds",
+             "60"] + relay_args, stderr=subprocess.PIPE, text=True)
+        r, _, _ = select.select([relay.stderr], [], [], 10)
+        line = relay.stderr.readline() if r else ""
+        if "ready" not in line:
+            fail("%s: the relay did not start: %r" % (name, line))
+        rport = int(line.split(" -> ")[0].rsplit(":", 1)[1])
+        try:
+            cli = subprocess.run(["sockperf", "under-load", "-i",
+                                  "127.0.0.1", "-p", str(rport), "-t",
+                                  str(seconds), "--mps", str(mps),
+                                  "--reply-every", "1"] + BUF +
+                                 (["--full-log", log] if log else []),
+                                 capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            fail("%s: sockperf did not finish within 60 s" % name)
     finally:
-        relay.send_signal(signal.SIGTERM)
-        relay.communicate(timeout=10)
-        srv.kill()
-        srv.wait()
+        stop(relay, signal.SIGTERM)
+        stop(srv, signal.SIGKILL)
     with open(os.path.join(TMP, name + "-sockperf.txt"), "w") as f:
         f.write(cli.stdout + cli.stderr)
     if cli.returncode != 0 or relay.returncode != 0:

@@ -8,6 +8,7 @@ whose per-round relay counters add up to the relay's own final record.
 usage: rudp_external_test.py NETPROOF_BENCH SCHEMA_DIR NETPROOF_VALIDATE
 """
 import hashlib
+import atexit
 import json
 import os
 import select
@@ -76,6 +77,17 @@ def test_usage():
             fail("%s: exit %d, %r" % (args, p.returncode, p.stderr))
 
 
+STARTED = []  # relays this test started: none outlives it
+
+
+@atexit.register
+def stop_started():
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def start_relay(lines, fwd_port):
     p = subprocess.Popen([BENCH, "relay", "--listen", "127.0.0.1:0",
                           "--forward", "127.0.0.1:%d" % fwd_port,
@@ -84,6 +96,7 @@ def start_relay(lines, fwd_port):
                           os.path.join(TMP, "relay.json"),
                           "--max-seconds", "60"],
                          stderr=subprocess.PIPE, text=True)
+    STARTED.append(p)
     r, _, _ = select.select([p.stderr], [], [], 10)
     line = p.stderr.readline() if r else ""
     if "ready" not in line:
