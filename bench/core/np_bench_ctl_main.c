@@ -72,13 +72,14 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     goto free_ctx;
   }
   if ((rc = np_bench_output_open(cli.output, &out, &eb)) != 0) {
-    fprintf(stderr, "%s: --output %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s %s\n", k->prog,
+            cli.output_opt ? cli.output_opt : "--output", eb.msg);
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_ctl;
   }
-  if (k->run(ctx, &ctl, &eb) != 0) {
+  if ((rc = k->run(ctx, &ctl, &eb)) != 0) {
     fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
-    code = NP_EXIT_RUNTIME;
+    code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_output;
   }
   rc = k->build(ctx, argc, argv, &doc, &v, &eb);

@@ -135,6 +135,8 @@ struct np_bench_optset {
                             or NULL for none                            */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
   const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
+  const char *exits;     /* --help's exit-code lines ('\n'-ended); NULL =
+                            the benchmarks' (0, 1, 2, 3, 130/143)        */
   const struct np_bench_opt_section *sections;
   size_t nsections;
   size_t cfg_size;       /* sizeof the configuration struct              */

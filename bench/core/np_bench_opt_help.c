@@ -58,11 +58,11 @@ void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
     for (size_t i = 0; i < sec->n; i++)
       help_line(&sec->opts[i], fp);
   }
-  fprintf(fp,
-          "\n"
-          "exit: 0 passed, 1 a data check failed (record written, status "
-          "failed),\n"
-          "      2 usage, 3 environment/run-time error, 130/143 interrupted\n"
-          "See %s.\n",
-          s->doc != NULL ? s->doc : "docs/");
+  fprintf(fp, "\n%s", s->exits != NULL
+                          ? s->exits
+                          : "exit: 0 passed, 1 a data check failed (record "
+                            "written, status failed),\n"
+                            "      2 usage, 3 environment/run-time error, "
+                            "130/143 interrupted\n");
+  fprintf(fp, "See %s.\n", s->doc != NULL ? s->doc : "docs/");
 }

@@ -38,6 +38,8 @@ static const struct {
     {"burst-loss", "3/100", "5/3"},
     {"connect", "127.0.0.1:9000", "localhost:9000"},
     {"reo-wnd-max-ms", "25", "x"},
+    {"relay", "127.0.0.1:9000", "localhost:9000"},
+    {"relay-stats", "relay.jsonl", ""},
 };
 
 /* Options that need a companion to reach an end of their range. */
@@ -47,6 +49,8 @@ static const struct {
     {"udp", "payload", "address", "::1"},  /* 65527 is IPv6's maximum */
     {"udp", "io-threads", "io-model", "pool"},
     {"rudp", "io-threads", "io-model", "pool"},
+    {"rudp", "relay", "relay-stats", "relay.jsonl"}, /* they go together */
+    {"rudp", "relay-stats", "relay", "127.0.0.1:9000"},
 };
 
 static const char *context_for(const struct np_bench_optset *s,
