@@ -362,6 +362,7 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
   if (f->tx == 1) {
     f->ts_first_retx = ts;
     f->first_why = why;
+    f->first_prot = f->prot;
   }
   if (f->tx >= a->cfg.max_retries) {
     np_arq_fail(a);

@@ -148,6 +148,8 @@ struct np_arq_stats {
   uint64_t retx_rack, retx_tlp, retx_rto;  /* by trigger                   */
   uint64_t spurious;                       /* proven unnecessary (Eifel)   */
   uint64_t spurious_rack, spurious_tlp, spurious_rto; /* by first trigger  */
+  uint64_t spurious_protected;             /* ... whose original FEC
+                                              parity covered            */
   uint64_t rto_events, tlp_events;
   uint64_t msgs_sent, msg_bytes_sent;      /* accepted by np_arq_send      */
   uint64_t msgs_delivered, msg_bytes_delivered;

@@ -33,6 +33,8 @@ struct np_arq_sfrag {
   uint8_t why;           /* enum np_arq_retx_why when SF_LOST          */
   uint8_t app_limited;   /* sent with nothing else queued              */
   uint8_t first_why;     /* trigger of the first retransmission        */
+  uint8_t first_prot;    /* that retransmission's original was covered
+                            by FEC parity                               */
   uint8_t prot;          /* latest transmission sits in an FEC group
                             that carried parity (np_arq_protect)       */
   uint32_t tx;           /* transmissions so far                       */

@@ -129,8 +129,10 @@ static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
   f->state = SF_ACKED;
   w->newly++;
   a->delivered += f->len ? f->len : 1;
-  if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0)
+  if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0) {
     spurious(a, f->first_why, w->late_ns, now_ns);
+    a->stats.spurious_protected += f->first_prot;
+  }
   if (np_seq_le(w->fack, seq))
     w->fack = seq + 1;
   /* RFC 8985 reordering detection: a never-retransmitted fragment acked

@@ -43,6 +43,7 @@ struct np_rudp_config {
                                    mode mirrors fec                      */
   struct np_arq_config arq; /* cc, mtu, windows, RTO bounds, delivery,
                                ack coalescing                            */
+  int reo_fec_auto;     /* --reo-wnd-fec-ms auto: fec wait + 3 ms        */
   int reo_auto;         /* --reo-wnd-max-ms auto: no global cap
                            (arq.reo_wnd_max_ns 0); with FEC,
                            arq.reo_wnd_protected_ns = fec wait + 3 ms    */

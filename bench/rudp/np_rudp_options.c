@@ -48,6 +48,24 @@ static int set_ms(void *sec, const struct np_bench_opt *o,
   return 0;
 }
 
+/* "auto" or milliseconds 0..60000 for the FEC-protected window. */
+static int set_reo_fec(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  double ms = 0;
+  if (strcmp(v->text, "auto") == 0) {
+    cfg->reo_fec_auto = 1;
+    return 0;
+  }
+  if (np_opt_double("--reo-wnd-fec-ms", v->text, "auto or milliseconds", 0,
+                    0, 60000, &ms, eb) != 0)
+    return NP_EUSAGE;
+  cfg->reo_fec_auto = 0;
+  cfg->arq.reo_wnd_protected_ns = (uint64_t)llround(ms * 1e6);
+  (void)o;
+  return 0;
+}
+
 /* "auto" or milliseconds 0..60000. */
 static int set_reo(void *sec, const struct np_bench_opt *o,
                    const struct np_bench_val *v, struct np_errbuf *eb) {
@@ -148,6 +166,12 @@ static const struct np_bench_opt transport_opts[] = {
      .help = "cap on RACK's reordering window; auto: none, and FEC wait + "
              "3 ms for fragments whose FEC group carried parity",
      NP_BENCH_AT(CFG, arq.reo_wnd_max_ns), .set = set_reo, .tag = "reo"},
+    {.name = "reo-wnd-fec-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
+     .range_text = "auto | 0..60000", .dflt = "auto",
+     .help = "reordering window of a fragment FEC parity covers; auto: "
+             "--fec-wait-ms + 3 ms (none without FEC)",
+     NP_BENCH_AT(CFG, arq.reo_wnd_protected_ns), .set = set_reo_fec,
+     .tag = "rf"},
     UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
          "acknowledge at once after this many data datagrams"),
     {.name = "ack-delay-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100,
@@ -227,8 +251,10 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
    * carried parity (FEC rebuilds a late or lost one by then), the whole
    * learned window for the others (docs/rudp.md "FEC"); auto: no global
    * cap */
-  cfg->arq.reo_wnd_protected_ns =
-      cfg->fec == NP_RUDP_FEC_NONE ? 0 : cfg->fec_cfg.wait_ns + 3000000u;
+  if (cfg->fec == NP_RUDP_FEC_NONE)
+    cfg->arq.reo_wnd_protected_ns = 0;
+  else if (cfg->reo_fec_auto)
+    cfg->arq.reo_wnd_protected_ns = cfg->fec_cfg.wait_ns + 3000000u;
   if (cfg->reo_auto)
     cfg->arq.reo_wnd_max_ns = 0;
   if (cfg->arq.delivery == NP_ARQ_UNORDERED && cfg->payload < 12)

@@ -106,6 +106,7 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "spurious_rack", s.spurious_rack);
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
+  NUM(o, "spurious_fec_protected", s.spurious_protected);
   NUM(o, "rto_events", s.rto_events);
   NUM(o, "tlp_events", s.tlp_events);
   NUM(o, "pure_acks_sent", s.pure_acks_sent);
