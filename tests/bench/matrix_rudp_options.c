@@ -71,8 +71,10 @@ static void check_table(void) {
       if (o->choices == NULL) {
         snprintf(val, sizeof val, "%s",
                  strcmp(o->name, "burst-loss") == 0 ? "3/100"
-                 : strcmp(o->name, "reo-wnd-max-ms") == 0 ? "auto"
-                                                          : "x");
+                 : strcmp(o->name, "reo-wnd-max-ms") == 0 ||
+                         strcmp(o->name, "reo-wnd-fec-ms") == 0
+                     ? "auto"
+                     : "x");
         ASSERT_OK(cli_accepts(args, nargs, &eb));
       }
       continue;
