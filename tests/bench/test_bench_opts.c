@@ -37,6 +37,7 @@ static const struct {
     {"address", "::1", "localhost"},
     {"burst-loss", "3/100", "5/3"},
     {"reo-wnd-max-ms", "25", "x"},
+    {"reo-wnd-fec-ms", "8", "x"},
 };
 
 /* Options that need a companion to reach an end of their range. */
