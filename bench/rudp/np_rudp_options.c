@@ -145,7 +145,7 @@ static const struct np_bench_opt transport_opts[] = {
     UINT("fec-ratio-percent", 1, 400, "50", fec_cfg.ratio_pct, "fr",
          "parity bytes at most this % of data bytes"),
     {.name = "fec-target", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
-     .max = 0.5, .metavar = "P", .dflt = "0.02",
+     .max = 0.5, .metavar = "P", .dflt = "0.05",
      .help = "adaptive: target P(group unrecoverable)",
      NP_BENCH_AT(CFG, fec_cfg.policy.target), .tag = "ftarget"},
     UINT("fec-min-parity", 0, NP_FEC_MAX_PARITY, "0", fec_cfg.policy.min_m,
