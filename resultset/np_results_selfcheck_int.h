@@ -39,6 +39,12 @@ void np_results_check_identity(struct np_results_chk *c,
 void np_results_check_rudp_run(struct np_results_chk *c, const char *f,
                                const cJSON *d);
 
+/* udp-external invariants of one record (np_results_selfcheck_external.c):
+ * attribution and reply kinds add up, check verdicts follow their counts;
+ * nothing for other kinds. */
+void np_results_check_external_run(struct np_results_chk *c, const char *f,
+                                   const cJSON *d);
+
 /* For a rudp configuration, compare summary.json entry idx's statistics
  * with np_results_rudp_stat over the records and return 1; 0 (nothing checked)
  * for any other protocol. */

@@ -55,6 +55,7 @@ struct np_rudp_config {
   uint32_t batch;       /* datagrams per recvmmsg / sendmmsg (--batch)  */
   struct np_relay_config relay; /* profile and impairments              */
   const char *output;   /* record path, "-" = stdout (not owned)        */
+  int summary;          /* --summary: enum np_bench_summary_kind        */
   int quiet;
 };
 
