@@ -19,9 +19,13 @@ static const char *const RATE_RULE =
     "completed round trips from measurement start through the drain / "
     "(measurement seconds + drain seconds)";
 static const char *const RTT_RULE =
-    "request queued by the client to its echo delivered in order to the "
-    "client: includes emulated delay, congestion control and ARQ "
-    "retransmission";
+    "request queued by the client to its echo delivered to the client (in "
+    "order, or as soon as complete with --delivery unordered): includes "
+    "emulated delay, congestion control, ARQ retransmission and, in order, "
+    "head-of-line waiting";
+static const char *const IO_RULE =
+    "recvmmsg/sendmmsg calls of the endpoint sockets (clients and server, "
+    "every lane; the relay's own are not counted), measurement + drain";
 static const char *const OVERHEAD_RULE =
     "(UDP payload bytes sent by all endpoints / application message bytes "
     "in both directions - 1) x 100, over measurement + drain; the payload "
@@ -103,10 +107,15 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "spurious_rack", s.spurious_rack);
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
+  NUM(o, "spurious_fec_protected", s.spurious_protected);
   NUM(o, "rto_events", s.rto_events);
   NUM(o, "tlp_events", s.tlp_events);
   NUM(o, "pure_acks_sent", s.pure_acks_sent);
+  NUM(o, "acks_piggybacked", s.acks_piggybacked);
+  NUM(o, "acks_delayed", s.acks_delayed);
   NUM(o, "ack_repeats", s.ack_repeats);
+  NUM(o, "messages_delivered_early", s.msgs_delivered_early);
+  NUM(o, "fec_protected_fragments", s.protected_frags);
   NUM(o, "duplicate_fragments", s.dup_fragments);
   NUM(o, "out_of_window", s.out_of_window);
   NUM(o, "malformed", s.malformed);
@@ -145,6 +154,38 @@ static cJSON *relay_dir_json(const struct np_relay_counts *c) {
   return o;
 }
 
+static double per_call(uint64_t n, uint64_t calls) {
+  return calls ? (double)n / (double)calls : 0.0;
+}
+
+static double io_per_rt(const struct np_rudp_round *r) {
+  return r->app.received
+             ? (double)(r->io.recv_calls + r->io.send_calls) /
+                   (double)r->app.received
+             : 0.0;
+}
+
+static cJSON *io_json(const struct np_rudp_config *cfg,
+                      const struct np_rudp_round *r) {
+  const struct np_rudp_io_stats *io = &r->io;
+  cJSON *o = cJSON_CreateObject();
+  NUM(o, "batch", cfg->batch);
+  NUM(o, "recv_syscalls", io->recv_calls);
+  NUM(o, "recv_datagrams", io->recv_datagrams);
+  NUM(o, "recv_empty_syscalls", io->recv_empty);
+  NUM(o, "send_syscalls", io->send_calls);
+  NUM(o, "send_datagrams", io->send_datagrams);
+  NUM(o, "send_refused", io->send_failed);
+  NUM(o, "truncated", io->truncated);
+  NUM(o, "datagrams_per_recv_syscall",
+      per_call(io->recv_datagrams, io->recv_calls));
+  NUM(o, "datagrams_per_send_syscall",
+      per_call(io->send_datagrams, io->send_calls));
+  NUM(o, "syscalls_per_roundtrip", io_per_rt(r));
+  cJSON_AddStringToObject(o, "rule", IO_RULE);
+  return o;
+}
+
 /* The envelope's view of checks (pointers into c). */
 static void bench_checks(const struct np_rudp_check *c,
                          struct np_bench_check out[NP_RUDP_CHECKS]) {
@@ -166,6 +207,7 @@ static cJSON *round_json(const struct np_rudp_config *cfg,
   cJSON_AddItemToObject(o, "counters", counters_json(&r->total));
   cJSON_AddItemToObject(o, "counters_window", counters_json(&r->app));
   cJSON_AddItemToObject(o, "arq", arq_json(r));
+  cJSON_AddItemToObject(o, "io", io_json(cfg, r));
   cJSON *c = cJSON_AddObjectToObject(o, "connections");
   NUM(c, "total", r->conns);
   NUM(c, "closed", r->conns_closed);
@@ -249,6 +291,8 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
+  cJSON_AddStringToObject(o, "delivery",
+                          np_arq_delivery_name(cfg->arq.delivery));
   cJSON *h = cJSON_AddObjectToObject(o, "header");
   NUM(h, "common_bytes", NP_ARQ_HDR_COMMON);
   NUM(h, "ack_bytes", NP_ARQ_HDR_ACK);
@@ -256,6 +300,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   NUM(h, "max_sack_ranges", NP_ARQ_MAX_SACK);
   NUM(h, "max_sack_ranges_pure_ack", NP_ARQ_MAX_SACK_ACK);
   NUM(h, "data_bytes", NP_ARQ_HDR_DATA);
+  NUM(h, "begin_flag", NP_ARQ_F_BEGIN);
   NUM(h, "data_only_bytes", NP_ARQ_HDR_COMMON + NP_ARQ_HDR_DATA);
   NUM(h, "max_bytes", NP_ARQ_HDR_MAX);
   NUM(h, "fec_reserve_bytes", cfg->arq.reserve);
@@ -293,6 +338,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                         spread(res, np_rudp_round_policy_changes));
   cJSON_AddItemToObject(s, "applied_loss_percent",
                         spread(res, np_rudp_round_applied_loss));
+  cJSON_AddItemToObject(s, "syscalls_per_roundtrip", spread(res, io_per_rt));
   cJSON *a = cJSON_AddArrayToObject(o, "rounds");
   for (uint32_t i = 0; i < res->nrounds; i++)
     cJSON_AddItemToArray(a, round_json(cfg, &res->rounds[i], i,
@@ -336,6 +382,9 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(o, "seed", cfg->seed);
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
+  cJSON_AddStringToObject(o, "delivery",
+                          np_arq_delivery_name(cfg->arq.delivery));
+  NUM(o, "syscall_batch", cfg->batch);
   cJSON_AddItemToObject(o, "fec_params", np_rudp_fec_config_json(cfg));
   cJSON *q = cJSON_AddObjectToObject(o, "arq");
   NUM(q, "mtu", cfg->arq.mtu);
@@ -344,6 +393,9 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(q, "initial_cwnd", cfg->arq.init_cwnd);
   NUM(q, "min_rto_ms", cfg->arq.min_rto_ns / 1e6);
   NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
+  NUM(q, "reorder_window_protected_ms", cfg->arq.reo_wnd_protected_ns / 1e6);
+  NUM(q, "ack_every", cfg->arq.ack_every);
+  NUM(q, "ack_delay_ms", cfg->arq.ack_delay_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);
   NUM(q, "dead_timeout_ms", cfg->arq.dead_timeout_ns / 1e6);
   cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, res));

@@ -106,6 +106,7 @@ cJSON *np_rudp_fec_round_json(const struct np_rudp_config *cfg,
   NUM(o, "groups_encoded", s.groups_encoded);
   NUM(o, "groups_partial", s.groups_partial);
   NUM(o, "groups_no_parity", s.groups_no_parity);
+  NUM(o, "groups_bare", s.groups_bare);
   NUM(o, "groups_recovered", s.groups_recovered);
   NUM(o, "groups_final", s.groups_final);
   NUM(o, "data_shards_sent", s.data_sent);

@@ -59,6 +59,8 @@ void np_rudp_arq_add_delta(struct np_arq_stats *acc,
   D(msgs_sent); D(msg_bytes_sent); D(msgs_delivered); D(msg_bytes_delivered);
   D(dup_fragments); D(out_of_window); D(malformed); D(recovered_in);
   D(rtt_samples); D(reo_wnd_grows); D(reordered_seen);
+  D(acks_piggybacked); D(acks_delayed); D(msgs_delivered_early);
+  D(protected_frags); D(spurious_protected);
 #undef D
   /* gauges: keep the largest seen across connections */
   if (a->srtt_ns > acc->srtt_ns) acc->srtt_ns = a->srtt_ns;
@@ -73,7 +75,8 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
                      unsigned *n_added) {
 #define S(f) acc->f += a->f
   S(data_sent); S(plain_sent); S(data_bytes); S(groups_encoded);
-  S(groups_partial); S(groups_no_parity); S(parity_sent); S(parity_bytes);
+  S(groups_partial); S(groups_no_parity); S(groups_bare); S(parity_sent);
+  S(parity_bytes);
   S(header_bytes); S(reports_sent); S(report_bytes); S(ratio_binds);
   S(budget_binds); S(output_errors); S(policy_changes); S(reports_in);
   S(data_in); S(parity_in); S(plain_in); S(dup_shards); S(late_shards);
@@ -259,7 +262,8 @@ void np_rudp_round_checks(struct np_rudp_round *r) {
                  t->content_errors);
   f |= check_set(&r->checks[NP_RUDP_CHECK_ORDER], "order",
                  t->sequence_errors == 0,
-                 "%" PRIu64 " messages delivered out of order",
+                 "%" PRIu64 " messages out of delivery order (ordered: not "
+                 "the next one; unordered: twice, or never sent)",
                  t->sequence_errors);
   f |= check_set(&r->checks[NP_RUDP_CHECK_SEND_COMPLETION], "send_completion",
                  t->sent == t->received && t->server_received == t->sent &&

@@ -23,6 +23,7 @@
 #include "np_kernel.h"
 #include "np_relay.h"
 #include "np_rudp_config.h"
+#include "np_rudp_endpoint_io.h"
 
 /* Application-level counters (messages), same names as the udp record. */
 struct np_rudp_app {
@@ -105,7 +106,11 @@ struct np_rudp_round {
                                 the in-process relay's whole round       */
   struct np_rudp_sockrep *socks; /* owned; server first, then clients    */
   uint32_t nsocks;
-  uint64_t socket_send_errors; /* try_send failures (ARQ repairs them)   */
+  uint64_t socket_send_errors; /* sends the socket layer refused (ARQ
+                                 repairs them)                           */
+  struct np_rudp_io_stats io;  /* endpoint system calls, measurement +
+                                  drain, all lanes                       */
+  struct np_rudp_io_stats io_total; /* the same, whole round             */
   uint64_t foreign;          /* server datagrams with an unknown conv    */
   struct np_rudp_check checks[NP_RUDP_CHECKS];
   int failed;                /* any check failed                        */
