@@ -612,3 +612,60 @@ cJSON *np_kernel_delta_json(const struct np_kernel *before,
   }
   return d;
 }
+
+const char *np_kernel_delta_name(size_t i) {
+  return i < sizeof np_kernel_delta_names_ / sizeof np_kernel_delta_names_[0]
+             ? np_kernel_delta_names_[i]
+             : NULL;
+}
+
+int np_kernel_from_json(const cJSON *snapshot, struct np_kernel **out,
+                        struct np_errbuf *eb) {
+  const cJSON *sources = cJSON_GetObjectItemCaseSensitive(snapshot, "sources");
+  const cJSON *counters =
+      cJSON_GetObjectItemCaseSensitive(snapshot, "counters");
+  if (!cJSON_IsObject(sources) || !cJSON_IsObject(counters))
+    return np_errbuf_set(eb, NP_EPARSE,
+                         "kernel snapshot: no \"sources\" and \"counters\" "
+                         "objects");
+  struct np_kernel *k = calloc(1, sizeof *k);
+  int rc = NP_ENOMEM;
+  if (k == NULL || (k->raw = strdup("")) == NULL)
+    goto fail_k;
+  for (size_t i = 0; i < NP_KERNEL_NSRC; i++) {
+    const cJSON *s =
+        cJSON_GetObjectItemCaseSensitive(sources, np_kernel_sources_[i].path);
+    const char *v = cJSON_IsString(s) ? s->valuestring : "absent: not listed";
+    k->src[i].present = strcmp(v, "present") == 0;
+    if (!k->src[i].present) {
+      if (strncmp(v, "absent: ", 8) != 0) {
+        rc = np_errbuf_set(eb, NP_EPARSE,
+                           "kernel snapshot: /sources/%s: \"%s\" is neither "
+                           "\"present\" nor \"absent: reason\"",
+                           np_kernel_sources_[i].path, v);
+        goto fail_k;
+      }
+      rc = NP_ENOMEM;
+      if ((k->src[i].reason = strdup(v + 8)) == NULL)
+        goto fail_k;
+    }
+  }
+  const cJSON *c;
+  cJSON_ArrayForEach(c, counters) {
+    double v = c->valuedouble;
+    if (!cJSON_IsNumber(c) || v != (double)(int64_t)v) {
+      rc = np_errbuf_set(eb, NP_EPARSE,
+                         "kernel snapshot: /counters/%s: not an integer",
+                         c->string);
+      goto fail_k;
+    }
+    if ((rc = np_kernel_add(k, "", 0, c->string, strlen(c->string),
+                            (int64_t)v)) != 0)
+      goto fail_k;
+  }
+  *out = k;
+  return 0;
+fail_k:
+  np_kernel_free(k);
+  return rc;
+}

@@ -369,9 +369,7 @@ static cJSON *reasons_json(const struct np_rudp_result *res) {
     for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
       if (!res->rounds[i].checks[k].passed) {
         char buf[300];
-        snprintf(buf, sizeof buf, "round %u: %s: %s", i,
-                 res->rounds[i].checks[k].name,
-                 res->rounds[i].checks[k].detail);
+        np_rudp_reason_text(i, &res->rounds[i].checks[k], buf, sizeof buf);
         cJSON_AddItemToArray(why, cJSON_CreateString(buf));
       }
   return why;
@@ -387,16 +385,10 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
     return np_errbuf_set(eb, NP_EINVAL, "record: no round ran");
   /* a check passes when it passed in every round */
   struct np_rudp_check all[NP_RUDP_CHECKS];
-  for (unsigned c = 0; c < NP_RUDP_CHECKS; c++) {
-    all[c] = res->rounds[0].checks[c];
-    unsigned nfail = 0;
-    for (uint32_t i = 0; i < res->nrounds; i++)
-      nfail += !res->rounds[i].checks[c].passed;
-    all[c].passed = nfail == 0;
-    snprintf(all[c].detail, sizeof all[c].detail,
-             "%u of %u rounds failed (per-round detail under "
-             "/rudp/rounds/*/checks)", nfail, res->nrounds);
-  }
+  const struct np_rudp_check *per[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds && i < NP_RUDP_MAX_ROUNDS; i++)
+    per[i] = res->rounds[i].checks;
+  np_rudp_checks_aggregate(per, res->nrounds, all);
   struct np_bench_check list[NP_RUDP_CHECKS];
   bench_checks(all, list);
   struct np_bench_envelope env = {.run = &res->run,

@@ -158,7 +158,9 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, loss));
   cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
   NUM(w, "seconds", res->warmup_seconds);
-  np_udp_loss_compute(&res->warmup, res, &wl);
+  struct np_udp_check_input win;
+  np_udp_check_input_of(&res->warmup, res, &win);
+  np_udp_loss_compute(&win, &wl);
   wl.lost = (int64_t)res->warmup_lost; /* outstanding when measurement began */
   cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, loss));

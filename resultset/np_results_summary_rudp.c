@@ -1,14 +1,16 @@
 /*
- * np_matrix_summary_rudp.c - round metrics of `netproof-bench rudp`
+ * np_results_summary_rudp.c - round metrics of `netproof-bench rudp`
  * records and their statistics in summary.json (see
- * np_matrix_summary_rudp.h for the two bases).
+ * np_results_summary_rudp.h for the two bases).  The accumulator reads the
+ * repetition entries, not the records, so the self-check can keep an
+ * entry per run instead of the run's whole record.
  *
  * On the "rounds" basis the median is the record's own median round
  * (rudp.median_round, chosen by round trips/s), so every figure of a bar
  * comes from one coherent round - the same rule as the record's
  * rudp.summary - and min / max span all rounds.
  */
-#include "np_matrix_summary_rudp.h"
+#include "np_results_summary_rudp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,7 +45,7 @@ struct np_vec {
   size_t n, cap;
 };
 
-struct np_matrix_rudp_acc {
+struct np_results_rudp_acc {
   int by_rounds;            /* "rounds" basis (else "repetitions")        */
   struct np_vec all[NP_NRM];/* every round (rounds) / median rounds (reps) */
   double med[NP_NRM];       /* rounds basis: the median round's value     */
@@ -51,13 +53,14 @@ struct np_matrix_rudp_acc {
   int nrecords;             /* records with a rudp part                    */
 };
 
-size_t np_matrix_rudp_nmetrics(void) { return NP_NRM; }
+size_t np_results_summary_rudp_nmetrics(void) { return NP_NRM; }
 
-const char *np_matrix_rudp_metric_name(size_t i) {
+const char *np_results_summary_rudp_metric(size_t i) {
   return i < NP_NRM ? np_rudp_metrics[i].name : NULL;
 }
 
-int np_matrix_rudp_round_metric(const cJSON *round, size_t i, double *v) {
+int np_results_summary_rudp_round_metric(const cJSON *round, size_t i,
+                                         double *v) {
   if (i >= NP_NRM)
     return 0;
   if (np_rudp_metrics[i].ptr == NULL) {
@@ -89,14 +92,14 @@ static void vec_push(struct np_vec *w, double x) {
   w->v[w->n++] = x;
 }
 
-struct np_matrix_rudp_acc *np_matrix_rudp_acc_new(int by_rounds) {
-  struct np_matrix_rudp_acc *a = calloc(1, sizeof *a);
+struct np_results_rudp_acc *np_results_rudp_acc_new(int by_rounds) {
+  struct np_results_rudp_acc *a = calloc(1, sizeof *a);
   if (a != NULL)
     a->by_rounds = by_rounds;
   return a;
 }
 
-void np_matrix_rudp_acc_free(struct np_matrix_rudp_acc *a) {
+void np_results_rudp_acc_free(struct np_results_rudp_acc *a) {
   if (a == NULL)
     return;
   for (size_t i = 0; i < NP_NRM; i++)
@@ -104,20 +107,17 @@ void np_matrix_rudp_acc_free(struct np_matrix_rudp_acc *a) {
   free(a);
 }
 
-void np_matrix_rudp_acc_add(struct np_matrix_rudp_acc *a, const cJSON *rec,
-                            cJSON *rep) {
+void np_results_summary_rudp_rep(const cJSON *rec, cJSON *rep) {
   const cJSON *part = cJSON_GetObjectItemCaseSensitive(rec, "rudp");
   const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(part, "rounds");
   const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
   if (!cJSON_IsArray(rounds) || !cJSON_IsNumber(mr))
     return;
-  int median = (int)mr->valuedouble;
   cJSON *o = cJSON_AddObjectToObject(rep, "rudp");
   cJSON *list = o ? cJSON_AddArrayToObject(o, "rounds") : NULL;
   if (list == NULL)
     return;
-  cJSON_AddNumberToObject(o, "median_round", median);
-  a->nrecords++;
+  cJSON_AddNumberToObject(o, "median_round", (int)mr->valuedouble);
   int k = 0;
   const cJSON *r;
   cJSON_ArrayForEach(r, rounds) {
@@ -126,21 +126,41 @@ void np_matrix_rudp_acc_add(struct np_matrix_rudp_acc *a, const cJSON *rec,
       cJSON_Delete(e);
       return;
     }
-    cJSON_AddNumberToObject(e, "round", k);
+    cJSON_AddNumberToObject(e, "round", k++);
     cJSON_AddStringToObject(e, "status",
                             np_json_get_string(r, "status", "invalid"));
     for (size_t i = 0; i < NP_NRM; i++) {
       double v;
-      int have = np_matrix_rudp_round_metric(r, i, &v);
-      if (have)
+      if (np_results_summary_rudp_round_metric(r, i, &v))
         np_json_add_number(e, np_rudp_metrics[i].name, v);
       else
         cJSON_AddNullToObject(e, np_rudp_metrics[i].name);
+    }
+  }
+}
+
+void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep) {
+  const cJSON *part = cJSON_GetObjectItemCaseSensitive(rep, "rudp");
+  const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(part, "rounds");
+  const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
+  if (!cJSON_IsArray(rounds) || !cJSON_IsNumber(mr))
+    return;
+  int median = (int)mr->valuedouble;
+  a->nrecords++;
+  int k = 0;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, rounds) {
+    for (size_t i = 0; i < NP_NRM; i++) {
+      const cJSON *x = cJSON_GetObjectItemCaseSensitive(r,
+                                                        np_rudp_metrics[i].name);
+      if (!cJSON_IsNumber(x))
+        continue;
+      double v = x->valuedouble;
       /* rounds basis: every round of the (single) record; repetitions
        * basis: only the record's median round */
-      if (have && (a->by_rounds || k == median))
+      if (a->by_rounds || k == median)
         vec_push(&a->all[i], v);
-      if (have && a->by_rounds && k == median && !a->have_med[i]) {
+      if (a->by_rounds && k == median && !a->have_med[i]) {
         a->med[i] = v;
         a->have_med[i] = 1;
       }
@@ -154,7 +174,7 @@ static int cmp_double(const void *x, const void *y) {
   return (p > q) - (p < q);
 }
 
-void np_matrix_rudp_acc_finish(struct np_matrix_rudp_acc *a, cJSON *config,
+void np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
                                double spread_limit, double *median_rps) {
   *median_rps = -1;
   cJSON_AddStringToObject(config, "stats_basis",
