@@ -52,6 +52,17 @@ static long depth_scan(const char *buf, size_t len, int max_depth) {
   return -1;
 }
 
+/* 1 when a number under item is not finite (no pointer built: the
+ * common case, a clean document, costs one walk and no formatting). */
+static int any_nonfinite(const cJSON *item) {
+  if (cJSON_IsNumber(item))
+    return !isfinite(item->valuedouble);
+  for (const cJSON *c = item->child; c != NULL; c = c->next)
+    if ((cJSON_IsNumber(c) || c->child != NULL) && any_nonfinite(c))
+      return 1;
+  return 0;
+}
+
 /* Finds the first non-finite number; writes its JSON pointer into ptr. */
 static int find_nonfinite(const cJSON *item, char *ptr, size_t cap) {
   if (cJSON_IsNumber(item))
@@ -111,7 +122,7 @@ int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
                          "malformed JSON: trailing data at byte %zu", off);
   }
   char ptr[256] = "";
-  if (find_nonfinite(doc, ptr, sizeof(ptr))) {
+  if (any_nonfinite(doc) && find_nonfinite(doc, ptr, sizeof(ptr))) {
     cJSON_Delete(doc);
     return np_errbuf_set(eb, NP_ENONFINITE,
                          "%s: number is not finite (NaN or Infinity)",

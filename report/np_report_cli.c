@@ -32,7 +32,11 @@ static void usage(FILE *f) {
         "OUTDIR [--title TEXT] [--lang en]\n"
         "       netproof-report --self-check --results DIR [...]\n"
         "       netproof-report --pages --results DIR [--results DIR ...] "
-        "--output docs/performance\n",
+        "--output docs/performance\n"
+        "exit: 0 ok; 1 a check failed (self-check: problems found); 2 usage "
+        "or unreadable input;\n"
+        "      3 run-time error; 4 self-check: the result set is incomplete "
+        "(nothing else wrong)\n",
         f);
 }
 
@@ -105,30 +109,39 @@ static void print_problem(void *ctx, const char *file, const char *pointer,
   printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
 }
 
+/* Every folder through the streaming self-check (np_results_check_dir):
+ * exit 1 when any has a problem, else 4 when any is incomplete (its
+ * "incomplete: N of M repetitions" note on stderr), else 0. */
 static int self_check(const struct cli *c) {
-  int problems = 0;
+  int problems = 0, incomplete = 0;
   for (size_t i = 0; i < c->nresults; i++) {
-    struct np_ftree *t = NULL;
+    struct np_results_outcome o;
     struct np_errbuf eb = {{0}};
-    if (np_ftree_load_dir(c->results[i], 0, &t, &eb) != 0) {
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
-      return NP_EXIT_USAGE;
-    }
-    int rc =
-        np_results_self_check(t, label_of(c->results[i]), print_problem, NULL);
-    np_ftree_free(t);
-    if (rc == NP_ECHECK)
-      problems = 1;
-    else if (rc != 0) {
+    int rc = np_results_check_dir(c->results[i], label_of(c->results[i]),
+                                  print_problem, NULL, &o, &eb);
+    if (rc == NP_ECHECK || rc == NP_EINCOMPLETE) {
+      problems |= rc == NP_ECHECK;
+      incomplete |= o.incomplete;
+      if (o.incomplete) {
+        fflush(stdout);
+        fprintf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
+                o.note);
+      }
+    } else if (rc == NP_ENOMEM) {
       fprintf(stderr, "netproof-report: %s: %s\n", c->results[i],
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
+    } else if (rc != 0) {
+      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      return NP_EXIT_USAGE;
     }
   }
   fflush(stdout);
   fprintf(stderr, "netproof-report: self-check %s\n",
-          problems ? "found problems" : "clean");
-  return problems ? NP_EXIT_FAIL : NP_EXIT_OK;
+          problems     ? "found problems"
+          : incomplete ? "clean, but the result set is incomplete"
+                       : "clean");
+  return problems ? NP_EXIT_FAIL : incomplete ? NP_EXIT_INCOMPLETE : NP_EXIT_OK;
 }
 
 static int report(const struct cli *c) {

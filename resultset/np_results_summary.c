@@ -107,7 +107,7 @@ static void kernel_deltas(const struct np_kernel *kb, const struct np_kernel *ka
   }
 }
 
-cJSON *np_results_summary_rep(const struct np_matrix_plan *p, int n,
+cJSON *np_results_summary_rep(const char *protocol, int n,
                               const cJSON *rec, const struct np_kernel *before,
                               const struct np_kernel *after) {
   cJSON *o = cJSON_CreateObject();
@@ -146,7 +146,7 @@ cJSON *np_results_summary_rep(const struct np_matrix_plan *p, int n,
       cJSON_AddNullToObject(o, np_metrics[i].name);
   }
   kernel_deltas(before, after, o);
-  if (strcmp(p->protocol, "rudp") == 0)
+  if (strcmp(protocol, "rudp") == 0)
     np_results_summary_rudp_rep(rec, o);
   return o;
 }

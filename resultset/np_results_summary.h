@@ -31,11 +31,12 @@
 /* Spread above this fraction of the median marks a configuration unstable. */
 #define NP_RESULTS_SPREAD_LIMIT 0.10
 
-/* Repetition n's entry of summary.json for plan p: from its record rec
+/* Repetition n's entry of summary.json of a protocol's plan ("udp",
+ * "rudp": the plan's, which names the benchmark): from its record rec
  * (NULL when the repetition has no record that parses as an object:
  * "missing") and the runner's snapshots before / after it (NULL when
  * absent or unreadable: null kernel deltas).  NULL on no memory. */
-cJSON *np_results_summary_rep(const struct np_matrix_plan *p, int n,
+cJSON *np_results_summary_rep(const char *protocol, int n,
                               const cJSON *rec, const struct np_kernel *before,
                               const struct np_kernel *after);
 

@@ -41,7 +41,7 @@ static cJSON *rep_entry(const char *dir, const struct np_matrix_plan *p,
     rec = NULL;
   struct np_kernel *kb = rec ? load_kernel(&r, ".kernel-before.txt") : NULL;
   struct np_kernel *ka = rec ? load_kernel(&r, ".kernel-after.txt") : NULL;
-  cJSON *e = np_results_summary_rep(p, n, rec, kb, ka);
+  cJSON *e = np_results_summary_rep(p->protocol, n, rec, kb, ka);
   np_kernel_free(kb);
   np_kernel_free(ka);
   cJSON_Delete(rec);

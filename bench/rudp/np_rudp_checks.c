@@ -101,3 +101,20 @@ void np_rudp_check_line(uint32_t round, const struct np_rudp_check *c,
                      ": check %s failed: %s",
            round, c->name, c->detail);
 }
+
+uint32_t np_rudp_median_index(const double *rate, uint32_t n) {
+  uint32_t idx[NP_RUDP_MEDIAN_MAX];
+  if (n == 0)
+    return 0;
+  if (n > NP_RUDP_MEDIAN_MAX)
+    n = NP_RUDP_MEDIAN_MAX;
+  for (uint32_t i = 0; i < n; i++)
+    idx[i] = i;
+  for (uint32_t i = 1; i < n; i++)
+    for (uint32_t j = i; j > 0 && rate[idx[j - 1]] > rate[idx[j]]; j--) {
+      uint32_t t = idx[j];
+      idx[j] = idx[j - 1];
+      idx[j - 1] = t;
+    }
+  return idx[(n - 1) / 2];
+}

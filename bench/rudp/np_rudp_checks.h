@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Rounds np_rudp_median_index looks at (NP_RUDP_MAX_ROUNDS, the option's
+ * limit). */
+#define NP_RUDP_MEDIAN_MAX 100u
+
 enum np_rudp_check_id {
   NP_RUDP_CHECK_CONTENT,
   NP_RUDP_CHECK_ORDER,
@@ -61,6 +65,11 @@ void np_rudp_checks_aggregate(const struct np_rudp_check *const *round_checks,
  * "round I: NAME: DETAIL". */
 void np_rudp_reason_text(uint32_t round, const struct np_rudp_check *c,
                          char *buf, size_t len);
+
+/* The median round by round trips/s (rate[i] of round i; for an even
+ * count the lower middle, ties in round order): the round a record's
+ * top-level measurement comes from. */
+uint32_t np_rudp_median_index(const double *rate, uint32_t n);
 
 /* What a round's summary line shows; NAN p99 prints "n/a". */
 struct np_rudp_summary_input {

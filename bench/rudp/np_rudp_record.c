@@ -295,16 +295,15 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   return o;
 }
 
-static cJSON *config_json(const struct np_rudp_config *cfg,
-                          const struct np_rudp_result *res, int argc,
-                          char **argv) {
+cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
+                           int argc, char **argv) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "protocol", "rudp");
   NUM(o, "payload", cfg->payload);
   NUM(o, "clients", cfg->clients);
   NUM(o, "window", cfg->window);
   cJSON_AddStringToObject(o, "io_model", np_rudp_io_model_name(cfg->io_model));
-  NUM(o, "io_threads", res->lanes);
+  NUM(o, "io_threads", lanes);
   NUM(o, "warmup_seconds", cfg->warmup);
   NUM(o, "seconds", cfg->seconds);
   NUM(o, "rounds", cfg->rounds);
@@ -394,7 +393,8 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
   struct np_bench_envelope env = {.run = &res->run,
                                   .checks = list,
                                   .nchecks = NP_RUDP_CHECKS,
-                                  .config = config_json(cfg, res, argc, argv),
+                                  .config = np_rudp_config_json(cfg, res->lanes, argc,
+                                                           argv),
                                   .reasons = reasons_json(res)};
   int rc = np_bench_record_new(&env, &doc, &verdict, eb);
   if (rc)

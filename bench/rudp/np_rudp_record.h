@@ -26,6 +26,12 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
                          char **argv, cJSON **out, struct np_bench_verdict *v,
                          struct np_errbuf *eb);
 
+/* The record's "config" for lanes loop threads (np_rudp_config_lanes) and
+ * argv (argc entries, may be NULL) as "command"; the self-check rebuilds
+ * it from a record's command.  NULL on no memory. */
+cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
+                           int argc, char **argv);
+
 /* The "rudp" part alone (caller deletes), for tests. */
 cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res);

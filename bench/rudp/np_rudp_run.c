@@ -244,20 +244,15 @@ static double round_rate(const struct np_rudp_round *r) {
   return wall > 0 ? (double)r->app.received / wall : 0.0;
 }
 
-/* The median round by round-trip rate; for an even count, the lower
- * middle. */
+_Static_assert(NP_RUDP_MEDIAN_MAX >= NP_RUDP_MAX_ROUNDS,
+               "np_rudp_median_index sees every round");
+
+/* The median round by round-trip rate (np_rudp_median_index). */
 static uint32_t median_round(const struct np_rudp_result *res) {
-  uint32_t idx[NP_RUDP_MAX_ROUNDS];
-  for (uint32_t i = 0; i < res->nrounds; i++)
-    idx[i] = i;
-  for (uint32_t i = 1; i < res->nrounds; i++)
-    for (uint32_t j = i; j > 0 && round_rate(&res->rounds[idx[j - 1]]) >
-                                      round_rate(&res->rounds[idx[j]]); j--) {
-      uint32_t t = idx[j];
-      idx[j] = idx[j - 1];
-      idx[j - 1] = t;
-    }
-  return res->nrounds ? idx[(res->nrounds - 1) / 2] : 0;
+  double rate[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds && i < NP_RUDP_MAX_ROUNDS; i++)
+    rate[i] = round_rate(&res->rounds[i]);
+  return np_rudp_median_index(rate, res->nrounds);
 }
 
 int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *w,

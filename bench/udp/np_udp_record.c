@@ -14,8 +14,8 @@
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
-static cJSON *config_json(const struct np_udp_config *cfg,
-                          const struct np_udp_result *res, int argc,
+cJSON *np_udp_config_json(const struct np_udp_config *cfg,
+                          const struct np_udp_layout *res, int argc,
                           char **argv) {
   cJSON *o = cJSON_CreateObject();
   if (!o)
@@ -52,7 +52,7 @@ static cJSON *config_json(const struct np_udp_config *cfg,
   if (cfg->io_model == NP_UDP_IO_REUSEPORT)
     cJSON_AddStringToObject(
         o, "reuseport_steering",
-        res->reuseport_steered
+        res->steered
             ? "SO_ATTACH_REUSEPORT_CBPF: client id low byte mod threads; "
               "each client's server socket is on its own thread"
             : "kernel flow hash (one thread, or payload under 9 bytes)");
@@ -141,6 +141,12 @@ int np_udp_record_build(const struct np_udp_config *cfg,
                         struct np_errbuf *eb) {
   struct np_bench_check list[NP_UDP_MAX_CHECKS];
   struct np_bench_verdict verdict;
+  /* what ran, as the run reports it */
+  struct np_udp_layout lay = {.lanes = res->lanes,
+                              .rx_batch_server = res->rx_batch_server,
+                              .rx_batch_client = res->rx_batch_client,
+                              .tx_batch = res->tx_batch,
+                              .steered = res->reuseport_steered};
   struct np_udp_loss wl;
   cJSON *doc = NULL;
   for (unsigned i = 0; i < checks->n; i++)
@@ -150,7 +156,8 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   struct np_bench_envelope env = {.run = &res->run,
                                   .checks = list,
                                   .nchecks = checks->n,
-                                  .config = config_json(cfg, res, argc, argv)};
+                                  .config = np_udp_config_json(
+                                      cfg, &lay, argc, argv)};
   int rc = np_bench_record_new(&env, &doc, &verdict, eb);
   if (rc)
     return rc;

@@ -25,8 +25,6 @@
 
 #include "np_udp_engine.h"
 
-#define BATCH_MAX 64u
-
 void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,
                                 uint64_t n) {
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++) {
@@ -54,10 +52,6 @@ void np_udp_counters_add(struct np_udp_counters *d,
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
-}
-
-static unsigned clampu(uint64_t v, unsigned lo, unsigned hi) {
-  return v < lo ? lo : v > hi ? hi : (unsigned)v;
 }
 
 static double now_s(void) { return (double)np_udp_now_ns() / 1e9; }
@@ -121,13 +115,14 @@ static void engine_free(struct np_udp_engine *eng) {
 static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   const struct np_udp_config *cfg = eng->cfg;
   int rc;
-  eng->nlanes = np_udp_config_lanes(cfg);
-  eng->nservers = cfg->io_model == NP_UDP_IO_REUSEPORT ? eng->nlanes : 1;
-  eng->rx_batch_server = clampu((4u << 20) / cfg->payload, 1, BATCH_MAX);
-  eng->tx_batch = clampu((1u << 20) / cfg->payload, 1, BATCH_MAX);
-  if (eng->tx_batch > cfg->window)
-    eng->tx_batch = cfg->window;
-  eng->rx_batch_client = eng->tx_batch;
+  struct np_udp_layout lay;
+  np_udp_layout_of(cfg, &lay);
+  eng->nlanes = lay.lanes;
+  eng->nservers = lay.servers;
+  eng->rx_batch_server = lay.rx_batch_server;
+  eng->tx_batch = lay.tx_batch;
+  eng->rx_batch_client = lay.rx_batch_client;
+  eng->steered = lay.steered;
   eng->lanes = calloc(eng->nlanes, sizeof *eng->lanes);
   eng->servers = calloc(eng->nservers, sizeof *eng->servers);
   eng->clients = calloc(cfg->clients, sizeof *eng->clients);
@@ -183,9 +178,8 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   }
   /* reuseport: steer each client's requests to its own lane's server
    * socket (client id low byte mod lanes) instead of the kernel's flow
-   * hash, which would send about half of them across threads */
-  eng->steered = cfg->io_model == NP_UDP_IO_REUSEPORT && eng->nlanes > 1 &&
-                 cfg->payload >= 9;
+   * hash, which would send about half of them across threads
+   * (np_udp_layout_of decided whether) */
   if (eng->steered) {
     rc = np_udp_sock_steer_reuseport(eng->tp->sock_fd(eng->servers[0].sock),
                                      eng->nlanes);
