@@ -28,11 +28,20 @@ static void limits_or_default(const struct np_json_limits *lim,
 }
 
 /* Depth of [ and { outside strings; returns the offset of the first byte
- * that exceeds max_depth, or -1 when the text stays within it. */
+ * that exceeds max_depth, or -1 when the text stays within it.  Bytes that
+ * cannot change the depth are skipped in a tight loop (the common case:
+ * numbers, names, whitespace). */
 static long depth_scan(const char *buf, size_t len, int max_depth) {
+  static const unsigned char special[256] = {
+      ['"'] = 1, ['\\'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1};
+  const unsigned char *b = (const unsigned char *)buf;
   int depth = 0, in_string = 0;
   for (size_t i = 0; i < len; i++) {
-    char c = buf[i];
+    while (i < len && !special[b[i]])
+      i++;
+    if (i >= len)
+      break;
+    unsigned char c = b[i];
     if (in_string) {
       if (c == '\\')
         i++;

@@ -88,8 +88,17 @@ struct np_kernel_src {
 };
 
 struct np_kernel_ctr {
-  char *name;    /* "Udp.RcvbufErrors" (malloc'd) */
-  int64_t value; /* as read                        */
+  char *name;    /* "Udp.RcvbufErrors" (in the names arena) */
+  size_t len;    /* strlen(name)                            */
+  int64_t value; /* as read                                  */
+};
+
+/* Counter names live in chunks allocated together (a snapshot has a few
+ * hundred short names; one malloc each was most of re-reading one). */
+struct np_kernel_chunk {
+  struct np_kernel_chunk *next; /* the previous chunk               */
+  size_t used, cap;             /* bytes of text[] used / available */
+  char text[];                  /* NUL-terminated names             */
 };
 
 struct np_kernel {
@@ -101,13 +110,22 @@ struct np_kernel {
   size_t *by_name;    /* hash table of ctr indices + 1 (np_kernel_index);
                          NULL: look up linearly                     */
   size_t by_name_cap; /* its size, a power of two                     */
+  struct np_kernel_chunk *names; /* the names arena, newest chunk first */
 };
 
-static uint64_t np_kernel_hash(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-  return h;
+/* A hash of the n bytes of s, eight at a time. */
+static uint64_t np_kernel_hash(const char *s, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  for (; n >= 8; s += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t w = 0;
+  memcpy(&w, s, n);
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
 }
 
 /* Build k->by_name, an open-addressing table of ctr indices + 1 (0 =
@@ -124,7 +142,8 @@ static void np_kernel_index(struct np_kernel *k) {
   if (t == NULL)
     return;
   for (size_t i = 0; i < k->n_ctr; i++) {
-    size_t j = (size_t)np_kernel_hash(k->ctr[i].name) & (cap - 1);
+    size_t j =
+        (size_t)np_kernel_hash(k->ctr[i].name, k->ctr[i].len) & (cap - 1);
     while (t[j] != 0 && strcmp(k->ctr[t[j] - 1].name, k->ctr[i].name) != 0)
       j = (j + 1) & (cap - 1);
     if (t[j] == 0)
@@ -173,13 +192,24 @@ static int np_kernel_add(struct np_kernel *k, const char *prefix,
     k->ctr = c;
     k->cap_ctr = cap;
   }
-  char *s = malloc(prefix_len + name_len + 1);
-  if (s == NULL)
-    return NP_ENOMEM;
+  size_t need = prefix_len + name_len + 1;
+  struct np_kernel_chunk *ch = k->names;
+  if (ch == NULL || ch->cap - ch->used < need) {
+    size_t cap = need > 8192 ? need : 8192;
+    if ((ch = malloc(sizeof *ch + cap)) == NULL)
+      return NP_ENOMEM;
+    ch->next = k->names;
+    ch->used = 0;
+    ch->cap = cap;
+    k->names = ch;
+  }
+  char *s = ch->text + ch->used;
+  ch->used += need;
   memcpy(s, prefix, prefix_len);
   memcpy(s + prefix_len, name, name_len);
   s[prefix_len + name_len] = '\0';
   k->ctr[k->n_ctr].name = s;
+  k->ctr[k->n_ctr].len = need - 1;
   k->ctr[k->n_ctr].value = value;
   k->n_ctr++;
   return 0;
@@ -574,8 +604,10 @@ fail_k:
 void np_kernel_free(struct np_kernel *k) {
   if (k == NULL)
     return;
-  for (size_t i = 0; i < k->n_ctr; i++)
-    free(k->ctr[i].name);
+  for (struct np_kernel_chunk *ch = k->names, *next; ch != NULL; ch = next) {
+    next = ch->next;
+    free(ch);
+  }
   for (size_t i = 0; i < NP_KERNEL_NSRC; i++)
     free(k->src[i].reason);
   free(k->ctr);
@@ -593,8 +625,8 @@ const char *np_kernel_raw(const struct np_kernel *k, size_t *len) {
 int np_kernel_get(const struct np_kernel *k, const char *name, int64_t *out) {
   if (k->by_name != NULL) {
     size_t m = k->by_name_cap - 1;
-    for (size_t j = (size_t)np_kernel_hash(name) & m; k->by_name[j] != 0;
-         j = (j + 1) & m)
+    for (size_t j = (size_t)np_kernel_hash(name, strlen(name)) & m;
+         k->by_name[j] != 0; j = (j + 1) & m)
       if (strcmp(k->ctr[k->by_name[j] - 1].name, name) == 0) {
         *out = k->ctr[k->by_name[j] - 1].value;
         return 0;

@@ -210,6 +210,7 @@ int np_results_check_finish(struct np_results_check *c,
                    "does not expand with this build's plan rules: %s", why);
     plan = NULL;
   }
+  np_chk_plan_index_all(c, plan);
   np_chk_ids(c);
   np_chk_suite(c, plan, out);
   if (plan != NULL)

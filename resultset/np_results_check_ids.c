@@ -15,12 +15,14 @@
 #include "np_results_check_int.h"
 
 void np_chk_ids(struct np_results_check *c) {
+  /* runs come in sorted path order: one configuration's are adjacent */
   for (size_t i = 0; i < c->nruns; i++) {
     const struct np_chk_run *r = &c->runs[i];
-    for (size_t j = 0; j < i; j++) {
+    size_t first = i;
+    while (first > 0 && strcmp(c->runs[first - 1].cid, r->cid) == 0)
+      first--;
+    for (size_t j = first; j < i; j++) {
       const struct np_chk_run *o = &c->runs[j];
-      if (strcmp(o->cid, r->cid) != 0)
-        continue;
       if (o->rep == r->rep)
         np_chk_problem(c, r->file, "", "duplicated run id %s/rep-%ld (also %s)",
                        r->cid, r->rep, o->file);

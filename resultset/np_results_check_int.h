@@ -88,6 +88,7 @@ struct np_chk_run {
   cJSON *options;      /* runner-written records: config without protocol
                           and command (plan names restored); or NULL     */
   int src_hash, bin_hash; /* interned tool hashes (-1: absent)            */
+  long plan_idx;          /* its configuration in the plan (-1: none)     */
   uint64_t fingerprint;   /* identifies one run's data (copies)           */
   cJSON *entry;           /* its summary.json entry (np_results_summary_rep) */
 };
@@ -243,7 +244,9 @@ void np_chk_ids(struct np_results_check *c);
  * "key=value" joined by '\x1f' (malloc'd; NULL on no memory). */
 char *np_chk_identity(const cJSON *machine);
 
-/* Index of the plan configuration with id cid, or -1. */
-long np_chk_plan_index(const struct np_matrix_plan *p, const char *cid);
+/* Every run's plan_idx: the index of its configuration in the plan, or
+ * -1 (plan NULL, or not one of its ids). */
+void np_chk_plan_index_all(struct np_results_check *c,
+                           const struct np_matrix_plan *p);
 
 #endif /* NP_RESULTS_CHECK_INT_H */

@@ -90,7 +90,7 @@ static void check_runs_against_plan(struct np_results_check *c,
   char last_unknown[NP_RESULTS_ID_MAX] = "";
   for (size_t i = 0; i < c->nruns; i++) {
     struct np_chk_run *r = &c->runs[i];
-    idx[i] = np_chk_plan_index(p, r->cid);
+    idx[i] = r->plan_idx;
     if (idx[i] < 0) {
       if (strcmp(last_unknown, r->cid) != 0)
         np_chk_problem(c, r->file, "",
@@ -374,22 +374,28 @@ static void check_timeline(struct np_results_check *c, const long *idx) {
       np_chk_problem(c, r->file, "/ended_at",
                      "after its session (suite.json %s) ended", p);
   }
-  /* per session: one --output folder, the one most of its runs name */
+  /* per session: one --output folder, the one most of its runs name
+   * (counted over the distinct folders, usually one) */
   for (size_t si = 0; si < n; si++) {
-    size_t best = 0;
+    const char *cand[8];
+    size_t votes[8], nc = 0, best = 0;
     for (size_t i = 0; i < c->nruns; i++) {
-      if (of[i] != (long)si || c->runs[i].out_prefix == NULL)
+      const char *pf = c->runs[i].out_prefix;
+      if (of[i] != (long)si || pf == NULL)
         continue;
-      size_t votes = 0;
-      for (size_t j = 0; j < c->nruns; j++)
-        votes += of[j] == (long)si && c->runs[j].out_prefix != NULL &&
-                 strcmp(c->runs[j].out_prefix, c->runs[i].out_prefix) == 0;
-      if (votes > best) {
-        best = votes;
-        s[si].out_prefix = c->runs[i].out_prefix;
+      size_t k = 0;
+      while (k < nc && strcmp(cand[k], pf) != 0)
+        k++;
+      if (k == nc && nc < 8) {
+        cand[nc] = pf;
+        votes[nc++] = 0;
+      }
+      if (k < nc && ++votes[k] > best) {
+        best = votes[k];
+        s[si].out_prefix = cand[k];
       }
     }
-    for (size_t i = 0; i < c->nruns; i++) {
+    for (size_t i = 0; i < c->nruns && nc > 1; i++) {
       const struct np_chk_run *r = &c->runs[i];
       if (of[i] != (long)si || r->out_prefix == NULL ||
           strcmp(r->out_prefix, s[si].out_prefix) == 0)

@@ -28,7 +28,7 @@ void np_chk_summary(struct np_results_check *c,
   }
   for (size_t i = 0; i < c->nruns; i++) {
     struct np_chk_run *r = &c->runs[i];
-    long k = np_chk_plan_index(plan, r->cid);
+    long k = r->plan_idx;
     if (k < 0 || r->rep < 1 || (size_t)r->rep > R || r->entry == NULL)
       continue;
     size_t at = (size_t)k * R + (size_t)(r->rep - 1);

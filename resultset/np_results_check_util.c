@@ -149,7 +149,9 @@ struct diff_state {
   struct np_results_check *c;
   const char *file, *what;
   size_t n, max;
-  int subset; /* only what have holds; "*_rule" texts skipped */
+  int subset;     /* only what have holds; "*_rule" texts skipped     */
+  char ptr[1024]; /* the pointer of the node being compared           */
+  size_t plen;    /* its length                                       */
 };
 
 /* A rule stated in words ("drain_rule"): documentation of the version
@@ -160,77 +162,121 @@ static int is_rule_text(const char *key) {
          (key && strcmp(key, "work_unit") == 0);
 }
 
-static void diff_one(struct diff_state *d, const char *ptr, const cJSON *have,
+static void diff_one(struct diff_state *d, const cJSON *have,
                      const cJSON *want) {
   if (d->n++ >= d->max)
     return;
   char h[128], w[128];
   show(have, h, sizeof h);
   show(want, w, sizeof w);
-  np_chk_problem(d->c, d->file, ptr, "%s, but %s gives %s", h, d->what, w);
+  np_chk_problem(d->c, d->file, d->ptr, "%s, but %s gives %s", h, d->what, w);
 }
 
-static void diff_walk(struct diff_state *d, const char *ptr, const cJSON *have,
+/* Append "/" + escaped key (or the index when key is NULL) to d->ptr;
+ * returns the old length for diff_pop. */
+static size_t diff_push(struct diff_state *d, const char *key, int index) {
+  size_t old = d->plen, cap = sizeof d->ptr - 4;
+  if (d->plen < cap)
+    d->ptr[d->plen++] = '/';
+  if (key == NULL) {
+    char t[16];
+    int n = snprintf(t, sizeof t, "%d", index);
+    for (int i = 0; i < n && d->plen < cap; i++)
+      d->ptr[d->plen++] = t[i];
+  } else {
+    for (const char *k = key; *k && d->plen < cap; k++) {
+      if (*k == '~' || *k == '/') {
+        d->ptr[d->plen++] = '~';
+        d->ptr[d->plen++] = *k == '~' ? '0' : '1';
+      } else {
+        d->ptr[d->plen++] = *k;
+      }
+    }
+  }
+  d->ptr[d->plen] = '\0';
+  return old;
+}
+
+static void diff_pop(struct diff_state *d, size_t old) {
+  d->plen = old;
+  d->ptr[old] = '\0';
+}
+
+static void diff_walk(struct diff_state *d, const cJSON *have,
                       const cJSON *want) {
-  char p[512];
   if (cJSON_IsObject(have) && cJSON_IsObject(want)) {
-    const cJSON *it;
+    /* the same keys in the same order (files written by the same code):
+     * walk both lists together, falling back to a lookup */
+    const cJSON *it, *h = have->child;
     cJSON_ArrayForEach(it, want) {
-      const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, it->string);
-      if (d->subset && (h == NULL || is_rule_text(it->string)))
+      const cJSON *hv = h != NULL && h->string != NULL &&
+                                strcmp(h->string, it->string) == 0
+                            ? h
+                            : cJSON_GetObjectItemCaseSensitive(have,
+                                                               it->string);
+      h = hv != NULL ? hv->next : NULL;
+      if (d->subset && (hv == NULL || is_rule_text(it->string)))
         continue;
-      np_chk_ptr(p, sizeof p, ptr, it->string);
-      diff_walk(d, p, h, it);
+      size_t old = diff_push(d, it->string, 0);
+      diff_walk(d, hv, it);
+      diff_pop(d, old);
     }
     cJSON_ArrayForEach(it, have) {
       if (cJSON_GetObjectItemCaseSensitive(want, it->string) == NULL) {
-        np_chk_ptr(p, sizeof p, ptr, it->string);
-        diff_one(d, p, it, NULL);
+        size_t old = diff_push(d, it->string, 0);
+        diff_one(d, it, NULL);
+        diff_pop(d, old);
       }
     }
     return;
   }
   if (cJSON_IsArray(have) && cJSON_IsArray(want)) {
     int nh = cJSON_GetArraySize(have), nw = cJSON_GetArraySize(want);
-    if (nh != nw) {
-      char h[32], w[32];
-      snprintf(h, sizeof h, "%d entries", nh);
-      snprintf(w, sizeof w, "%d", nw);
-      if (d->n++ < d->max)
-        np_chk_problem(d->c, d->file, ptr, "%s, but %s gives %s", h, d->what,
-                       w);
-    }
+    if (nh != nw && d->n++ < d->max)
+      np_chk_problem(d->c, d->file, d->ptr,
+                     "%d entries, but %s gives %d", nh, d->what, nw);
     const cJSON *a = have->child, *b = want->child;
     for (int i = 0; a != NULL && b != NULL; i++, a = a->next, b = b->next) {
-      snprintf(p, sizeof p, "%s/%d", ptr, i);
-      diff_walk(d, p, a, b);
+      size_t old = diff_push(d, NULL, i);
+      diff_walk(d, a, b);
+      diff_pop(d, old);
     }
     return;
   }
   if (have == NULL || want == NULL || !same_scalar(have, want))
-    diff_one(d, ptr, have, want);
+    diff_one(d, have, want);
+}
+
+static size_t diff_run(struct np_results_check *c, const char *file,
+                       const char *base, const cJSON *have, const cJSON *want,
+                       const char *what, size_t max, int subset) {
+  struct diff_state *d = calloc(1, sizeof *d);
+  if (d == NULL) {
+    c->oom = 1;
+    return 0;
+  }
+  *d = (struct diff_state){c, file, what, 0, max, subset, {0}, 0};
+  snprintf(d->ptr, sizeof d->ptr, "%s", base);
+  d->plen = strlen(d->ptr);
+  diff_walk(d, have, want);
+  size_t n = d->n;
+  free(d);
+  if (n > max)
+    np_chk_problem(c, file, base, "%zu more differences from what %s gives",
+                   n - max, what);
+  return n;
 }
 
 size_t np_chk_diff(struct np_results_check *c, const char *file,
                    const char *base, const cJSON *have, const cJSON *want,
                    const char *what, size_t max) {
-  struct diff_state d = {c, file, what, 0, max, 0};
-  diff_walk(&d, base, have, want);
-  if (d.n > max)
-    np_chk_problem(c, file, base, "%zu more differences from what %s gives",
-                   d.n - max, what);
-  return d.n;
+  return diff_run(c, file, base, have, want, what, max, 0);
 }
 
 size_t np_chk_diff_subset(struct np_results_check *c, const char *file,
                           const char *base, const cJSON *have,
                           const cJSON *want, const char *what, size_t max) {
-  struct diff_state d = {c, file, what, 0, max, 1};
-  diff_walk(&d, base, have, want);
-  if (d.n > max)
-    np_chk_problem(c, file, base, "%zu more differences from what %s gives",
-                   d.n - max, what);
-  return d.n;
+  return diff_run(c, file, base, have, want, what, max, 1);
 }
 
 int np_chk_intern(struct np_results_check *c, const char *s) {
@@ -384,9 +430,32 @@ char *np_chk_identity(const cJSON *machine) {
   return strdup(buf);
 }
 
-long np_chk_plan_index(const struct np_matrix_plan *p, const char *cid) {
-  for (size_t i = 0; p && i < p->nconfigs; i++)
-    if (strcmp(p->configs[i].id, cid) == 0)
-      return (long)i;
-  return -1;
+/* Plan configuration indices sorted by id, for np_chk_plan_index_all. */
+struct id_ref {
+  const char *id;
+  long index;
+};
+
+static int cmp_ref(const void *a, const void *b) {
+  return strcmp(((const struct id_ref *)a)->id, ((const struct id_ref *)b)->id);
+}
+
+void np_chk_plan_index_all(struct np_results_check *c,
+                           const struct np_matrix_plan *p) {
+  size_t n = p ? p->nconfigs : 0;
+  struct id_ref *refs = calloc(n ? n : 1, sizeof *refs);
+  if (refs == NULL) {
+    c->oom = 1;
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    refs[i] = (struct id_ref){p->configs[i].id, (long)i};
+  qsort(refs, n, sizeof *refs, cmp_ref);
+  for (size_t i = 0; i < c->nruns; i++) {
+    struct id_ref key = {c->runs[i].cid, -1};
+    const struct id_ref *hit =
+        n ? bsearch(&key, refs, n, sizeof *refs, cmp_ref) : NULL;
+    c->runs[i].plan_idx = hit ? hit->index : -1;
+  }
+  free(refs);
 }
