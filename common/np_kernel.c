@@ -733,7 +733,8 @@ int np_kernel_from_json(const cJSON *snapshot, struct np_kernel **out,
   const cJSON *c;
   cJSON_ArrayForEach(c, counters) {
     double v = c->valuedouble;
-    if (!cJSON_IsNumber(c) || v != (double)(int64_t)v) {
+    if (!cJSON_IsNumber(c) || !(v > -9.2e18 && v < 9.2e18) ||
+        v != (double)(int64_t)v) {
       rc = np_errbuf_set(eb, NP_EPARSE,
                          "kernel snapshot: /counters/%s: not an integer",
                          c->string);

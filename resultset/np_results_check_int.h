@@ -115,6 +115,19 @@ struct np_results_check {
   int oom;                   /* an allocation failed: finish says so      */
 };
 
+/* A record's number as a count: NaN, negative or absent give 0, a value
+ * beyond the type its largest value (no undefined conversion on hostile
+ * input). */
+static inline uint64_t np_chk_u64(double v) {
+  return !(v > 0) ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+static inline int64_t np_chk_i64(double v) {
+  return v != v                      ? 0
+         : v >= 9223372036854775807.0 ? INT64_MAX
+         : v <= -9223372036854775807.0 ? -INT64_MAX
+                                       : (int64_t)v;
+}
+
 /* Report one problem about file (relative to the set), JSON pointer ptr
  * ("" for the whole file). */
 void np_chk_problem(struct np_results_check *c, const char *file,

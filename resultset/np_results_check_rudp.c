@@ -34,8 +34,7 @@ static int near(double a, double b, double rel, double abs_tol) {
 }
 
 static uint64_t u64(const cJSON *o, const char *key) {
-  double v = np_json_get_number(o, key, 0);
-  return v > 0 ? (uint64_t)v : 0;
+  return np_chk_u64(np_json_get_number(o, key, 0));
 }
 
 static void check_counters(const struct np_chk_rec *r, const cJSON *round,

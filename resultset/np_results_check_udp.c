@@ -31,8 +31,7 @@ static int near(double a, double b, double rel) {
 }
 
 static uint64_t u64(const cJSON *o, const char *key) {
-  double v = np_json_get_number(o, key, 0);
-  return v > 0 ? (uint64_t)v : 0;
+  return np_chk_u64(np_json_get_number(o, key, 0));
 }
 
 /* Any negative number directly under obj (counters are never negative). */
@@ -236,8 +235,8 @@ static void check_stderr(const struct np_chk_rec *r,
       .roundtrips_per_sec = np_results_num(d, "/measurement/roundtrips_per_sec"),
       .p50_us = np_results_num(d, "/measurement/rtt_us/p50"),
       .p99_us = np_results_num(d, "/measurement/rtt_us/p99"),
-      .lost = (int64_t)np_results_num(d, "/counters/lost"),
-      .kernel_drops = (uint64_t)np_results_num(d, "/sockets/kernel_drops"),
+      .lost = np_chk_i64(np_results_num(d, "/counters/lost")),
+      .kernel_drops = np_chk_u64(np_results_num(d, "/sockets/kernel_drops")),
       .cpu_percent = np_results_num(d, "/measurement/cpu_percent"),
       .status = np_json_get_string(d, "status", "?")};
   char *lines[NP_UDP_MAX_CHECKS + 1];

@@ -117,7 +117,9 @@ void np_results_summary_rudp_rep(const cJSON *rec, cJSON *rep) {
   cJSON *list = o ? cJSON_AddArrayToObject(o, "rounds") : NULL;
   if (list == NULL)
     return;
-  cJSON_AddNumberToObject(o, "median_round", (int)mr->valuedouble);
+  /* a self-check reads hostile records too: no undefined conversion */
+  double m = mr->valuedouble;
+  cJSON_AddNumberToObject(o, "median_round", m >= 0 && m < 1e9 ? (int)m : -1);
   int k = 0;
   const cJSON *r;
   cJSON_ArrayForEach(r, rounds) {
@@ -145,7 +147,8 @@ void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep) {
   const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
   if (!cJSON_IsArray(rounds) || !cJSON_IsNumber(mr))
     return;
-  int median = (int)mr->valuedouble;
+  double m = mr->valuedouble;
+  int median = m >= 0 && m < 1e9 ? (int)m : -1;
   a->nrecords++;
   int k = 0;
   const cJSON *r;
