@@ -12,6 +12,8 @@
 #   udp-partial      --only the raw backend (status "partial")
 #   rudp             ARQ only vs adaptive FEC through the relay's random
 #                    profile, 2 rounds, one repetition each
+#   udp-timeout      one repetition that finishes and one killed at the
+#                    plan's 1 s timeout (the runner writes its record)
 # New fixtures mean new expected lines: run the corpus test and update
 # tests/selfcheck/corpus.txt on purpose.
 set -eu
@@ -45,6 +47,13 @@ cat > "$tmp/rudp.json" <<'PLAN'
  "dimensions": {"fec": ["none", "adaptive"]},
  "compare": ["fec"]}
 PLAN
+cat > "$tmp/udp-timeout.json" <<'PLAN'
+{"schema": "netproof/plan/1", "suite": "selfcheck-timeout",
+ "description": "Self-check corpus: a repetition killed at its timeout (the runner writes its record) and one that finishes.",
+ "protocol": "udp", "repetitions": 1, "timeout_seconds": 1,
+ "base": {"payload": 1024, "clients": 4, "window": 1, "warmup": 0.1},
+ "configurations": [{"seconds": 0.2}, {"seconds": 3}]}
+PLAN
 # wait_for FILE: until FILE exists (at most 30 s)
 wait_for() {
   i=0
@@ -53,6 +62,7 @@ wait_for() {
 run() { "$bin" matrix "$@" --quiet; }
 run "$tmp/udp.json" --output "$tmp/udp" || true
 run "$tmp/rudp.json" --output "$tmp/rudp" || true
+run "$tmp/udp-timeout.json" --output "$tmp/udp-timeout" || true
 "$bin" matrix "$tmp/udp.json" --output "$tmp/udp-interrupted" --quiet &
 pid=$!
 wait_for "$tmp/udp-interrupted/runs/udp-p1024-c4-w1-single-raw/rep-1.json"
@@ -68,7 +78,8 @@ kill -KILL $pid
 wait $pid || true
 sleep 0.3
 run "$tmp/udp.json" --output "$tmp/udp-partial" --only 'udp-*-raw' || true
-for f in udp udp-interrupted udp-resumed udp-killed udp-partial rudp; do
+for f in udp udp-interrupted udp-resumed udp-killed udp-partial rudp \
+         udp-timeout; do
   rm -rf "$here/fixture-$f"
   mv "$tmp/$f" "$here/fixture-$f"
   find "$here/fixture-$f" -type f -exec sed -i \

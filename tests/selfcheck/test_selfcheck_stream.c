@@ -106,6 +106,7 @@ int main(int argc, char **argv) {
   same_both_ways(argv[1], "udp", 0, 6, 6);
   same_both_ways(argv[1], "rudp", 0, 2, 2);
   same_both_ways(argv[1], "udp-resumed", 0, 6, 6);
+  same_both_ways(argv[1], "udp-timeout", 0, 2, 2);
   same_both_ways(argv[1], "udp-interrupted", NP_EINCOMPLETE, 6, 3);
   same_both_ways(argv[1], "udp-killed", NP_EINCOMPLETE, 6, 2);
   same_both_ways(argv[1], "udp-partial", NP_EINCOMPLETE, 6, 2);
