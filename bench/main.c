@@ -7,17 +7,22 @@
 #include <string.h>
 
 #include "np_err.h"
+#include "np_exec_cli.h"
 #include "np_identity.h"
 #include "np_matrix_cli.h"
 #include "np_rudp_cli.h"
 #include "np_udp_cli.h"
+#include "np_udp_serve.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench <command> [options]\n"
         "\n"
         "commands:\n"
-        "  udp       UDP echo benchmark over loopback (see udp --help)\n"
+        "  udp       UDP echo benchmark over loopback (see udp --help);\n"
+        "            udp --connect HOST:PORT measures anyone's echo server\n"
+        "  serve     UDP echo server for anyone's client, bounded in time\n"
         "  rudp      reliable-UDP benchmark through the emulating relay\n"
+        "  exec      any benchmark program, run once as evidence\n"
         "  matrix    run a whole suite plan, one process per repetition\n"
         "\n"
         "  --help     this text\n"
@@ -44,8 +49,12 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, "udp") == 0)
     return np_udp_cli_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "serve") == 0)
+    return np_udp_serve_main(argc - 1, argv + 1);
   if (strcmp(cmd, "rudp") == 0)
     return np_rudp_cli_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "exec") == 0)
+    return np_exec_cli_main(argc - 1, argv + 1);
   if (strcmp(cmd, "matrix") == 0)
     return np_matrix_cli_main(argc - 1, argv + 1);
   fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);

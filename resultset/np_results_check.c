@@ -35,7 +35,23 @@ int np_results_check_new(const char *label, np_results_problem_fn on_problem,
 static void cur_reset(struct np_chk_cur *cur) {
   for (int i = 0; i < NP_CHK_NFILES; i++)
     free(cur->data[i]);
+  for (size_t i = 0; i < cur->nother; i++)
+    free(cur->other[i].data);
   memset(cur, 0, sizeof *cur);
+}
+
+const char *np_chk_cur_other(struct np_chk_cur *cur, const char *path,
+                             size_t *len) {
+  size_t sl = strlen(cur->stem);
+  if (strncmp(path, cur->stem, sl) != 0)
+    return NULL;
+  for (size_t i = 0; i < cur->nother; i++)
+    if (strcmp(cur->other[i].suffix, path + sl) == 0) {
+      cur->other[i].used = 1;
+      *len = cur->other[i].len;
+      return cur->other[i].data;
+    }
+  return NULL;
 }
 
 static void run_free(struct np_chk_run *r) {
@@ -135,9 +151,24 @@ static int add_run_file(struct np_results_check *c, const char *path,
     c->cur.len[i] = len;
     return 0;
   }
-  np_chk_problem(c, path, "",
-                 "not a file of a repetition (rep-N.json, .cmd.txt, "
-                 ".stderr.txt, .kernel-before.txt, .kernel-after.txt)");
+  /* another file of the repetition: kept for the record to name (an exec
+   * record's kept output), reported at the check when none does */
+  struct np_chk_cur *cur = &c->cur;
+  if (cur->nother == NP_CHK_OTHERS || strlen(rest) >= sizeof cur->other[0].suffix) {
+    np_chk_problem(c, path, "", "not a file of a repetition (rep-N.json, "
+                                ".cmd.txt, .stderr.txt, .kernel-before.txt, "
+                                ".kernel-after.txt, kept output)");
+    return 0;
+  }
+  struct np_chk_other *o = &cur->other[cur->nother];
+  if ((o->data = malloc(len + 1)) == NULL)
+    return NP_ENOMEM;
+  memcpy(o->data, data, len);
+  o->data[len] = '\0';
+  o->len = len;
+  o->used = 0;
+  snprintf(o->suffix, sizeof o->suffix, "%s", rest);
+  cur->nother++;
   return 0;
 }
 

@@ -26,6 +26,7 @@
 #define NP_CHK_PATH_MAX 1024
 #define NP_CHK_SESSION_LEN 32
 #define NP_CHK_NO_TIME INT64_MIN
+#define NP_CHK_OTHERS 16 /* other files one repetition may have */
 
 /* The files of one repetition, by suffix. */
 enum np_chk_file {
@@ -50,7 +51,20 @@ struct np_chk_cur {
   size_t len[NP_CHK_NFILES];   /* their lengths                         */
   int tmp_record;              /* rep-N.json.tmp present                */
   int child_tmp;               /* a child's rep-N.json.tmp.tmp.<pid>     */
+  struct np_chk_other {        /* any other rep-N.* file (an exec record's
+                                  kept output: rep-N.program.stdout.txt) */
+    char suffix[64];           /* after the stem                        */
+    char *data;                /* contents (NUL-terminated)             */
+    size_t len;
+    int used;                  /* a record named it                     */
+  } other[NP_CHK_OTHERS];
+  size_t nother;
 };
+
+/* The bytes of the repetition's file at path (a set path beside the
+ * record), marked used; NULL when it has no such file. */
+const char *np_chk_cur_other(struct np_chk_cur *cur, const char *path,
+                             size_t *len);
 
 /* rep-N.cmd.txt, parsed. */
 struct np_chk_cmd {
@@ -72,7 +86,7 @@ struct np_chk_run {
   int partial;                 /* no record, but other files of the rep    */
   int runner_written;          /* the matrix runner wrote it ("failure")   */
   char status[16];             /* the record's status                      */
-  char protocol[8];            /* config.protocol                          */
+  char protocol[16];           /* config.protocol ("udp-external", ...)    */
   int64_t cmd_start, cmd_end;  /* cmd.txt's window (ms, NP_CHK_NO_TIME)    */
   int cmd_whole;               /* cmd.txt times in whole seconds           */
   int64_t rec_start, rec_end;  /* the record's started_at / ended_at       */
@@ -194,12 +208,22 @@ struct np_chk_rec {
   const struct np_kernel *kb, *ka; /* runner's snapshots (NULL: absent)  */
   const char *stderr_text;   /* rep-N.stderr.txt or NULL                */
   size_t stderr_len;
+  struct np_chk_cur *cur;    /* all the repetition's files              */
 };
 
 /* udp records: counters, legs, percentiles, rates; checks[], status and
  * reasons derived by np_udp_checks; sockets sums; config from the command
  * (np_results_check_udp.c). */
 void np_chk_udp_record(const struct np_chk_rec *r);
+
+/* exec records: the kept output beside the record, every metric
+ * re-derived from it by np_exec_metric, every bound and check verdict
+ * (np_results_check_exec.c). */
+void np_chk_exec_record(const struct np_chk_rec *r);
+
+/* udp-external records (udp --connect): attribution and reply kinds add
+ * up, check verdicts follow their counts (np_results_check_external.c). */
+void np_chk_external_record(const struct np_chk_rec *r);
 
 /* rudp records: per-round invariants, round and record checks, reasons,
  * relay sums and applied rates, config from the command

@@ -103,7 +103,9 @@ static void check_failure_outcome(struct np_results_check *c, const char *f,
                    reason, outcome);
 }
 
-/* Join argv[from..to) without "--output X" by '\x1f' (malloc'd). */
+/* Join argv[from..to) by '\x1f' (malloc'd), without the runner's
+ * per-repetition "--output X" and "--keep X" (exec's kept output) before
+ * a "--" that starts an exec record's program. */
 static char *join_args(char **argv, int from, int to) {
   size_t n = 1;
   for (int i = from; i < to; i++)
@@ -112,8 +114,11 @@ static char *join_args(char **argv, int from, int to) {
   if (s == NULL)
     return NULL;
   *w = '\0';
+  int program = 0;
   for (int i = from; i < to; i++) {
-    if (strcmp(argv[i], "--output") == 0 && i + 1 < to) {
+    program |= strcmp(argv[i], "--") == 0;
+    if (!program && i + 1 < to &&
+        (strcmp(argv[i], "--output") == 0 || strcmp(argv[i], "--keep") == 0)) {
       i++;
       continue;
     }
@@ -140,7 +145,10 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
     return;
   }
   run->binary = strdup(cmd.argv[0]);
-  if (strcmp(cmd.argv[1], run->protocol) != 0)
+  /* the command a record's kind runs: `udp --connect` writes udp-external */
+  const char *want_cmd =
+      strcmp(run->protocol, "udp-external") == 0 ? "udp" : run->protocol;
+  if (strcmp(cmd.argv[1], want_cmd) != 0)
     np_chk_problem(c, cf, "", "runs \"%s\", but %s is a %s record",
                    cmd.argv[1], run->file, run->protocol);
   /* --output: this repetition's own file, under one folder */
@@ -280,6 +288,20 @@ static void check_siblings(struct np_results_check *c,
   }
 }
 
+/* Files of the repetition no record named. */
+static void check_others(struct np_results_check *c,
+                         const struct np_chk_cur *cur) {
+  for (size_t i = 0; i < cur->nother; i++)
+    if (!cur->other[i].used) {
+      char f[NP_CHK_PATH_MAX + 80];
+      snprintf(f, sizeof f, "%s%s", cur->stem, cur->other[i].suffix);
+      np_chk_problem(c, f, "",
+                     "not a file of a repetition (rep-N.json, .cmd.txt, "
+                     ".stderr.txt, .kernel-before.txt, .kernel-after.txt, "
+                     "or output its record names)");
+    }
+}
+
 void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                       struct np_chk_run *run) {
   snprintf(run->cid, sizeof run->cid, "%s", cur->cid);
@@ -301,6 +323,8 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
   if (!cJSON_IsObject(doc)) {
     cJSON_Delete(doc);
     run->partial = 1;
+    for (size_t i = 0; i < cur->nother; i++)
+      cur->other[i].used = 1; /* its record cannot name them: unchecked */
     return;
   }
   run->have_record = 1;
@@ -349,17 +373,23 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                            .kb = kb,
                            .ka = ka,
                            .stderr_text = cur->data[NP_CHK_STDERR],
-                           .stderr_len = cur->len[NP_CHK_STDERR]};
+                           .stderr_len = cur->len[NP_CHK_STDERR],
+                           .cur = cur};
     if (run->runner_written)
       run->options = runner_options(doc);
     else if (strcmp(run->protocol, "rudp") == 0)
       np_chk_rudp_record(&r);
-    else
+    else if (strcmp(run->protocol, "udp") == 0)
       np_chk_udp_record(&r);
-    if (!run->runner_written)
+    else if (strcmp(run->protocol, "udp-external") == 0)
+      np_chk_external_record(&r);
+    else if (strcmp(run->protocol, "exec") == 0)
+      np_chk_exec_record(&r);
+    if (!run->runner_written && cJSON_HasObjectItem(doc, "kernel"))
       np_chk_kernel(&r);
   }
   check_cmd(c, cur, doc, run);
+  check_others(c, cur);
   run->entry = np_results_summary_rep(run->protocol, (int)run->rep, doc, kb,
                                       ka);
   if (run->entry == NULL || run->identity == NULL)

@@ -21,6 +21,9 @@
 #include "np_json.h"
 #include "np_results_summary_rudp.h"
 
+/* The entry member exec values travel in (removed before output). */
+#define NP_EXEC_VALUES "exec_values"
+
 /* A metric: where it lives in a record (first pointer that resolves). */
 struct np_metric {
   const char *name;
@@ -93,6 +96,63 @@ static cJSON *stats_json(double *v, size_t n) {
   return o;
 }
 
+/* Exec records: the values of their metrics, kept in the entry as
+ * "exec_values" {name: value} until config_json has used them (the
+ * summary's repetition entries do not carry them). */
+static void exec_values(const cJSON *rec, cJSON *rep) {
+  cJSON *o = cJSON_AddObjectToObject(rep, NP_EXEC_VALUES);
+  const cJSON *m;
+  cJSON_ArrayForEach(m, np_json_pointer(rec, "/exec/metrics")) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "value");
+    const char *name = np_json_get_string(m, "name", NULL);
+    if (o != NULL && name != NULL && cJSON_IsNumber(v) &&
+        !cJSON_HasObjectItem(o, name))
+      cJSON_AddNumberToObject(o, name, v->valuedouble);
+  }
+}
+
+/* Exec suites: "exec.NAME" {median, min, max, n} in stats for every metric
+ * of the plan, over the finished repetitions whose record has its value;
+ * then the entries lose their "exec_values".  NP_ENOMEM. */
+static int exec_stats(const struct np_matrix_plan *p, cJSON *reps,
+                      cJSON *stats) {
+  const cJSON *m;
+  cJSON *r;
+  size_t cap = (size_t)cJSON_GetArraySize(reps) + 1;
+  double *v = calloc(cap, sizeof *v);
+  int rc = v == NULL ? NP_ENOMEM : 0;
+  const cJSON *metrics =
+      rc ? NULL : np_json_pointer(p->doc, "/exec/metrics");
+  cJSON_ArrayForEach(m, metrics) {
+    const char *name = np_json_get_string(m, "name", "");
+    size_t k = 0;
+    cJSON_ArrayForEach(r, reps) {
+      const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(r, NP_EXEC_VALUES), name);
+      if (cJSON_IsNumber(x) && isfinite(x->valuedouble) && k < cap)
+        v[k++] = x->valuedouble;
+    }
+    char key[80];
+    snprintf(key, sizeof key, "exec.%s", name);
+    cJSON *o = cJSON_AddObjectToObject(stats, key);
+    if (o == NULL) {
+      rc = NP_ENOMEM;
+      break;
+    }
+    qsort(v, k, sizeof *v, cmp_double);
+    np_json_add_number(o, "median",
+                       k == 0 ? NAN
+                       : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2);
+    np_json_add_number(o, "min", k ? v[0] : NAN);
+    np_json_add_number(o, "max", k ? v[k - 1] : NAN);
+    cJSON_AddNumberToObject(o, "n", (double)k);
+  }
+  cJSON_ArrayForEach(r, reps)
+      cJSON_DeleteItemFromObjectCaseSensitive(r, NP_EXEC_VALUES);
+  free(v);
+  return rc;
+}
+
 /* Kernel counter deltas of one repetition from the runner's snapshots. */
 static void kernel_deltas(const struct np_kernel *kb, const struct np_kernel *ka,
                           cJSON *rep) {
@@ -148,6 +208,8 @@ cJSON *np_results_summary_rep(const char *protocol, int n,
   kernel_deltas(before, after, o);
   if (strcmp(protocol, "rudp") == 0)
     np_results_summary_rudp_rep(rec, o);
+  if (strcmp(protocol, "exec") == 0)
+    exec_values(rec, o);
   return o;
 }
 
@@ -251,6 +313,15 @@ static cJSON *config_json(const struct np_matrix_plan *p,
     cJSON_AddItemToObject(stats, metric_name(i), s);
     if (i == 0 && nv[0] > 0)
       *median_rps = np_json_get_number(s, "median", -1);
+  }
+  /* exec suites: each declared metric */
+  if (stats != NULL && strcmp(p->protocol, "exec") == 0 &&
+      exec_stats(p, reps, stats) != 0) {
+    for (size_t i = 0; i < NP_NMETRICS; i++)
+      free(v[i]);
+    np_results_rudp_acc_free(ra);
+    cJSON_Delete(o);
+    return NULL;
   }
   /* spread of round trips/s across repetitions */
   double spread = -1;
@@ -364,7 +435,10 @@ int np_results_summary_build(const struct np_matrix_plan *p, cJSON **entries,
   for (size_t k = 0; k < 5; k++)
     cJSON_AddNumberToObject(totals, kinds[k], count[k]);
   cJSON_AddNumberToObject(totals, "unstable", unstable);
-  cJSON *rank = rankings_json(p, ok, why, med);
+  /* exec suites have no common headline number to rank by */
+  cJSON *rank = strcmp(p->protocol, "exec") == 0
+                    ? cJSON_CreateArray()
+                    : rankings_json(p, ok, why, med);
   if (rank == NULL)
     goto cleanup_all;
   cJSON_AddItemToObject(sum, "rankings", rank);

@@ -30,6 +30,9 @@
 /* What the flow needs from a kind's parsed options. */
 struct np_bench_cli {
   const char *output; /* --output: record path, "-" = stdout (not owned) */
+  int summary_json;   /* --summary json: the one-object summary on stdout
+                       * (np_bench_summary.h), in place of the record
+                       * when output is "-"                              */
   int quiet;          /* --quiet: no summary on stderr                   */
   int help;           /* --help: print usage, exit 0                     */
 };

@@ -48,7 +48,9 @@ static void help_line(const struct np_bench_opt *o, FILE *fp) {
 }
 
 void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
-  fprintf(fp, "usage: netproof-bench %s [options]\n%s\n", s->command,
+  fprintf(fp, "usage: netproof-bench %s [options]%s%s\n%s\n", s->command,
+          s->operands != NULL ? " " : "",
+          s->operands != NULL ? s->operands : "",
           s->summary != NULL ? s->summary : "");
   for (size_t k = 0; k < s->nsections; k++) {
     const struct np_bench_opt_section *sec = &s->sections[k];

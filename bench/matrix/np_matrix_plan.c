@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include "np_bench_opt.h"
+#include "np_exec_options.h"
 #include "np_json.h"
+#include "np_matrix_exec.h"
 #include "np_rudp_options.h"
 #include "np_schema.h"
 #include "np_udp_options.h"
@@ -40,12 +42,13 @@
 
 /* The benchmark commands a plan's "protocol" may name. */
 static const struct np_bench_optset *const np_plan_benches[] = {
-    &np_udp_optset, &np_rudp_optset};
+    &np_udp_optset, &np_rudp_optset, &np_exec_optset};
 
 /* Everything the checks and the expansion need, passed down. */
 struct np_plan_ctx {
   const char *name;                  /* path for messages               */
   struct np_errbuf *eb;
+  const cJSON *doc;                  /* the plan document being checked  */
   const struct np_bench_optset *set; /* the protocol's option table      */
   const char *protocol;              /* the plan's protocol (doc-owned)   */
   struct np_matrix_plan *plan;       /* NULL until the checks passed     */
@@ -112,9 +115,15 @@ static int name_ok(struct np_plan_ctx *c, const char *name, const char *ptr) {
   int i = np_bench_opt_find(c->set, name);
   if (i >= 0 && !(row(c, i)->flags & NP_BENCH_OPT_NOPLAN))
     return 0;
+  int exec = np_matrix_exec_is(c->doc);
+  if (i < 0 && exec && np_matrix_exec_placeholder(c->doc, name))
+    return 0; /* an exec plan's {placeholder} */
   char r[256];
   snprintf(r, sizeof r, "unknown %s option \"%s\"%s", c->protocol, name,
-           i >= 0 ? " (the runner sets it)" : "");
+           i >= 0 ? (exec ? " (exec plans give it in \"exec\")"
+                          : " (the runner sets it)")
+           : exec ? " (nor a {placeholder} of exec.command)"
+                  : "");
   return plan_err(c, NP_ESCHEMA, ptr, r);
 }
 
@@ -247,6 +256,8 @@ static int schema_check(struct np_plan_ctx *c, const cJSON *doc) {
 static int value_ok(struct np_plan_ctx *c, const char *name, const cJSON *v,
                     const char *ptr) {
   int i = np_bench_opt_find(c->set, name);
+  if (i < 0)
+    return 0; /* an exec placeholder: any string or number (the schema) */
   const struct np_bench_opt *o = row(c, i);
   int numeric = o->type == NP_BENCH_OPT_UINT || o->type == NP_BENCH_OPT_SIZE ||
                 o->type == NP_BENCH_OPT_NUM;
@@ -284,8 +295,9 @@ static int row_matches(struct np_plan_ctx *c, const cJSON *r,
   cJSON_ArrayForEach(it, m) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, it->string);
     cJSON *tmp = NULL;
-    if (v == NULL)
-      v = tmp = default_value(row(c, np_bench_opt_find(c->set, it->string)));
+    int i = np_bench_opt_find(c->set, it->string);
+    if (v == NULL && i >= 0)
+      v = tmp = default_value(row(c, i));
     int eq = v != NULL && cJSON_Compare(v, it, 1);
     cJSON_Delete(tmp);
     if (!eq)
@@ -386,6 +398,10 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
   }
   p->nconfigs++; /* from here the plan owns cf and frees it on error */
   snprintf(cf->id, sizeof cf->id, "%s", p->protocol);
+  /* udp --connect measures someone else's server: its records are of kind
+   * udp-external (config.protocol), and so is its id's first word */
+  if (strcmp(p->protocol, "udp") == 0 && cJSON_HasObjectItem(r, "connect"))
+    snprintf(cf->id, sizeof cf->id, "udp-external");
   const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(d, "compare");
   double warm = table_default(c, "warmup", 0);
   double secs = table_default(c, "seconds", 1);
@@ -434,6 +450,12 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
   cf->est_seconds = rounds * per_round + NP_REP_OVERHEAD_S;
   cf->timeout_seconds = p->timeout_seconds > 0 ? p->timeout_seconds
                                                : 2 * rounds * per_round + 15;
+  int rc = np_matrix_exec_is(d) ? np_matrix_exec_config(d, c->name, r, cf,
+                                                        p->timeout_seconds,
+                                                        c->eb)
+                                : 0;
+  if (rc != 0)
+    return rc;
   const cJSON *e;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(d, "expectations")) {
     if (row_matches(c, cf->options,
@@ -543,7 +565,7 @@ static int expand(struct np_plan_ctx *c) {
 int np_matrix_plan_from_json(const cJSON *doc, const char *name,
                              struct np_matrix_plan **out,
                              struct np_errbuf *eb) {
-  struct np_plan_ctx c = {name, eb, NULL, "", NULL, 0};
+  struct np_plan_ctx c = {name, eb, doc, NULL, "", NULL, 0};
   int rc;
   const cJSON *proto = cJSON_GetObjectItemCaseSensitive(doc, "protocol");
   if (cJSON_IsString(proto)) {
@@ -619,6 +641,9 @@ void np_matrix_plan_free(struct np_matrix_plan *p) {
     for (size_t a = 0; p->configs[i].argv && a < p->configs[i].argc; a++)
       free(p->configs[i].argv[a]);
     free(p->configs[i].argv);
+    for (size_t a = 0; p->configs[i].tail && a < p->configs[i].ntail; a++)
+      free(p->configs[i].tail[a]);
+    free(p->configs[i].tail);
   }
   free(p->configs);
   cJSON_Delete(p->doc);

@@ -8,6 +8,9 @@
  * The protocol names a benchmark command whose option table
  * (bench/core/np_bench_opt.h) says which options exist, their values,
  * defaults, order and id tags; the matrix keeps no copy.
+ * An exec plan (protocol "exec") also has an "exec" object: the command
+ * template whose {placeholders} the other keys fill, its metrics and
+ * checks; bench/matrix/np_matrix_exec.h has its rules.
  * A dimension's values are scalars (the dimension key is the option) or
  * objects (a bundle of options set together, e.g. {"io-model": "pool",
  * "io-threads": 2}).  Every configuration gets a stable, filesystem-safe id
@@ -36,6 +39,9 @@ struct np_matrix_config {
   cJSON *options;           /* option -> value, canonical option order    */
   char **argv;              /* "--payload", "1024", ... NULL-terminated   */
   size_t argc;              /* entries in argv before the NULL            */
+  char **tail;              /* exec: "--", PROGRAM, ARGS... (after the
+                               runner's --output and --keep), or NULL     */
+  size_t ntail;             /* entries in tail                            */
   int expect_fail;          /* plan says every repetition should fail     */
   const char *expect_reason; /* plan's reason text or NULL (owned by plan) */
   char group[512];          /* ranking group key: non-compared options    */

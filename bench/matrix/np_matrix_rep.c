@@ -511,7 +511,8 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   np_matrix_rep_file(r, ".json", fin, sizeof fin);
   np_matrix_rep_file(r, ".stderr.txt", errp, sizeof errp);
   size_t n = 0;
-  char **argv = calloc(r->cf->argc + 6, sizeof *argv);
+  char keep[NP_MATRIX_PATH_MAX];
+  char **argv = calloc(r->cf->argc + r->cf->ntail + 8, sizeof *argv);
   if (argv == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   argv[n++] = (char *)r->binary;
@@ -520,6 +521,13 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
     argv[n++] = r->cf->argv[i];
   argv[n++] = "--output";
   argv[n++] = tmp;
+  if (r->cf->ntail > 0) { /* exec: its kept output, then -- PROGRAM ... */
+    np_matrix_rep_file(r, ".program", keep, sizeof keep);
+    argv[n++] = "--keep";
+    argv[n++] = keep;
+    for (size_t i = 0; i < r->cf->ntail; i++)
+      argv[n++] = r->cf->tail[i];
+  }
   char *cmd = command_text(argv);
   char *text = NULL;
   cJSON *rec = NULL;

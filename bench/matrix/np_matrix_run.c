@@ -23,6 +23,7 @@
 #include "np_identity.h"
 #include "np_json.h"
 #include "np_matrix_int.h"
+#include "np_matrix_services.h"
 #include "np_matrix_summary.h"
 #include "np_sysinfo.h"
 #include "np_time.h"
@@ -92,15 +93,31 @@ static void dry_run(const struct np_matrix_opts *o,
             cf->expect_fail ? "  (expect: fail)" : "", binary, p->protocol);
     for (size_t a = 0; a < cf->argc; a++)
       fprintf(out, " %s", cf->argv[a]);
-    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp\n",
+    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp",
             o->out_dir ? o->out_dir : "DIR", cf->id);
+    if (cf->ntail > 0)
+      fprintf(out, " --keep %s/runs/%s/rep-N.program",
+              o->out_dir ? o->out_dir : "DIR", cf->id);
+    for (size_t a = 0; a < cf->ntail; a++)
+      fprintf(out, " %s", cf->tail[a]);
+    fputc('\n', out);
   }
-  char d[32];
-  np_matrix_fmt_dur(est, d, sizeof d);
+  np_matrix_services_describe(p, binary, out);
+  /* "9 s", "3 min 43 s", "1 h 02 min": said once, in words */
+  char d[48];
+  long t = (long)(est + 0.5);
+  if (t >= 3600)
+    snprintf(d, sizeof d, "%ld h %02ld min", t / 3600, t / 60 % 60);
+  else if (t >= 60)
+    snprintf(d, sizeof d, "%ld min %02ld s", t / 60, t % 60);
+  else
+    snprintf(d, sizeof d, "%ld s", t);
+  size_t runs = n * (size_t)p->repetitions;
   fprintf(out,
-          "suite %s: %zu configurations x %d repetitions = %zu runs, "
-          "estimated %s (%.0f s)\nplan sha256 %s\n",
-          p->suite, n, p->repetitions, n * (size_t)p->repetitions, d, est,
+          "suite %s: %zu configuration%s x %d repetition%s = %zu run%s, "
+          "estimated %s\nplan sha256 %s\n",
+          p->suite, n, n == 1 ? "" : "s", p->repetitions,
+          p->repetitions == 1 ? "" : "s", runs, runs == 1 ? "" : "s", d,
           p->hash);
 }
 
@@ -151,6 +168,7 @@ struct np_run_ctx {
   struct np_matrix_result *res;
   cJSON *session;              /* this invocation's entry in suite.json   */
   struct np_matrix_progress pg;
+  struct np_matrix_services *services; /* the plan's services, running     */
 };
 
 /* The environment of every child: the runner's own, with
@@ -268,6 +286,7 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
           (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
           (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
         return rc;
+      np_matrix_services_check(c->services);
       np_matrix_stability_sample(c->stab);
       np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
       struct np_matrix_outcome oc;
@@ -433,7 +452,14 @@ static int run_and_finish(struct np_run_ctx *c, cJSON *suite, cJSON **sum,
   sigemptyset(&dfl.sa_mask);
   sigaction(SIGCHLD, &dfl, &oldchld);
   sigprocmask(SIG_BLOCK, &c->blocked, &c->oldmask);
-  int run_rc = run_all(c, eb);
+  /* the plan's services run for the whole loop (np_matrix_services.h) */
+  int run_rc = np_matrix_services_start(c->p, c->o->out_dir, c->binary,
+                                        c->envp, &c->oldmask, &c->services,
+                                        eb);
+  if (run_rc == 0)
+    run_rc = run_all(c, eb);
+  np_matrix_services_stop(c->services);
+  c->services = NULL;
   struct np_errbuf feb;
   int rc = finish(c, suite, run_rc, sum, &feb);
   if (run_rc != 0)

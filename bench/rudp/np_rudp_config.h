@@ -50,6 +50,7 @@ struct np_rudp_config {
   int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */
   struct np_relay_config relay; /* profile and impairments              */
   const char *output;   /* record path, "-" = stdout (not owned)        */
+  int summary;          /* --summary: enum np_bench_summary_kind        */
   int quiet;
 };
 

@@ -45,10 +45,7 @@ void np_udp_loss_compute(const struct np_udp_check_input *c,
   out->kernel_drops = out->server_drops + out->client_drops;
 }
 
-static void add(struct np_udp_checks *cs, const char *name, int passed,
-                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void add(struct np_udp_checks *cs, const char *name, int passed,
+void np_udp_checks_add(struct np_udp_checks *cs, const char *name, int passed,
                 const char *fmt, ...) {
   if (cs->n >= NP_UDP_MAX_CHECKS)
     return;
@@ -67,39 +64,39 @@ void np_udp_checks_eval(const struct np_udp_check_input *c,
                         const struct np_udp_loss *l,
                         struct np_udp_checks *cs) {
   cs->n = cs->failed = 0;
-  add(cs, "roundtrips_completed", c->received > 0,
+  np_udp_checks_add(cs, "roundtrips_completed", c->received > 0,
       "%" PRIu64 " round trips completed in the measurement", c->received);
-  add(cs, "no_loss", l->lost == 0,
+  np_udp_checks_add(cs, "no_loss", l->lost == 0,
       "lost %" PRId64 " of %" PRIu64 " sent (unanswered after the drain)",
       l->lost, c->sent);
-  add(cs, "loss_attributed",
+  np_udp_checks_add(cs, "loss_attributed",
       l->request_leg >= 0 && l->server >= 0 && l->reply_leg >= 0 &&
           l->request_leg + l->server + l->reply_leg == l->lost,
       "lost %" PRId64 " = request leg %" PRId64 " (sent - server_received)"
       " + server %" PRId64 " + reply leg %" PRId64
       " (server_replied - received)",
       l->lost, l->request_leg, l->server, l->reply_leg);
-  add(cs, "server_received_equals_replied",
+  np_udp_checks_add(cs, "server_received_equals_replied",
       c->server_received == c->server_replied,
       "server_received %" PRIu64 ", server_replied %" PRIu64,
       c->server_received, c->server_replied);
-  add(cs, "request_leg_matches_server_drops",
+  np_udp_checks_add(cs, "request_leg_matches_server_drops",
       l->request_leg == (int64_t)l->server_drops,
       "request leg %" PRId64 ", server socket drops %" PRIu64,
       l->request_leg, l->server_drops);
-  add(cs, "reply_leg_matches_client_drops",
+  np_udp_checks_add(cs, "reply_leg_matches_client_drops",
       l->reply_leg == (int64_t)l->client_drops,
       "reply leg %" PRId64 ", client socket drops %" PRIu64, l->reply_leg,
       l->client_drops);
-  add(cs, "loss_matches_kernel_drops", l->lost == (int64_t)l->kernel_drops,
+  np_udp_checks_add(cs, "loss_matches_kernel_drops", l->lost == (int64_t)l->kernel_drops,
       "lost %" PRId64 ", per-socket kernel drops %" PRIu64, l->lost,
       l->kernel_drops);
-  add(cs, "no_content_errors", c->content_errors == 0 && c->truncated == 0,
+  np_udp_checks_add(cs, "no_content_errors", c->content_errors == 0 && c->truncated == 0,
       "%" PRIu64 " content errors, %" PRIu64 " truncated", c->content_errors,
       c->truncated);
-  add(cs, "no_sequence_errors", c->sequence_errors == 0,
+  np_udp_checks_add(cs, "no_sequence_errors", c->sequence_errors == 0,
       "%" PRIu64 " duplicate, stale or reordered replies", c->sequence_errors);
-  add(cs, "no_send_errors", c->send_errors == 0 && c->server_send_errors == 0,
+  np_udp_checks_add(cs, "no_send_errors", c->send_errors == 0 && c->server_send_errors == 0,
       "%" PRIu64 " client and %" PRIu64 " server sends refused",
       c->send_errors, c->server_send_errors);
 }

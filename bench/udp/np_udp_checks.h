@@ -69,6 +69,12 @@ struct np_udp_checks {
   unsigned failed;
 };
 
+/* Append one check (name static) with a printf-formatted detail; a full
+ * list keeps the first NP_UDP_MAX_CHECKS. */
+void np_udp_checks_add(struct np_udp_checks *cs, const char *name, int passed,
+                       const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Evaluate every invariant of the measured phase. */
 void np_udp_checks_eval(const struct np_udp_check_input *in,
                         const struct np_udp_loss *loss,

@@ -12,7 +12,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "np_bench_summary.h"
 #include "np_udp_checks.h"
+#include "np_udp_external.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
@@ -33,7 +35,28 @@ struct udp_ctx {
   struct np_udp_result res;    /* the run, after a successful run */
   struct np_udp_loss loss;     /* losses of the measured phase    */
   struct np_udp_checks checks; /* the invariants                  */
+  struct np_udp_attrib attrib; /* --connect: where losses went      */
 };
+
+/* --connect's line: the target, who answered, what was attributed. */
+static void summary_external(const struct udp_ctx *ctx, double rate,
+                             const char *p50, const char *p99,
+                             enum np_bench_status st) {
+  const struct np_udp_attrib *a = &ctx->attrib;
+  char who[160], server[48];
+  np_udp_external_server_text(&ctx->res, who, sizeof who);
+  if (a->server_known)
+    snprintf(server, sizeof server, "server socket %" PRIu64 ", in between %"
+             PRId64, a->server_socket, a->in_between);
+  else
+    snprintf(server, sizeof server, "not attributed %" PRId64,
+             a->not_attributed);
+  fprintf(stderr,
+          PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
+          " lost %" PRId64 " (client sockets %" PRIu64 ", %s): %s\n",
+          ctx->cfg.connect, who, rate, p50, p99, a->lost, a->client_socket,
+          server, np_bench_status_name(st));
+}
 
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct udp_ctx *ctx = ctxp;
@@ -43,26 +66,36 @@ static void summary(const void *ctxp, enum np_bench_status st) {
   int64_t p50 = 0, p99 = 0;
   int h50 = np_hist_percentile(res->rtt_ns, 50, &p50) == 0;
   int h99 = np_hist_percentile(res->rtt_ns, 99, &p99) == 0;
-  struct np_udp_summary_input in = {
-      .backend = np_udp_backend_name(cfg->backend),
-      .io_model = np_udp_io_model_name(cfg->io_model),
-      .payload = cfg->payload,
-      .clients = cfg->clients,
-      .window = cfg->window,
-      .roundtrips_per_sec =
-          wall > 0 ? (double)res->measure.received / wall : 0.0,
-      .p50_us = h50 ? (double)p50 / 1e3 : NAN,
-      .p99_us = h99 ? (double)p99 / 1e3 : NAN,
-      .lost = ctx->loss.lost,
-      .kernel_drops = ctx->loss.kernel_drops,
-      .cpu_percent =
-          wall > 0
-              ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) / wall
-              : 0.0,
-      .status = np_bench_status_name(st)};
   char line[600];
-  np_udp_summary_line(&in, line, sizeof line);
-  fprintf(stderr, "%s\n", line);
+  if (cfg->mode == NP_UDP_MODE_CLIENT) {
+    char t50[32] = "n/a", t99[32] = "n/a";
+    if (h50)
+      snprintf(t50, sizeof t50, "%.2f", (double)p50 / 1e3);
+    if (h99)
+      snprintf(t99, sizeof t99, "%.2f", (double)p99 / 1e3);
+    summary_external(ctx, wall > 0 ? (double)res->measure.received / wall : 0,
+                     t50, t99, st);
+  } else {
+    struct np_udp_summary_input in = {
+        .backend = np_udp_backend_name(cfg->backend),
+        .io_model = np_udp_io_model_name(cfg->io_model),
+        .payload = cfg->payload,
+        .clients = cfg->clients,
+        .window = cfg->window,
+        .roundtrips_per_sec =
+            wall > 0 ? (double)res->measure.received / wall : 0.0,
+        .p50_us = h50 ? (double)p50 / 1e3 : NAN,
+        .p99_us = h99 ? (double)p99 / 1e3 : NAN,
+        .lost = ctx->loss.lost,
+        .kernel_drops = ctx->loss.kernel_drops,
+        .cpu_percent =
+            wall > 0
+                ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) / wall
+                : 0.0,
+        .status = np_bench_status_name(st)};
+    np_udp_summary_line(&in, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+  }
   for (unsigned i = 0; i < ctx->checks.n; i++)
     if (!ctx->checks.item[i].passed) {
       np_udp_check_line(&ctx->checks.item[i], line, sizeof line);
@@ -76,6 +109,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_udp_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
 
@@ -85,6 +119,11 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
   int rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
   if (rc)
     return rc;
+  if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
+    np_udp_external_attrib(&ctx->res, &ctx->attrib);
+    np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
+    return 0;
+  }
   struct np_udp_check_input in;
   np_udp_check_input_of(&ctx->res.measure, &ctx->res, &in);
   np_udp_loss_compute(&in, &ctx->loss);
@@ -95,6 +134,9 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
 static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
                       struct np_bench_verdict *v, struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.mode == NP_UDP_MODE_CLIENT)
+    return np_udp_external_record_build(&ctx->cfg, &ctx->res, &ctx->attrib,
+                                        &ctx->checks, argc, argv, doc, v, eb);
   return np_udp_record_build(&ctx->cfg, &ctx->res, &ctx->loss, &ctx->checks,
                              argc, argv, doc, v, eb);
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "np_err.h"
+
 /* Largest UDP payloads: 65,535 - 20 (IPv4 header) - 8 (UDP header) and
  * 65,535 - 8 (the IPv6 payload length excludes its 40-byte header). */
 #define NP_UDP_MAX_PAYLOAD_V4 65507u
@@ -24,6 +26,13 @@ enum np_udp_io_model {
                           spread round-robin over all of them                */
   NP_UDP_IO_REUSEPORT  /* io_threads loops, each with its own SO_REUSEPORT
                           server socket and its share of the clients         */
+};
+
+/* Which ends of the echo this process runs. */
+enum np_udp_mode {
+  NP_UDP_MODE_LOOPBACK, /* `udp`: server and clients in one process        */
+  NP_UDP_MODE_CLIENT,   /* `udp --connect`: clients against anyone's server */
+  NP_UDP_MODE_SERVER    /* `serve`: the server alone, for anyone's client  */
 };
 
 enum np_udp_backend {
@@ -45,16 +54,30 @@ struct np_udp_config {
   int receive_buffer;           /* SO_RCVBUF requested for client sockets    */
   int server_receive_buffer;    /* SO_RCVBUF requested for server sockets    */
   int server_receive_buffer_set;/* 1 when --udp-server-receive-buffer given  */
-  char address[64];             /* literal IPv4 or IPv6 address              */
+  char address[64];             /* literal IPv4 or IPv6 address: loopback's,
+                                   --connect's target or --listen's          */
   int family;                   /* AF_INET or AF_INET6 (from address)        */
+  enum np_udp_mode mode;        /* both ends, client only or server only     */
+  const char *connect;          /* --connect HOST:PORT as given, or NULL     */
+  const char *listen;           /* serve --listen ADDR:PORT as given, or NULL */
+  uint16_t port;                /* --connect's port / --listen's (0 = any)   */
+  double max_seconds;           /* serve: the upper bound of its lifetime    */
   uint64_t seed;                /* payload generator seed                    */
   const char *output;           /* record path, "-" = stdout (not owned)     */
+  int summary;                  /* --summary: enum np_bench_summary_kind     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };
 
 /* The reference defaults (see docs/udp-benchmark.md): every option's
  * default from the option table (np_udp_options.c), derived fields set. */
 void np_udp_config_defaults(struct np_udp_config *cfg);
+
+/* "127.0.0.1:9000" or "[::1]:9000" (a literal address, then a port) into
+ * addr (64 bytes), *family and *port.  A port of 0 is refused unless
+ * allow_any.  NP_EUSAGE with "--opt 'text': reason" in eb. */
+int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
+                           char addr[64], int *family, uint16_t *port,
+                           struct np_errbuf *eb);
 
 /* Threads the model uses: single 1, split 2, pool/reuseport io_threads. */
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
@@ -64,11 +87,14 @@ uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
  * and for a self-check re-deriving a record's config from its command. */
 struct np_udp_layout {
   uint32_t lanes;           /* threads (np_udp_config_lanes)               */
-  uint32_t servers;         /* server sockets: one per lane for reuseport  */
+  uint32_t servers;         /* server sockets: one per lane for reuseport,
+                               none for --connect (the target serves)     */
+  uint32_t clients;         /* client sockets: none for serve             */
   uint32_t rx_batch_server; /* datagrams per server receive call           */
   uint32_t rx_batch_client; /* ... per client receive call                 */
   uint32_t tx_batch;        /* ... per client send call                    */
-  int steered;              /* reuseport cBPF steering by client id        */
+  int steered;              /* reuseport cBPF steering by client id (the
+                               loopback benchmark only)                   */
 };
 
 void np_udp_layout_of(const struct np_udp_config *cfg,

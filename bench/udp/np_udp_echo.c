@@ -44,7 +44,7 @@ void np_udp_server_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       uint32_t id;
       memcpy(&id, rx[i].data + 8, sizeof id);
       id = le32toh(id);
-      if (id < eng->cfg->clients && eng->clients[id].lane != l)
+      if (id < eng->nclients && eng->clients[id].lane != l)
         c->cross_thread++;
     }
     if (work)
@@ -98,8 +98,8 @@ static void client_fill(struct np_udp_client *cl) {
                                    &errnum);
       for (unsigned i = done; i < done + ns; i++) {
         uint64_t seq = cl->next_seq + i;
-        struct np_udp_slot *s = &cl->ring[seq % cfg->window];
-        /* A live slot here holds a message sent `window` sequences ago
+        struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
+        /* A live slot here holds a message sent `ring_len` sequences ago
          * that never came back.  It gives up its slot but stays counted in
          * `outstanding`: a lost message is not replaced, so the window
          * shrinks by one for good, as in the reference benchmark. */
@@ -138,26 +138,39 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       c->truncated++;
     if (rx[i].len == 0) {
       c->sequence_errors++;
+      c->stale++;
       continue;
     }
     uint64_t wire = np_udp_msg_wire_seq(rx[i].data, rx[i].len);
     uint64_t seq = np_udp_msg_expand_seq(cl->next_seq - 1, wire, bits);
-    struct np_udp_slot *s = &cl->ring[seq % cfg->window];
+    struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
     if (!s->live || s->seq != seq) {
       c->sequence_errors++; /* duplicate, stale or unknown */
+      if (cl->answered && cl->answered[seq & cl->answered_mask] == seq + 1)
+        c->duplicates++;
+      else
+        c->stale++;
       continue;
     }
     s->live = 0;
     cl->outstanding--;
     c->received++;
-    if (seq + 1 < cl->highest)
+    if (cl->answered)
+      cl->answered[seq & cl->answered_mask] = seq + 1;
+    if (seq + 1 < cl->highest) {
       c->sequence_errors++; /* answered, but after a later message */
-    else
+      c->reordered++;
+    } else {
       cl->highest = seq + 1;
-    if (rx[i].truncated ||
-        !np_udp_msg_verify(&cl->gen, rx[i].data, rx[i].len, seq,
-                           (uint64_t)s->ts))
+    }
+    if (rx[i].truncated || rx[i].len != cfg->payload) {
       c->content_errors++;
+      c->wrong_length++;
+    } else if (!np_udp_msg_verify(&cl->gen, rx[i].data, rx[i].len, seq,
+                                  (uint64_t)s->ts)) {
+      c->content_errors++;
+      c->corrupted++;
+    }
     int64_t rtt = now - s->ts;
     if (set == 1)
       np_hist_record(l->hist, rtt);
@@ -180,7 +193,7 @@ static void lane_reset_clients(struct np_udp_lane *l) {
   for (uint32_t i = 0; i < l->nclients; i++) {
     struct np_udp_client *cl = l->clients[i];
     l->warmup_lost += cl->outstanding;
-    for (uint32_t w = 0; w < l->eng->cfg->window; w++)
+    for (uint32_t w = 0; w < cl->ring_len; w++)
       cl->ring[w].live = 0;
     cl->outstanding = 0;
   }

@@ -49,10 +49,18 @@ struct np_udp_client {
   uint64_t next_seq;          /* sequence of the next message          */
   uint64_t highest;           /* highest sequence received + 1 (0 none) */
   uint32_t outstanding;       /* live slots                            */
-  struct np_udp_slot *ring;   /* window entries, index seq % window    */
+  struct np_udp_slot *ring;   /* ring_len entries, index seq % ring_len */
+  uint32_t ring_len;          /* window; --connect: 2 x window where the
+                                 sequence bits allow, so a reply one
+                                 window late (reordered by the server)
+                                 still finds its slot                    */
   uint8_t *txbufs;            /* tx_batch * payload                    */
   struct np_udp_tx *tx;       /* tx_batch entries                      */
   struct np_udp_msg_gen gen;  /* this client's message generator      */
+  uint64_t *answered;         /* --connect: seq + 1 of recently answered
+                                 messages at seq & answered_mask (tells a
+                                 duplicate from a stale reply), or NULL  */
+  uint64_t answered_mask;     /* entries - 1 (a power of two >= 2 x window) */
 };
 
 struct np_udp_server {
@@ -91,9 +99,11 @@ struct np_udp_engine {
   struct np_udp_lane *lanes;
   uint32_t nservers;
   struct np_udp_server *servers;
-  struct np_udp_client *clients;    /* cfg->clients entries            */
+  struct np_udp_client *clients;    /* nclients entries                */
+  uint32_t nclients;                /* cfg->clients; 0 for serve       */
   unsigned rx_batch_server, rx_batch_client, tx_batch;
   int steered;                      /* reuseport steered by client id  */
+  uint16_t bound_port;              /* the (first) server socket's port */
 };
 
 /* np_udp_echo.c */

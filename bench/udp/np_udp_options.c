@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "np_udp_msg.h"
+#include "np_udp_rows.h"
 
 /* CHOICE rows store the index as the enum value. */
 _Static_assert(sizeof(enum np_udp_io_model) == sizeof(int), "enum size");
@@ -28,6 +29,18 @@ static int set_address(void *sec, const struct np_bench_opt *o,
   snprintf(cfg->address, sizeof cfg->address, "%s", v->text);
   cfg->family = (int)v->u;
   return 0;
+}
+
+/* --connect HOST:PORT: checked here (so a plan's value is refused in the
+ * command's words), resolved into address/family/port by udp_validate. */
+static int set_connect(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  char addr[64];
+  int family;
+  uint16_t port;
+  int rc = np_udp_config_hostport(o->name, v->text, 0, addr, &family, &port,
+                                  eb);
+  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
 }
 
 /* Canonical order: the id is p, c, w, io-model, backend, then the rest. */
@@ -51,32 +64,17 @@ static const struct np_bench_opt udp_opts[] = {
      .help = "loops: one; server + clients; a pool; SO_REUSEPORT per loop",
      NP_BENCH_AT(CFG, io_model), .tag = "",
      .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
-    {.name = "backend", .type = NP_BENCH_OPT_CHOICE,
-     .choices = np_udp_backend_names, .dflt = "uv", .metavar = "B",
-     .help = "sockets through libuv (uv) or epoll + mmsg (raw)",
-     NP_BENCH_AT(CFG, backend), .tag = "",
-     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
-    {.name = "io-threads", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 64,
-     .dflt = "1", .help = "loops/threads for pool and reuseport",
-     NP_BENCH_AT(CFG, io_threads), .tag = "t",
-     .flags = NP_BENCH_OPT_COMPARE},
-    {.name = "work", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = 1000000,
-     .dflt = "0", .help = "CPU work units per echo on the server",
-     NP_BENCH_AT(CFG, work), .tag = "k"},
+    NP_UDP_ROW_BACKEND,
+    NP_UDP_ROW_IO_THREADS,
+    NP_UDP_ROW_WORK,
     {.name = "warmup", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 60,
      .unit = "s", .dflt = "0.25", .help = "warm-up seconds (0 = none)",
      NP_BENCH_AT(CFG, warmup), .tag = "wu"},
     {.name = "seconds", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
      .max = 3600, .unit = "s", .dflt = "1", .help = "measurement seconds",
      NP_BENCH_AT(CFG, seconds), .tag = "s"},
-    {.name = "udp-send-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 1,
-     .umax = INT32_MAX, .dflt = "65536", .metavar = "N",
-     .help = "SO_SNDBUF of every socket", NP_BENCH_AT(CFG, send_buffer),
-     .tag = "sb"},
-    {.name = "udp-receive-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 1,
-     .umax = INT32_MAX, .dflt = "4194304", .metavar = "N",
-     .help = "SO_RCVBUF of every socket", NP_BENCH_AT(CFG, receive_buffer),
-     .tag = "rb"},
+    NP_UDP_ROW_SEND_BUFFER,
+    NP_UDP_ROW_RECEIVE_BUFFER,
     {.name = "udp-server-receive-buffer", .type = NP_BENCH_OPT_SIZE,
      .umin = 1, .umax = INT32_MAX, .metavar = "N",
      .help = "SO_RCVBUF of server sockets (default: --udp-receive-buffer)",
@@ -87,6 +85,10 @@ static const struct np_bench_opt udp_opts[] = {
     {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0,
      .umax = UINT64_MAX, .dflt = "1", .help = "payload generator seed",
      NP_BENCH_AT(CFG, seed), .tag = "seed"},
+    {.name = "connect", .type = NP_BENCH_OPT_STR, .metavar = "HOST:PORT",
+     .help = "client side only, against the UDP echo server at HOST:PORT "
+             "(literal IPv4 or [IPv6]); see docs/guides/your-stack.md",
+     NP_BENCH_AT(CFG, connect), .set = set_connect, .tag = "to"},
     NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
@@ -122,9 +124,35 @@ static int check_payload(const CFG *cfg, struct np_errbuf *eb) {
   return 0;
 }
 
+/* --connect: the target decides the address; the options about our own
+ * server have nothing to act on. */
+static int check_connect(CFG *cfg, const struct np_bench_given *g,
+                         struct np_errbuf *eb) {
+  static const char *const server_only[] = {"work",
+                                            "udp-server-receive-buffer",
+                                            "address"};
+  for (size_t i = 0; i < sizeof server_only / sizeof server_only[0]; i++)
+    if (np_bench_opt_given(&np_udp_optset, g, server_only[i]))
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--%s: with --connect the server is not ours "
+                           "(the address is the target's)", server_only[i]);
+  if (cfg->io_model == NP_UDP_IO_SPLIT || cfg->io_model == NP_UDP_IO_REUSEPORT)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--io-model %s: places our own server; with "
+                         "--connect use single or pool",
+                         np_udp_io_model_name(cfg->io_model));
+  cfg->mode = NP_UDP_MODE_CLIENT;
+  return np_udp_config_hostport("connect", cfg->connect, 0, cfg->address,
+                                &cfg->family, &cfg->port, eb);
+}
+
 static int udp_validate(void *p, const struct np_bench_given *g,
                         struct np_errbuf *eb) {
   CFG *cfg = p;
+  int rc;
+  cfg->mode = NP_UDP_MODE_LOOPBACK;
+  if (cfg->connect != NULL && (rc = check_connect(cfg, g, eb)) != 0)
+    return rc;
   cfg->server_receive_buffer_set =
       np_bench_opt_given(&np_udp_optset, g, "udp-server-receive-buffer");
   if (!cfg->server_receive_buffer_set)

@@ -15,6 +15,11 @@
  * Kernel snapshots (the controller's one policy: a failed snapshot fails
  * the run), per-socket drop counters and rusage are taken at the start of
  * measurement and at the end of its drain.
+ * The same engine runs one end alone (cfg->mode): `--connect` opens only
+ * the clients, connected to the target, and reads the target's sockets in
+ * /proc at the two boundaries (np_udp_target.c); `serve` opens only the
+ * server sockets on --listen's address and serves in one phase until a
+ * signal or --max-seconds, then stops the lanes before the last readings.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +29,7 @@
 #include <unistd.h>
 
 #include "np_udp_engine.h"
+#include "np_udp_target.h"
 
 void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,
                                 uint64_t n) {
@@ -49,6 +55,11 @@ void np_udp_counters_add(struct np_udp_counters *d,
   d->server_send_errors += s->server_send_errors;
   d->truncated += s->truncated;
   d->cross_thread += s->cross_thread;
+  d->duplicates += s->duplicates;
+  d->reordered += s->reordered;
+  d->stale += s->stale;
+  d->wrong_length += s->wrong_length;
+  d->corrupted += s->corrupted;
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
@@ -58,34 +69,55 @@ static double now_s(void) { return (double)np_udp_now_ns() / 1e9; }
 
 /* ---- set-up ---- */
 
-static int make_addr(const struct np_udp_config *cfg, uint16_t port,
+/* cfg's address (or, with any, the family's wildcard) and port. */
+static int make_addr(const struct np_udp_config *cfg, int any, uint16_t port,
                      struct sockaddr_storage *ss, socklen_t *len) {
   memset(ss, 0, sizeof *ss);
   if (cfg->family == AF_INET6) {
     struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
     a->sin6_family = AF_INET6;
     a->sin6_port = htons(port);
-    if (inet_pton(AF_INET6, cfg->address, &a->sin6_addr) != 1)
+    if (!any && inet_pton(AF_INET6, cfg->address, &a->sin6_addr) != 1)
       return NP_EINVAL;
     *len = sizeof *a;
   } else {
     struct sockaddr_in *a = (struct sockaddr_in *)ss;
     a->sin_family = AF_INET;
     a->sin_port = htons(port);
-    if (inet_pton(AF_INET, cfg->address, &a->sin_addr) != 1)
+    if (!any && inet_pton(AF_INET, cfg->address, &a->sin_addr) != 1)
       return NP_EINVAL;
     *len = sizeof *a;
   }
   return 0;
 }
 
+/* Entries of a --connect client's answered ring: a power of two >= 2 x
+ * window, at least 64. */
+static uint64_t answered_entries(uint32_t window) {
+  uint64_t n = 64;
+  while (n < 2 * (uint64_t)window)
+    n *= 2;
+  return n;
+}
+
 static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   const struct np_udp_config *cfg = eng->cfg;
-  cl->ring = calloc(cfg->window, sizeof *cl->ring);
+  unsigned bits = np_udp_msg_seq_bits(cfg->payload);
+  cl->ring_len = cfg->window;
+  if (cfg->mode == NP_UDP_MODE_CLIENT &&
+      (bits >= 64 || 2 * (uint64_t)cfg->window <= ((uint64_t)1 << bits)))
+    cl->ring_len = 2 * cfg->window;
+  cl->ring = calloc(cl->ring_len, sizeof *cl->ring);
   cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
   cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
   if (!cl->ring || !cl->txbufs || !cl->tx)
     return NP_ENOMEM;
+  if (cfg->mode == NP_UDP_MODE_CLIENT) {
+    uint64_t n = answered_entries(cl->ring_len);
+    cl->answered_mask = n - 1;
+    if ((cl->answered = calloc(n, sizeof *cl->answered)) == NULL)
+      return NP_ENOMEM;
+  }
   return np_udp_msg_gen_init(&cl->gen, cfg->seed, cl->id, cfg->payload);
 }
 
@@ -94,9 +126,10 @@ static void engine_free(struct np_udp_engine *eng) {
     eng->tp->sock_close(eng->servers[i].sock);
     free(eng->servers[i].tx);
   }
-  for (uint32_t i = 0; i < eng->cfg->clients && eng->clients; i++) {
+  for (uint32_t i = 0; i < eng->nclients && eng->clients; i++) {
     struct np_udp_client *cl = &eng->clients[i];
     eng->tp->sock_close(cl->sock);
+    free(cl->answered);
     free(cl->ring);
     free(cl->txbufs);
     free(cl->tx);
@@ -119,20 +152,21 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   np_udp_layout_of(cfg, &lay);
   eng->nlanes = lay.lanes;
   eng->nservers = lay.servers;
+  eng->nclients = lay.clients;
   eng->rx_batch_server = lay.rx_batch_server;
   eng->tx_batch = lay.tx_batch;
   eng->rx_batch_client = lay.rx_batch_client;
   eng->steered = lay.steered;
   eng->lanes = calloc(eng->nlanes, sizeof *eng->lanes);
-  eng->servers = calloc(eng->nservers, sizeof *eng->servers);
-  eng->clients = calloc(cfg->clients, sizeof *eng->clients);
+  eng->servers = calloc(eng->nservers + 1, sizeof *eng->servers);
+  eng->clients = calloc(eng->nclients + 1, sizeof *eng->clients);
   if (!eng->lanes || !eng->servers || !eng->clients)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   for (uint32_t i = 0; i < eng->nlanes; i++) {
     struct np_udp_lane *l = &eng->lanes[i];
     l->index = i;
     l->eng = eng;
-    l->clients = calloc(cfg->clients, sizeof *l->clients);
+    l->clients = calloc(eng->nclients + 1, sizeof *l->clients);
     if (!l->clients)
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = np_hist_new(1, 60000000000LL, 3, &l->hist);
@@ -142,10 +176,12 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (rc)
       return rc;
   }
-  /* servers: the first binds port 0, the others (reuseport) join its port */
+  /* servers: the first binds port 0 (serve: --listen's port), the others
+   * (reuseport) join its port; --connect's clients talk to the target */
   struct sockaddr_storage srv;
   socklen_t srvlen;
-  if (make_addr(cfg, 0, &srv, &srvlen))
+  if (make_addr(cfg, 0, cfg->mode == NP_UDP_MODE_LOOPBACK ? 0 : cfg->port,
+                &srv, &srvlen))
     return np_errbuf_set(eb, NP_EINVAL, "bad address %s", cfg->address);
   for (uint32_t i = 0; i < eng->nservers; i++) {
     struct np_udp_server *sv = &eng->servers[i];
@@ -162,7 +198,7 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     o.rcvbuf = cfg->server_receive_buffer;
     o.sndbuf = cfg->send_buffer;
     o.rx_batch = eng->rx_batch_server;
-    o.max_payload = cfg->payload;
+    o.max_payload = cfg->payload; /* serve: the largest UDP payload */
     o.on_recv = np_udp_server_on_recv;
     o.ctx = sv;
     rc = eng->tp->sock_open(sv->lane->loop, &o, &sv->sock, eb);
@@ -174,6 +210,9 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
                       &srvlen))
         return np_errbuf_set(eb, np_err_from_errno(errno), "getsockname: %s",
                              strerror(errno));
+      eng->bound_port = ntohs(srv.ss_family == AF_INET6
+                                  ? ((struct sockaddr_in6 *)&srv)->sin6_port
+                                  : ((struct sockaddr_in *)&srv)->sin_port);
     }
   }
   /* reuseport: steer each client's requests to its own lane's server
@@ -187,7 +226,7 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
       return np_errbuf_set(eb, rc, "SO_ATTACH_REUSEPORT_CBPF: %s",
                            np_strerror(rc));
   }
-  for (uint32_t i = 0; i < cfg->clients; i++) {
+  for (uint32_t i = 0; i < eng->nclients; i++) {
     struct np_udp_client *cl = &eng->clients[i];
     uint32_t lane = 0;
     if (cfg->io_model == NP_UDP_IO_SPLIT)
@@ -202,7 +241,9 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (client_alloc(eng, cl))
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     struct np_udp_sock_opts o = {0};
-    make_addr(cfg, 0, &o.bind_addr, &o.bind_len);
+    /* --connect: the wildcard, so the kernel picks the route's source */
+    make_addr(cfg, cfg->mode == NP_UDP_MODE_CLIENT, 0, &o.bind_addr,
+              &o.bind_len);
     o.peer = srv;
     o.peer_len = srvlen;
     o.rcvbuf = cfg->receive_buffer;
@@ -235,6 +276,19 @@ static void ctl_set_phase(struct ctl *c, int ph) {
   atomic_store_explicit(&c->eng->phase, ph, memory_order_release);
   for (uint32_t i = 0; i < c->eng->nlanes; i++)
     c->eng->tp->loop_wake(c->eng->lanes[i].loop);
+}
+
+/* Wait (at most 5 s, or until a signal) until every lane has taken up
+ * phase ph, so a phase's clock starts when its lanes do: a thread that the
+ * scheduler starts late would otherwise miss a short warm-up entirely and
+ * shorten the measurement it is timed for. */
+static void ctl_wait_ack(struct ctl *c, int ph) {
+  double t0 = now_s();
+  for (uint32_t i = 0; i < c->eng->nlanes; i++)
+    while (atomic_load_explicit(&c->eng->lanes[i].ack_phase,
+                                memory_order_acquire) < ph &&
+           now_s() - t0 < 5.0 && !np_bench_ctl_signal(c->bc))
+      np_bench_ctl_poll(c->bc, 1);
 }
 
 static double ctl_drain_bound(struct ctl *c) {
@@ -321,7 +375,7 @@ static int ctl_drain(struct ctl *c, int ph, const struct np_udp_result *res,
 static int snap_socks(struct np_udp_engine *eng, struct np_udp_result *res,
                       int after) {
   uint32_t k = 0;
-  for (uint32_t i = 0; i < eng->nservers + eng->cfg->clients; i++, k++) {
+  for (uint32_t i = 0; i < eng->nservers + eng->nclients; i++, k++) {
     struct np_udp_sock *s = i < eng->nservers
                                 ? eng->servers[i].sock
                                 : eng->clients[i - eng->nservers].sock;
@@ -342,7 +396,7 @@ static int snap_socks(struct np_udp_engine *eng, struct np_udp_result *res,
 static int fill_sock_reports(struct np_udp_engine *eng,
                              struct np_udp_result *res) {
   const struct np_udp_config *cfg = eng->cfg;
-  res->nsocks = eng->nservers + cfg->clients;
+  res->nsocks = eng->nservers + eng->nclients;
   res->socks = calloc(res->nsocks, sizeof *res->socks);
   if (!res->socks)
     return NP_ENOMEM;
@@ -381,6 +435,7 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   int rc;
   if (cfg->warmup > 0) {
     ctl_set_phase(c, NP_UDP_PH_WARMUP);
+    ctl_wait_ack(c, NP_UDP_PH_WARMUP);
     res->warmup_seconds = np_bench_ctl_sleep(c->bc, cfg->warmup);
     ctl_set_phase(c, NP_UDP_PH_WARMUP_DRAIN);
     ctl_drain(c, NP_UDP_PH_WARMUP_DRAIN, NULL, &took, NULL);
@@ -390,10 +445,14 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     return rc;
   if ((rc = snap_socks(c->eng, res, 0)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if (res->target && (rc = np_udp_target_snap(res->target, 0, eb)) != 0)
+    return rc;
   np_bench_cpu_now(&cpu0);
   /* an interrupted warm-up skips the measurement (the sleep returns) */
-  if (!np_bench_ctl_signal(c->bc))
+  if (!np_bench_ctl_signal(c->bc)) {
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
+    ctl_wait_ack(c, NP_UDP_PH_MEASURE);
+  }
   res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->seconds);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
@@ -404,6 +463,40 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   res->cpu_user_seconds = cpu.user_seconds;
   res->cpu_sys_seconds = cpu.sys_seconds;
   res->rss_max_bytes = np_bench_rss_max_bytes();
+  if ((rc = snap_socks(c->eng, res, 1)) != 0)
+    return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if (res->target && (rc = np_udp_target_snap(res->target, 1, eb)) != 0)
+    return rc;
+  return np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_AFTER, eb);
+}
+
+/* serve: one phase from the first snapshot until a signal or the bound. */
+static int serve_phases(struct ctl *c, struct np_udp_result *res,
+                        struct np_errbuf *eb) {
+  struct np_bench_cpu cpu0, cpu;
+  int rc;
+  if ((rc = np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_BEFORE,
+                                  eb)) != 0)
+    return rc;
+  if ((rc = snap_socks(c->eng, res, 0)) != 0)
+    return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  np_bench_cpu_now(&cpu0);
+  ctl_set_phase(c, NP_UDP_PH_MEASURE);
+  res->measure_seconds = np_bench_ctl_sleep(c->bc, c->eng->cfg->max_seconds);
+  /* stop the lanes before reading the sockets, so the counters and the
+   * drop counters describe the same datagrams (at most 1 s) */
+  ctl_set_phase(c, NP_UDP_PH_STOP);
+  double t0 = now_s();
+  for (uint32_t i = 0; i < c->eng->nlanes; i++)
+    while (atomic_load_explicit(&c->eng->lanes[i].ack_phase,
+                                memory_order_acquire) < NP_UDP_PH_STOP &&
+           now_s() - t0 < 1.0)
+      np_bench_ctl_poll(c->bc, 1);
+  np_bench_cpu_since(&cpu0, &cpu);
+  res->cpu_user_seconds = cpu.user_seconds;
+  res->cpu_sys_seconds = cpu.sys_seconds;
+  res->rss_max_bytes = np_bench_rss_max_bytes();
+  res->drain_complete = 1;
   if ((rc = snap_socks(c->eng, res, 1)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
   return np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_AFTER, eb);
@@ -424,6 +517,13 @@ static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
     if (l->run_rc)
       return l->run_rc;
   }
+  for (uint32_t k = 0; k < eng->nservers && k < res->nsocks; k++) {
+    const struct np_udp_counters *c = &eng->servers[k].lane->ctr[1];
+    res->socks[k].received = c->server_received;
+    res->socks[k].replied = c->server_replied;
+    res->socks[k].send_errors = c->server_send_errors;
+    res->socks[k].truncated = c->truncated;
+  }
   return 0;
 }
 
@@ -438,6 +538,9 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
                                               : &np_udp_transport_uv;
   atomic_init(&eng.phase, NP_UDP_PH_IDLE);
   np_bench_ctl_start(bc, &res->run);
+  if (cfg->mode == NP_UDP_MODE_CLIENT &&
+      (rc = np_udp_target_new(cfg, &res->target, eb)) != 0)
+    goto out_engine;
   if ((rc = engine_setup(&eng, eb)) != 0)
     goto out_engine;
   if ((rc = fill_sock_reports(&eng, res)) != 0) {
@@ -449,6 +552,12 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
   res->rx_batch_client = eng.rx_batch_client;
   res->tx_batch = eng.tx_batch;
   res->reuseport_steered = eng.steered;
+  res->bound_port = eng.bound_port;
+  if (cfg->mode == NP_UDP_MODE_SERVER && !cfg->quiet)
+    fprintf(stderr, "netproof-bench serve: listening on %s%s%s:%u (pid %ld, "
+            "at most %g s)\n", cfg->family == AF_INET6 ? "[" : "",
+            cfg->address, cfg->family == AF_INET6 ? "]" : "",
+            (unsigned)eng.bound_port, (long)getpid(), cfg->max_seconds);
   /* lanes inherit the controller's mask: signals reach only its fd */
   for (uint32_t i = 0; i < eng.nlanes; i++) {
     if (pthread_create(&eng.lanes[i].thread, NULL, lane_main, &eng.lanes[i])) {
@@ -457,7 +566,8 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
     }
     eng.lanes[i].thread_started = 1;
   }
-  rc = run_phases(&c, res, eb);
+  rc = cfg->mode == NP_UDP_MODE_SERVER ? serve_phases(&c, res, eb)
+                                       : run_phases(&c, res, eb);
 out_threads:
   ctl_set_phase(&c, NP_UDP_PH_STOP);
   for (uint32_t i = 0; i < eng.nlanes; i++)
@@ -478,6 +588,7 @@ void np_udp_result_free(struct np_udp_result *res) {
     return;
   np_hist_free(res->rtt_ns);
   np_bench_run_free(&res->run);
+  np_udp_target_free(res->target);
   free(res->socks);
   memset(res, 0, sizeof *res);
 }

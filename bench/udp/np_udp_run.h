@@ -35,6 +35,17 @@ struct np_udp_counters {
   uint64_t truncated;          /* datagrams cut by MSG_TRUNC               */
   uint64_t cross_thread;       /* requests a server socket got from a client
                                   on another thread (payload >= 12 only)   */
+  /* the kinds inside sequence_errors and content_errors (--connect reports
+   * them; sequence = duplicates + reordered + stale, content = wrong_length
+   * + corrupted) */
+  uint64_t duplicates;         /* a reply to a message already answered    */
+  uint64_t reordered;          /* answered after a later message was       */
+  uint64_t stale;              /* a reply to nothing outstanding: never sent,
+                                  given up, or too short to carry a seq    */
+  uint64_t wrong_length;       /* matched reply of another length (or cut by
+                                  MSG_TRUNC)                               */
+  uint64_t corrupted;          /* matched reply of the right length whose
+                                  bytes differ                             */
   int errnos[NP_UDP_MAX_ERRNOS];         /* errno values seen on sends      */
   uint64_t errno_counts[NP_UDP_MAX_ERRNOS];
 };
@@ -57,7 +68,13 @@ struct np_udp_sock_report {
   uint64_t drops_before; /* SO_MEMINFO drops at measurement start       */
   uint64_t drops_after;  /* ... at the end of the drain                 */
   int64_t rxq_ovfl_last; /* latest SO_RXQ_OVFL cmsg value, -1 n/a       */
+  /* server sockets: what the lane serving it counted in the measured
+   * phase (one server socket per lane; the serve record's per-socket
+   * counters) */
+  uint64_t received, replied, send_errors, truncated;
 };
+
+struct np_udp_target; /* np_udp_target.h: the --connect target via /proc */
 
 struct np_udp_result {
   struct np_udp_counters warmup;   /* warm-up phase incl. its drain      */
@@ -80,10 +97,18 @@ struct np_udp_result {
   uint32_t rx_batch_server, rx_batch_client, tx_batch;
   uint64_t work_digest;             /* xor of --work results (keeps work) */
   int reuseport_steered;            /* 1 = cBPF steering by client id     */
+  struct np_udp_target *target;     /* --connect: the target's socket and
+                                       process as /proc saw them before and
+                                       after; owned, NULL otherwise       */
+  uint16_t bound_port;              /* serve: the port the server bound   */
 };
 
 /* Run the benchmark under the controller ctl (opened by the caller, see
- * np_bench_ctl_open).  On success *res is filled (free with
+ * np_bench_ctl_open).  cfg->mode picks the ends: both (loopback); the
+ * clients alone against cfg->address:port, whose socket and process are
+ * observed through /proc (res->target); or the server alone bound to
+ * cfg->address:port, serving until a signal or cfg->max_seconds (one
+ * measured phase, no warm-up, no drain).  On success *res is filled (free with
  * np_udp_result_free) - also for runs whose data checks will fail.
  * Returns NP_E* for environment failures (sockets, threads, memory, a
  * kernel snapshot); *res then holds nothing to free. */

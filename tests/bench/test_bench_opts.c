@@ -36,6 +36,7 @@ static const struct {
 } samples[] = {
     {"address", "::1", "localhost"},
     {"burst-loss", "3/100", "5/3"},
+    {"connect", "127.0.0.1:9000", "localhost:9000"},
     {"reo-wnd-max-ms", "25", "x"},
 };
 

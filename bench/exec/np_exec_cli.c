@@ -1,0 +1,119 @@
+/*
+ * np_exec_cli.c - the command: options before "--" through the exec
+ * option table (np_exec_options.c, which also generates --help), the
+ * program after it, the human summary on stderr, and the exec kind's
+ * table for the shared command-line flow (bench/core/np_bench_ctl_main.h:
+ * output opened first, run, record, exit code).  The run is in
+ * np_exec_run.c, the record in np_exec_record.c.
+ */
+#include "np_exec_cli.h"
+
+#include <stdio.h>
+
+#include "np_bench_summary.h"
+#include "np_exec_options.h"
+#include "np_exec_record.h"
+#include "np_exec_run.h"
+
+#define PROG "netproof-bench exec"
+
+static void usage(FILE *fp) { np_bench_opt_help(&np_exec_optset, fp); }
+
+int np_exec_cli_parse(int argc, char **argv, struct np_exec_config *cfg,
+                      int *help, struct np_errbuf *eb) {
+  int nopts = 0;
+  *help = 0;
+  int rc = np_exec_config_split(argc, argv, &nopts, eb);
+  if (rc != 0)
+    return rc;
+  rc = np_bench_opt_parse(&np_exec_optset, nopts, argv, cfg, help, eb);
+  if (rc != 0 || *help)
+    return rc;
+  return np_exec_config_program(cfg, argc - nopts - 1, argv + nopts + 1, eb);
+}
+
+/* What the shared flow (np_bench_ctl_main) holds for an exec run. */
+struct exec_ctx {
+  struct np_exec_config cfg;     /* parsed options and program      */
+  struct np_exec_run_result res; /* the run, after a successful run */
+};
+
+static void summary(const void *ctxp, enum np_bench_status st) {
+  const struct exec_ctx *ctx = ctxp;
+  const struct np_exec_config *cfg = &ctx->cfg;
+  const struct np_exec_run_result *r = &ctx->res;
+  const struct np_exec_result *x = &r->res;
+  char how[64], sig[32], metrics[600] = "";
+  if (x->end == NP_EXEC_EXITED)
+    snprintf(how, sizeof how, "exited %d", x->exit_code);
+  else if (x->end == NP_EXEC_SIGNALED)
+    snprintf(how, sizeof how, "ended by %s",
+             np_exec_signal_name(x->signo, sig, sizeof sig));
+  else
+    snprintf(how, sizeof how, "%s",
+             x->end == NP_EXEC_TIMEOUT ? "killed at the time bound"
+                                       : "killed on interruption");
+  size_t k = 0;
+  for (unsigned i = 0; i < cfg->nmetric && k < sizeof metrics; i++) {
+    const struct np_exec_metric_val *v = &r->val[i];
+    k += (size_t)snprintf(metrics + k, sizeof metrics - k, "%s %s %s%s%s",
+                          i ? "," : "; metrics", cfg->metric[i].name,
+                          v->fail == NP_EXEC_OK ? v->raw
+                                                : np_exec_fail_name(v->fail),
+                          v->fail == NP_EXEC_OK && cfg->metric[i].unit[0]
+                              ? " " : "",
+                          v->fail == NP_EXEC_OK ? cfg->metric[i].unit : "");
+  }
+  fprintf(stderr,
+          PROG ": %s %s after %.3f s (cpu %.3f s, max rss %.1f MiB)%s: %s\n",
+          cfg->prog_argv[0], how, x->wall_seconds,
+          x->user_seconds + x->sys_seconds,
+          (double)x->max_rss_bytes / 1048576.0, metrics,
+          np_bench_status_name(st));
+  for (unsigned i = 0; i < r->nchecks; i++)
+    if (!r->checks[i].passed)
+      fprintf(stderr, PROG ": check %s failed: %s\n", r->checks[i].name,
+              r->checks[i].detail);
+}
+
+static int kind_parse(void *ctxp, int argc, char **argv,
+                      struct np_bench_cli *cli, struct np_errbuf *eb) {
+  struct exec_ctx *ctx = ctxp;
+  int rc = np_exec_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
+  cli->output = ctx->cfg.output != NULL ? ctx->cfg.output : "-";
+  cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
+  return rc;
+}
+
+static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
+                    struct np_errbuf *eb) {
+  struct exec_ctx *ctx = ctxp;
+  return np_exec_run(&ctx->cfg, ctl, &ctx->res, eb);
+}
+
+static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
+                      struct np_bench_verdict *v, struct np_errbuf *eb) {
+  struct exec_ctx *ctx = ctxp;
+  return np_exec_record_build(&ctx->cfg, &ctx->res, argc, argv, doc, v, eb);
+}
+
+static void kind_free(void *ctxp) {
+  struct exec_ctx *ctx = ctxp;
+  np_exec_run_free(&ctx->res);
+}
+
+const struct np_bench_kind np_exec_bench_kind = {
+    .prog = PROG,
+    .ctx_size = sizeof(struct exec_ctx),
+    .parse = kind_parse,
+    .usage = usage,
+    .run = kind_run,
+    .build = kind_build,
+    .summary = summary,
+    .free_result = kind_free,
+};
+
+int np_exec_cli_main(int argc, char **argv) {
+  return np_bench_ctl_main(&np_exec_bench_kind, argc, argv, NULL);
+}

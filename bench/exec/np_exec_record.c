@@ -1,0 +1,259 @@
+/*
+ * np_exec_record.c - an exec run as a run record: the shared envelope
+ * (bench/core/np_bench_record.c) with config.protocol "exec", then the
+ * "exec" section ($defs/exec of schema/run.schema.json).  Every number
+ * goes through cJSON's typed calls; a value the run does not have is
+ * null, never 0.
+ */
+#include "np_exec_record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_json.h"
+
+#define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
+
+static cJSON *config_json(const struct np_exec_config *cfg, int argc,
+                          char **argv) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(o, "protocol", "exec");
+  NUM(o, "timeout_seconds", cfg->timeout);
+  NUM(o, "expect_exit", cfg->expect_exit);
+  NUM(o, "output_limit_bytes", cfg->output_limit);
+  if (argv)
+    cJSON_AddItemToObject(o, "command", np_bench_record_command(argc, argv));
+  return o;
+}
+
+static cJSON *kept_json(const struct np_exec_kept *k) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(o, "file", k->name);
+  NUM(o, "bytes", k->bytes);
+  NUM(o, "total_bytes", k->total);
+  cJSON_AddBoolToObject(o, "truncated", k->truncated);
+  cJSON_AddStringToObject(o, "sha256", k->sha256);
+  return o;
+}
+
+static cJSON *program_json(const struct np_exec_config *cfg,
+                           const struct np_exec_run_result *r) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(o, "given", cfg->prog_argv[0]);
+  cJSON_AddStringToObject(o, "path", cfg->path);
+  cJSON_AddStringToObject(o, "sha256", r->exe_sha256);
+  NUM(o, "bytes", r->exe_bytes);
+  return o;
+}
+
+static cJSON *env_json(const struct np_exec_run_result *r) {
+  cJSON *o = cJSON_CreateObject();
+  for (size_t i = 0; o != NULL && i < r->env.n; i++) {
+    const char *v = r->env.vars[i], *eq = strchr(v, '=');
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+    cJSON_AddStringToObject(o, name, eq + 1);
+  }
+  return o;
+}
+
+static cJSON *outcome_json(const struct np_exec_config *cfg,
+                           const struct np_exec_result *x) {
+  static const char *const kinds[] = {"exited", "signaled", "timeout",
+                                      "interrupted"};
+  char sig[32];
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(o, "kind", kinds[x->end]);
+  if (x->exit_code >= 0)
+    NUM(o, "exit_code", x->exit_code);
+  else
+    cJSON_AddNullToObject(o, "exit_code");
+  if (x->signo)
+    cJSON_AddStringToObject(o, "signal",
+                            np_exec_signal_name(x->signo, sig, sizeof sig));
+  else
+    cJSON_AddNullToObject(o, "signal");
+  NUM(o, "expected_exit", cfg->expect_exit);
+  return o;
+}
+
+static cJSON *rusage_json(const struct np_exec_result *x) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(
+      o, "scope",
+      "getrusage(RUSAGE_CHILDREN) over the run: the program and every "
+      "descendant reaped by it or by netproof-bench (its subreaper)");
+  NUM(o, "user_seconds", x->user_seconds);
+  NUM(o, "sys_seconds", x->sys_seconds);
+  NUM(o, "max_rss_bytes", x->max_rss_bytes);
+  NUM(o, "voluntary_context_switches", x->voluntary_cs);
+  NUM(o, "involuntary_context_switches", x->involuntary_cs);
+  NUM(o, "descendants_reaped", x->descendants_reaped);
+  return o;
+}
+
+static cJSON *files_json(const struct np_exec_run_result *r) {
+  cJSON *a = cJSON_CreateArray();
+  for (unsigned i = 0; a != NULL && i < r->nfiles; i++) {
+    const struct np_exec_source_file *f = &r->files[i];
+    cJSON *o = f->ok ? kept_json(&f->kept) : cJSON_CreateObject();
+    if (o == NULL || !cJSON_AddItemToArray(a, o)) {
+      cJSON_Delete(o);
+      cJSON_Delete(a);
+      return NULL;
+    }
+    cJSON_AddStringToObject(o, "path", f->given);
+    if (!f->ok)
+      cJSON_AddStringToObject(o, "error", f->error);
+  }
+  return a;
+}
+
+static cJSON *metrics_json(const struct np_exec_config *cfg,
+                           const struct np_exec_run_result *r) {
+  cJSON *a = cJSON_CreateArray();
+  char spec[NP_EXEC_EXPR_MAX + NP_EXEC_PATH_MAX + 64];
+  for (unsigned i = 0; a != NULL && i < cfg->nmetric; i++) {
+    const struct np_exec_metric_spec *m = &cfg->metric[i];
+    const struct np_exec_metric_val *v = &r->val[i];
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL || !cJSON_AddItemToArray(a, o)) {
+      cJSON_Delete(o);
+      cJSON_Delete(a);
+      return NULL;
+    }
+    np_exec_metric_spec_text(m, spec, sizeof spec);
+    cJSON_AddStringToObject(o, "name", m->name);
+    cJSON_AddStringToObject(o, "spec", spec);
+    cJSON_AddStringToObject(o, "source", m->source == NP_EXEC_SOURCE_FILE
+                                             ? "file" : "stdout");
+    cJSON_AddStringToObject(o, "kind", m->kind == NP_EXEC_KIND_JSON
+                                           ? "json" : "regex");
+    cJSON_AddStringToObject(o, "expr", m->expr);
+    if (m->source == NP_EXEC_SOURCE_FILE)
+      cJSON_AddStringToObject(o, "path", m->path);
+    cJSON_AddStringToObject(o, "unit", m->unit);
+    if (v->fail == NP_EXEC_OK) {
+      NUM(o, "value", v->value);
+      cJSON_AddNullToObject(o, "failure");
+    } else {
+      cJSON_AddNullToObject(o, "value");
+      cJSON_AddStringToObject(o, "failure", np_exec_fail_name(v->fail));
+      cJSON_AddStringToObject(o, "reason", v->reason);
+    }
+    if (v->raw[0])
+      cJSON_AddStringToObject(o, "raw", v->raw);
+    else
+      cJSON_AddNullToObject(o, "raw");
+    if (m->kind == NP_EXEC_KIND_REGEX)
+      NUM(o, "matches", v->matches);
+  }
+  return a;
+}
+
+static cJSON *bounds_json(const struct np_exec_config *cfg,
+                          const struct np_exec_run_result *r) {
+  cJSON *a = cJSON_CreateArray();
+  char text[160];
+  for (unsigned i = 0; a != NULL && i < cfg->nbound; i++) {
+    const struct np_exec_bound *b = &cfg->bound[i];
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL || !cJSON_AddItemToArray(a, o)) {
+      cJSON_Delete(o);
+      cJSON_Delete(a);
+      return NULL;
+    }
+    np_exec_bound_text(b, text, sizeof text);
+    cJSON_AddStringToObject(o, "check", text);
+    cJSON_AddStringToObject(o, "metric", b->metric);
+    cJSON_AddStringToObject(o, "op", np_exec_op_text(b->op));
+    if (b->kernel) {
+      cJSON_AddStringToObject(o, "kernel_counter", b->counter);
+    } else {
+      NUM(o, "value", b->value);
+    }
+    NUM(o, "rhs", r->bound_rhs[i]); /* null when the counter is absent */
+  }
+  return a;
+}
+
+static cJSON *exec_json(const struct np_exec_config *cfg,
+                        const struct np_exec_run_result *r) {
+  cJSON *o = cJSON_CreateObject(), *argv, *unset;
+  if (o == NULL)
+    return NULL;
+  cJSON_AddItemToObject(o, "program", program_json(cfg, r));
+  argv = cJSON_AddArrayToObject(o, "argv");
+  for (int i = 0; argv != NULL && i < cfg->prog_argc; i++)
+    cJSON_AddItemToArray(argv, cJSON_CreateString(cfg->prog_argv[i]));
+  cJSON_AddStringToObject(o, "cwd", r->cwd);
+  cJSON_AddItemToObject(o, "environment", env_json(r));
+  unset = cJSON_AddArrayToObject(o, "environment_unset");
+  for (size_t i = 0; unset != NULL && i < r->env.nunset; i++)
+    cJSON_AddItemToArray(unset, cJSON_CreateString(r->env.unset[i]));
+  cJSON_AddStringToObject(
+      o, "environment_rule",
+      "PATH=" NP_EXEC_DEFAULT_PATH ", HOME (ours, or /), LC_ALL=C; then "
+      "--keep-env copies (environment_unset: named but not set); then "
+      "--env; nothing else");
+  NUM(o, "timeout_seconds", cfg->timeout);
+  cJSON_AddItemToObject(o, "outcome", outcome_json(cfg, &r->res));
+  NUM(o, "wall_seconds", r->res.wall_seconds);
+  cJSON_AddItemToObject(o, "rusage", rusage_json(&r->res));
+  NUM(o, "output_limit_bytes", cfg->output_limit);
+  cJSON_AddBoolToObject(o, "output_drained", r->res.output_drained);
+  cJSON_AddItemToObject(o, "stdout", kept_json(&r->out));
+  cJSON_AddItemToObject(o, "stderr", kept_json(&r->err));
+  cJSON_AddItemToObject(o, "files", files_json(r));
+  cJSON_AddItemToObject(o, "metrics", metrics_json(cfg, r));
+  cJSON_AddItemToObject(o, "bounds", bounds_json(cfg, r));
+  static const char *const need[] = {
+      "program", "argv", "environment", "outcome", "rusage", "stdout",
+      "stderr", "files", "metrics", "bounds"};
+  if (np_bench_record_require(o, need, sizeof need / sizeof need[0], NULL)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
+int np_exec_record_build(const struct np_exec_config *cfg,
+                         const struct np_exec_run_result *r, int argc,
+                         char **argv, cJSON **out, struct np_bench_verdict *v,
+                         struct np_errbuf *eb) {
+  struct np_bench_verdict verdict;
+  cJSON *doc = NULL;
+  struct np_bench_envelope env = {.run = &r->run,
+                                  .checks = r->checks,
+                                  .nchecks = r->nchecks,
+                                  .config = config_json(cfg, argc, argv)};
+  int rc = np_bench_record_new(&env, &doc, &verdict, eb);
+  if (rc != 0)
+    return rc;
+  cJSON *x = exec_json(cfg, r);
+  if (x == NULL || !cJSON_AddItemToObject(doc, "exec", x)) {
+    cJSON_Delete(x);
+    cJSON_Delete(doc);
+    return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  }
+  static const char *const need[] = {"config", "exec"};
+  if ((rc = np_bench_record_require(doc, need, 2, eb)) != 0) {
+    cJSON_Delete(doc);
+    return rc;
+  }
+  *out = doc;
+  if (v)
+    *v = verdict;
+  return 0;
+}

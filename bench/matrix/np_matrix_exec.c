@@ -1,0 +1,290 @@
+/*
+ * np_matrix_exec.c - exec plans: placeholders, the quoting rules, the
+ * exec options of each configuration and the metric statistics of
+ * summary.json (see np_matrix_exec.h).  Kept apart from the udp/rudp
+ * expansion in np_matrix_plan.c, which calls in here for exec plans only.
+ */
+#include "np_matrix_exec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+
+/* What a row's value may hold inside a `sh -c` script. */
+#define NP_SHELL_SAFE                                                        \
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._,:+=@%/-"
+
+static const cJSON *exec_obj(const cJSON *doc) {
+  return cJSON_GetObjectItemCaseSensitive(doc, "exec");
+}
+
+int np_matrix_exec_is(const cJSON *doc) {
+  return strcmp(np_json_get_string(doc, "protocol", ""), "exec") == 0;
+}
+
+/* Calls f for every {name} of s (skipping {{ and }}); stops at f != 0. */
+static int each_placeholder(const char *s,
+                            int (*f)(void *arg, const char *name, size_t n),
+                            void *arg) {
+  for (const char *p = s; *p; p++) {
+    if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+      p++;
+      continue;
+    }
+    if (*p != '{')
+      continue;
+    const char *end = strchr(p + 1, '}');
+    if (end == NULL)
+      return 0;
+    int rc = f(arg, p + 1, (size_t)(end - p - 1));
+    if (rc != 0)
+      return rc;
+    p = end;
+  }
+  return 0;
+}
+
+struct find_arg {
+  const char *name; /* the placeholder looked for */
+};
+
+static int find_one(void *arg, const char *name, size_t n) {
+  const struct find_arg *a = arg;
+  return strlen(a->name) == n && strncmp(a->name, name, n) == 0;
+}
+
+int np_matrix_exec_placeholder(const cJSON *doc, const char *name) {
+  const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(exec_obj(doc), "command");
+  const cJSON *e;
+  struct find_arg a = {name};
+  if (!cJSON_IsArray(cmd))
+    return 0;
+  cJSON_ArrayForEach(e, cmd) {
+    if (cJSON_IsString(e) && each_placeholder(e->valuestring, find_one, &a))
+      return 1;
+  }
+  return 0;
+}
+
+/* A plan value as it goes on a command line ("1024", "0.5", "10M"). */
+static void value_text(const cJSON *v, char *buf, size_t len) {
+  if (cJSON_IsString(v))
+    snprintf(buf, len, "%s", v->valuestring);
+  else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+           fabs(v->valuedouble) < 9007199254740992.0)
+    snprintf(buf, len, "%.0f", v->valuedouble);
+  else if (cJSON_IsNumber(v))
+    snprintf(buf, len, "%.15g", v->valuedouble);
+  else
+    snprintf(buf, len, "?");
+}
+
+static int is_shell(const cJSON *cmd) {
+  const cJSON *a = cJSON_GetArrayItem(cmd, 0), *b = cJSON_GetArrayItem(cmd, 1);
+  if (!cJSON_IsString(a) || !cJSON_IsString(b) ||
+      strcmp(b->valuestring, "-c") != 0)
+    return 0;
+  const char *base = strrchr(a->valuestring, '/');
+  base = base != NULL ? base + 1 : a->valuestring;
+  static const char *const shells[] = {"sh", "bash", "dash", "ksh", "zsh"};
+  for (size_t i = 0; i < sizeof shells / sizeof *shells; i++)
+    if (strcmp(base, shells[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* State of one configuration's substitution. */
+struct subst {
+  const cJSON *r;     /* the row's values                          */
+  char *out;          /* substituted text                          */
+  size_t len, cap;    /* used and allocated bytes of out           */
+  int shell;          /* this element is a shell script            */
+  char err[400];      /* why it failed                             */
+};
+
+static int put(struct subst *s, const char *t, size_t n) {
+  if (s->len + n + 1 > s->cap) {
+    size_t cap = (s->len + n + 1) * 2;
+    char *o = realloc(s->out, cap);
+    if (o == NULL)
+      return NP_ENOMEM;
+    s->out = o;
+    s->cap = cap;
+  }
+  memcpy(s->out + s->len, t, n);
+  s->len += n;
+  s->out[s->len] = '\0';
+  return 0;
+}
+
+/* Substitute one template element into s->out. */
+static int subst_elem(struct subst *s, const char *t) {
+  s->len = 0;
+  int rc = put(s, "", 0);
+  for (const char *p = t; rc == 0 && *p; p++) {
+    if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+      rc = put(s, p++, 1);
+      continue;
+    }
+    const char *end = *p == '{' ? strchr(p + 1, '}') : NULL;
+    if (end == NULL) {
+      rc = put(s, p, 1);
+      continue;
+    }
+    char name[128], val[512];
+    snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->r, name);
+    if (v == NULL) {
+      snprintf(s->err, sizeof s->err,
+               "{%s} has no value (give it in dimensions, base or "
+               "configurations)", name);
+      return NP_ESCHEMA;
+    }
+    value_text(v, val, sizeof val);
+    if (s->shell && strspn(val, NP_SHELL_SAFE) != strlen(val)) {
+      snprintf(s->err, sizeof s->err,
+               "{%.60s} = '%.200s' inside a sh -c script: only "
+               "[A-Za-z0-9._,:+=@%%/-] is allowed there", name, val);
+      return NP_ESCHEMA;
+    }
+    rc = put(s, val, strlen(val));
+    p = end;
+  }
+  return rc;
+}
+
+/* Append "--opt" "text" to cf->argv (grown as needed). */
+static int add_arg(struct np_matrix_config *cf, const char *opt,
+                   const char *text) {
+  char **a = realloc(cf->argv, (cf->argc + 3) * sizeof *a);
+  if (a == NULL)
+    return NP_ENOMEM;
+  cf->argv = a;
+  a[cf->argc] = strdup(opt);
+  a[cf->argc + 1] = strdup(text);
+  a[cf->argc + 2] = NULL;
+  cf->argc += 2;
+  return a[cf->argc - 2] == NULL || a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
+}
+
+/* The options of the exec object: one --metric, --check, --env and
+ * --keep-env per entry. */
+static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
+  const cJSON *e;
+  char text[2048];
+  int rc = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "metrics")) {
+    snprintf(text, sizeof text, "%s=%s:%s", np_json_get_string(e, "name", ""),
+             np_json_get_string(e, "spec", ""),
+             np_json_get_string(e, "unit", ""));
+    if ((rc = add_arg(cf, "--metric", text)) != 0)
+      return rc;
+  }
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "checks")) {
+    if (cJSON_IsString(e) && (rc = add_arg(cf, "--check", e->valuestring)))
+      return rc;
+  }
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "env")) {
+    if (!cJSON_IsString(e))
+      continue;
+    snprintf(text, sizeof text, "%s=%s", e->string, e->valuestring);
+    if ((rc = add_arg(cf, "--env", text)) != 0)
+      return rc;
+  }
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "keep_env")) {
+    if (cJSON_IsString(e) && (rc = add_arg(cf, "--keep-env", e->valuestring)))
+      return rc;
+  }
+  return 0;
+}
+
+/* Placeholders in order of first use, into the id, options and group. */
+struct ph_arg {
+  const cJSON *r;              /* the row                     */
+  struct np_matrix_config *cf; /* the configuration           */
+  char seen[32][64];           /* placeholders already added  */
+  size_t nseen;                /* entries in seen             */
+  int rc;                      /* NP_ENOMEM on failure        */
+};
+
+static int add_placeholder(void *arg, const char *name, size_t n) {
+  struct ph_arg *a = arg;
+  char key[64], val[96];
+  snprintf(key, sizeof key, "%.*s", (int)n, name);
+  for (size_t i = 0; i < a->nseen; i++)
+    if (strcmp(a->seen[i], key) == 0)
+      return 0;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(a->r, key);
+  if (v == NULL || a->nseen >= 32)
+    return 0; /* subst_elem reports a missing value */
+  snprintf(a->seen[a->nseen++], sizeof a->seen[0], "%s", key);
+  cJSON *copy = cJSON_Duplicate(v, 1);
+  if (copy == NULL || !cJSON_AddItemToObject(a->cf->options, key, copy)) {
+    cJSON_Delete(copy);
+    return a->rc = NP_ENOMEM;
+  }
+  value_text(v, val, sizeof val);
+  size_t used = strlen(a->cf->group);
+  snprintf(a->cf->group + used, sizeof a->cf->group - used, "%s%s=%s",
+           used ? " " : "", key, val);
+  char part[200];
+  snprintf(part, sizeof part, "-%s%s", key, val);
+  for (char *c = part + 1; *c; c++) {
+    if (*c >= 'A' && *c <= 'Z')
+      *c = (char)(*c - 'A' + 'a');
+    if (strchr("abcdefghijklmnopqrstuvwxyz0123456789.-", *c) == NULL)
+      *c = '_';
+  }
+  used = strlen(a->cf->id);
+  snprintf(a->cf->id + used, sizeof a->cf->id - used, "%s", part);
+  return 0;
+}
+
+int np_matrix_exec_config(const cJSON *doc, const char *name,
+                          const cJSON *r, struct np_matrix_config *cf,
+                          double plan_timeout, struct np_errbuf *eb) {
+  const cJSON *x = exec_obj(doc);
+  const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(x, "command"), *e;
+  struct ph_arg pa = {.r = r, .cf = cf};
+  cJSON_ArrayForEach(e, cmd) {
+    each_placeholder(e->valuestring, add_placeholder, &pa);
+    if (pa.rc != 0)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  int rc = exec_args(x, cf);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "out of memory");
+  size_t n = (size_t)cJSON_GetArraySize(cmd);
+  cf->tail = calloc(n + 2, sizeof *cf->tail);
+  if (cf->tail == NULL || (cf->tail[0] = strdup("--")) == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  cf->ntail = 1;
+  struct subst s = {.r = r, .shell = 0};
+  int shell = is_shell(cmd);
+  size_t i = 0;
+  cJSON_ArrayForEach(e, cmd) {
+    s.shell = shell && i == 2;
+    rc = subst_elem(&s, e->valuestring);
+    if (rc != 0) {
+      free(s.out);
+      if (rc == NP_ENOMEM)
+        return np_errbuf_set(eb, rc, "out of memory");
+      return np_errbuf_set(eb, rc, "%s: /exec/command/%zu: %s: %s", name, i,
+                           cf->id, s.err);
+    }
+    if ((cf->tail[cf->ntail] = strdup(s.out)) == NULL) {
+      free(s.out);
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    }
+    cf->ntail++;
+    i++;
+  }
+  free(s.out);
+  double t = np_json_get_number(r, "timeout", 0);
+  cf->est_seconds = np_json_get_number(x, "estimate_seconds", t);
+  cf->timeout_seconds = plan_timeout > 0 ? plan_timeout : t + 15;
+  return 0;
+}

@@ -1,0 +1,233 @@
+/*
+ * np_udp_external_record.c - the "udp-external" run record: the shared
+ * envelope (bench/core/np_bench_record.h), then the client side's
+ * measurement, counters, warm-up and sockets in the udp shapes, and the
+ * "external" section: the target, the server as /proc showed it, the
+ * replies by kind and the loss attribution (schema $defs/udp_external).
+ */
+#include <string.h>
+
+#include "np_bench_record_sections.h"
+#include "np_json.h"
+#include "np_udp_external.h"
+#include "np_udp_target.h"
+
+#define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
+
+static cJSON *config_json(const struct np_udp_config *cfg,
+                          const struct np_udp_result *res, int argc,
+                          char **argv) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  cJSON_AddStringToObject(o, "protocol", "udp-external");
+  cJSON_AddStringToObject(o, "connect", cfg->connect);
+  NUM(o, "payload", cfg->payload);
+  NUM(o, "clients", cfg->clients);
+  NUM(o, "window", cfg->window);
+  cJSON_AddStringToObject(o, "io_model", np_udp_io_model_name(cfg->io_model));
+  NUM(o, "io_threads", res->lanes);
+  cJSON_AddStringToObject(o, "backend", np_udp_backend_name(cfg->backend));
+  NUM(o, "warmup_seconds", cfg->warmup);
+  NUM(o, "seconds", cfg->seconds);
+  NUM(o, "udp_send_buffer", cfg->send_buffer);
+  NUM(o, "udp_receive_buffer", cfg->receive_buffer);
+  cJSON_AddStringToObject(o, "address", cfg->address);
+  cJSON_AddStringToObject(o, "family",
+                          cfg->family == AF_INET6 ? "ipv6" : "ipv4");
+  NUM(o, "seed", cfg->seed);
+  cJSON *b = cJSON_AddObjectToObject(o, "batch");
+  NUM(b, "client_receive", res->rx_batch_client);
+  NUM(b, "client_send", res->tx_batch);
+  cJSON_AddStringToObject(
+      o, "drain_rule",
+      "after the measurement clients stop sending; the drain is complete "
+      "when every outstanding message is answered or dropped by the kernel "
+      "on one of our client sockets, else it ends when no reply came for "
+      "200 ms + 2 x the largest RTT seen (cap 1 s; 100 ms after "
+      "SIGINT/SIGTERM; at most 10 s); unanswered messages are lost");
+  cJSON_AddStringToObject(
+      o, "roundtrip_rate_rule",
+      "completed round trips / (measurement seconds + drain seconds)");
+  if (argv)
+    cJSON_AddItemToObject(o, "command", np_bench_record_command(argc, argv));
+  return o;
+}
+
+static cJSON *counters_json(const struct np_udp_counters *c, int64_t lost) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  NUM(o, "sent", c->sent);
+  NUM(o, "received", c->received);
+  NUM(o, "lost", lost);
+  NUM(o, "content_errors", c->content_errors);
+  NUM(o, "sequence_errors", c->sequence_errors);
+  NUM(o, "send_errors", c->send_errors);
+  NUM(o, "truncated", c->truncated);
+  cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
+  for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
+    if (c->errno_counts[i])
+      NUM(e, np_errno_name(c->errnos[i]), c->errno_counts[i]);
+  return o;
+}
+
+static cJSON *sockets_json(const struct np_udp_result *res,
+                           const struct np_udp_attrib *a) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  NUM(o, "kernel_drops", a->client_socket);
+  NUM(o, "client_drops", a->client_socket);
+  cJSON_AddStringToObject(
+      o, "drops_source",
+      "our client sockets only: SO_MEMINFO SK_MEMINFO_DROPS read at "
+      "measurement start and after the drain (the server's socket is in "
+      "external.server)");
+  cJSON *l = cJSON_AddArrayToObject(o, "list");
+  for (uint32_t i = 0; l && i < res->nsocks; i++) {
+    const struct np_udp_sock_report *s = &res->socks[i];
+    struct np_bench_socket b = {.role = "client",
+                                .index = s->index,
+                                .thread = s->lane,
+                                .rcvbuf_requested = s->rcvbuf_requested,
+                                .rcvbuf_effective = s->rcvbuf_effective,
+                                .sndbuf_requested = s->sndbuf_requested,
+                                .sndbuf_effective = s->sndbuf_effective,
+                                .drops = s->drops_after - s->drops_before,
+                                .rxq_ovfl_last = s->rxq_ovfl_last};
+    cJSON_AddItemToArray(l, np_bench_record_socket(&b));
+  }
+  return o;
+}
+
+static cJSON *attribution_json(const struct np_udp_attrib *a,
+                               const struct np_udp_target *t) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  NUM(o, "lost", a->lost);
+  NUM(o, "client_socket", a->client_socket);
+  if (a->server_known) {
+    NUM(o, "server_socket", a->server_socket);
+    NUM(o, "in_between", a->in_between);
+  } else {
+    cJSON_AddNullToObject(o, "server_socket");
+    cJSON_AddNullToObject(o, "in_between");
+  }
+  NUM(o, "not_attributed", a->not_attributed);
+  cJSON *p = cJSON_AddObjectToObject(o, "possible");
+  cJSON_AddBoolToObject(p, "client_socket", 1);
+  cJSON_AddBoolToObject(p, "server_socket", a->server_known);
+  cJSON_AddBoolToObject(p, "in_between", a->server_known);
+  if (t->why_not[0])
+    cJSON_AddStringToObject(o, "why_not", t->why_not);
+  else
+    cJSON_AddNullToObject(o, "why_not");
+  cJSON_AddStringToObject(
+      o, "rule",
+      "client_socket = drops of our client sockets (SO_MEMINFO); "
+      "server_socket = drops of the target's socket(s) in /proc/net/udp(6) "
+      "between the measurement's start and the end of its drain; in_between "
+      "= lost - client_socket - server_socket (dropped by neither socket: "
+      "the server process did not echo it, or it was lost elsewhere); "
+      "without the server socket, not_attributed = lost - client_socket. "
+      "The server socket's drops count every sender's datagrams");
+  if (!cJSON_GetObjectItemCaseSensitive(o, "rule") ||
+      cJSON_GetArraySize(p) != 3) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
+static cJSON *replies_json(const struct np_udp_counters *c) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  NUM(o, "duplicates", c->duplicates);
+  NUM(o, "reordered", c->reordered);
+  NUM(o, "stale", c->stale);
+  NUM(o, "wrong_length", c->wrong_length);
+  NUM(o, "corrupted", c->corrupted);
+  if (!cJSON_GetObjectItemCaseSensitive(o, "corrupted")) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
+static cJSON *external_json(const struct np_udp_config *cfg,
+                            const struct np_udp_result *res,
+                            const struct np_udp_attrib *a) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  cJSON_AddItemToObject(o, "target", np_udp_target_json(res->target, cfg));
+  cJSON_AddItemToObject(o, "server", np_udp_target_server_json(res->target));
+  cJSON_AddItemToObject(o, "replies", replies_json(&res->measure));
+  cJSON_AddItemToObject(o, "attribution", attribution_json(a, res->target));
+  if (cJSON_GetArraySize(o) != 4) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
+static cJSON *measurement_json(const struct np_udp_result *res) {
+  struct np_bench_measurement m = {
+      .seconds = res->measure_seconds,
+      .drain_seconds = res->drain_seconds,
+      .drain_bound_seconds = res->drain_bound_seconds,
+      .drain_complete = res->drain_complete,
+      .roundtrips = res->measure.received,
+      .rtt_ns = res->rtt_ns,
+      .cpu = {res->cpu_user_seconds, res->cpu_sys_seconds},
+      .rss_max_bytes = res->rss_max_bytes};
+  return np_bench_record_measurement(&m);
+}
+
+int np_udp_external_record_build(const struct np_udp_config *cfg,
+                                 const struct np_udp_result *res,
+                                 const struct np_udp_attrib *a,
+                                 const struct np_udp_checks *checks, int argc,
+                                 char **argv, cJSON **out,
+                                 struct np_bench_verdict *v,
+                                 struct np_errbuf *eb) {
+  struct np_bench_check list[NP_UDP_MAX_CHECKS];
+  struct np_bench_verdict verdict;
+  cJSON *doc = NULL;
+  if (res->target == NULL)
+    return np_errbuf_set(eb, NP_EINVAL, "record: no target observed");
+  for (unsigned i = 0; i < checks->n; i++)
+    list[i] = (struct np_bench_check){
+        checks->item[i].name, checks->item[i].passed, checks->item[i].detail};
+  struct np_bench_envelope env = {.run = &res->run,
+                                  .checks = list,
+                                  .nchecks = checks->n,
+                                  .config = config_json(cfg, res, argc, argv)};
+  int rc = np_bench_record_new(&env, &doc, &verdict, eb);
+  if (rc)
+    return rc;
+  cJSON_AddItemToObject(doc, "measurement", measurement_json(res));
+  cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, a->lost));
+  cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
+  NUM(w, "seconds", res->warmup_seconds);
+  cJSON_AddItemToObject(w, "counters",
+                        counters_json(&res->warmup, (int64_t)res->warmup_lost));
+  cJSON_AddItemToObject(doc, "sockets", sockets_json(res, a));
+  cJSON_AddItemToObject(doc, "external", external_json(cfg, res, a));
+  static const char *const need[] = {"config", "measurement", "counters",
+                                     "warmup", "sockets",     "external"};
+  rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0], eb);
+  if (rc == 0 && !cJSON_GetObjectItemCaseSensitive(w, "counters"))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  if (rc) {
+    cJSON_Delete(doc);
+    return rc;
+  }
+  *out = doc;
+  if (v)
+    *v = verdict;
+  return 0;
+}
