@@ -166,6 +166,10 @@ int np_bench_opt_given(const struct np_bench_optset *s,
  * choices "uv | raw", range_text, or "" (STR, ADDR, FLAG). */
 void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len);
 
+/* The value placeholder --help and the man pages show ("N", "FILE"): the
+ * row's metavar, else one named for its type; "" for a FLAG. */
+const char *np_bench_opt_metavar(const struct np_bench_opt *o);
+
 /* ---- values ---- */
 
 /* Check text against o's type and range into *v (written on success). */
