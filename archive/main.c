@@ -11,7 +11,8 @@
  * LIMITS: --max-entries N --max-file-bytes N --max-bytes N --max-ratio N
  * Exit: 0 valid/done, 1 invalid bundle or a set that fails its self-check,
  * 2 usage or unreadable input, 3 run-time failure (I/O while writing,
- * memory).
+ * memory), 4 an incomplete result set (pack without --allow-incomplete;
+ * verify of a bundle packed with it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,7 +42,8 @@ struct cli {
 };
 
 static void usage(FILE *fp) {
-  fputs("usage: netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] [--zlib]\n"
+  fputs("usage: netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] "
+        "[--zlib] [--allow-incomplete]\n"
         "       netproof-archive verify BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
         "       netproof-archive list BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
         "       netproof-archive extract BUNDLE.tar.gz -C DEST [SIGNATURE] "
@@ -60,7 +62,10 @@ static void usage(FILE *fp) {
         "        --max-bytes N (1073741824)  --max-ratio N (200)\n"
         "exit: 0 ok/valid, 1 invalid bundle, bad signature or a set that "
         "fails its self-check,\n"
-        "      2 usage or unreadable input, 3 run-time error\n",
+        "      2 usage or unreadable input, 3 run-time error, 4 an "
+        "incomplete result set\n"
+        "      (pack refuses one unless --allow-incomplete; verify of a "
+        "bundle that holds one)\n",
         fp);
 }
 
@@ -154,6 +159,8 @@ static int exit_for(int rc) {
   case NP_ECORRUPT:
   case NP_ECHECK:
     return NP_EXIT_FAIL;
+  case NP_EINCOMPLETE:
+    return NP_EXIT_INCOMPLETE;
   case NP_EUSAGE:
   case NP_EINVAL:
   case NP_ENOENT:
@@ -188,7 +195,13 @@ static int run_pack(const struct cli *c, struct np_errbuf *eb) {
     o.has_source_date_epoch = 1;
     o.source_date_epoch = v;
   }
-  return np_archive_pack(&o, eb);
+  struct np_archive_verdict v;
+  int rc = np_archive_pack(&o, &v, eb);
+  if (rc == 0 && v.incomplete > 0)
+    fprintf(stderr, "netproof-archive: %s: packed with --allow-incomplete "
+                    "(%zu incomplete result set(s), marked in evidence.json)"
+                    "\n", v.incomplete_note, v.incomplete);
+  return rc;
 }
 
 /* verify: the verdict line on stdout when valid. */
@@ -205,6 +218,11 @@ static int run_verify(const struct cli *c,
            v.signer_sha256, c->pubkey);
   else
     printf("%s: valid\n", c->bundle);
+  if (v.incomplete > 0) { /* packed with --allow-incomplete, and marked */
+    printf("%s: %zu incomplete result set(s): %s\n", c->bundle, v.incomplete,
+           v.incomplete_note);
+    return NP_EINCOMPLETE;
+  }
   return 0;
 }
 

@@ -71,26 +71,32 @@ struct np_archive_sigcheck {
   const char *sig;    /* signature file; NULL = "<bundle>.sig"            */
 };
 
-/* What a verify found beyond valid / invalid. */
+/* What a verify (or pack) found beyond valid / invalid. */
 struct np_archive_verdict {
   char signer_sha256[65]; /* fingerprint of the key whose signature
                              verified; "" without a signature check      */
   size_t suites;          /* suite folders in the bundle                 */
-  size_t incomplete;      /* of them marked incomplete (and found so)    */
+  size_t incomplete;      /* of them incomplete (marked so in
+                             evidence.json, and found so)                */
+  char incomplete_note[600]; /* the first one: "<bag>/data/<suite>:
+                                incomplete: N of M repetitions ..."      */
 };
 
 /* Pack the folders into a bundle.  Each folder's result-set self-check
  * runs first (problems to o->on_problem): NP_ECHECK when any folder has a
- * problem, nothing written.  The mtime of every entry is SOURCE_DATE_EPOCH
+ * problem, NP_EINCOMPLETE when one is incomplete (repetitions missing)
+ * without o->allow_incomplete; nothing is written then.  out (may be NULL)
+ * counts the suites packed and those packed as incomplete.  The mtime of every entry is SOURCE_DATE_EPOCH
  * when set, else the newest started_at of the runs.  Errors: NP_EUSAGE
  * (bad name, duplicate suite name), NP_EINVAL (a symlink or special file,
  * a path BagIt/coreutils cannot carry, a PEM private key among the files),
  * NP_ETOOBIG, I/O codes; the output file is never left half-written. */
 int np_archive_pack(const struct np_archive_pack_opts *o,
-                    struct np_errbuf *eb);
+                    struct np_archive_verdict *out, struct np_errbuf *eb);
 
-/* Verify a bundle.  0 valid; NP_ECORRUPT when at least one problem was
- * reported; NP_ENOENT/NP_EACCES/NP_EIO/NP_ENOMEM when the file could not
+/* Verify a bundle.  0 valid (possibly holding a result set packed as
+ * incomplete: np_archive_verify_ex's verdict says so); NP_ECORRUPT when at
+ * least one problem was reported; NP_ENOENT/NP_EACCES/NP_EIO/NP_ENOMEM when the file could not
  * be read at all (detail in eb). lim NULL = defaults. */
 int np_archive_verify(const char *path, const struct np_archive_limits *lim,
                       np_archive_problem_fn on_problem, void *ctx,

@@ -50,6 +50,7 @@ struct np_check {
   char sc_suite[256];              /* its name                            */
   char **incomplete;               /* suites found incomplete             */
   size_t nincomplete;              /* names in incomplete                 */
+  char incomplete_note[600];       /* the first one's label and note      */
   size_t nsuites;                  /* suite folders seen                  */
 };
 
@@ -124,16 +125,31 @@ static int ends_with(const char *s, const char *suf) {
   return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* Finish the self-check of the suite being read, if any. */
+/* Finish the self-check of the suite being read, if any: an incomplete
+ * suite (and nothing else wrong) is noted for evidence.json, which must
+ * say so, and for the verdict. */
 static int chk_suite_end(struct np_check *c) {
   if (c->sc == NULL)
     return 0;
   char label[600];
+  struct np_results_outcome o;
   snprintf(label, sizeof label, "%s/data/%s", c->top, c->sc_suite);
-  int rc = np_archive_sc_finish(c->sc);
+  int rc = np_archive_sc_finish(c->sc, &o);
   c->sc = NULL;
-  if (rc != 0 && rc != NP_ECHECK)
+  if (rc == NP_EINCOMPLETE) {
+    char **v = realloc(c->incomplete, (c->nincomplete + 1) * sizeof(*v));
+    if (v == NULL || (v[c->nincomplete] = strdup(c->sc_suite)) == NULL) {
+      if (v != NULL)
+        c->incomplete = v;
+      return NP_ENOMEM;
+    }
+    c->incomplete = v;
+    if (c->nincomplete++ == 0)
+      snprintf(c->incomplete_note, sizeof c->incomplete_note, "%.300s: %.280s",
+               label, o.note[0] ? o.note : "incomplete");
+  } else if (rc != 0 && rc != NP_ECHECK) {
     np_problem(c->p, label, "self-check could not run: %s", np_strerror(rc));
+  }
   return 0;
 }
 
@@ -142,12 +158,14 @@ static int chk_suite_end(struct np_check *c) {
 static int chk_selfcheck_feed(struct np_check *c, const char *suite,
                               const char *sub, const char *data, size_t len) {
   if (c->sc == NULL || strcmp(c->sc_suite, suite) != 0) {
-    chk_suite_end(c);
+    int rc = chk_suite_end(c);
+    if (rc != 0)
+      return rc;
     char label[600];
     snprintf(label, sizeof label, "%s/data/%s", c->top, suite);
     snprintf(c->sc_suite, sizeof c->sc_suite, "%s", suite);
     c->nsuites++;
-    int rc = np_archive_sc_new(label, chk_selfcheck_cb, c, &c->sc);
+    rc = np_archive_sc_new(label, chk_selfcheck_cb, c, &c->sc);
     if (rc != 0)
       return rc;
   }
@@ -197,9 +215,9 @@ static int chk_file(void *ctx, const struct np_read_result *res,
     np_problem(c->p, where, "holds a PEM private key; keys never belong in "
                "a bundle");
   if (strchr(rel, '/') == NULL) {
-    if (c->sc != NULL)
-      chk_suite_end(c); /* the stream has left data/ */
-    rc = np_bag_files_push(&c->tagfiles, rel, len, hex, NULL);
+    rc = chk_suite_end(c); /* the stream has left data/ */
+    if (rc == 0)
+      rc = np_bag_files_push(&c->tagfiles, rel, len, hex, NULL);
     for (size_t k = 0; rc == 0 && k < NREQ; k++)
       if (strcmp(rel, required_tags[k]) == 0) {
         rc = np_ftree_add(c->tags, rel, data, len);
@@ -399,7 +417,8 @@ void np_archive_check_finish(struct np_check *c,
     np_archive_sc_free(c->sc);
     c->sc = NULL;
   }
-  chk_suite_end(c);
+  if (chk_suite_end(c) != 0)
+    np_problem(c->p, NULL, "out of memory");
   np_bag_files_sort(&c->tagfiles);
   np_bag_files_sort(&c->payload);
   if (res->complete && res->top[0] == '\0') {
@@ -421,6 +440,7 @@ void np_archive_check_finish(struct np_check *c,
   out->payload = c->payload;
   out->suites = c->nsuites;
   out->incomplete = c->nincomplete;
+  memcpy(out->incomplete_note, c->incomplete_note, sizeof out->incomplete_note);
   memset(&c->tagfiles, 0, sizeof c->tagfiles);
   memset(&c->payload, 0, sizeof c->payload);
 }

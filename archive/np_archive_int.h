@@ -58,6 +58,8 @@ struct np_verified {
   struct np_bag_files payload;     /* every file under data/, sorted      */
   size_t suites;                   /* suite folders in the payload        */
   size_t incomplete;               /* of them found incomplete            */
+  char incomplete_note[600];       /* "<suite>: incomplete: N of M ..." of
+                                      the first, or ""                   */
   char signer_sha256[NP_SHA256_HEX_SIZE]; /* key whose signature verified */
 };
 
@@ -91,15 +93,18 @@ int np_archive_verify_run(const char *path,
                           struct np_verified *out, struct np_errbuf *eb);
 
 /* The self-check of one suite fed file by file in path order (the seam to
- * resultset/): problems go to fn.  finish returns 0 (clean), NP_ECHECK
- * (problems reported), or another code when the check could not run; it
- * frees s.  free (without finishing) accepts NULL. */
+ * resultset/): problems go to fn.  finish fills *out (may be NULL) and
+ * returns 0 (clean), NP_ECHECK (problems reported), NP_EINCOMPLETE
+ * (repetitions missing, nothing else wrong; out->note says how many), or
+ * another code when the check could not run; it frees s.  free (without
+ * finishing) accepts NULL. */
 struct np_archive_sc;
 int np_archive_sc_new(const char *label, np_results_problem_fn fn, void *ctx,
                       struct np_archive_sc **out);
 int np_archive_sc_file(struct np_archive_sc *s, const char *path,
                        const char *data, size_t len);
-int np_archive_sc_finish(struct np_archive_sc *s);
+int np_archive_sc_finish(struct np_archive_sc *s,
+                         struct np_results_outcome *out);
 void np_archive_sc_free(struct np_archive_sc *s);
 
 /* 1 when the self-check itself parses path (relative to the suite) and

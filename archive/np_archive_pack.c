@@ -2,8 +2,8 @@
  * np_archive_pack.c - build a bundle from results folders, deterministically.
  *
  * The folders are loaded into memory (np_ftree, bounded), each is
- * self-checked (np_results_self_check, as `netproof-report --self-check`
- * does) and refused when it fails, evidence.json and the BagIt tag files
+ * self-checked (np_results_check_tree, as `netproof-report --self-check`
+ * does) and refused when it fails or is incomplete (unless allowed), evidence.json and the BagIt tag files
  * are derived from that copy, and the tar is written from the same copy,
  * so the manifests describe exactly the bytes checked and packed even if a
  * folder changes meanwhile.  Determinism: entries sorted by path, one
@@ -323,6 +323,7 @@ static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
 struct pack_outcome {
   char **incomplete; /* suite names                   */
   size_t n;          /* names held                    */
+  char note[600];    /* the first one's self-check note */
 };
 
 static int pack_is_incomplete(void *ctx, const char *suite) {
@@ -334,26 +335,49 @@ static int pack_is_incomplete(void *ctx, const char *suite) {
 }
 
 /* The result-set self-check of every suite: NP_ECHECK (problems told
- * through o->on_problem, the count in eb) refuses the pack. */
+ * through o->on_problem) or NP_EINCOMPLETE (without --allow-incomplete)
+ * refuses the pack; incomplete suites that may be packed are listed in
+ * out for evidence.json. */
 static int pack_selfcheck(const struct np_archive_pack_opts *o,
                           const struct np_bag *b, struct pack_outcome *out,
                           struct np_errbuf *eb) {
-  size_t failed = 0;
-  (void)out;
+  size_t failed = 0, incomplete = 0;
+  char note[600] = "";
   for (size_t i = 0; i < b->nsuites; i++) {
-    int rc = np_results_self_check(b->suites[i].tree, b->suites[i].name,
-                                   o->on_problem, o->ctx);
-    if (rc == NP_ECHECK)
+    struct np_results_outcome oc;
+    const char *name = b->suites[i].name;
+    int rc = np_results_check_tree(b->suites[i].tree, name, o->on_problem,
+                                   o->ctx, &oc);
+    if (rc == NP_ECHECK) {
       failed++;
-    else if (rc != 0)
-      return np_errbuf_set(eb, rc, "%s: self-check could not run: %s",
-                           b->suites[i].name, np_strerror(rc));
+    } else if (rc == NP_EINCOMPLETE) {
+      if (incomplete++ == 0)
+        snprintf(note, sizeof note, "%.300s: %.280s", name,
+                 oc.note[0] ? oc.note : "incomplete");
+      char **v = realloc(out->incomplete, (out->n + 1) * sizeof(*v));
+      if (v == NULL || (v[out->n] = strdup(name)) == NULL) {
+        if (v != NULL)
+          out->incomplete = v;
+        return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+      }
+      out->incomplete = v;
+      out->n++;
+    } else if (rc != 0) {
+      return np_errbuf_set(eb, rc, "%s: self-check could not run: %s", name,
+                           np_strerror(rc));
+    }
   }
   if (failed > 0)
     return np_errbuf_set(eb, NP_ECHECK,
                          "%zu of %zu result set(s) fail their self-check; "
                          "not packed",
                          failed, b->nsuites);
+  if (incomplete > 0 && !o->allow_incomplete)
+    return np_errbuf_set(eb, NP_EINCOMPLETE,
+                         "%.380s; not packed (--allow-incomplete packs it, "
+                         "marked incomplete in evidence.json)",
+                         note);
+  snprintf(out->note, sizeof out->note, "%s", note);
   return 0;
 }
 
@@ -375,7 +399,7 @@ static void pack_default_name(const char *out, char *name, size_t len) {
 }
 
 int np_archive_pack(const struct np_archive_pack_opts *o,
-                    struct np_errbuf *eb) {
+                    struct np_archive_verdict *verdict, struct np_errbuf *eb) {
   char name[256];
   if (o->ndirs == 0 || o->out == NULL)
     return np_errbuf_set(eb, NP_EUSAGE, "pack needs DIR... and -o BUNDLE");
@@ -425,6 +449,13 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     goto free_all;
   }
   rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
+  if (rc == 0 && verdict != NULL) {
+    memset(verdict, 0, sizeof *verdict);
+    verdict->suites = b->nsuites;
+    verdict->incomplete = outcome.n;
+    snprintf(verdict->incomplete_note, sizeof verdict->incomplete_note, "%s",
+             outcome.note);
+  }
 free_all:
   pack_list_free(&l);
   cJSON_Delete(ev);

@@ -114,6 +114,8 @@ int np_archive_verify_ex(const char *path, const struct np_archive_limits *lim,
     memcpy(verdict->signer_sha256, v.signer_sha256, sizeof v.signer_sha256);
     verdict->suites = v.suites;
     verdict->incomplete = v.incomplete;
+    memcpy(verdict->incomplete_note, v.incomplete_note,
+           sizeof verdict->incomplete_note);
   }
   np_verified_free(&v);
   return 0;

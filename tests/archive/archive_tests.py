@@ -5,7 +5,7 @@ signatures (with openssl interop both ways), packing refusals.
 
 usage: archive_tests.py GROUP BUILD_DIR WORK_DIR
   GROUP: setup | hostile | hostile_content | repro | interop | extract | cli
-         | sign | pack | largeset
+         | sign | pack | largeset | memory
 `setup` runs `netproof-bench matrix bench/plans/quick.json` once into
 WORK_DIR/fixture/quick (a real results folder) and packs WORK_DIR/base.tar.gz;
 the other groups craft their cases from those.  Every case states the exit
@@ -18,6 +18,7 @@ import hashlib
 import io
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -109,7 +110,7 @@ def top():
     return load(BASE)[0][0].name.rstrip("/")
 
 
-def rebag(members, t, edits):
+def rebag(members, t, edits, ev_fn=None):
     """A dishonest re-bagging: replace payload files (edits: entry name ->
     bytes) and make every checksum agree again - manifest lines,
     evidence.json's file entries and payload size, bag-info's
@@ -132,6 +133,8 @@ def rebag(members, t, edits):
                 fix(v)
     fix(ev)
     ev["payload"]["bytes"] = sum(len(d) for d in payload.values())
+    if ev_fn is not None:
+        ev_fn(ev)
     info = data[pre + "bag-info.txt"].decode()
     info = "".join(f"Payload-Oxum: {ev['payload']['bytes']}.{len(payload)}\n"
                    if l.startswith("Payload-Oxum:") else l for l in info.splitlines(True))
@@ -691,6 +694,37 @@ def group_pack():
     # --allow-incomplete belongs to pack only
     rc, out = run([ARCHIVE, "verify", BASE, "--allow-incomplete"])
     check(rc == 2, f"verify --allow-incomplete: usage error ({rc})")
+    # incomplete sets (real ones: interrupted by SIGINT, runner SIGKILLed):
+    # refused with exit 4 unless --allow-incomplete, which marks them
+    for kind in ("interrupted", "killed"):
+        folder = os.path.join(d, "inc", kind)
+        shutil.copytree(os.path.join(SRC, "tests", "selfcheck", f"fixture-udp-{kind}"), folder)
+        refused(kind, folder, 4, [f"netproof-archive: {kind}: incomplete: ",
+                                  "; not packed (--allow-incomplete packs it, marked "
+                                  "incomplete in evidence.json)"])
+        b = p(kind + "-allowed.tar.gz")
+        rc, out = run([ARCHIVE, "pack", folder, "-o", b, "--allow-incomplete"])
+        check(rc == 0 and f"{kind}: incomplete: " in out and "packed with --allow-incomplete" in out,
+              f"{kind}: packed with --allow-incomplete ({rc} {out.strip()})")
+        members = load(b)
+        bt = members[0][0].name.rstrip("/")
+        ev = json.loads(dict(base_map(members))[f"{bt}/evidence.json"])
+        check([x["self_check"] for x in ev["suites"]] == ["incomplete"],
+              f"{kind}: evidence.json marks the suite incomplete")
+        rc, out = run([ARCHIVE, "verify", b])
+        check(rc == 4 and f"{b}: valid" in out and "1 incomplete result set(s): " in out,
+              f"{kind}: verify says valid and incomplete, exit 4 ({rc} {out.strip()})")
+        forged = p(kind + "-forged.tar.gz")
+        def claim_clean(e):
+            e["suites"][0]["self_check"] = "clean"
+        write(rebag(members, bt, {}, claim_clean), forged)
+        rc, out = run([ARCHIVE, "verify", forged])
+        check(rc == 1 and "evidence.json: /suites/0/self_check: does not match the payload" in out,
+              f"{kind}: evidence re-bagged to claim a clean set: exit {rc} ({out.strip()[:300]})")
+    rc, out = run([ARCHIVE, "pack", FIXTURE, "-o", p("complete.tar.gz"), "--allow-incomplete"])
+    ev = json.loads(dict(base_map(load(p("complete.tar.gz"))))["complete/evidence.json"])
+    check(rc == 0 and "incomplete" not in out and ev["suites"][0]["self_check"] == "clean",
+          f"a complete set with --allow-incomplete is simply clean ({rc} {out.strip()})")
 
 
 LARGE_SET = os.path.join(SRC, "bench", "scripts", "large_set.py")
@@ -730,6 +764,49 @@ def group_largeset():
     check(rc == 1 and "fails its self-check" in text, f"a bad source: exit {rc} {text.strip()[-300:]}")
 
 
+def verify_under_as(bundle, mib):
+    """verify with RLIMIT_AS (what `ulimit -v` sets) of mib MiB."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))
+    p = subprocess.run([ARCHIVE, "verify", bundle], capture_output=True, text=True,
+                       preexec_fn=limit, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def group_memory():
+    """verify's memory does not grow with the bundle's bytes: the address
+    space that verifying the small base bundle needs (shared libraries and
+    all) is measured, and a generated bundle whose payload is at least
+    twice that plus 48 MiB verifies within that plus 48 MiB.  (What does
+    grow is a few KiB per run - file list, evidence facts, the
+    self-check's per-run summary - well inside the margin here.)"""
+    lo, hi = 8, 1024
+    if verify_under_as(BASE, hi)[0] != 0:
+        check(False, "the base bundle verifies under a 1 GiB address-space limit")
+        return
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if verify_under_as(BASE, mid)[0] == 0 else (mid, hi)
+    limit = hi + 48
+    per_run = sum(os.path.getsize(f) for f in glob.glob(os.path.join(FIXTURE, "runs", "*", "*")))
+    per_run /= len(glob.glob(os.path.join(FIXTURE, "runs", "*", "rep-*.json")))
+    runs = int(2 * (limit << 20) / per_run) + 1
+    d = tempfile.mkdtemp(dir=WORK, prefix="memory-")
+    big, bundle = os.path.join(d, "big"), os.path.join(d, "big.tar.gz")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, big, "--runs", str(runs), "--source", FIXTURE],
+                   timeout=600)
+    check(rc == 0, f"large set of {runs} runs ({text.strip()[-200:]})")
+    payload = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(big) for f in fs)
+    rc, text = run([ARCHIVE, "pack", big, "-o", bundle], timeout=600)
+    check(rc == 0, f"pack ({text.strip()[:300]})")
+    shutil.rmtree(big)
+    rc, text = verify_under_as(bundle, limit)
+    check(rc == 0 and "valid" in text and payload >= 2 * (limit << 20),
+          f"a {payload / 2**20:.0f} MiB payload verifies under RLIMIT_AS {limit} MiB "
+          f"(floor {hi} MiB): exit {rc} {text.strip()[-300:]}")
+    os.remove(bundle)
+
+
 BASE_MTIME = 0
 if GROUP != "setup":
     if not os.path.exists(BASE):
@@ -738,6 +815,7 @@ if GROUP != "setup":
     BASE_MTIME = load(BASE)[0][0].mtime
 {"setup": group_setup, "hostile": group_hostile, "hostile_content": group_hostile_content, "repro": group_repro,
  "interop": group_interop, "extract": group_extract, "cli": group_cli, "sign": group_sign,
- "pack": group_pack, "largeset": group_largeset}[GROUP]()
+ "pack": group_pack, "largeset": group_largeset,
+ "memory": group_memory}[GROUP]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
