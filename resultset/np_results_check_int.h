@@ -251,6 +251,10 @@ void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
  * 0, NP_EPARSE (not all strings) or NP_ENOMEM. */
 int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc);
 
+/* 1 when version v ("0.1.0") is older than ref ("0.2.0"), comparing the
+ * dotted numbers in turn; an empty or unreadable v counts as older. */
+int np_chk_version_before(const char *v, const char *ref);
+
 /* A phase measured for `measured` s against `configured` s: at least the
  * configured time (unless the record is interrupted), at most 5 % + 0.5 s
  * more; a problem at ptr otherwise. */

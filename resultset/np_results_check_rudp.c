@@ -163,7 +163,8 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
 }
 
 /* The round's six checks from its own counters. */
-static int round_checks(const cJSON *rd, struct np_rudp_check out[]) {
+static int round_checks(const cJSON *rd, int unordered,
+                        struct np_rudp_check out[]) {
   const cJSON *cn = cJSON_GetObjectItemCaseSensitive(rd, "counters");
   const cJSON *co = cJSON_GetObjectItemCaseSensitive(rd, "connections");
   const cJSON *rl = cJSON_GetObjectItemCaseSensitive(rd, "relay");
@@ -182,7 +183,8 @@ static int round_checks(const cJSON *rd, struct np_rudp_check out[]) {
       .conns_failed = (uint32_t)u64(co, "failed"),
       .conns_unacked = (uint32_t)u64(co, "unacknowledged"),
       .relay_errors = u64(rl, "errors"),
-      .relay_overflow = u64(rl, "overflow")};
+      .relay_overflow = u64(rl, "overflow"),
+      .unordered = unordered};
   return np_rudp_checks_eval(&in, out);
 }
 
@@ -190,7 +192,12 @@ static void check_round_verdict(const struct np_chk_rec *r, const cJSON *rd,
                                 const char *base,
                                 struct np_rudp_check out[]) {
   char p[160];
-  int failed = round_checks(rd, out);
+  int failed = round_checks(
+      rd,
+      strcmp(np_json_get_string(np_json_pointer(r->doc, "/config"),
+                                "delivery", "ordered"),
+             "unordered") == 0,
+      out);
   struct np_bench_check list[NP_RUDP_CHECKS];
   for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
     list[k] = (struct np_bench_check){out[k].name, out[k].passed,
@@ -274,6 +281,59 @@ static void check_sums(const struct np_chk_rec *r, const cJSON *rounds) {
                    kd, drops);
 }
 
+/* Defaults that changed with a version: a record of an older version ran
+ * with the old one, so its command is re-parsed with that value made
+ * explicit (appended only when the command does not give the option).
+ * "fec_wait+3" is 0.1's automatic reordering-window cap with FEC (the
+ * FEC group wait + 3 ms; 0.2 caps only FEC-protected fragments). */
+static const struct {
+  const char *before;  /* versions older than this ran with ...        */
+  const char *option;  /* ... this option ...                          */
+  const char *value;   /* ... at this value                            */
+  int fec_only;        /* only when --fec is not none                  */
+} old_defaults[] = {
+    {"0.2.0", "--fec-target", "0.02", 0},
+    {"0.2.0", "--reo-wnd-max-ms", "fec_wait+3", 1},
+};
+
+static int has_arg(char **argv, int argc, const char *opt) {
+  size_t n = strlen(opt);
+  for (int i = 1; i < argc; i++)
+    if (strncmp(argv[i], opt, n) == 0 && (argv[i][n] == 0 || argv[i][n] == '='))
+      return 1;
+  return 0;
+}
+
+/* Append the old defaults a record of version ver ran with (see
+ * old_defaults).  0, or NP_ENOMEM. */
+static int add_old_defaults(const char *ver, const struct np_rudp_config *cfg,
+                            char ***argv, int *argc) {
+  for (size_t k = 0; k < sizeof old_defaults / sizeof old_defaults[0]; k++) {
+    if (!np_chk_version_before(ver, old_defaults[k].before) ||
+        has_arg(*argv, *argc, old_defaults[k].option) ||
+        (old_defaults[k].fec_only && cfg->fec == NP_RUDP_FEC_NONE))
+      continue;
+    char val[32];
+    if (strcmp(old_defaults[k].value, "fec_wait+3") == 0)
+      snprintf(val, sizeof val, "%.15g", cfg->fec_cfg.wait_ns / 1e6 + 3.0);
+    else
+      snprintf(val, sizeof val, "%s", old_defaults[k].value);
+    char **n = realloc(*argv, (size_t)(*argc + 3) * sizeof *n);
+    if (n == NULL)
+      return NP_ENOMEM;
+    *argv = n;
+    if ((n[*argc] = strdup(old_defaults[k].option)) == NULL)
+      return NP_ENOMEM;
+    if ((n[*argc + 1] = strdup(val)) == NULL) {
+      free(n[*argc]);
+      return NP_ENOMEM;
+    }
+    *argc += 2;
+    n[*argc] = NULL;
+  }
+  return 0;
+}
+
 /* config from config.command by the rudp option table; round seeds and
  * phases against it. */
 static void check_config(const struct np_chk_rec *r, const cJSON *rounds) {
@@ -293,10 +353,21 @@ static void check_config(const struct np_chk_rec *r, const cJSON *rounds) {
     np_chk_argv_free(argv, argc);
     return;
   }
+  const char *ver =
+      np_json_get_string(np_json_pointer(r->doc, "/tool"), "version", "");
+  int argc_given = argc; /* the command as run, before any old default */
+  if (np_chk_version_before(ver, NP_VERSION)) {
+    if (add_old_defaults(ver, &cfg, &argv, &argc) != 0 ||
+        np_rudp_config_parse(argc, argv, &cfg, &help, &eb) != 0) {
+      r->c->oom = 1; /* the command parsed a moment ago */
+      np_chk_argv_free(argv, argc);
+      return;
+    }
+  }
   cJSON *want =
       np_rudp_config_json(&cfg, np_rudp_config_lanes(&cfg),
                           np_json_pointer(r->doc, "/rudp/rounds/0/relay/stats"),
-                          argc, argv);
+                          argc_given, argv);
   if (want == NULL)
     r->c->oom = 1;
   else

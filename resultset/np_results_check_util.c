@@ -459,3 +459,18 @@ void np_chk_plan_index_all(struct np_results_check *c,
   }
   free(refs);
 }
+
+int np_chk_version_before(const char *v, const char *ref) {
+  for (;;) {
+    char *ev, *er;
+    long a = strtol(v, &ev, 10), b = strtol(ref, &er, 10);
+    if (ev == v)
+      return er != ref; /* v unreadable: older, unless both end here */
+    if (a != b)
+      return a < b;
+    if (*ev != '.' || *er != '.')
+      return *er == '.'; /* "0.2" is older than "0.2.1" */
+    v = ev + 1;
+    ref = er + 1;
+  }
+}

@@ -31,8 +31,9 @@ int np_rudp_checks_eval(const struct np_rudp_check_input *t,
                  "%" PRIu64 " messages with wrong bytes (server + client)",
                  t->content_errors);
   f |= check_set(&out[NP_RUDP_CHECK_ORDER], "order", t->sequence_errors == 0,
-                 "%" PRIu64 " messages out of delivery order (ordered: not "
-                 "the next one; unordered: twice, or never sent)",
+                 t->unordered ? "%" PRIu64 " messages delivered twice or "
+                                "never sent (unordered delivery)"
+                              : "%" PRIu64 " messages delivered out of order",
                  t->sequence_errors);
   f |= check_set(&out[NP_RUDP_CHECK_SEND_COMPLETION], "send_completion",
                  t->sent == t->received && t->server_received == t->sent &&

@@ -49,6 +49,8 @@ struct np_rudp_check_input {
   uint32_t conns, conns_closed, conns_failed, conns_unacked;
   uint64_t relay_errors;    /* relay receive/send/truncation errors      */
   uint64_t relay_overflow;  /* packets tail-dropped at the capacity      */
+  int unordered;            /* --delivery unordered: "order" means each
+                               message once and only if it was sent      */
 };
 
 /* The six checks of one round into out[]; returns 1 when any failed. */

@@ -233,13 +233,13 @@ out_relay:
   np_rudp_net_free(net);
   np_relay_destroy(relay);
   if (rc == 0)
-    np_rudp_round_checks(r);
+    np_rudp_round_checks(r, cfg->arq.delivery == NP_ARQ_UNORDERED);
 out_base:
   np_relay_link_line_free(&base);
   return rc;
 }
 
-void np_rudp_round_checks(struct np_rudp_round *r) {
+void np_rudp_round_checks(struct np_rudp_round *r, int unordered) {
   const struct np_rudp_app *t = &r->total;
   struct np_rudp_check_input in = {.sent = t->sent,
                                    .server_received = t->server_received,
@@ -254,7 +254,8 @@ void np_rudp_round_checks(struct np_rudp_round *r) {
                                    .conns_failed = r->conns_failed,
                                    .conns_unacked = r->conns_unacked,
                                    .relay_errors = r->relay_errors,
-                                   .relay_overflow = r->relay_overflow};
+                                   .relay_overflow = r->relay_overflow,
+                                   .unordered = unordered};
   r->failed = np_rudp_checks_eval(&in, r->checks);
 }
 

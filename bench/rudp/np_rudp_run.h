@@ -123,6 +123,6 @@ void np_rudp_result_free(struct np_rudp_result *res); /* accepts NULL */
 
 /* Evaluate the six checks of one round (fills r->checks, r->failed) with
  * np_rudp_checks_eval over the round's counters. */
-void np_rudp_round_checks(struct np_rudp_round *r);
+void np_rudp_round_checks(struct np_rudp_round *r, int unordered);
 
 #endif /* NP_RUDP_RUN_H */
