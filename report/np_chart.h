@@ -19,6 +19,8 @@
  *     (planned, not run); an empty slot of a category another series has is
  *     labelled "n/m" (not measured: not in the plan);
  *   - bars of one run have no error bars and the caption says so;
+ *   - a ratio chart draws a reference line (has_ref: 1.0, "no change")
+ *     and grows each bar from it, so 0.97 and 1.03 read apart;
  *   - the caption lines explain every mark that appears, then the caller's
  *     notes; a stamp (e.g. "SELF-CHECK FAILED") is drawn above the title and
  *     starts the caption.
@@ -68,6 +70,11 @@ struct np_chart {
   const char *const *notes_extra; /* NULL-terminated caption lines or NULL  */
   const char *stamp;     /* NULL, or a warning drawn above the title         */
   int log_y;             /* 1 = logarithmic y axis (values <= 0 not drawn)   */
+  int has_ref;           /* 1: a dashed line at ref, bars grow from it up or
+                          * down, the y axis spans the data and ref only
+                          * (a ratio chart: ref 1.0); linear axes only       */
+  double ref;            /* the reference value                              */
+  const char *ref_note;  /* caption line saying what the line is             */
   size_t ncat;           /* number of categories                             */
   const char *const *categories; /* ncat labels                              */
   const char *const *notes; /* NULL or ncat second lines under the category

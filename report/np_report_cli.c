@@ -21,6 +21,7 @@
 #include "np_ftree.h"
 #include "np_json.h"
 #include "np_report.h"
+#include "np_report_compare.h"
 #include "np_report_formats.h"
 #include "np_report_pages.h"
 #include "np_results_selfcheck.h"
@@ -50,6 +51,8 @@ static void usage(FILE *f) {
         "       netproof-report --self-check --results DIR [...]\n"
         "       netproof-report --pages --results DIR [--results DIR ...] "
         "--output docs/performance\n"
+        "       netproof-report compare BASE NEW --output DIR [...] "
+        "(compare --help)\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
         "[--force]\n"
         "exit: 0 ok; 1 a check failed (self-check: problems found; report: "
@@ -349,6 +352,8 @@ free_sets:
 
 int np_report_cli(int argc, char **argv) {
   struct cli c = {0};
+  if (argc > 1 && strcmp(argv[1], "compare") == 0)
+    return np_report_compare_cli(argc - 1, argv + 1);
   if (parse(&c, argc, argv) != 0) {
     usage(stderr);
     return NP_EXIT_USAGE;
