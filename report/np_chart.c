@@ -341,10 +341,17 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
         plline(5, lx, ly);
         pllsty(1);
         plwidth(1.0);
-        /* the dagger well above the bar and its error bar */
+      }
+      /* the dagger(s) well above the bar and its error bar, side by side
+       * when both marks apply */
+      if (mk & (NP_CHART_UNSTABLE | NP_CHART_MISSED)) {
         double top = bars ? fmax(ymap(c, m), ymap(c, hi)) : ymap(c, m);
-        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95,
-                "\xe2\x80\xa0");
+        const char *sym = (mk & NP_CHART_UNSTABLE) && (mk & NP_CHART_MISSED)
+                              ? "\xe2\x80\xa0 \xe2\x80\xa1"
+                          : (mk & NP_CHART_UNSTABLE) ? "\xe2\x80\xa0"
+                                                     : "\xe2\x80\xa1";
+        plcol0(COL_FG);
+        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95, sym);
       }
     }
   }
@@ -382,6 +389,12 @@ static size_t caption_parts(const struct np_chart *c, const char **part,
                                    "its records are kept, it is not ranked";
   if ((any & NP_CHART_MISSING) && n < max)
     part[n++] = "missing: planned but not run (the result set is incomplete)";
+  if ((any & NP_CHART_MISSED) && n < max)
+    part[n++] = c->missed_note
+                    ? c->missed_note
+                    : "\xe2\x80\xa1 interval target missed: the maximum "
+                      "repetitions ran before the 95 % interval of the "
+                      "median round trips/s was tight enough";
   if (nm && n < max)
     part[n++] = "n/m: not measured (no such configuration in the plan)";
   for (size_t k = 0; c->notes_extra && c->notes_extra[k] && n < max; k++)

@@ -39,7 +39,10 @@
 enum np_chart_mark {
   NP_CHART_UNSTABLE = 1, /* value drawn, dashed outline + dagger          */
   NP_CHART_EXCLUDED = 2, /* no value: a repetition failed                 */
-  NP_CHART_MISSING = 4   /* no value: planned but not run (incomplete)    */
+  NP_CHART_MISSING = 4,  /* no value: planned but not run (incomplete)    */
+  NP_CHART_MISSED = 8    /* value drawn, double dagger: an until-stable
+                          * configuration that reached its maximum
+                          * repetitions without the interval target       */
 };
 
 /* Number of distinct styles before colour and hatch repeat together. */
@@ -67,6 +70,7 @@ struct np_chart {
   const char *unstable_note; /* why a bar is marked unstable; NULL = spread
                               * of round trips/s above 10 % across runs      */
   const char *excluded_note; /* why bars are excluded (failed checks)        */
+  const char *missed_note;   /* what the double dagger says; NULL = default */
   const char *const *notes_extra; /* NULL-terminated caption lines or NULL  */
   const char *stamp;     /* NULL, or a warning drawn above the title         */
   int log_y;             /* 1 = logarithmic y axis (values <= 0 not drawn)   */
@@ -96,6 +100,13 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
  * of_one_process adds "of one process" (rounds of a single run). */
 void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
                            const char *unit, int of_one_process);
+
+/* The same for error bars that are 95 % percentile-bootstrap intervals
+ * of the median ("... error bars: 95 % percentile-bootstrap confidence
+ * interval of the median (10,000 resamples)"), saying that bars of fewer
+ * than 5 values have none when nmin < 5. */
+void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
+                         const char *unit, int of_one_process);
 
 /* Estimated width in mm of text at a plplot character scale (DejaVu Sans
  * advance widths; what the SVG viewers here draw). */

@@ -41,6 +41,7 @@ struct cli {
   int force;                        /* --force                          */
   int self_check;                   /* --self-check                     */
   int pages;                        /* --pages (docs/performance)       */
+  enum np_report_error_bars error_bars; /* --error-bars                 */
 };
 
 static void usage(FILE *f) {
@@ -48,6 +49,7 @@ static void usage(FILE *f) {
         "...] --output OUTDIR\n"
         "                       [--format md|csv|json[,...]] [--title TEXT] "
         "[--lang en] [--plans DIR] [--force]\n"
+        "                       [--error-bars minmax|ci95]\n"
         "       netproof-report --self-check --results DIR [...]\n"
         "       netproof-report --pages --results DIR [--results DIR ...] "
         "--output docs/performance\n"
@@ -135,6 +137,18 @@ static int parse(struct cli *c, int argc, char **argv) {
       if (c->formats == 0) {
         fprintf(stderr, "netproof-report: --format %s: expected md, csv or "
                         "json (comma-separated)\n", argv[i]);
+        return NP_EUSAGE;
+      }
+    } else if (strcmp(a, "--error-bars") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "minmax") == 0)
+        c->error_bars = NP_REPORT_EB_MINMAX;
+      else if (strcmp(v, "ci95") == 0)
+        c->error_bars = NP_REPORT_EB_CI95;
+      else {
+        fprintf(stderr, "netproof-report: --error-bars %s: expected minmax "
+                        "(min/max of the runs) or ci95 (95 %% bootstrap "
+                        "interval of the median)\n", v);
         return NP_EUSAGE;
       }
     } else if (strcmp(a, "--pages-format") == 0 && has) {
@@ -307,7 +321,8 @@ static int report(const struct cli *c) {
   if (code != 0)
     goto free_sets;
   struct np_report_opts o = {.title = c->title, .lang = c->lang,
-                             .labels = c->labels, .check_failed = failed};
+                             .labels = c->labels, .check_failed = failed,
+                             .error_bars = c->error_bars};
   int rc;
   if (c->pages) {
     /* The hand-written <page>.reading.md files live in the output folder
@@ -318,7 +333,8 @@ static int report(const struct cli *c) {
       cur = NULL;
     struct np_report_pages_opts po = {.results_rel = NULL, .readings = cur,
                                       .labels = c->labels,
-                                      .check_failed = failed, .mdx = c->mdx};
+                                      .check_failed = failed, .mdx = c->mdx,
+                                      .error_bars = c->error_bars};
     rc = np_report_pages_build(sets, c->nresults, &po, &out, &eb);
     np_ftree_free(cur);
   } else {
