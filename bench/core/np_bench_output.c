@@ -210,7 +210,10 @@ int np_bench_output_commit(struct np_bench_output *o, const void *buf,
 
 int np_bench_output_commit_json(struct np_bench_output *o, const cJSON *doc,
                                 struct np_errbuf *eb) {
-  char *txt = np_json_print(doc, 1);
+  /* one line, no indentation: committed result sets stay compact (a
+   * record's kernel snapshots are most of it); every reader parses JSON,
+   * records of 0.1 were indented, and `jq .` indents for a reader */
+  char *txt = np_json_print(doc, 0);
   if (txt == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "%s: cannot print the document "
                          "(memory, or a non-finite number)", o->path);

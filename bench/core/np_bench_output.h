@@ -42,7 +42,8 @@ int np_bench_output_open(const char *path, struct np_bench_output **out,
 int np_bench_output_commit(struct np_bench_output *o, const void *buf,
                            size_t len, struct np_errbuf *eb);
 
-/* The document, pretty-printed, through np_bench_output_commit. */
+/* The document as one line of JSON (and a newline), through
+ * np_bench_output_commit. */
 int np_bench_output_commit_json(struct np_bench_output *o, const cJSON *doc,
                                 struct np_errbuf *eb);
 
