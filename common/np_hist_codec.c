@@ -463,6 +463,41 @@ cJSON *np_hist_to_json(const struct np_hist *h, const char *unit) {
   return o;
 }
 
+cJSON *np_hist_summary_json(const struct np_hist *h, double per_unit) {
+  static const struct {
+    const char *key; /* record name */
+    double p;        /* percentile  */
+  } ps[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p999", 99.9}};
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  uint64_t n = np_hist_count(h);
+  NUM(o, "count", n);
+  if (n)
+    NUM(o, "min", (double)np_hist_min(h) / per_unit);
+  else
+    cJSON_AddNullToObject(o, "min");
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+    int64_t v;
+    if (np_hist_percentile(h, ps[i].p, &v) == 0)
+      NUM(o, ps[i].key, (double)v / per_unit);
+    else
+      cJSON_AddNullToObject(o, ps[i].key);
+  }
+  if (n) {
+    NUM(o, "max", (double)np_hist_max(h) / per_unit);
+    NUM(o, "mean", np_hist_mean(h) / per_unit);
+  } else {
+    cJSON_AddNullToObject(o, "max");
+    cJSON_AddNullToObject(o, "mean");
+  }
+  if (cJSON_GetArraySize(o) != 8) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
 /* An integer member that a double holds exactly (< 2^53). */
 static int get_int(const cJSON *o, const char *key, int64_t lo, int64_t *out,
                    struct np_errbuf *eb) {

@@ -78,6 +78,14 @@ void np_hist_sum_text(const struct np_hist *h, char buf[40]);
  * values count ("ns").  NULL on no memory or a zlib failure. */
 cJSON *np_hist_to_json(const struct np_hist *h, const char *unit);
 
+/* The summary records show beside a histogram: {"count", "min", "p50",
+ * "p90", "p99", "p999", "max", "mean"}, values divided by per_unit (1000:
+ * ns shown in microseconds); what the sample count cannot support is null
+ * (np_hist_percentile refuses it), never invented.  The benchmarks write
+ * it and the self-check recomputes it from the decoded histogram with
+ * this one function.  NULL on no memory. */
+cJSON *np_hist_summary_json(const struct np_hist *h, double per_unit);
+
 /* Back from that object: the data decoded, its header checked against
  * lowest/highest/significant_digits, count against the counts, and the
  * exact statistics restored (np_hist_set_exact).  NP_ECORRUPT or

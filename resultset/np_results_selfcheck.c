@@ -18,6 +18,7 @@
 
 #include "np_json.h"
 #include "np_results.h"
+#include "np_results_hist.h"
 #include "np_results_selfcheck_int.h"
 #include "np_schema.h"
 
@@ -374,6 +375,17 @@ static void check_summary(struct np_results_chk *c,
   check_rankings(c, s);
 }
 
+/* The histogram rule's problems, as the engine's (np_results_hist.h). */
+struct hist_ctx {
+  struct np_results_chk *c; /* the check in progress */
+  const char *file;         /* the record            */
+};
+
+static void on_hist_problem(void *ctx, const char *ptr, const char *reason) {
+  struct hist_ctx *h = ctx;
+  np_results_problem(h->c, h->file, ptr, "%s", reason);
+}
+
 int np_results_self_check(const struct np_ftree *t, const char *label,
                           np_results_problem_fn on_problem, void *ctx) {
   struct np_results_chk c = {.label = label, .fn = on_problem, .ctx = ctx};
@@ -399,6 +411,8 @@ int np_results_self_check(const struct np_ftree *t, const char *label,
       np_results_check_rudp_run(&c, p, d);
       np_results_check_external_run(&c, p, d);
       np_results_check_exec_run(&c, t, p, d);
+      np_results_check_hist(d, on_hist_problem,
+                            &(struct hist_ctx){.c = &c, .file = p});
       cJSON_Delete(d);
       check_siblings(&c, t, p);
     }
