@@ -2,7 +2,7 @@
  * np_results_hist.h - the self-check's histogram rule: every histogram a
  * record carries (an object whose "encoding" names HdrHistogram's V2
  * compressed form, common/np_hist_codec.h) must decode, agree with its
- * own exact statistics, and - where it says which summary it
+ * own exact statistics, and - where it names the member beside it that it
  * "summarizes" - reproduce every number of that summary (count, min,
  * p50, p90, p99, p99.9, max, mean; nulls where the count cannot support
  * a percentile) with the benchmarks' own summary code.

@@ -47,7 +47,7 @@ cJSON *np_bench_record_measurement(const struct np_bench_measurement *m) {
     cJSON_Delete(o);
     return NULL;
   }
-  cJSON *hist = np_bench_record_histogram(m->rtt_ns, "/measurement/rtt_us");
+  cJSON *hist = np_bench_record_histogram(m->rtt_ns, "rtt_us");
   if (!cJSON_AddItemToObject(o, "rtt_histogram", hist)) {
     cJSON_Delete(hist);
     cJSON_Delete(o);

@@ -34,8 +34,8 @@ cJSON *np_bench_record_rtt(const struct np_hist *h);
 
 /* The whole histogram (common/np_hist_codec.h: HdrHistogram V2 encoding
  * plus exact min, max, sum and overflows; values in ns), with
- * "summarizes": the JSON pointer of the summary it reproduces (or NULL),
- * so the self-check recomputes that summary from it.  NULL on no memory. */
+ * "summarizes": the name of the member beside it that holds the summary
+ * it reproduces (or NULL), so the self-check recomputes that summary.  NULL on no memory. */
 cJSON *np_bench_record_histogram(const struct np_hist *h,
                                  const char *summarizes);
 

@@ -13,6 +13,7 @@
 
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
+#include "np_udp_open.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
@@ -34,6 +35,7 @@ struct udp_ctx {
   struct np_udp_loss loss;     /* losses of the measured phase    */
   struct np_udp_checks checks; /* the invariants                  */
   struct np_udp_attrib attrib; /* --connect: where losses went      */
+  char open_text[200];         /* open loop's part of the summary    */
 };
 
 /* --connect's line: the target, who answered, what was attributed. */
@@ -51,9 +53,9 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
              a->not_attributed);
   fprintf(stderr,
           PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
-          " lost %" PRId64 " (client sockets %" PRIu64 ", %s): %s\n",
+          " lost %" PRId64 " (client sockets %" PRIu64 ", %s)%s: %s\n",
           ctx->cfg.connect, who, rate, p50, p99, a->lost, a->client_socket,
-          server, np_bench_status_name(st));
+          server, ctx->open_text, np_bench_status_name(st));
 }
 
 static void summary(const void *ctxp, enum np_bench_status st) {
@@ -77,7 +79,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
     fprintf(stderr,
             PROG ": %s/%s %" PRIu32 " B x %" PRIu32 " clients x window %" PRIu32
             ": %.0f round trips/s, p50 %.2f us, p99 %s%.2f us, lost %" PRId64
-            " (kernel drops %" PRIu64 "), cpu %.1f %%: %s\n",
+            " (kernel drops %" PRIu64 "), cpu %.1f %%%s: %s\n",
             np_udp_backend_name(cfg->backend),
             np_udp_io_model_name(cfg->io_model), cfg->payload, cfg->clients,
             cfg->window, wall > 0 ? (double)res->measure.received / wall : 0.0,
@@ -86,7 +88,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
             wall > 0 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) /
                            wall
                      : 0.0,
-            np_bench_status_name(st));
+            ctx->open_text, np_bench_status_name(st));
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)
     if (!ctx->checks.item[i].passed)
@@ -112,10 +114,15 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
     np_udp_external_attrib(&ctx->res, &ctx->attrib);
     np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
-    return 0;
+  } else {
+    np_udp_loss_compute(&ctx->res.measure, &ctx->res, &ctx->loss);
+    np_udp_checks_eval(&ctx->res, &ctx->loss, &ctx->checks);
   }
-  np_udp_loss_compute(&ctx->res.measure, &ctx->res, &ctx->loss);
-  np_udp_checks_eval(&ctx->res, &ctx->loss, &ctx->checks);
+  if (ctx->cfg.rate > 0) {
+    np_udp_open_checks(&ctx->res, &ctx->checks);
+    np_udp_open_summary(&ctx->cfg, &ctx->res, ctx->open_text,
+                        sizeof ctx->open_text);
+  }
   return 0;
 }
 

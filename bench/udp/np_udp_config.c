@@ -98,3 +98,9 @@ const char *np_udp_io_model_name(enum np_udp_io_model m) {
 const char *np_udp_backend_name(enum np_udp_backend b) {
   return (unsigned)b <= NP_UDP_BACKEND_RAW ? np_udp_backend_names[b] : "?";
 }
+
+const char *const np_udp_arrivals_names[] = {"constant", "poisson", NULL};
+
+uint32_t np_udp_config_inflight(const struct np_udp_config *cfg) {
+  return cfg->rate > 0 ? cfg->max_outstanding : cfg->window;
+}

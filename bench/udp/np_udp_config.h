@@ -40,6 +40,12 @@ enum np_udp_backend {
   NP_UDP_BACKEND_RAW /* epoll + recvmmsg/sendmmsg, no libuv      */
 };
 
+/* Open loop (--rate): how send times are spaced. */
+enum np_udp_arrivals {
+  NP_UDP_ARRIVALS_CONSTANT, /* every client every clients/rate seconds   */
+  NP_UDP_ARRIVALS_POISSON   /* exponential gaps of that mean per client  */
+};
+
 struct np_udp_config {
   uint32_t payload;             /* datagram payload bytes                    */
   uint32_t clients;             /* client sockets                            */
@@ -63,6 +69,11 @@ struct np_udp_config {
   uint16_t port;                /* --connect's port / --listen's (0 = any)   */
   double max_seconds;           /* serve: the upper bound of its lifetime    */
   uint64_t seed;                /* payload generator seed                    */
+  double rate;                  /* --rate: messages/s over all clients on a
+                                   fixed schedule (open loop); 0 = closed
+                                   loop (--window per client)               */
+  enum np_udp_arrivals arrivals;/* open loop: constant or Poisson spacing    */
+  uint32_t max_outstanding;     /* open loop: in flight per client at most   */
   const char *output;           /* record path, "-" = stdout (not owned)     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };
@@ -78,12 +89,17 @@ int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
                            char addr[64], int *family, uint16_t *port,
                            struct np_errbuf *eb);
 
+/* Messages a client keeps track of: --window closed loop, else
+ * --max-outstanding. */
+uint32_t np_udp_config_inflight(const struct np_udp_config *cfg);
+
 /* Threads the model uses: single 1, split 2, pool/reuseport io_threads. */
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
 
 /* Names by enum value, NULL-terminated (the option table's choices). */
 extern const char *const np_udp_io_model_names[];
 extern const char *const np_udp_backend_names[];
+extern const char *const np_udp_arrivals_names[];
 
 const char *np_udp_io_model_name(enum np_udp_io_model m);
 const char *np_udp_backend_name(enum np_udp_backend b);

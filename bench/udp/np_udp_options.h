@@ -14,4 +14,14 @@
  * --io-model) and derives the server receive buffer. */
 extern const struct np_bench_optset np_udp_optset;
 
+/* The offered-load rows (np_udp_load_options.c): --rate, --arrivals,
+ * --max-outstanding; a section of np_udp_optset. */
+#define NP_UDP_LOAD_NOPTS 3
+extern const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS];
+
+/* Their cross-field rules (called by the table's validate). */
+int np_udp_load_validate(struct np_udp_config *cfg,
+                         const struct np_bench_given *g,
+                         struct np_errbuf *eb);
+
 #endif /* NP_UDP_OPTIONS_H */

@@ -62,6 +62,10 @@ void np_udp_counters_add(struct np_udp_counters *d,
   d->stale += s->stale;
   d->wrong_length += s->wrong_length;
   d->corrupted += s->corrupted;
+  d->scheduled += s->scheduled;
+  d->dropped_by_client += s->dropped_by_client;
+  d->late_sends += s->late_sends;
+  d->expired += s->expired;
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
@@ -109,10 +113,11 @@ static uint64_t answered_entries(uint32_t window) {
 static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   const struct np_udp_config *cfg = eng->cfg;
   unsigned bits = np_udp_msg_seq_bits(cfg->payload);
-  cl->ring_len = cfg->window;
+  uint32_t inflight = np_udp_config_inflight(cfg);
+  cl->ring_len = inflight;
   if (cfg->mode == NP_UDP_MODE_CLIENT &&
-      (bits >= 64 || 2 * (uint64_t)cfg->window <= ((uint64_t)1 << bits)))
-    cl->ring_len = 2 * cfg->window;
+      (bits >= 64 || 2 * (uint64_t)inflight <= ((uint64_t)1 << bits)))
+    cl->ring_len = 2 * inflight;
   cl->ring = calloc(cl->ring_len, sizeof *cl->ring);
   cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
   cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
@@ -124,6 +129,8 @@ static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
     if ((cl->answered = calloc(n, sizeof *cl->answered)) == NULL)
       return NP_ENOMEM;
   }
+  if (cfg->rate > 0 && np_udp_open_alloc(eng, cl) != 0)
+    return NP_ENOMEM;
   return np_udp_msg_gen_init(&cl->gen, cfg->seed, cl->id, cfg->payload);
 }
 
@@ -139,11 +146,14 @@ static void engine_free(struct np_udp_engine *eng) {
     free(cl->ring);
     free(cl->txbufs);
     free(cl->tx);
+    free(cl->due);
     np_udp_msg_gen_free(&cl->gen);
   }
   for (uint32_t i = 0; i < eng->nlanes && eng->lanes; i++) {
     eng->tp->loop_free(eng->lanes[i].loop);
     np_hist_free(eng->lanes[i].hist);
+    np_hist_free(eng->lanes[i].service);
+    np_hist_free(eng->lanes[i].send_lag);
     free(eng->lanes[i].clients);
   }
   free(eng->servers);
@@ -161,8 +171,8 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   eng->nclients = cfg->mode == NP_UDP_MODE_SERVER ? 0 : cfg->clients;
   eng->rx_batch_server = clampu((4u << 20) / cfg->payload, 1, BATCH_MAX);
   eng->tx_batch = clampu((1u << 20) / cfg->payload, 1, BATCH_MAX);
-  if (eng->tx_batch > cfg->window)
-    eng->tx_batch = cfg->window;
+  if (eng->tx_batch > np_udp_config_inflight(cfg))
+    eng->tx_batch = np_udp_config_inflight(cfg);
   eng->rx_batch_client = eng->tx_batch;
   eng->lanes = calloc(eng->nlanes, sizeof *eng->lanes);
   eng->servers = calloc(eng->nservers + 1, sizeof *eng->servers);
@@ -177,8 +187,12 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (!l->clients)
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = np_hist_new(1, 60000000000LL, 3, &l->hist);
+    if (rc == 0 && cfg->rate > 0 &&
+        (rc = np_hist_new(1, 60000000000LL, 3, &l->service)) == 0)
+      rc = np_hist_new(1, 60000000000LL, 3, &l->send_lag);
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
+    atomic_init(&l->next_due_pub, INT64_MAX);
     rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
     if (rc)
       return rc;
@@ -512,6 +526,9 @@ static int serve_phases(struct ctl *c, struct np_udp_result *res,
 
 static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
   int rc = np_hist_new(1, 60000000000LL, 3, &res->rtt_ns);
+  if (rc == 0 && eng->cfg->rate > 0 &&
+      (rc = np_hist_new(1, 60000000000LL, 3, &res->service_ns)) == 0)
+    rc = np_hist_new(1, 60000000000LL, 3, &res->send_lag_ns);
   if (rc)
     return rc;
   for (uint32_t i = 0; i < eng->nlanes; i++) {
@@ -521,6 +538,10 @@ static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
     res->warmup_lost += l->warmup_lost;
     res->work_digest ^= l->work_digest;
     if ((rc = np_hist_merge(res->rtt_ns, l->hist)) != 0)
+      return rc;
+    if (res->service_ns &&
+        ((rc = np_hist_merge(res->service_ns, l->service)) != 0 ||
+         (rc = np_hist_merge(res->send_lag_ns, l->send_lag)) != 0))
       return rc;
     if (l->run_rc)
       return l->run_rc;
@@ -574,9 +595,17 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
     }
     eng.lanes[i].thread_started = 1;
   }
+  /* open loop: a pacer per lane that sends */
+  for (uint32_t i = 0; cfg->rate > 0 && i < eng.nlanes; i++)
+    if (eng.lanes[i].nclients && np_udp_pacer_start(&eng.lanes[i]) != 0) {
+      rc = np_errbuf_set(eb, NP_ESYS, "pthread_create (pacer) failed");
+      goto out_threads;
+    }
   rc = cfg->mode == NP_UDP_MODE_SERVER ? serve_phases(&c, res, eb)
                                        : run_phases(&c, res, eb);
 out_threads:
+  for (uint32_t i = 0; i < eng.nlanes; i++)
+    np_udp_pacer_stop(&eng.lanes[i]);
   ctl_set_phase(&c, NP_UDP_PH_STOP);
   for (uint32_t i = 0; i < eng.nlanes; i++)
     if (eng.lanes[i].thread_started)
@@ -595,6 +624,8 @@ void np_udp_result_free(struct np_udp_result *res) {
   if (!res)
     return;
   np_hist_free(res->rtt_ns);
+  np_hist_free(res->service_ns);
+  np_hist_free(res->send_lag_ns);
   np_bench_run_free(&res->run);
   np_udp_target_free(res->target);
   free(res->socks);

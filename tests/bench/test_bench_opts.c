@@ -46,6 +46,8 @@ static const struct {
 } context[] = {
     {"udp", "payload", "address", "::1"},  /* 65527 is IPv6's maximum */
     {"udp", "io-threads", "io-model", "pool"},
+    {"udp", "arrivals", "rate", "1000"},
+    {"udp", "max-outstanding", "rate", "1000"},
     {"rudp", "io-threads", "io-model", "pool"},
 };
 
@@ -90,7 +92,9 @@ static int plan(const struct np_bench_optset *s, const char *name, cJSON *v,
   if (v != NULL) {
     cJSON_AddItemToObject(row, name, v);
     const char *wval = NULL, *w = context_for(s, name, &wval);
-    if (w != NULL)
+    if (w != NULL && wval[0] >= '0' && wval[0] <= '9')
+      cJSON_AddNumberToObject(row, w, atof(wval)); /* a numeric companion */
+    else if (w != NULL)
       cJSON_AddStringToObject(row, w, wval);
   }
   if (exclude != NULL)

@@ -1,0 +1,69 @@
+/*
+ * np_udp_load_options.c - the udp option rows for offered load: open loop
+ * (--rate, --arrivals, --max-outstanding).  A section of the udp option
+ * table (np_udp_options.c), so the parser, --help, plans and ids see them
+ * like every other row; the cross-field rules are np_udp_load_validate.
+ */
+#include "np_udp_options.h"
+
+#include <inttypes.h>
+
+#include "np_bench_opt.h"
+#include "np_udp_config.h"
+
+_Static_assert(sizeof(enum np_udp_arrivals) == sizeof(int), "enum size");
+
+#define CFG struct np_udp_config
+#define NP_UDP_MAX_OUTSTANDING_DEFAULT 4096
+#define NP_UDP_STR_(x) #x
+#define NP_UDP_STR(x) NP_UDP_STR_(x)
+
+const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
+    {.name = "rate", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 1e7,
+     .unit = "msg/s", .dflt = "0",
+     .help = "open loop: messages/s over all clients on a fixed schedule, "
+             "latency from each intended send time (0 = closed loop)",
+     NP_BENCH_AT(CFG, rate), .tag = "r"},
+    {.name = "arrivals", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_udp_arrivals_names, .dflt = "constant", .metavar = "A",
+     .help = "open loop: constant spacing or Poisson (exponential gaps)",
+     NP_BENCH_AT(CFG, arrivals), .tag = "arr"},
+    {.name = "max-outstanding", .type = NP_BENCH_OPT_UINT, .umin = 1,
+     .umax = 1u << 20, .dflt = NP_UDP_STR(NP_UDP_MAX_OUTSTANDING_DEFAULT),
+     .help = "open loop: messages in flight per client; a send due beyond "
+             "it is counted as dropped by the client",
+     NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
+};
+
+
+int np_udp_load_validate(struct np_udp_config *cfg,
+                         const struct np_bench_given *g,
+                         struct np_errbuf *eb) {
+  if (cfg->rate > 0) {
+    /* a window other than the default has no meaning here (the default
+     * stays allowed: plans always pass it, it is a core option) */
+    if (cfg->window != 1)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--window %" PRIu32 ": with --rate the schedule, "
+                           "not a window, decides when to send (bound what "
+                           "is in flight with --max-outstanding)",
+                           cfg->window);
+    if ((uint64_t)cfg->clients * cfg->max_outstanding > (1u << 24))
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--max-outstanding %" PRIu32 ": x %" PRIu32
+                           " clients is more than 16,777,216 messages in "
+                           "flight", cfg->max_outstanding, cfg->clients);
+    return 0;
+  }
+  /* closed loop: stating a default is the same as leaving it out */
+  (void)g;
+  if (cfg->arrivals != NP_UDP_ARRIVALS_CONSTANT)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--arrivals %s: only with --rate (open loop)",
+                         np_udp_arrivals_names[cfg->arrivals]);
+  if (cfg->max_outstanding != NP_UDP_MAX_OUTSTANDING_DEFAULT)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--max-outstanding %" PRIu32 ": only with --rate "
+                         "(open loop)", cfg->max_outstanding);
+  return 0;
+}

@@ -1,0 +1,289 @@
+"""Open loop (`netproof-bench udp --rate`), loopback only, every run bounded.
+
+- The stall test (the proof that latency is corrected for coordinated
+  omission): `netproof-bench serve` is stopped with SIGSTOP for 100 ms in
+  the middle of a 1 s open-loop run at a rate this machine sustains; the
+  record's p99 reflects the stall (tens of ms) and many samples are slow.
+  The same stall during a closed-loop run (4 clients, window 1) shows up
+  as a handful of slow samples: at least 1, at most clients x window + 2.
+- Histograms are decoded here by an independent reader of HdrHistogram's
+  V2 encoding (base64, zlib, ZigZag LEB128), and every percentile of the
+  record's summaries is recomputed from it.
+- Schedule accounting: scheduled = sent + dropped_by_client + refused;
+  --max-outstanding 1 at a rate one message in flight cannot carry drops
+  messages, counted, and fails the run (exit 1, no_client_drops).
+- Poisson arrivals run and validate.
+- Bad option combinations: exit 2 with one line naming the option.
+
+usage: openloop_test.py BENCH RUN_SCHEMA
+"""
+import base64
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+import jsonschema
+
+BENCH, SCHEMA = sys.argv[1:3]
+with open(SCHEMA) as f:
+    VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
+TMP = tempfile.mkdtemp(prefix="np-openloop-test-")
+PROCS = []
+
+
+def fail(msg):
+    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
+    for p in PROCS:
+        if p.poll() is None:
+            p.send_signal(signal.SIGCONT)
+            p.kill()
+    sys.exit(1)
+
+
+# ---- an independent HdrHistogram V2 reader ----
+
+def zigzag_varints(b):
+    i = 0
+    while i < len(b):
+        v, shift, n = 0, 0, 0
+        while True:
+            byte = b[i]
+            i += 1
+            n += 1
+            if n == 9:
+                v |= byte << 56
+                break
+            v |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                break
+        yield (v >> 1) ^ -(v & 1)
+
+
+def decode(obj):
+    """(counts as {lowest value of the bucket: (highest value, n)}, header)"""
+    raw = base64.b64decode(obj["data"], validate=True)
+    if int.from_bytes(raw[:4], "big") != 0x1c849314:
+        fail("compression cookie")
+    enc = zlib.decompress(raw[8:8 + int.from_bytes(raw[4:8], "big")])
+    if int.from_bytes(enc[:4], "big") != 0x1c849313:
+        fail("encoding cookie")
+    plen = int.from_bytes(enc[4:8], "big")
+    sig = int.from_bytes(enc[12:16], "big")
+    lowest = int.from_bytes(enc[16:24], "big")
+    # HdrHistogram's layout
+    sub_count_mag = math.ceil(math.log2(2 * 10 ** sig))
+    half_mag = max(sub_count_mag, 1) - 1
+    unit = lowest.bit_length() - 1
+    half = 1 << half_mag
+    buckets = []
+    idx = 0
+    for v in zigzag_varints(enc[40:40 + plen]):
+        if v < 0:
+            idx += -v
+            continue
+        if v:
+            bucket = (idx >> half_mag) - 1
+            sub = (idx & (half - 1)) + half
+            if bucket < 0:
+                sub -= half
+                bucket = 0
+            lo = sub << (bucket + unit)
+            width = 1 << (bucket + unit)
+            buckets.append((lo, lo + width - 1, v))
+        idx += 1
+    return buckets, sig
+
+
+def percentile(obj, buckets, p):
+    n = obj["count"]
+    if p < 100 and math.ceil(100 / (100 - p) - 1e-9) > n:
+        return None
+    rank = max(1, math.ceil(p / 100 * n - 1e-9))
+    seen = 0
+    for lo, hi, c in buckets:
+        seen += c
+        if seen >= rank:
+            return min(max(hi, obj["min"]), obj["max"])
+    return obj["max"]
+
+
+def check_summary(doc, hist_ptr):
+    """Every percentile of the summary a histogram names, recomputed."""
+    obj = doc
+    for k in hist_ptr.strip("/").split("/"):
+        obj = obj[k]
+    buckets, _ = decode(obj)
+    if sum(c for _, _, c in buckets) != obj["count"]:
+        fail("%s: counts add up to %d, count %d" %
+             (hist_ptr, sum(c for _, _, c in buckets), obj["count"]))
+    summ = doc
+    for k in hist_ptr.strip("/").split("/")[:-1]:
+        summ = summ[k]
+    summ = summ[obj["summarizes"]]  # the member beside the histogram
+    for key, p in (("p50", 50), ("p90", 90), ("p99", 99), ("p999", 99.9)):
+        want = percentile(obj, buckets, p)
+        have = summ[key]
+        if (want is None) != (have is None) or \
+                (want is not None and abs(want / 1000.0 - have) > 1e-9):
+            fail("%s %s: record %s, decoded %s" % (hist_ptr, key, have, want))
+    return buckets
+
+
+def slow(buckets, ns):
+    """Samples whose bucket lies at or above ns."""
+    return sum(c for lo, _, c in buckets if lo >= ns)
+
+
+# ---- runs ----
+
+def run(args, name, want_rc):
+    out = os.path.join(TMP, name + ".json")
+    r = subprocess.run([BENCH, "udp", "--output", out] + args,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    if r.returncode != want_rc:
+        fail("%s: exit %d, want %d: %s" % (name, r.returncode, want_rc,
+                                           r.stderr))
+    with open(out) as f:
+        doc = json.load(f)
+    errs = sorted(VALIDATOR.iter_errors(doc), key=str)
+    if errs:
+        fail("%s: schema: %s" % (name, errs[0].message))
+    return doc, r.stderr
+
+
+def start_serve():
+    err = open(os.path.join(TMP, "serve.stderr"), "w")
+    rec = os.path.join(TMP, "serve.json")
+    p = subprocess.Popen([BENCH, "serve", "--listen", "127.0.0.1:0",
+                          "--max-seconds", "40", "--record", rec],
+                         stderr=err)
+    PROCS.append(p)
+    t0 = time.time()
+    while True:
+        with open(err.name) as f:
+            text = f.read()
+        if "listening on 127.0.0.1:" in text:
+            return p, int(text.split("listening on 127.0.0.1:")[1].split()[0])
+        if p.poll() is not None or time.time() - t0 > 5:
+            fail("serve did not start: %s" % text)
+        time.sleep(0.02)
+
+
+def stalled_run(serve, port, args, name):
+    """A 1 s measurement against serve, stopped for 100 ms in its middle."""
+    out = os.path.join(TMP, name + ".json")
+    errf = open(os.path.join(TMP, name + ".stderr"), "w")
+    c = subprocess.Popen([BENCH, "udp", "--connect", "127.0.0.1:%d" % port,
+                          "--seconds", "1", "--warmup", "0.1", "--output",
+                          out] + args, stderr=errf)
+    PROCS.append(c)
+    time.sleep(0.65)  # start-up, warm-up and its drain, then 0.4 s in
+    serve.send_signal(signal.SIGSTOP)
+    time.sleep(0.1)
+    serve.send_signal(signal.SIGCONT)
+    try:
+        rc = c.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        fail("%s: client did not finish" % name)
+    with open(errf.name) as f:
+        text = f.read()
+    if rc != 0:
+        fail("%s: exit %d: %s" % (name, rc, text))
+    with open(out) as f:
+        doc = json.load(f)
+    errs = sorted(VALIDATOR.iter_errors(doc), key=str)
+    if errs:
+        fail("%s: schema: %s" % (name, errs[0].message))
+    return doc
+
+
+def test_stall():
+    serve, port = start_serve()
+    clients = 4
+    opened = stalled_run(serve, port, ["--rate", "1000", "--clients",
+                                       str(clients)], "stall-open")
+    b = check_summary(opened, "/measurement/rtt_histogram")
+    check_summary(opened, "/open_loop/service_histogram")
+    check_summary(opened, "/open_loop/send_lag_histogram")
+    p99 = opened["measurement"]["rtt_us"]["p99"]
+    n_open = slow(b, 50_000_000)
+    print("open loop: p99 %.1f ms, %d samples >= 50 ms of %d, sender "
+          "behind %s" % (p99 / 1e3, n_open, opened["measurement"]["rtt_us"]
+                         ["count"], opened["open_loop"]["sender_behind"]))
+    if p99 < 30_000:
+        fail("open loop: p99 %.1f ms does not reflect a 100 ms stall" %
+             (p99 / 1e3))
+    if n_open < 25:  # ~50 of the ~100 messages due during the stall
+        fail("open loop: only %d samples >= 50 ms" % n_open)
+    closed = stalled_run(serve, port, ["--clients", str(clients),
+                                       "--window", "1"], "stall-closed")
+    b = check_summary(closed, "/measurement/rtt_histogram")
+    n_closed = slow(b, 50_000_000)
+    print("closed loop: p99 %.2f ms, %d samples >= 50 ms of %d" %
+          (closed["measurement"]["rtt_us"]["p99"] / 1e3, n_closed,
+           closed["measurement"]["rtt_us"]["count"]))
+    if not 1 <= n_closed <= clients + 2:
+        fail("closed loop: %d samples >= 50 ms, want 1 .. %d (one per "
+             "outstanding message)" % (n_closed, clients + 2))
+    serve.send_signal(signal.SIGTERM)
+    serve.wait(timeout=10)
+
+
+def test_accounting():
+    doc, err = run(["--rate", "2000", "--arrivals", "poisson", "--seconds",
+                    "0.3", "--warmup", "0.05"], "poisson", 0)
+    o = doc["open_loop"]
+    if o["arrivals"] != "poisson" or doc["config"]["rate"] != 2000:
+        fail("poisson: %s" % o)
+    if o["scheduled"] != o["sent"] + o["dropped_by_client"] + o["send_errors"]:
+        fail("poisson: schedule not accounted: %s" % o)
+    if o["sent"] != doc["counters"]["sent"]:
+        fail("poisson: open_loop.sent %d, counters.sent %d" %
+             (o["sent"], doc["counters"]["sent"]))
+    check_summary(doc, "/measurement/rtt_histogram")
+    if "open loop 2000/s poisson" not in err:
+        fail("poisson: summary line: %s" % err)
+    doc, err = run(["--rate", "200000", "--clients", "1",
+                    "--max-outstanding", "1", "--seconds", "0.2",
+                    "--warmup", "0"], "drops", 1)
+    o = doc["open_loop"]
+    checks = {c["name"]: c["passed"] for c in doc["checks"]}
+    if o["dropped_by_client"] == 0 or checks.get("no_client_drops") is not \
+            False or checks.get("open_loop_accounted") is not True:
+        fail("drops: %s, checks %s" % (o, checks))
+    if "dropped by client %d" % o["dropped_by_client"] not in err:
+        fail("drops: summary line: %s" % err)
+
+
+def test_usage():
+    cases = [
+        (["--rate", "100", "--window", "4"], "--window"),
+        (["--arrivals", "poisson"], "--arrivals poisson: only with --rate"),
+        (["--max-outstanding", "8"], "--max-outstanding 8: only with --rate"),
+        (["--rate", "-1"], "--rate"),
+        (["--rate", "x"], "--rate"),
+        (["--rate", "10", "--clients", "4096", "--max-outstanding",
+          "1048576"], "--max-outstanding 1048576"),
+        (["--rate", "10", "--payload", "1", "--max-outstanding", "512"],
+         "--max-outstanding 512"),
+    ]
+    for args, want in cases:
+        r = subprocess.run([BENCH, "udp"] + args, stderr=subprocess.PIPE,
+                           stdout=subprocess.PIPE, text=True, timeout=20)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode != 2 or len(lines) != 1 or want not in lines[0]:
+            fail("%s: exit %d, stderr %r (want 2 and one line with %r)" %
+                 (args, r.returncode, r.stderr, want))
+
+
+test_usage()
+test_accounting()
+test_stall()
+print("openloop_test: all passed")
