@@ -74,6 +74,7 @@ struct np_udp_config {
                                    loop (--window per client)               */
   enum np_udp_arrivals arrivals;/* open loop: constant or Poisson spacing    */
   uint32_t max_outstanding;     /* open loop: in flight per client at most   */
+  double interval;              /* --interval: time-series slice, s (0 off)  */
   const char *output;           /* record path, "-" = stdout (not owned)     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };

@@ -180,6 +180,8 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       np_hist_record(l->hist, rtt);
       if (l->service)
         np_hist_record(l->service, now - s->ts);
+      if (l->iv_hist)
+        np_hist_record(l->iv_hist, rtt);
     }
     if (rtt > maxrtt)
       maxrtt = rtt;
@@ -248,6 +250,8 @@ void np_udp_lane_on_wake(void *ctx) {
   }
   if (l->eng->cfg->rate > 0 && l->nclients)
     np_udp_open_send_due(l); /* the pacer's wake-up, or a phase change */
+  if (l->iv_hist)
+    np_udp_interval_on_wake(l);
   publish(l);
   atomic_store_explicit(&l->ack_phase, l->seen_phase, memory_order_release);
 }

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "np_bench_interval.h"
 #include "np_hist.h"
 #include "np_rng.h"
 #include "np_udp_msg.h"
@@ -108,6 +109,13 @@ struct np_udp_lane {
   pthread_t pacer;                  /* wakes the loop when a send is due */
   int pacer_started;
   _Atomic int pacer_stop;           /* set by the controller           */
+  /* --interval (np_udp_interval.c) */
+  struct np_hist *iv_hist;          /* this slice's latencies (own)    */
+  struct np_hist *iv_pub;           /* handed over at a boundary       */
+  uint64_t iv_received;             /* ctr[1].received at the hand-over */
+  pthread_mutex_t iv_lock;          /* guards iv_pub and iv_received   */
+  int iv_lock_init;
+  _Atomic unsigned iv_req, iv_ack;  /* boundary asked / handed over    */
 };
 
 struct np_udp_engine {
@@ -134,6 +142,23 @@ void np_udp_open_send_due(struct np_udp_lane *l); /* send what is due now  */
  * due send and wakes its loop (transports have no sub-millisecond timer) */
 int np_udp_pacer_start(struct np_udp_lane *l);
 void np_udp_pacer_stop(struct np_udp_lane *l); /* joins; accepts unstarted */
+
+/* np_udp_interval.c: --interval's hand-over between lanes and the
+ * controller's sampler (bench/core/np_bench_interval.h) */
+int np_udp_interval_alloc(struct np_udp_lane *l);
+void np_udp_interval_free(struct np_udp_lane *l);
+void np_udp_interval_on_wake(struct np_udp_lane *l); /* lane thread */
+struct np_udp_iv_ctx {
+  struct np_udp_engine *eng;        /* the lanes                       */
+  const struct np_udp_result *res;  /* drop counters' starting values  */
+  struct np_hist *merged;           /* the slice over every lane       */
+};
+int np_udp_interval_sample(void *ctx, struct np_bench_iv_sample *out);
+
+/* np_udp_run.c: kernel drops on the run's sockets since the measurement
+ * began (controller thread) */
+int64_t np_udp_drops_since(struct np_udp_engine *eng,
+                           const struct np_udp_result *res);
 
 /* np_udp_echo.c */
 int64_t np_udp_now_ns(void);

@@ -222,6 +222,10 @@ int np_udp_external_record_build(const struct np_udp_config *cfg,
   if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
                                               np_udp_open_json(cfg, res)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  if (cfg->interval > 0 &&
+      !cJSON_AddItemToObject(doc, "intervals",
+                             np_bench_interval_json(&res->intervals)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   static const char *const need[] = {"config", "measurement", "counters",
                                      "warmup", "sockets",     "external"};
   if (rc == 0)

@@ -1,6 +1,7 @@
 /*
  * np_udp_load_options.c - the udp option rows for offered load: open loop
- * (--rate, --arrivals, --max-outstanding).  A section of the udp option
+ * (--rate, --arrivals, --max-outstanding), and the time series
+ * (--interval, bench/core/np_bench_interval.h).  A section of the udp option
  * table (np_udp_options.c), so the parser, --help, plans and ids see them
  * like every other row; the cross-field rules are np_udp_load_validate.
  */
@@ -8,6 +9,7 @@
 
 #include <inttypes.h>
 
+#include "np_bench_interval.h"
 #include "np_bench_opt.h"
 #include "np_udp_config.h"
 
@@ -33,12 +35,16 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
      .help = "open loop: messages in flight per client; a send due beyond "
              "it is counted as dropped by the client",
      NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
+    NP_BENCH_OPT_INTERVAL_ROW(CFG),
 };
 
 
 int np_udp_load_validate(struct np_udp_config *cfg,
                          const struct np_bench_given *g,
                          struct np_errbuf *eb) {
+  int rc = np_bench_interval_check(cfg->interval, cfg->seconds, eb);
+  if (rc)
+    return rc;
   if (cfg->rate > 0) {
     /* a window other than the default has no meaning here (the default
      * stays allowed: plans always pass it, it is a core option) */

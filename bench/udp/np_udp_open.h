@@ -15,6 +15,12 @@
 #include "np_udp_config.h"
 #include "np_udp_run.h"
 
+/* --interval's "lost" in udp echo (np_udp_interval.c). */
+#define NP_UDP_IV_LOST_RULE                                                   \
+  "datagrams the kernel dropped on the run's sockets in the interval "       \
+  "(SO_MEMINFO sk_drops); unanswered messages are known only after the "     \
+  "drain"
+
 #define NP_UDP_LATE_NS 1000000 /* a send this late (1 ms) counts as late */
 
 /* The flag's rule: more than 1 % of the sent messages left over 1 ms
@@ -26,7 +32,8 @@
 /* 1 when the sender fell behind its schedule beyond the documented bound. */
 int np_udp_open_behind(const struct np_udp_result *res);
 
-/* config's "rate", "arrivals", "max_outstanding" (open loop only). */
+/* config's "interval" (when on) and "rate", "arrivals",
+ * "max_outstanding" (open loop only). */
 void np_udp_open_config_json(cJSON *config, const struct np_udp_config *cfg);
 
 /* The "open_loop" section (rate, arrivals, schedule accounting, lateness,

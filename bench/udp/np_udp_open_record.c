@@ -21,6 +21,8 @@ int np_udp_open_behind(const struct np_udp_result *res) {
 }
 
 void np_udp_open_config_json(cJSON *o, const struct np_udp_config *cfg) {
+  if (cfg->interval > 0)
+    NUM(o, "interval", cfg->interval);
   if (cfg->rate <= 0)
     return;
   NUM(o, "rate", cfg->rate);

@@ -16,7 +16,7 @@ extern const struct np_bench_optset np_udp_optset;
 
 /* The offered-load rows (np_udp_load_options.c): --rate, --arrivals,
  * --max-outstanding; a section of np_udp_optset. */
-#define NP_UDP_LOAD_NOPTS 3
+#define NP_UDP_LOAD_NOPTS 4
 extern const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS];
 
 /* Their cross-field rules (called by the table's validate). */

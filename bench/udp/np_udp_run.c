@@ -154,6 +154,7 @@ static void engine_free(struct np_udp_engine *eng) {
     np_hist_free(eng->lanes[i].hist);
     np_hist_free(eng->lanes[i].service);
     np_hist_free(eng->lanes[i].send_lag);
+    np_udp_interval_free(&eng->lanes[i]);
     free(eng->lanes[i].clients);
   }
   free(eng->servers);
@@ -193,6 +194,8 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
     atomic_init(&l->next_due_pub, INT64_MAX);
+    if (cfg->interval > 0 && np_udp_interval_alloc(l) != 0)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
     if (rc)
       return rc;
@@ -325,7 +328,7 @@ static double ctl_drain_bound(struct ctl *c) {
   return b > 1.0 ? 1.0 : b;
 }
 
-static int64_t drops_since(struct np_udp_engine *eng,
+int64_t np_udp_drops_since(struct np_udp_engine *eng,
                            const struct np_udp_result *res) {
   uint64_t sum = 0;
   for (uint32_t k = 0; k < res->nsocks; k++) {
@@ -373,7 +376,7 @@ static int ctl_drain(struct ctl *c, int ph, const struct np_udp_result *res,
     if (acked) {
       int64_t dropped = 0;
       if (total > 0 && res && (res->nsocks <= 64 || iter % 10 == 0))
-        dropped = drops_since(eng, res);
+        dropped = np_udp_drops_since(eng, res);
       if (total == 0 || (res && total <= dropped)) {
         done = 1;
         break;
@@ -475,7 +478,16 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
     ctl_wait_ack(c, NP_UDP_PH_MEASURE);
   }
-  res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->seconds);
+  struct np_udp_iv_ctx iv = {.eng = c->eng, .res = res};
+  if (cfg->interval > 0 &&
+      ((rc = np_bench_interval_init(&res->intervals, cfg->interval,
+                                    cfg->seconds, "netproof-bench udp",
+                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+       (rc = np_hist_new(1, 60000000000LL, 3, &iv.merged)) != 0))
+    return np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
+  res->measure_seconds = np_bench_interval_sleep(
+      c->bc, cfg->seconds, &res->intervals, np_udp_interval_sample, &iv);
+  np_hist_free(iv.merged);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
       ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
@@ -626,6 +638,7 @@ void np_udp_result_free(struct np_udp_result *res) {
   np_hist_free(res->rtt_ns);
   np_hist_free(res->service_ns);
   np_hist_free(res->send_lag_ns);
+  np_bench_interval_free(&res->intervals);
   np_bench_run_free(&res->run);
   np_udp_target_free(res->target);
   free(res->socks);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "np_bench_ctl.h"
+#include "np_bench_interval.h"
 #include "np_err.h"
 #include "np_hist.h"
 #include "np_kernel.h"
@@ -113,6 +114,7 @@ struct np_udp_result {
                                        process as /proc saw them before and
                                        after; owned, NULL otherwise       */
   uint16_t bound_port;              /* serve: the port the server bound   */
+  struct np_bench_intervals intervals; /* --interval's time series; owned */
 };
 
 /* Run the benchmark under the controller ctl (opened by the caller, see

@@ -13,6 +13,8 @@
   --max-outstanding 1 at a rate one message in flight cannot carry drops
   messages, counted, and fails the run (exit 1, no_client_drops).
 - Poisson arrivals run and validate.
+- --interval: the series has one point per slice, contiguous, latencies
+  counted once per round trip, one stderr line per point.
 - Bad option combinations: exit 2 with one line naming the option.
 
 usage: openloop_test.py BENCH RUN_SCHEMA
@@ -262,6 +264,41 @@ def test_accounting():
         fail("drops: summary line: %s" % err)
 
 
+def check_intervals(doc, err, every, prog):
+    """--interval's series: bounded, contiguous, adding up to the phase."""
+    iv = doc["intervals"]
+    pts = iv["points"]
+    secs = doc["measurement"]["seconds"]
+    want = math.ceil(secs / every - 1e-6)
+    if iv["missed"] != 0 or not want - 1 <= len(pts) <= want:
+        fail("intervals: %d points (missed %d), want %d" %
+             (len(pts), iv["missed"], want))
+    if abs(sum(p["seconds"] for p in pts) - pts[-1]["t"]) > 1e-6 or \
+            any(b["t"] <= a["t"] for a, b in zip(pts, pts[1:])):
+        fail("intervals: slices not contiguous: %s" % pts)
+    for p in pts:
+        if p["latency_count"] != p["ops"]:
+            fail("intervals: %d latencies for %d round trips" %
+                 (p["latency_count"], p["ops"]))
+    if sum(p["ops"] for p in pts) > doc["counters"]["received"]:
+        fail("intervals: more round trips than received")
+    lines = [l for l in err.splitlines() if l.startswith(prog + ": [")]
+    if len(lines) != len(pts):
+        fail("intervals: %d stderr lines for %d points" %
+             (len(lines), len(pts)))
+
+
+def test_interval():
+    doc, err = run(["--seconds", "0.5", "--warmup", "0", "--interval",
+                    "0.1"], "interval", 0)
+    check_intervals(doc, err, 0.1, "netproof-bench udp")
+    if doc["config"]["interval"] != 0.1:
+        fail("interval: config %s" % doc["config"])
+    doc, err = run(["--seconds", "0.5", "--warmup", "0", "--interval",
+                    "0.2", "--rate", "2000"], "interval-open", 0)
+    check_intervals(doc, err, 0.2, "netproof-bench udp")
+
+
 def test_usage():
     cases = [
         (["--rate", "100", "--window", "4"], "--window"),
@@ -273,6 +310,8 @@ def test_usage():
           "1048576"], "--max-outstanding 1048576"),
         (["--rate", "10", "--payload", "1", "--max-outstanding", "512"],
          "--max-outstanding 512"),
+        (["--interval", "0.0001"], "--interval 0.0001"),
+        (["--interval", "-1"], "--interval"),
     ]
     for args, want in cases:
         r = subprocess.run([BENCH, "udp"] + args, stderr=subprocess.PIPE,
@@ -285,5 +324,6 @@ def test_usage():
 
 test_usage()
 test_accounting()
+test_interval()
 test_stall()
 print("openloop_test: all passed")
