@@ -402,6 +402,11 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
    * udp-external (config.protocol), and so is its id's first word */
   if (strcmp(p->protocol, "udp") == 0 && cJSON_HasObjectItem(r, "connect"))
     snprintf(cf->id, sizeof cf->id, "udp-external");
+  /* and udp --mode stream's are of kind udp-stream */
+  const cJSON *mode = cJSON_GetObjectItemCaseSensitive(r, "mode");
+  if (strcmp(p->protocol, "udp") == 0 && cJSON_IsString(mode) &&
+      strcmp(mode->valuestring, "stream") == 0)
+    snprintf(cf->id, sizeof cf->id, "udp-stream");
   const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(d, "compare");
   double warm = table_default(c, "warmup", 0);
   double secs = table_default(c, "seconds", 1);

@@ -14,6 +14,7 @@
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
 #include "np_udp_open.h"
+#include "np_udp_stream.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
@@ -36,6 +37,7 @@ struct udp_ctx {
   struct np_udp_checks checks; /* the invariants                  */
   struct np_udp_attrib attrib; /* --connect: where losses went      */
   char open_text[200];         /* open loop's part of the summary    */
+  struct np_udp_stream_result stream; /* --mode stream's run          */
 };
 
 /* --connect's line: the target, who answered, what was attributed. */
@@ -60,6 +62,14 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
 
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM) {
+    np_udp_stream_summary(&ctx->cfg, &ctx->stream, np_bench_status_name(st));
+    for (unsigned i = 0; i < ctx->checks.n; i++)
+      if (!ctx->checks.item[i].passed)
+        fprintf(stderr, PROG ": check %s failed: %s\n",
+                ctx->checks.item[i].name, ctx->checks.item[i].detail);
+    return;
+  }
   const struct np_udp_config *cfg = &ctx->cfg;
   const struct np_udp_result *res = &ctx->res;
   const struct np_udp_loss *l = &ctx->loss;
@@ -108,6 +118,12 @@ static int kind_parse(void *ctxp, int argc, char **argv,
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM) {
+    int rc = np_udp_stream_run(&ctx->cfg, ctl, &ctx->stream, eb);
+    if (rc == 0)
+      np_udp_stream_checks(&ctx->stream, &ctx->checks);
+    return rc;
+  }
   int rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
   if (rc)
     return rc;
@@ -129,6 +145,9 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
 static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
                       struct np_bench_verdict *v, struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM)
+    return np_udp_stream_record_build(&ctx->cfg, &ctx->stream, &ctx->checks,
+                                      argc, argv, doc, v, eb);
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT)
     return np_udp_external_record_build(&ctx->cfg, &ctx->res, &ctx->attrib,
                                         &ctx->checks, argc, argv, doc, v, eb);
@@ -139,6 +158,7 @@ static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
 static void kind_free(void *ctxp) {
   struct udp_ctx *ctx = ctxp;
   np_udp_result_free(&ctx->res);
+  np_udp_stream_result_free(&ctx->stream);
 }
 
 const struct np_bench_kind np_udp_bench_kind = {

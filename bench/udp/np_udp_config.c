@@ -104,3 +104,5 @@ const char *const np_udp_arrivals_names[] = {"constant", "poisson", NULL};
 uint32_t np_udp_config_inflight(const struct np_udp_config *cfg) {
   return cfg->rate > 0 ? cfg->max_outstanding : cfg->window;
 }
+
+const char *const np_udp_traffic_names[] = {"echo", "stream", NULL};

@@ -40,6 +40,12 @@ enum np_udp_backend {
   NP_UDP_BACKEND_RAW /* epoll + recvmmsg/sendmmsg, no libuv      */
 };
 
+/* What travels: echoes (round trips) or one-way streams. */
+enum np_udp_traffic {
+  NP_UDP_TRAFFIC_ECHO,  /* the echo benchmark                            */
+  NP_UDP_TRAFFIC_STREAM /* --mode stream: one-way (np_udp_stream.h)      */
+};
+
 /* Open loop (--rate): how send times are spaced. */
 enum np_udp_arrivals {
   NP_UDP_ARRIVALS_CONSTANT, /* every client every clients/rate seconds   */
@@ -75,6 +81,12 @@ struct np_udp_config {
   enum np_udp_arrivals arrivals;/* open loop: constant or Poisson spacing    */
   uint32_t max_outstanding;     /* open loop: in flight per client at most   */
   double interval;              /* --interval: time-series slice, s (0 off)  */
+  enum np_udp_traffic traffic;  /* --mode echo | stream                      */
+  double bitrate;               /* stream: payload bits/s (0 = unlimited)    */
+  double packet_rate;           /* stream: datagrams/s (0 = from --bitrate)  */
+  uint32_t gso;                 /* stream: bytes per UDP_SEGMENT send, 0 off */
+  uint32_t gro;                 /* stream: 1 = UDP_GRO on the receiver       */
+  uint32_t batch;               /* stream: sendmmsg/recvmmsg vlen            */
   const char *output;           /* record path, "-" = stdout (not owned)     */
   int quiet;                    /* 1 = no human summary on stderr            */
 };
@@ -101,6 +113,7 @@ uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
 extern const char *const np_udp_io_model_names[];
 extern const char *const np_udp_backend_names[];
 extern const char *const np_udp_arrivals_names[];
+extern const char *const np_udp_traffic_names[];
 
 const char *np_udp_io_model_name(enum np_udp_io_model m);
 const char *np_udp_backend_name(enum np_udp_backend b);
