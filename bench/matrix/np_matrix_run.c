@@ -22,6 +22,7 @@
 
 #include "np_identity.h"
 #include "np_json.h"
+#include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
 #include "np_matrix_services.h"
 #include "np_matrix_summary.h"
@@ -247,6 +248,7 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
     if (!c->sel[i])
       continue;
     ci++;
+    int resolved = 0; /* rate-fraction: --rate set from the capacity */
     for (int n = 1; n <= p->repetitions; n++) {
       struct np_matrix_rep r = {.cf = &p->configs[i],
                                 .protocol = p->protocol,
@@ -267,6 +269,11 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
           return rc;
         continue;
       }
+      if (!resolved &&
+          (rc = np_matrix_capacity_resolve(p, i, c->o->out_dir, stderr,
+                                           eb)) != 0)
+        return rc;
+      resolved = 1;
       sigset_t pend;
       sigpending(&pend);
       if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM)) {
