@@ -1,10 +1,16 @@
 # netproof - the README's two commands.  Everything else is CMake.
-#   make run   install deps, build Release, run the main job
-#   make test  install deps, build, run the test suite (ctest)
+#   make run      install deps, build Release, run the main job
+#   make test     install deps, build, run the test suite (ctest)
+#   make install  build, then install under PREFIX (default /usr/local;
+#                 DESTDIR honoured): cmake --install
+#   make package  build, then the Debian package in BUILD (cpack -G DEB)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps test-deps configure build programs run test asan tsan clean
+.PHONY: all deps test-deps configure build programs run test install package \
+        asan tsan clean
 
 PROGRAMS = netproof-bench netproof-report netproof-archive netproof-validate
 
@@ -33,6 +39,12 @@ run: programs
 
 test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 asan: test-deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DNP_SANITIZE=address

@@ -40,6 +40,7 @@ static void usage(FILE *fp) {
         "       netproof-archive list BUNDLE.tar.gz [LIMITS]\n"
         "       netproof-archive extract BUNDLE.tar.gz -C DEST [LIMITS]\n"
         "       netproof-archive snapshot -o DIR\n"
+        "       netproof-archive --help | --version\n"
         "LIMITS: --max-entries N (200000)  --max-file-bytes N (268435456)\n"
         "        --max-bytes N (1073741824)  --max-ratio N (200)\n"
         "exit: 0 ok/valid, 1 invalid bundle, 2 usage or unreadable input, "

@@ -1,32 +1,30 @@
 /*
  * netproof-bench - thin dispatcher over the benchmark libraries.
  * Each subcommand's logic (argument parsing included) lives in its library
- * so tests can drive it directly; this file only picks one.
+ * so tests can drive it directly; this file only picks one from the
+ * command table (np_bench_commands.c), which also lists them in the usage.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "np_bench_commands.h"
 #include "np_err.h"
-#include "np_exec_cli.h"
 #include "np_identity.h"
-#include "np_matrix_cli.h"
-#include "np_rudp_cli.h"
-#include "np_udp_cli.h"
-#include "np_udp_serve.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench <command> [options]\n"
         "\n"
-        "commands:\n"
-        "  udp       UDP echo benchmark over loopback (see udp --help);\n"
-        "            udp --connect HOST:PORT measures anyone's echo server\n"
-        "  serve     UDP echo server for anyone's client, bounded in time\n"
-        "  rudp      reliable-UDP benchmark through the emulating relay\n"
-        "  exec      any benchmark program, run once as evidence\n"
-        "  matrix    run a whole suite plan, one process per repetition\n"
-        "\n"
+        "commands:\n",
+        fp);
+  for (size_t i = 0; i < np_bench_ncommands; i++)
+    fprintf(fp, "  %-9s %s\n", np_bench_commands[i].name,
+            np_bench_commands[i].summary);
+  fputs("\n"
         "  --help     this text\n"
         "  --version  version, source and binary SHA-256, library versions\n"
+        "\n"
+        "netproof-bench <command> --help lists a command's options;\n"
+        "man netproof-bench-<command> describes it.\n"
         "\n"
         "exit codes: 0 passed, 1 a data check failed, 2 usage error,\n"
         "            3 environment or run-time error, 130/143 interrupted\n",
@@ -47,16 +45,9 @@ int main(int argc, char **argv) {
     np_identity_print_version(stdout, "netproof-bench");
     return NP_EXIT_OK;
   }
-  if (strcmp(cmd, "udp") == 0)
-    return np_udp_cli_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "serve") == 0)
-    return np_udp_serve_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "rudp") == 0)
-    return np_rudp_cli_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "exec") == 0)
-    return np_exec_cli_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "matrix") == 0)
-    return np_matrix_cli_main(argc - 1, argv + 1);
+  const struct np_bench_command *c = np_bench_command_find(cmd);
+  if (c != NULL)
+    return c->main(argc - 1, argv + 1);
   fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);
   return NP_EXIT_USAGE;
 }

@@ -9,9 +9,14 @@
  * device or a keypress only when none is set or pausing is on: the device
  * is set explicitly after checking it exists, and pausing is switched off.
  *
- * Layout (in normalised page coordinates): title and subtitle on top, plot
- * viewport in the middle, legend right of the viewport, category labels,
- * axis label and caption below.
+ * Layout, in millimetres of the 960 x 600 page (338.7 x 211.7 mm): the
+ * optional stamp, the title and the (wrapped) subtitle on top; the legend
+ * right of the plot, its top level with the plot's; category labels (each
+ * on its own lines, shrunk to fit their slot), the axis label and the
+ * (wrapped) caption below.  Every text position comes from the estimated
+ * widths of np_chart_text.c, so nothing overlaps whatever the labels.
+ * Text is drawn with plptex on a viewport spanning the page whose world
+ * coordinates are millimetres; plptex centres text vertically on its point.
  */
 #include "np_chart.h"
 
@@ -28,15 +33,24 @@
 
 #define CHART_W 960      /* page width, px                          */
 #define CHART_H 600      /* page height, px                         */
-#define MAX_SERIES 8     /* palette entries                         */
+#define MAX_SERIES 8     /* series per chart                        */
+#define NCOLOURS 8       /* palette entries                         */
+#define NHATCH 5         /* hatch patterns (0 = none)               */
 #define COL_BG 0         /* cmap0 index: white background           */
 #define COL_FG 1         /* cmap0 index: black text and axes        */
 #define COL_GRID 2       /* cmap0 index: light grey grid            */
-#define COL_SERIES 3     /* cmap0 index of the first series colour  */
+#define COL_MUTED 3      /* cmap0 index: grey of marks              */
+#define COL_WARN 4       /* cmap0 index: the stamp (vermillion)     */
+#define COL_SERIES 5     /* cmap0 index of the first series colour  */
 #define MAX_SVG_BYTES ((size_t)16 << 20) /* plplot's output read back  */
+#define EM_MM 7.056      /* font size at character scale 1, mm      */
+#define MARGIN 4.0       /* page margin, mm                         */
+#define MAX_LINES 6      /* lines of one category label or caption  */
+#define LINE_LEN 160     /* bytes of one laid-out line              */
+#define MAX_CAPTION 12   /* caption lines                           */
 
 /* Okabe & Ito (2008) colour-blind-safe palette, most distinct first. */
-static const int okabe_ito[MAX_SERIES][3] = {
+static const int okabe_ito[NCOLOURS][3] = {
     {0x00, 0x72, 0xB2}, /* blue           */
     {0xE6, 0x9F, 0x00}, /* orange         */
     {0x00, 0x9E, 0x73}, /* bluish green   */
@@ -46,6 +60,21 @@ static const int okabe_ito[MAX_SERIES][3] = {
     {0xF0, 0xE4, 0x42}, /* yellow         */
     {0x00, 0x00, 0x00}, /* black          */
 };
+
+/* Hatch of a style: angles in tenths of a degree (plpat), 0 lines = none. */
+static const struct {
+  int n;
+  PLINT inc[2];
+} hatch[NHATCH] = {{0, {0, 0}}, {1, {450, 0}}, {1, {-450, 0}},
+                   {2, {450, -450}}, {1, {0, 0}}};
+
+/* Lines of text laid out for drawing. */
+struct lines {
+  char t[MAX_CAPTION][LINE_LEN];
+  size_t n;
+};
+
+static double line_h(double scale) { return 1.32 * EM_MM * scale; }
 
 /* plplot treats '#' as its text escape; double it so labels print as-is. */
 static char *pl_text(const char *s) {
@@ -65,13 +94,45 @@ static char *pl_text(const char *s) {
   return o;
 }
 
-/* plmtex with '#' escaped; allocation failure only loses the label. */
-static void mtex(const char *side, double disp, double pos, double just,
-                 const char *text) {
-  char *t = pl_text(text);
+/* Text at (x, y) in the current world coordinates along (dx, dy); just 0
+ * left, 0.5 centre, 1 right; allocation failure only loses the text. */
+static void text_at(double x, double y, double dx, double dy, double just,
+                    double scale, const char *s) {
+  char *t = pl_text(s);
+  plschr(0, scale);
   if (t != NULL)
-    plmtex(side, disp, pos, just, t);
+    plptex(x, y, dx, dy, just, t);
   free(t);
+}
+
+/* Greedy word wrap of s into out (appending) so no line is wider than
+ * max_mm at scale; a word wider than that gets a line of its own. */
+static void wrap(const char *s, double scale, double max_mm,
+                 struct lines *out) {
+  char line[LINE_LEN] = "";
+  const char *p = s;
+  while (*p && out->n < MAX_CAPTION) {
+    const char *sp = strchr(p, ' ');
+    size_t wl = sp ? (size_t)(sp - p) : strlen(p);
+    char cand[2 * LINE_LEN + 2];
+    size_t w = wl < LINE_LEN - 1 ? wl : LINE_LEN - 1;
+    snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? " " : "", (int)w,
+             p);
+    if (line[0] && np_chart_text_mm(cand, scale) > max_mm) {
+      memcpy(out->t[out->n++], line, strlen(line) + 1);
+      memcpy(line, p, w);
+      line[w] = '\0';
+    } else {
+      size_t cl = strlen(cand) < LINE_LEN - 1 ? strlen(cand) : LINE_LEN - 1;
+      memcpy(line, cand, cl);
+      line[cl] = '\0';
+    }
+    p += wl;
+    while (*p == ' ')
+      p++;
+  }
+  if (line[0] && out->n < MAX_CAPTION)
+    snprintf(out->t[out->n++], LINE_LEN, "%s", line);
 }
 
 static int svg_device_present(void) {
@@ -128,6 +189,21 @@ static void label_fn(PLINT axis, PLFLT value, char *label, PLINT length,
   snprintf(label, (size_t)length, "%s", grouped);
 }
 
+static unsigned mark_of(const struct np_chart_series *se, size_t i) {
+  return se->marks ? se->marks[i] : 0;
+}
+
+/* A slot with no value and no mark in a category that has another bar. */
+static int not_measured(const struct np_chart *c, size_t s, size_t i) {
+  const struct np_chart_series *se = &c->series[s];
+  if (isfinite(se->mid[i]) || mark_of(se, i) != 0)
+    return 0;
+  for (size_t k = 0; k < c->nseries; k++)
+    if (isfinite(c->series[k].mid[i]) || mark_of(&c->series[k], i) != 0)
+      return 1;
+  return 0;
+}
+
 /* Data range over every drawn value (mid, lo, hi); 0 when none. */
 static int data_range(const struct np_chart *c, double *vmin, double *vmax) {
   int any = 0;
@@ -154,130 +230,314 @@ static double ymap(const struct np_chart *c, double v) {
   return c->log_y ? log10(v) : v;
 }
 
-/* Draw bars and error bars of every series in world coordinates where
- * category i spans [i, i+1]. */
-static void draw_bars(const struct np_chart *c, double ybase) {
+/* Fill the polygon in a style's colour and hatch, outline it thinly. */
+static void styled_box(int style, int n, const double *xs, const double *ys) {
+  int st = style < 0 ? 0 : style % NP_CHART_STYLES;
+  plcol0(COL_SERIES + st % NCOLOURS);
+  plpsty(0);
+  plfill(n, xs, ys);
+  int h = st % NHATCH;
+  if (hatch[h].n > 0) {
+    PLINT del[2] = {2000, 2000};
+    plpat(hatch[h].n, hatch[h].inc, del);
+    plcol0(st % NCOLOURS == 7 ? COL_BG : COL_FG); /* lines show on black */
+    plwidth(0.4);
+    plfill(n, xs, ys);
+    plpsty(0);
+  }
+  double lx[5] = {xs[0], xs[1], xs[2], xs[3], xs[0]},
+         ly[5] = {ys[0], ys[1], ys[2], ys[3], ys[0]};
+  plcol0(COL_FG);
+  plwidth(0.6);
+  plline(5, lx, ly);
+  plwidth(1.0);
+}
+
+/* Geometry the bar marks need: world units per mm on both axes. */
+struct plot_geom {
+  double ylo, yhi;     /* world y range                      */
+  double wx_mm, wy_mm; /* world units per mm (x, y)          */
+};
+
+/* A vertical word in a dashed box standing on the axis (excluded,
+ * missing) or alone (n/m). */
+static void stub(const struct plot_geom *g, double x0, double x1,
+                 const char *word, int boxed) {
+  double bw_mm = (x1 - x0) / g->wx_mm;
+  double sc = fmin(0.62, 0.85 * bw_mm / EM_MM);
+  double len = np_chart_text_mm(word, sc) + 2.0;
+  double top = g->ylo + len * g->wy_mm;
+  if (boxed) {
+    double xs[5] = {x0, x0, x1, x1, x0}, ys[5] = {g->ylo, top, top, g->ylo,
+                                                  g->ylo};
+    PLINT del[1] = {1000}, inc[1] = {450};
+    plcol0(COL_GRID);
+    plpat(1, inc, del);
+    plfill(4, xs, ys);
+    plpsty(0);
+    plcol0(COL_MUTED);
+    pllsty(2);
+    plline(5, xs, ys);
+    pllsty(1);
+  }
+  plcol0(COL_FG);
+  text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
+}
+
+/* Draw bars, error bars and marks of every series; category i spans
+ * [i, i+1] in world x. */
+static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
   const double group = 0.8, w = group / (double)c->nseries;
   for (size_t s = 0; s < c->nseries; s++) {
     const struct np_chart_series *se = &c->series[s];
     for (size_t i = 0; i < c->ncat; i++) {
       double m = se->mid[i];
+      unsigned mk = mark_of(se, i);
       double x0 = (double)i + (1 - group) / 2 + w * (double)s;
+      double bx0 = x0 + w * 0.06, bx1 = x0 + w * 0.94;
+      if (mk & NP_CHART_EXCLUDED) {
+        stub(g, bx0, bx1, "excluded", 1);
+        continue;
+      }
+      if (mk & NP_CHART_MISSING) {
+        stub(g, bx0, bx1, "missing", 1);
+        continue;
+      }
+      if (not_measured(c, s, i)) {
+        stub(g, bx0, bx1, "n/m", 0);
+        continue;
+      }
       if (c->log_y && m == 0) {
         /* Zero has no place on a log axis: say it at the base. */
         plcol0(COL_FG);
-        plptex(x0 + w / 2, ybase + 0.1, 0, 0, 0.5, "0");
+        text_at(x0 + w / 2, g->ylo + 2.5 * g->wy_mm, 1, 0, 0.5, 0.8, "0");
         continue;
       }
       if (!isfinite(m) || (c->log_y && m <= 0))
         continue;
-      double xs[4] = {x0 + w * 0.06, x0 + w * 0.06, x0 + w * 0.94,
-                      x0 + w * 0.94};
-      double ys[4] = {ybase, ymap(c, m), ymap(c, m), ybase};
-      plcol0(COL_SERIES + (int)s);
-      plfill(4, xs, ys);
-      if (se->lo != NULL && se->hi != NULL && isfinite(se->lo[i]) &&
-          isfinite(se->hi[i]) && (!c->log_y || se->lo[i] > 0)) {
-        double xc = x0 + w / 2, lo = ymap(c, se->lo[i]),
-               hi = ymap(c, se->hi[i]);
+      double xs[4] = {bx0, bx0, bx1, bx1};
+      double ys[4] = {g->ylo, ymap(c, m), ymap(c, m), g->ylo};
+      styled_box(se->style, 4, xs, ys);
+      double lo = se->lo ? se->lo[i] : NAN, hi = se->hi ? se->hi[i] : NAN;
+      int bars = isfinite(lo) && isfinite(hi) && (!c->log_y || lo > 0) &&
+                 !(lo == hi && hi == m);
+      if (bars) {
+        double xc = x0 + w / 2, l = ymap(c, lo), h = ymap(c, hi);
+        plcol0(COL_BG); /* a white halo keeps the bar visible on any fill */
+        plwidth(3.2);
+        plerry(1, &xc, &l, &h);
         plcol0(COL_FG);
-        plwidth(1.5);
-        plerry(1, &xc, &lo, &hi);
+        plwidth(1.3);
+        plerry(1, &xc, &l, &h);
         plwidth(1.0);
+      }
+      if (mk & NP_CHART_UNSTABLE) {
+        double lx[5] = {bx0, bx0, bx1, bx1, bx0},
+               ly[5] = {g->ylo, ymap(c, m), ymap(c, m), g->ylo, g->ylo};
+        plcol0(COL_FG);
+        pllsty(2);
+        plwidth(2.6);
+        plline(5, lx, ly);
+        pllsty(1);
+        plwidth(1.0);
+        /* the dagger well above the bar and its error bar */
+        double top = bars ? fmax(ymap(c, m), ymap(c, hi)) : ymap(c, m);
+        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95,
+                "\xe2\x80\xa0");
       }
     }
   }
 }
 
-static void draw_legend(const struct np_chart *c) {
-  int n = (int)c->nseries;
-  PLINT opt[MAX_SERIES], tcol[MAX_SERIES], bcol[MAX_SERIES], pat[MAX_SERIES];
-  PLFLT scale[MAX_SERIES], lw[MAX_SERIES];
-  const char *text[MAX_SERIES];
-  char *owned[MAX_SERIES] = {0};
-  for (int i = 0; i < n; i++) {
-    opt[i] = PL_LEGEND_COLOR_BOX;
-    tcol[i] = COL_FG;
-    bcol[i] = COL_SERIES + i;
-    pat[i] = 0;
-    scale[i] = 0.9;
-    lw[i] = 1;
-    owned[i] = pl_text(c->series[i].name);
-    text[i] = owned[i] ? owned[i] : "";
+/* What the chart shows, as the caption's lines (before wrapping). */
+static size_t caption_parts(const struct np_chart *c, const char **part,
+                            char *first, size_t first_len, size_t max) {
+  unsigned any = 0;
+  int nm = 0;
+  for (size_t s = 0; s < c->nseries; s++)
+    for (size_t i = 0; i < c->ncat; i++) {
+      any |= mark_of(&c->series[s], i);
+      nm |= not_measured(c, s, i);
+    }
+  size_t n = 0;
+  if (c->stamp && n < max)
+    part[n++] = c->stamp;
+  if (c->caption == NULL)
+    np_chart_runs_caption(first, first_len, (size_t)c->runs, (size_t)c->runs,
+                          "run", 0);
+  else
+    snprintf(first, first_len, "%s", c->caption);
+  part[n++] = first;
+  if ((any & NP_CHART_UNSTABLE) && n < max)
+    part[n++] = c->unstable_note
+                    ? c->unstable_note
+                    : "\xe2\x80\xa0 dashed outline: unstable, round trips/s "
+                      "spread over 10 % across runs";
+  if ((any & NP_CHART_EXCLUDED) && n < max)
+    part[n++] = c->excluded_note ? c->excluded_note
+                                 : "excluded: a repetition failed its checks; "
+                                   "its records are kept, it is not ranked";
+  if ((any & NP_CHART_MISSING) && n < max)
+    part[n++] = "missing: planned but not run (the result set is incomplete)";
+  if (nm && n < max)
+    part[n++] = "n/m: not measured (no such configuration in the plan)";
+  for (size_t k = 0; c->notes_extra && c->notes_extra[k] && n < max; k++)
+    part[n++] = c->notes_extra[k];
+  return n;
+}
+
+/* Lines of category i: its label, then the note split at ", ". */
+static void category_lines(const struct np_chart *c, size_t i,
+                           struct lines *l) {
+  l->n = 0;
+  snprintf(l->t[l->n++], LINE_LEN, "%s", c->categories[i]);
+  const char *p = c->notes && c->notes[i] ? c->notes[i] : "";
+  while (*p && l->n < MAX_LINES) {
+    const char *e = strstr(p, ", ");
+    size_t k = e ? (size_t)(e - p) : strlen(p);
+    snprintf(l->t[l->n++], LINE_LEN, "%.*s", (int)k, p);
+    p += k;
+    if (*p)
+      p += 2;
   }
-  PLFLT lw_out, lh_out;
-  /* Outside-top places the legend's bottom on the viewport's top edge;
-   * shift it down by its own height (rows of about 0.06 viewport units). */
-  double lh_guess = 0.065 * n + 0.02;
-  plscol0a(COL_BG, 255, 255, 255, 1.0);
-  pllegend(&lw_out, &lh_out, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-           PL_POSITION_RIGHT | PL_POSITION_TOP | PL_POSITION_OUTSIDE |
-               PL_POSITION_VIEWPORT,
-           0.02, -lh_guess, 0.05, COL_BG, COL_FG, 1, n, 1, n, opt, 0.8, 0.9, 2.0,
-           0.0, tcol, text, bcol, pat, scale, lw, NULL, NULL, NULL, NULL,
-           NULL, NULL, NULL);
-  for (int i = 0; i < n; i++)
-    free(owned[i]);
 }
 
 /* Everything drawn on an initialised stream. */
-static void draw_chart(const struct np_chart *c, const char *caption) {
+static void draw_chart(const struct np_chart *c) {
   double vmin = 0, vmax = 1;
   int any = data_range(c, &vmin, &vmax);
   double ylo, yhi;
   if (c->log_y) {
     ylo = any ? floor(log10(vmin)) : 0;
-    yhi = any ? log10(vmax * 1.6) : 1;
+    yhi = any ? log10(vmax * 2.2) : 1;
     if (yhi <= ylo)
       yhi = ylo + 1;
   } else {
     double step;
     ylo = 0;
-    yhi = nice_top(any ? vmax * 1.05 : 1, &step);
+    yhi = nice_top(any ? vmax * 1.08 : 1, &step);
   }
   pladv(0);
-  /* The legend sits right of the viewport: leave it room for the longest
-   * series name (about 0.011 of the page width per character). */
-  size_t longest = 0;
+  PLFLT sx0, sx1, sy0, sy1;
+  plgspa(&sx0, &sx1, &sy0, &sy1);
+  const double W = sx1 - sx0, H = sy1 - sy0, tw = W - 2 * MARGIN;
+
+  /* top: stamp, title, subtitle */
+  struct lines sub = {.n = 0};
+  wrap(c->subtitle ? c->subtitle : "", 0.95, tw, &sub);
+  const char *title = c->title ? c->title : "";
+  double tsc = fmin(1.25, tw / fmax(np_chart_text_mm(title, 1.0), 1));
+  double top = MARGIN + (c->stamp ? line_h(1.0) : 0) + line_h(tsc) +
+               (double)sub.n * line_h(0.95) + 3.0;
+
+  /* right: legend */
+  double lsc = 0.95, lmax = 0;
   for (size_t i = 0; i < c->nseries; i++)
-    if (c->series[i].name && strlen(c->series[i].name) > longest)
-      longest = strlen(c->series[i].name);
-  double right = longest > 9 ? 0.87 - 0.01 * (double)longest : 0.78;
-  if (right > 0.78)
-    right = 0.78;
-  if (c->notes)
-    plvpor(0.14, right, 0.25, 0.84);
-  else
-    plvpor(0.15, right, 0.20, 0.84);
+    lmax = fmax(lmax, np_chart_text_mm(c->series[i].name, lsc));
+  if (lmax > 0.26 * W) {
+    lsc *= 0.26 * W / lmax;
+    lmax = 0.26 * W;
+  }
+  const double box_w = 7.0, box_h = 4.2;
+  double legend_w = 2.5 + box_w + 2.5 + lmax + 3.0;
+
+  /* left: y tick labels and the y label */
+  char tick[64];
+  int log_y = c->log_y;
+  label_fn(2, yhi, tick, sizeof tick, &log_y);
+  double tick_w = np_chart_text_mm(tick, 0.95);
+  label_fn(2, ylo, tick, sizeof tick, &log_y);
+  tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
+  double left = MARGIN + line_h(1.0) + 2.5 + tick_w + 2.0;
+  double right = W - MARGIN - legend_w - 3.0;
+  double cat_w = (right - left) / (double)c->ncat;
+
+  /* bottom: category labels, x label, caption */
+  struct lines *cl = calloc(c->ncat, sizeof *cl);
+  if (cl == NULL)
+    return;
+  double csc = 1.0;
+  size_t maxl = 1;
+  for (size_t i = 0; i < c->ncat; i++) {
+    category_lines(c, i, &cl[i]);
+    maxl = cl[i].n > maxl ? cl[i].n : maxl;
+    for (size_t k = 0; k < cl[i].n; k++)
+      csc = fmin(csc, 0.92 * cat_w / fmax(np_chart_text_mm(cl[i].t[k], 1), 1));
+  }
+  csc = fmax(csc, 0.5);
+  const char *part[MAX_CAPTION];
+  char first[320];
+  size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
+  struct lines cap = {.n = 0};
+  for (size_t k = 0; k < np; k++)
+    wrap(part[k], 0.82, tw, &cap);
+  double bottom = MARGIN + (double)cap.n * line_h(0.82) + 2.0 + line_h(1.0) +
+                  1.5 + (double)maxl * line_h(csc) + 2.0;
+
+  /* the plot */
+  double ph = H - top - bottom;
+  plsvpa(left, right, bottom, H - top);
   plwind(0, (double)c->ncat, ylo, yhi);
+  struct plot_geom g = {.ylo = ylo, .yhi = yhi,
+                        .wx_mm = (double)c->ncat / (right - left),
+                        .wy_mm = (yhi - ylo) / ph};
   plcol0(COL_GRID);
   plbox("", 0, 0, c->log_y ? "gl" : "g", 0, 0);
-  draw_bars(c, ylo);
+  draw_bars(c, &g);
   plcol0(COL_FG);
-  int log_y = c->log_y;
+  plschr(0, 0.95);
   plslabelfunc(label_fn, &log_y);
   plbox("bc", 0, 0, c->log_y ? "bcnostlv" : "bcnostv", 0, 0);
   plslabelfunc(NULL, NULL);
-  /* Many categories with notes: smaller labels so neighbours never touch. */
-  plschr(0, c->notes && c->ncat > 4 ? 0.8 : 1.0);
+
+  /* text and legend on the page, world = mm */
+  plsvpa(0, W, 0, H);
+  plwind(0, W, 0, H);
+  double y = H - MARGIN;
+  if (c->stamp) {
+    plcol0(COL_WARN);
+    text_at(W / 2, y - line_h(1.0) / 2, 1, 0, 0.5, 1.0, c->stamp);
+    y -= line_h(1.0);
+  }
+  plcol0(COL_FG);
+  text_at(W / 2, y - line_h(tsc) / 2, 1, 0, 0.5, tsc, title);
+  y -= line_h(tsc);
+  for (size_t k = 0; k < sub.n; k++, y -= line_h(0.95))
+    text_at(W / 2, y - line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
+  double yb = bottom - 2.0;
   for (size_t i = 0; i < c->ncat; i++)
-    mtex("b", 1.4, ((double)i + 0.5) / (double)c->ncat, 0.5,
-         c->categories[i]);
-  /* Notes: a second line under each category label. */
-  for (size_t i = 0; c->notes != NULL && i < c->ncat; i++)
-    mtex("b", 2.9, ((double)i + 0.5) / (double)c->ncat, 0.5,
-         c->notes[i] ? c->notes[i] : "");
+    for (size_t k = 0; k < cl[i].n; k++)
+      text_at(left + ((double)i + 0.5) * cat_w,
+              yb - ((double)k + 0.5) * line_h(csc), 1, 0, 0.5, csc,
+              cl[i].t[k]);
+  yb -= (double)maxl * line_h(csc) + 1.5;
+  text_at((left + right) / 2, yb - line_h(1.0) / 2, 1, 0, 0.5, 1.0,
+          c->xlabel ? c->xlabel : "");
+  yb -= line_h(1.0) + 2.0;
+  for (size_t k = 0; k < cap.n; k++)
+    text_at(MARGIN, yb - ((double)k + 0.5) * line_h(0.82), 1, 0, 0, 0.82,
+            cap.t[k]);
+  text_at(MARGIN + line_h(1.0) / 2, bottom + ph / 2, 0, 1, 0.5, 1.0,
+          c->ylabel ? c->ylabel : "");
+  /* legend: framed, top-aligned with the plot */
+  double lx = right + 3.0, ly = H - top, step = fmax(line_h(lsc), box_h + 2);
+  double lh = (double)c->nseries * step + 2.5;
+  double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
+         fy[5] = {ly, ly - lh, ly - lh, ly, ly};
+  plcol0(COL_FG);
+  plwidth(0.6);
+  plline(5, fx, fy);
+  for (size_t i = 0; i < c->nseries; i++) {
+    double cy = ly - 1.25 - ((double)i + 0.5) * step;
+    double bx[4] = {lx + 2.5, lx + 2.5, lx + 2.5 + box_w, lx + 2.5 + box_w};
+    double by[4] = {cy - box_h / 2, cy + box_h / 2, cy + box_h / 2,
+                    cy - box_h / 2};
+    styled_box(c->series[i].style, 4, bx, by);
+    plcol0(COL_FG);
+    text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc, c->series[i].name);
+  }
   plschr(0, 1.0);
-  mtex("b", c->notes ? 4.1 : 3.0, 0.5, 0.5, c->xlabel ? c->xlabel : "");
-  mtex("l", c->notes ? 7.0 : 8.0, 0.5, 0.5, c->ylabel ? c->ylabel : "");
-  plschr(0, 1.25);
-  mtex("t", 3.2, 0.5, 0.5, c->title ? c->title : "");
-  plschr(0, 1.0);
-  mtex("t", 1.4, 0.5, 0.5, c->subtitle ? c->subtitle : "");
-  plschr(0, 0.9);
-  mtex("b", c->notes ? 6.0 : 5.0, 0.0, 0.0, caption);
-  plschr(0, 1.0);
-  draw_legend(c);
+  free(cl);
 }
 
 static int validate(const struct np_chart *c, struct np_errbuf *eb) {
@@ -305,11 +565,13 @@ static int open_stream(const char *path, struct np_errbuf *eb) {
   char geom[32];
   snprintf(geom, sizeof geom, "%dx%d", CHART_W, CHART_H);
   plsetopt("geometry", geom);
-  plscmap0n(COL_SERIES + MAX_SERIES);
+  plscmap0n(COL_SERIES + NCOLOURS);
   plscol0(COL_BG, 255, 255, 255);
   plscol0(COL_FG, 0, 0, 0);
   plscol0(COL_GRID, 0xDD, 0xDD, 0xDD);
-  for (int i = 0; i < MAX_SERIES; i++)
+  plscol0(COL_MUTED, 0x66, 0x66, 0x66);
+  plscol0(COL_WARN, 0xD5, 0x5E, 0x00);
+  for (int i = 0; i < NCOLOURS; i++)
     plscol0(COL_SERIES + i, okabe_ito[i][0], okabe_ito[i][1],
             okabe_ito[i][2]);
   plscolbg(255, 255, 255);
@@ -319,20 +581,23 @@ static int open_stream(const char *path, struct np_errbuf *eb) {
   return 0;
 }
 
+/* The <desc>: subtitle, axis and every caption line, one sentence each. */
+static void describe(const struct np_chart *c, char *desc, size_t len) {
+  const char *part[MAX_CAPTION];
+  char first[320];
+  size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
+  size_t k = (size_t)snprintf(desc, len, "%s. %s.",
+                              c->subtitle ? c->subtitle : "",
+                              c->ylabel ? c->ylabel : "");
+  for (size_t i = 0; i < np && k < len; i++)
+    k += (size_t)snprintf(desc + k, len - k, " %s.", part[i]);
+}
+
 int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
                         struct np_errbuf *eb) {
   int rc = validate(c, eb);
   if (rc != 0)
     return rc;
-  char caption_buf[160];
-  const char *caption = c->caption;
-  if (caption == NULL) {
-    snprintf(caption_buf, sizeof caption_buf,
-             "bars: median of %d runs; error bars: min/max, not confidence "
-             "intervals",
-             c->runs);
-    caption = caption_buf;
-  }
   const char *tmpdir = getenv("TMPDIR");
   char path[512];
   snprintf(path, sizeof path, "%s/np-chart-XXXXXX.svg",
@@ -352,7 +617,7 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
   }
   rc = open_stream(path, eb);
   if (rc == 0)
-    draw_chart(c, caption);
+    draw_chart(c);
   plend1();
   plsstrm(prev);
   if (rc != 0)
@@ -366,9 +631,8 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
     np_errbuf_set(eb, rc, "chart: reading plplot's SVG: %s", feb.msg);
     goto remove_tmp;
   }
-  char desc[1024];
-  snprintf(desc, sizeof desc, "%s. %s. %s.", c->subtitle ? c->subtitle : "",
-           c->ylabel ? c->ylabel : "", caption);
+  char desc[2048];
+  describe(c, desc, sizeof desc);
   rc = np_svg_add_title_desc(raw, c->title ? c->title : "chart", desc, out,
                              out_len);
   free(raw);

@@ -9,9 +9,22 @@
  * screen readers and file browsers can name the chart.  The output is a
  * pure function of the chart description (no dates, no paths).
  *
- * Look: white background, Okabe-Ito colour-blind-safe palette, text at
- * least 12 px, conditions in the subtitle, and a caption line that says what
- * bars and error bars mean.
+ * A chart says everything a reader needs without the page around it:
+ *   - each series has one style (np_chart_style: an Okabe-Ito colour and a
+ *     hatch, so greyscale print still tells series apart) chosen by the
+ *     caller from the series *name*, never from its position;
+ *   - a bar marked NP_CHART_UNSTABLE gets a dashed outline and a dagger;
+ *     NP_CHART_EXCLUDED draws an "excluded" stub (a repetition failed:
+ *     measured, kept, not ranked); NP_CHART_MISSING a "missing" stub
+ *     (planned, not run); an empty slot of a category another series has is
+ *     labelled "n/m" (not measured: not in the plan);
+ *   - bars of one run have no error bars and the caption says so;
+ *   - the caption lines explain every mark that appears, then the caller's
+ *     notes; a stamp (e.g. "SELF-CHECK FAILED") is drawn above the title and
+ *     starts the caption.
+ * Layout is computed in millimetres from estimated text widths, so the
+ * legend sits beside the plot below the subtitle, long subtitles and
+ * captions wrap, and category labels shrink or wrap instead of touching.
  */
 #ifndef NP_CHART_H
 #define NP_CHART_H
@@ -20,12 +33,25 @@
 
 #include "np_err.h"
 
+/* Marks of one bar (bits of np_chart_series.marks[i]). */
+enum np_chart_mark {
+  NP_CHART_UNSTABLE = 1, /* value drawn, dashed outline + dagger          */
+  NP_CHART_EXCLUDED = 2, /* no value: a repetition failed                 */
+  NP_CHART_MISSING = 4   /* no value: planned but not run (incomplete)    */
+};
+
+/* Number of distinct styles before colour and hatch repeat together. */
+#define NP_CHART_STYLES 40
+
 /* One series: ncat values each (NAN = no bar in that category). */
 struct np_chart_series {
-  const char *name;    /* legend text                          */
-  const double *mid;   /* bar height (median)                  */
-  const double *lo;    /* error-bar low (min); NULL = no bars  */
-  const double *hi;    /* error-bar high (max); NULL = no bars */
+  const char *name;            /* legend text                             */
+  const double *mid;           /* bar height (median)                     */
+  const double *lo;            /* error-bar low (min); NULL = none        */
+  const double *hi;            /* error-bar high (max); NULL = none; a
+                                * NAN lo/hi or lo == hi == mid draws none */
+  const unsigned char *marks;  /* NULL or ncat enum np_chart_mark bits    */
+  int style;                   /* 0..NP_CHART_STYLES-1, fixed by name     */
 };
 
 struct np_chart {
@@ -33,13 +59,19 @@ struct np_chart {
   const char *subtitle;  /* conditions: payload, clients, window, machine    */
   const char *xlabel;    /* x axis label                                     */
   const char *ylabel;    /* y axis label with unit                           */
-  const char *caption;   /* bottom line; NULL = the min/max caption with runs*/
-  int runs;              /* N in "median of N runs"                          */
+  const char *caption;   /* first caption line (what bars and error bars
+                          * are); NULL = np_chart_runs_caption(runs, runs)   */
+  int runs;              /* N in the default caption                         */
+  const char *unstable_note; /* why a bar is marked unstable; NULL = spread
+                              * of round trips/s above 10 % across runs      */
+  const char *excluded_note; /* why bars are excluded (failed checks)        */
+  const char *const *notes_extra; /* NULL-terminated caption lines or NULL  */
+  const char *stamp;     /* NULL, or a warning drawn above the title         */
   int log_y;             /* 1 = logarithmic y axis (values <= 0 not drawn)   */
   size_t ncat;           /* number of categories                             */
   const char *const *categories; /* ncat labels                              */
   const char *const *notes; /* NULL or ncat second lines under the category
-                              * labels (e.g. "budget 16 MiB / rcvbuf 8 MiB") */
+                              * labels (", " starts another line)           */
   size_t nseries;        /* number of series (1..8)                          */
   const struct np_chart_series *series;
 };
@@ -50,6 +82,17 @@ struct np_chart {
  * or failing, detail in eb), NP_EIO, NP_ENOMEM. */
 int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
                         struct np_errbuf *eb);
+
+/* The first caption line for bars of nmin..nmax values of `unit`
+ * ("run", "round"): "bars: one run each, no error bars", "bars: median of 3
+ * runs; error bars: min/max, not confidence intervals", "... of 1-3 runs".
+ * of_one_process adds "of one process" (rounds of a single run). */
+void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
+                           const char *unit, int of_one_process);
+
+/* Estimated width in mm of text at a plplot character scale (DejaVu Sans
+ * advance widths; what the SVG viewers here draw). */
+double np_chart_text_mm(const char *text, double scale);
 
 /* Insert <title>title</title><desc>desc</desc> right after the opening
  * <svg ...> tag of svg (XML-escaped).  *out is malloc'd.  NP_EPARSE when

@@ -1,6 +1,10 @@
 /*
  * np_report.c - assemble index.md and report.json from the parts, and
  * write the finished tree to disk.
+ *
+ * Each set is its own section, named by its display name (--label, else
+ * its folder), with its own conditions, headline, charts and tables; its
+ * chart files start with its slug, so sets of one plan never collide.
  */
 #include "np_report.h"
 
@@ -18,36 +22,65 @@
 #include "np_results_exec.h"
 #include "np_results_rudp.h"
 
+/* The default title names what the sets measured (a set of someone
+ * else's server is titled by np_report_title_default instead). */
+static const char *default_title(struct np_results_set *const *sets,
+                                 size_t nsets) {
+  size_t rudp = 0, exec = 0;
+  for (size_t i = 0; i < nsets; i++) {
+    rudp += (size_t)np_results_is_rudp(sets[i]);
+    exec += (size_t)np_results_is_exec(sets[i]);
+  }
+  if (exec == nsets)
+    return "netproof benchmark evidence report";
+  return rudp == nsets - exec ? "netproof reliable-UDP performance report"
+         : rudp == 0          ? "netproof UDP performance report"
+                 : "netproof UDP and reliable-UDP performance report";
+}
+
 static void md_intro(struct np_report_ctx *ctx, const char *title) {
   size_t runs = 0, configs = 0;
   for (size_t i = 0; i < ctx->nsets; i++) {
     runs += ctx->sets[i]->nruns;
     configs += ctx->sets[i]->nconfigs;
   }
-  fprintf(ctx->md, "# %s\n\n", title);
+  char t[600];
+  np_report_md_text(t, sizeof t, title);
+  fprintf(ctx->md, "# %s\n\n", t);
   fprintf(ctx->md,
-          "%zu runs of %zu configurations in %zu result set%s, each run an "
-          "independent process (conditions below). Every figure below is "
-          "traceable to its run records through report.json.\n\n",
-          runs, configs, ctx->nsets, ctx->nsets == 1 ? "" : "s");
+          "%zu %s of %zu %s in %zu result %s, each run an independent "
+          "process (conditions below). Every figure below is traceable to "
+          "its run records through report.json.\n\n",
+          runs, np_report_plural(runs, "run", "runs"), configs,
+          np_report_plural(configs, "configuration", "configurations"),
+          ctx->nsets, np_report_plural(ctx->nsets, "set", "sets"));
 }
 
 static int build_set(struct np_report_ctx *ctx,
                      const struct np_results_set *s) {
+  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  char prefix[200], name[300];
+  snprintf(prefix, sizeof prefix, "%s-", in->slug);
+  ctx->asset_prefix = prefix;
+  np_report_md_text(name, sizeof name, in->name);
   if (np_results_is_exec(s)) /* any benchmark program: its own section */
     return np_report_exec(ctx, s);
-  np_report_tables_conditions(ctx, s);
   if (np_results_is_rudp(s)) {
-    fprintf(ctx->md, "## Reliable UDP: %s\n\n",
-            np_json_get_string(s->suite, "suite", s->label));
-    int rc = np_report_rudp_charts(ctx, s);
+    fprintf(ctx->md, "## Reliable UDP: %s\n\n", name);
+    np_report_conditions_set(ctx, s);
+    np_report_rudp_network(ctx, s);
+    int rc = np_report_headline(ctx, s);
+    if (rc == 0)
+      rc = np_report_rudp_charts(ctx, s);
     if (rc == 0)
       np_report_rudp_tables(ctx, s);
     return rc;
   }
-  fprintf(ctx->md, "## Throughput and latency: %s\n\n",
-          np_json_get_string(s->suite, "suite", s->label));
-  int rc = np_report_charts(ctx, s, "io");
+  fprintf(ctx->md, "## Throughput and latency: %s\n\n", name);
+  np_report_conditions_set(ctx, s);
+  int rc = np_report_headline(ctx, s);
+  if (rc == 0)
+    rc = np_report_charts(ctx, s, "io");
   if (rc == 0)
     rc = np_report_charts(ctx, s, "grid");
   if (rc != 0)
@@ -64,6 +97,7 @@ static int build_set(struct np_report_ctx *ctx,
     if (rc == 0)
       np_report_isolation_table(ctx, s);
   }
+  np_report_kernel_example(ctx, s);
   return rc;
 }
 
@@ -77,7 +111,7 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                       : np_report_title_default(sets, nsets, server_title,
                                                 sizeof server_title)
                           ? server_title
-                          : "netproof UDP performance report";
+                          : default_title(sets, nsets);
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
                               .eb = eb};
   char *md = NULL, *js = NULL;
@@ -85,9 +119,11 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   int rc = np_ftree_new(&ctx.out);
   if (rc != 0)
     return rc;
+  rc = np_report_info_init(&ctx, opts ? opts->labels : NULL,
+                           opts ? opts->check_failed : NULL);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);
-  if (ctx.json == NULL || ctx.md == NULL) {
+  if (rc != 0 || ctx.json == NULL || ctx.md == NULL) {
     rc = NP_ENOMEM;
     goto fail;
   }
@@ -96,22 +132,32 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   cJSON *jsets = cJSON_AddArrayToObject(ctx.json, "sets");
   for (size_t i = 0; i < nsets; i++) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "label", sets[i]->label);
+    cJSON_AddStringToObject(j, "label", ctx.info[i].name);
+    cJSON_AddStringToObject(j, "folder", sets[i]->label);
     cJSON_AddStringToObject(j, "suite",
                             np_json_get_string(sets[i]->suite, "suite", ""));
     cJSON_AddNumberToObject(j, "runs", (double)sets[i]->nruns);
     cJSON_AddNumberToObject(j, "configurations", (double)sets[i]->nconfigs);
+    cJSON_AddNumberToObject(j, "configurations_missing",
+                            (double)ctx.info[i].nmissing);
+    cJSON_AddBoolToObject(j, "self_check_failed", ctx.info[i].check_failed);
     cJSON_AddItemToArray(jsets, j);
   }
   ctx.jtables = cJSON_AddArrayToObject(ctx.json, "tables");
   ctx.jcharts = cJSON_AddArrayToObject(ctx.json, "charts");
   md_intro(&ctx, title);
+  np_report_banners(&ctx);
   np_report_tables_correctness(&ctx);
-  for (size_t i = 0; i < nsets && rc == 0; i++)
+  np_report_conditions_common(&ctx);
+  int any_udp = 0;
+  for (size_t i = 0; i < nsets && rc == 0; i++) {
     rc = build_set(&ctx, sets[i]);
+    any_udp |= !np_results_is_rudp(sets[i]) && !np_results_is_exec(sets[i]);
+  }
   if (rc != 0)
     goto fail;
-  np_report_tables_mtu(&ctx);
+  if (any_udp)
+    np_report_tables_mtu(&ctx);
   if (fclose(ctx.md) != 0) {
     ctx.md = NULL;
     rc = NP_ENOMEM;
@@ -130,6 +176,7 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
     goto fail;
   free(md);
   free(js);
+  free(ctx.info);
   cJSON_Delete(ctx.json);
   *out = ctx.out;
   return 0;
@@ -138,10 +185,13 @@ fail:
     fclose(ctx.md);
   free(md);
   free(js);
+  free(ctx.info);
   cJSON_Delete(ctx.json);
   np_ftree_free(ctx.out);
   if (rc == NP_ENOMEM)
     np_errbuf_set(eb, rc, "report: out of memory");
+  else if (rc == NP_EEXIST)
+    np_errbuf_set(eb, rc, "report: two charts with one file name (a bug)");
   return rc;
 }
 

@@ -17,8 +17,14 @@
 #include "np_results.h"
 
 struct np_report_opts {
-  const char *title; /* page title; NULL = "netproof UDP performance report" */
-  const char *lang;  /* only "en" for now                                   */
+  const char *title; /* page title; NULL = from the sets' protocols      */
+  const char *lang;  /* only "en" for now                                 */
+  const char *const *labels;  /* NULL or nsets display names (a NULL
+                               * entry: the results folder's name)       */
+  const unsigned char *check_failed; /* NULL or nsets flags: the set
+                               * failed its self-check and is rendered
+                               * anyway (--force), every page and chart
+                               * stamped "self-check failed"             */
 };
 
 /* Build the report of nsets loaded sets.  *out is a new tree the caller

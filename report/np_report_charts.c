@@ -6,7 +6,13 @@
  * that agree on every other dimension form one chart, so the same code
  * gives "throughput by IO model and backend, one chart per payload and
  * client count" and "throughput by payload and window, one chart per IO
- * model".  A spec yields no chart for a group with a single bar.
+ * model".  A run condition that varies inside the set (address, timing,
+ * buffers: np_report_cond_varying) joins the category as a second line.
+ * A spec yields no chart for a group with a single bar.
+ *
+ * Every bar carries its marks: excluded (a failed repetition; the failed
+ * checks go into the caption), missing (an incomplete set), unstable
+ * (summary.json), and bars of one run get no error bars.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,23 +35,24 @@ struct chart_spec {
   int passed_only;          /* failed configurations get no bar            */
   int log_y;                /* logarithmic axis                            */
   int needs_nonzero;        /* skip the chart when every value is zero     */
+  int headline;             /* also drawn for a plan's headline            */
 };
 
 static const struct chart_spec specs[] = {
     {"io", "io-throughput", "UDP round trips/s by IO model and backend",
-     "round trips / s", NP_D_MODEL, NP_D_BACKEND, NP_M_RPS, 1, 0, 0},
+     "round trips / s", NP_D_MODEL, NP_D_BACKEND, NP_M_RPS, 1, 0, 0, 1},
     {"io", "io-p99", "UDP p99 round-trip time by IO model and backend",
-     "p99 RTT / us", NP_D_MODEL, NP_D_BACKEND, NP_M_P99, 1, 0, 0},
+     "p99 RTT / \xce\xbcs", NP_D_MODEL, NP_D_BACKEND, NP_M_P99, 1, 0, 0, 1},
     {"io", "io-cpu", "Process CPU by IO model and backend",
      "process CPU / % (one core = 100)", NP_D_MODEL, NP_D_BACKEND, NP_M_CPU,
-     1, 0, 0},
+     1, 0, 0, 0},
     {"grid", "grid-throughput", "UDP round trips/s by payload and window",
-     "round trips / s", NP_D_PAYLOAD, NP_D_WINDOW, NP_M_RPS, 1, 0, 0},
+     "round trips / s", NP_D_PAYLOAD, NP_D_WINDOW, NP_M_RPS, 1, 0, 0, 0},
     {"grid", "grid-p99", "UDP p99 round-trip time by payload and window",
-     "p99 RTT / us", NP_D_PAYLOAD, NP_D_WINDOW, NP_M_P99, 1, 0, 0},
+     "p99 RTT / \xce\xbcs", NP_D_PAYLOAD, NP_D_WINDOW, NP_M_P99, 1, 0, 0, 0},
     {"limits", "limits-lost", "Lost echoes by payload and window",
      "lost echoes per run (log)", NP_D_PAYLOAD, NP_D_WINDOW, NP_M_LOST, 0,
-     1, 1},
+     1, 1, 0},
 };
 
 static const char *const dim_slug[NP_D_COUNT_] = {"p", "c", "w", "m", "b",
@@ -94,7 +101,8 @@ static void dim_text(char *buf, size_t len, enum np_results_dim d,
     snprintf(buf, len, "window %s", c->dim[d]);
     break;
   case NP_D_CLIENTS:
-    snprintf(buf, len, "%s clients", c->dim[d]);
+    snprintf(buf, len, "%s %s", c->dim[d],
+             c->dimv[d] == 1 ? "client" : "clients");
     break;
   case NP_D_SRVBUF:
     np_fmt_bytes(buf, len, c->dimv[d]);
@@ -107,8 +115,8 @@ static void dim_text(char *buf, size_t len, enum np_results_dim d,
 /* Conditions of the group (every dimension but the spec's two). */
 static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
                            const struct np_results_config *c,
-                           const struct np_results_set *s, const char *machine,
-                           size_t runs) {
+                           const struct np_results_set *s, const char *set,
+                           const char *machine) {
   size_t k = 0;
   buf[0] = '\0';
   for (int d = 0; d < NP_D_COUNT_; d++) {
@@ -123,8 +131,18 @@ static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s",
                           k ? ", " : "", t);
   }
-  snprintf(buf + k, k < len ? len - k : 0, "%smachine %s, %zu runs per bar",
-           k ? ", " : "", machine, runs);
+  unsigned vary = np_report_cond_varying(s);
+  const cJSON *cfg = np_json_pointer(c->runs[0].doc, "/config");
+  if (!(vary & (1u << NP_C_SECONDS)))
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%g s measured",
+                          k ? ", " : "",
+                          np_json_get_number(cfg, "seconds", NAN));
+  if (!(vary & (1u << NP_C_ADDRESS)))
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s",
+                          k ? ", " : "",
+                          np_json_get_string(cfg, "address", "-"));
+  snprintf(buf + k, k < len ? len - k : 0, "%sset %s, machine %s",
+           k ? ", " : "", set, machine);
 }
 
 static void group_slug(char *buf, size_t len, const struct chart_spec *sp,
@@ -143,118 +161,198 @@ static void group_slug(char *buf, size_t len, const struct chart_spec *sp,
       *p = '_';
 }
 
+/* Per-bar values and marks of one chart (series-major, ns x nc). */
+struct bars {
+  double *mid, *lo, *hi;
+  unsigned char *mark;
+  size_t *n;              /* values behind each bar                  */
+  const struct np_results_config **cfg; /* the configuration of a bar */
+};
+
+static int bars_alloc(struct bars *b, size_t cells) {
+  b->mid = malloc(cells * sizeof *b->mid);
+  b->lo = malloc(cells * sizeof *b->lo);
+  b->hi = malloc(cells * sizeof *b->hi);
+  b->mark = calloc(cells, 1);
+  b->n = calloc(cells, sizeof *b->n);
+  b->cfg = calloc(cells, sizeof *b->cfg);
+  if (!b->mid || !b->lo || !b->hi || !b->mark || !b->n || !b->cfg)
+    return NP_ENOMEM;
+  for (size_t i = 0; i < cells; i++)
+    b->mid[i] = b->lo[i] = b->hi[i] = NAN;
+  return 0;
+}
+
+static void bars_free(struct bars *b) {
+  free(b->mid);
+  free(b->lo);
+  free(b->hi);
+  free(b->mark);
+  free(b->n);
+  free(b->cfg);
+}
+
 /* Render one chart for the group of configs g[0..ng) and record it. */
 static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
                       const struct chart_spec *sp,
-                      const struct np_results_config **g, size_t ng) {
+                      const struct np_results_config **g, size_t ng,
+                      const char *stem_pre) {
   int rc = 0;
   const char **cats = calloc(ng, sizeof *cats), **sers = calloc(ng, sizeof *sers);
-  char (*catx)[64] = calloc(ng, sizeof *catx), (*serx)[64] = calloc(ng, sizeof *serx);
-  double *vals = calloc(ng * ng * 3, sizeof *vals);
+  const char **notes = calloc(ng, sizeof *notes);
+  char (*catk)[200] = calloc(ng, sizeof *catk), (*catx)[64] = calloc(ng, 64),
+       (*serx)[64] = calloc(ng, 64), (*note)[128] = calloc(ng, 128);
+  size_t *ci = calloc(ng, sizeof *ci), *si = calloc(ng, sizeof *si);
   struct np_chart_series *series = calloc(ng, sizeof *series);
+  struct bars b = {0};
   char *svg = NULL;
-  if (!cats || !sers || !catx || !serx || !vals || !series) {
+  if (!cats || !sers || !notes || !catk || !catx || !serx || !note || !ci ||
+      !si || !series || bars_alloc(&b, ng * ng) != 0) {
     rc = NP_ENOMEM;
     goto free_all;
   }
-  size_t nc = 0, ns = 0, maxruns = 0;
-  int nonzero = 0;
-  for (size_t i = 0; i < ng * ng * 3; i++)
-    vals[i] = NAN;
+  unsigned vary = np_report_cond_varying(s);
+  size_t nc = 0, ns = 0, nmin = 0, nmax = 0;
+  int nonzero = 0, any_note = 0;
+  char reasons[256] = "";
+  const char **keys = sers; /* category keys first, then series names */
   for (size_t i = 0; i < ng; i++) {
     dim_text(catx[i], 64, sp->cat, g[i]);
     dim_text(serx[i], 64, sp->ser, g[i]);
+    np_report_cond_text(note[i], 128, vary, g[i]);
+    snprintf(catk[i], 200, "%s|%s", catx[i], note[i]);
+    size_t before = nc;
+    ci[i] = intern(keys, &nc, catk[i]);
+    if (nc > before) {
+      cats[ci[i]] = catx[i];
+      notes[ci[i]] = note[i];
+      any_note |= note[i][0] != '\0';
+    }
   }
-  cJSON *jc = cJSON_CreateObject(), *jser = NULL;
-  cJSON_AddItemToArray(ctx->jcharts, jc);
+  memset(keys, 0, ng * sizeof *keys);
+  for (size_t i = 0; i < ng; i++)
+    si[i] = intern(sers, &ns, serx[i]);
   for (size_t i = 0; i < ng; i++) {
-    size_t ci = intern(cats, &nc, catx[i]), si = intern(sers, &ns, serx[i]);
+    size_t cell = si[i] * ng + ci[i];
+    b.cfg[cell] = g[i];
+    if (np_report_short(ctx, s, g[i])) {
+      b.mark[cell] = NP_CHART_MISSING;
+      continue;
+    }
+    if (sp->passed_only && g[i]->npassed < g[i]->nruns) {
+      b.mark[cell] = NP_CHART_EXCLUDED;
+      char r[160];
+      np_report_fail_reason(g[i], r, sizeof r);
+      if (r[0] && strstr(reasons, r) == NULL &&
+          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
+        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
+                 "%s%s", reasons[0] ? "; " : "", r);
+      continue;
+    }
     double med, mn, mx;
     size_t n = np_results_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
-    if (sp->passed_only && g[i]->npassed < g[i]->nruns)
-      n = 0; /* a failed repetition excludes the configuration */
     if (n == 0)
       continue;
-    maxruns = n > maxruns ? n : maxruns;
+    nmin = nmin == 0 || n < nmin ? n : nmin;
+    nmax = n > nmax ? n : nmax;
     nonzero |= med > 0 || mx > 0;
-    double *v = &vals[(si * ng + ci) * 3];
-    v[0] = med, v[1] = mn, v[2] = mx;
+    b.mid[cell] = med;
+    b.lo[cell] = n > 1 ? mn : NAN;
+    b.hi[cell] = n > 1 ? mx : NAN;
+    b.n[cell] = n;
+    /* unstable is about round trips/s of passed runs; a loss chart of
+     * failed runs does not carry it */
+    if (sp->passed_only && np_report_unstable(s, g[i]->id))
+      b.mark[cell] |= NP_CHART_UNSTABLE;
   }
-  if (sp->needs_nonzero && !nonzero) {
-    cJSON_DetachItemViaPointer(ctx->jcharts, jc);
-    cJSON_Delete(jc);
+  if (sp->needs_nonzero && !nonzero)
     goto free_all;
-  }
-  double *mid = calloc(ns * nc * 3, sizeof *mid);
-  if (mid == NULL) {
-    rc = NP_ENOMEM;
-    goto free_all;
-  }
-  for (size_t si = 0; si < ns; si++) {
-    for (size_t ci = 0; ci < nc; ci++)
-      for (int k = 0; k < 3; k++)
-        mid[(k * ns + si) * nc + ci] = vals[(si * ng + ci) * 3 + k];
-    series[si] = (struct np_chart_series){sers[si], &mid[(0 * ns + si) * nc],
-                                          &mid[(1 * ns + si) * nc],
-                                          &mid[(2 * ns + si) * nc]};
-  }
+  /* values are indexed [series][category] with stride ng */
+  for (size_t k = 0; k < ns; k++)
+    series[k] = (struct np_chart_series){
+        .name = sers[k], .mid = &b.mid[k * ng], .lo = &b.lo[k * ng],
+        .hi = &b.hi[k * ng], .marks = &b.mark[k * ng],
+        .style = np_report_style(ctx, sers[k])};
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->runs[0].doc,
                                                      "machine");
   const char *machine = np_json_get_string(m0, "hostname", "unknown");
-  char subtitle[512], slug[256], file[400];
-  group_subtitle(subtitle, sizeof subtitle, sp, g[0], s, machine, maxruns);
+  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  char subtitle[512], slug[256], stem[300], caption[200], excl[400],
+      unst[200], nb[4][200];
+  const char *nv[5];
+  group_subtitle(subtitle, sizeof subtitle, sp, g[0], s, in->name, machine);
   group_slug(slug, sizeof slug, sp, g[0], s);
-  snprintf(file, sizeof file, "assets/%s%s.svg",
-           ctx->asset_prefix ? ctx->asset_prefix : "", slug);
+  snprintf(stem, sizeof stem, "%s%s", stem_pre ? stem_pre : "", slug);
+  np_chart_runs_caption(caption, sizeof caption, nmin, nmax, "run", 0);
+  snprintf(excl, sizeof excl,
+           "excluded: a repetition failed (%s); its records are kept, it is "
+           "not ranked",
+           reasons[0] ? reasons : "see the table");
+  snprintf(unst, sizeof unst,
+           "\xe2\x80\xa0 dashed outline: unstable, round trips/s spread over "
+           "%.0f %% across runs",
+           np_report_spread_limit(s));
   struct np_chart ch = {
       .title = sp->title, .subtitle = subtitle, .xlabel = dim_name[sp->cat],
-      .ylabel = sp->ylabel, .runs = (int)maxruns, .log_y = sp->log_y,
-      .ncat = nc, .categories = cats, .nseries = ns, .series = series};
+      .ylabel = sp->ylabel, .caption = caption, .unstable_note = unst,
+      .excluded_note = excl,
+      .notes_extra = np_report_chart_notes(s, nb, nv, 5),
+      .stamp = np_report_stamp(ctx, s), .log_y = sp->log_y, .ncat = nc,
+      .categories = cats, .notes = any_note ? notes : NULL, .nseries = ns,
+      .series = series};
   size_t len = 0;
+  char alt[800];
+  snprintf(alt, sizeof alt, "%s: %s", sp->title, subtitle);
+  cJSON *jc = NULL;
   rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
   if (rc == 0)
-    rc = np_ftree_add(ctx->out, file, svg, len);
-  if (rc == NP_EEXIST)
-    rc = 0; /* same chart from another results folder: first one wins */
-  if (rc == 0) {
-    fprintf(ctx->md, "![%s: %s](%s)\n\n", sp->title, subtitle, file);
-    cJSON_AddStringToObject(jc, "file", file);
-    cJSON_AddStringToObject(jc, "set", s->label);
-    cJSON_AddStringToObject(jc, "title", sp->title);
-    cJSON_AddStringToObject(jc, "subtitle", subtitle);
-    cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
-    cJSON_AddBoolToObject(jc, "log_y", sp->log_y);
-    jser = cJSON_AddArrayToObject(jc, "series");
-    for (size_t i = 0; i < ng; i++) {
-      double med, mn, mx;
-      size_t n = np_results_stat(g[i], sp->m, sp->passed_only, &med, &mn, &mx);
-      cJSON *b = cJSON_CreateObject();
-      cJSON_AddStringToObject(b, "series", serx[i]);
-      cJSON_AddStringToObject(b, "category", catx[i]);
-      cJSON_AddStringToObject(b, "config", g[i]->id);
-      int excluded = sp->passed_only && g[i]->npassed < g[i]->nruns;
-      cJSON_AddBoolToObject(b, "excluded", excluded);
-      np_json_add_number(b, "median", excluded || !n ? NAN : med);
-      np_json_add_number(b, "min", excluded || !n ? NAN : mn);
-      np_json_add_number(b, "max", excluded || !n ? NAN : mx);
-      cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i], sp->passed_only));
-      cJSON_AddItemToArray(jser, b);
-    }
+    rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
+  if (rc != 0)
+    goto free_all;
+  cJSON_AddStringToObject(jc, "set", in->name);
+  cJSON_AddStringToObject(jc, "title", sp->title);
+  cJSON_AddStringToObject(jc, "subtitle", subtitle);
+  cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
+  cJSON_AddBoolToObject(jc, "log_y", sp->log_y);
+  cJSON_AddStringToObject(jc, "caption", caption);
+  cJSON *jser = cJSON_AddArrayToObject(jc, "series");
+  for (size_t i = 0; i < ng; i++) {
+    size_t cell = si[i] * ng + ci[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "series", serx[i]);
+    cJSON_AddStringToObject(o, "category", catx[i]);
+    if (note[i][0])
+      cJSON_AddStringToObject(o, "note", note[i]);
+    cJSON_AddStringToObject(o, "config", g[i]->id);
+    cJSON_AddBoolToObject(o, "excluded", (b.mark[cell] & NP_CHART_EXCLUDED) != 0);
+    cJSON_AddBoolToObject(o, "missing", (b.mark[cell] & NP_CHART_MISSING) != 0);
+    cJSON_AddBoolToObject(o, "unstable", (b.mark[cell] & NP_CHART_UNSTABLE) != 0);
+    np_json_add_number(o, "median", b.mid[cell]);
+    np_json_add_number(o, "min", b.n[cell] > 1 ? b.lo[cell] : b.mid[cell]);
+    np_json_add_number(o, "max", b.n[cell] > 1 ? b.hi[cell] : b.mid[cell]);
+    cJSON_AddItemToObject(o, "runs", np_report_run_ids(g[i], 0));
+    cJSON_AddItemToArray(jser, o);
   }
-  free(mid);
 free_all:
   free(svg);
   free(cats);
   free(sers);
+  free(notes);
+  free(catk);
   free(catx);
   free(serx);
-  free(vals);
+  free(note);
+  free(ci);
+  free(si);
   free(series);
+  bars_free(&b);
   return rc;
 }
 
-int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
-                     const char *section) {
+int np_report_charts_of(struct np_report_ctx *ctx,
+                        const struct np_results_set *s, const char *section,
+                        const struct np_results_config *const *sel, size_t n,
+                        const char *stem_pre) {
   int rc = 0;
   const struct np_results_config **v = np_report_sorted_configs(s);
   const struct np_results_config **g = malloc((s->nconfigs + 1) * sizeof *g);
@@ -263,18 +361,27 @@ int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
     rc = NP_ENOMEM;
     goto done;
   }
+  /* a selection keeps the sorted order: drop what it does not hold */
+  size_t nv = 0;
+  for (size_t i = 0; i < s->nconfigs; i++) {
+    int keep = sel == NULL;
+    for (size_t j = 0; sel && j < n && !keep; j++)
+      keep = sel[j] == v[i];
+    if (keep)
+      v[nv++] = v[i];
+  }
   for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
     const struct chart_spec *sp = &specs[k];
-    if (strcmp(sp->section, section) != 0)
+    if (strcmp(sp->section, section) != 0 || (sel && !sp->headline))
       continue;
     memset(used, 0, s->nconfigs);
-    for (size_t i = 0; i < s->nconfigs && rc == 0; i++) {
+    for (size_t i = 0; i < nv && rc == 0; i++) {
       if (used[i])
         continue;
       size_t ng = 0;
       const char *c0 = v[i]->dim[sp->cat], *s0 = v[i]->dim[sp->ser];
       int varies = 0;
-      for (size_t j = i; j < s->nconfigs; j++) {
+      for (size_t j = i; j < nv; j++) {
         if (used[j] || !same_group(sp, v[i], v[j]))
           continue;
         used[j] = 1;
@@ -285,7 +392,7 @@ int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
       /* A useful chart compares: some category or series must differ, and
        * the "io" charts need more than one IO model or backend. */
       if (varies && ng <= 64)
-        rc = emit_chart(ctx, s, sp, g, ng);
+        rc = emit_chart(ctx, s, sp, g, ng, stem_pre);
     }
   }
 done:
@@ -293,4 +400,9 @@ done:
   free(g);
   free(used);
   return rc;
+}
+
+int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
+                     const char *section) {
+  return np_report_charts_of(ctx, s, section, NULL, 0, NULL);
 }

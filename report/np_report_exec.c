@@ -77,11 +77,14 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   char (*cats)[64] = calloc(NP_EXEC_MAX_CAT, sizeof *cats);
   char (*sers)[64] = calloc(NP_EXEC_MAX_CAT, sizeof *sers);
   double *val = malloc(3 * NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *val);
+  unsigned char *mark = calloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT, 1);
   int *ci = calloc(ncfg + 1, sizeof *ci), *si = calloc(ncfg + 1, sizeof *si);
   char *svg = NULL;
   int rc = 0;
-  size_t nc = 0, ns = 0, maxn = 0;
-  if (cats == NULL || sers == NULL || val == NULL || ci == NULL || si == NULL) {
+  size_t nc = 0, ns = 0, maxn = 0, minn = 0;
+  char reasons[256] = "";
+  if (cats == NULL || sers == NULL || val == NULL || mark == NULL ||
+      ci == NULL || si == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
@@ -102,15 +105,26 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     }
     ci[i] = slot(cats, &nc, d0 ? t : "all");
     si[i] = slot(sers, &ns, u[0] ? u : label);
-    if (ci[i] < 0 || si[i] < 0 || ns > 8 || excluded(cfg[i]))
+    if (ci[i] < 0 || si[i] < 0 || ns > 8)
       continue;
+    if (excluded(cfg[i])) {
+      mark[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = NP_CHART_EXCLUDED;
+      char r[160];
+      np_report_fail_reason(cfg[i], r, sizeof r);
+      if (r[0] && strstr(reasons, r) == NULL &&
+          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
+        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
+                 "%s%s", reasons[0] ? "; " : "", r);
+      continue;
+    }
     double med, mn, mx;
     size_t n = np_results_exec_stat(cfg[i], name, 1, &med, &mn, &mx);
     maxn = n > maxn ? n : maxn;
+    minn = minn == 0 || (n > 0 && n < minn) ? n : minn;
     double *v = &val[(size_t)si[i] * 3 * NP_EXEC_MAX_CAT];
     v[ci[i]] = med;
-    v[NP_EXEC_MAX_CAT + ci[i]] = mn;
-    v[2 * NP_EXEC_MAX_CAT + ci[i]] = mx;
+    v[NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mn : NAN;
+    v[2 * NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mx : NAN;
   }
   if (ns > 8 || nc == 0)
     goto done; /* more series than a chart can tell apart: the table has it */
@@ -121,7 +135,9 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   for (size_t k = 0; k < ns; k++) {
     double *v = &val[k * 3 * NP_EXEC_MAX_CAT];
     ser[k] = (struct np_chart_series){sers[k], v, v + NP_EXEC_MAX_CAT,
-                                      v + 2 * NP_EXEC_MAX_CAT};
+                                      v + 2 * NP_EXEC_MAX_CAT,
+                                      &mark[k * NP_EXEC_MAX_CAT],
+                                      np_report_style(ctx, sers[k])};
   }
   const char *prog = np_json_get_string(
       np_json_pointer(s->runs[0].doc, "/exec/program"), "given", "program");
@@ -129,25 +145,31 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
       cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, "machine"), "hostname",
       "unknown");
   char title[200], subtitle[300], ylabel[120], caption[200], stem[240];
-  char xlabel[96], alt[600], lab[96];
+  char xlabel[96], alt[600];
   snprintf(title, sizeof title, "%s: %s%s%s%s", prog, label,
            better ? " (" : "", better ? better : "",
            better ? " is better)" : "");
-  snprintf(subtitle, sizeof subtitle, "suite %s, machine %s",
-           np_json_get_string(s->suite, "suite", s->label), host);
+  snprintf(subtitle, sizeof subtitle, "suite %s, set %s, machine %s",
+           np_json_get_string(s->suite, "suite", s->label),
+           np_report_info(ctx, s)->name, host);
   snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "",
            unit);
   snprintf(xlabel, sizeof xlabel, "%s", d0 ? d0->string : "configuration");
-  snprintf(caption, sizeof caption,
-           "bars: median of %zu runs; error bars: min/max, not confidence "
-           "intervals", maxn);
-  int named = ctx->asset_prefix != NULL && ctx->asset_prefix[0] != '\0';
-  snprintf(lab, sizeof lab, "%.80s", named ? "" : s->label);
-  snprintf(stem, sizeof stem, "%s%sexec-%s", lab,
-           named ? "" : "-", name);
+  np_chart_runs_caption(caption, sizeof caption, minn, maxn, "run", 0);
+  /* the set's slug prefixes the file (np_report_add_chart) */
+  snprintf(stem, sizeof stem, "exec-%s", name);
+  char nb[4][200], excl[400];
+  const char *nvp[5];
+  snprintf(excl, sizeof excl,
+           "excluded: a repetition failed (%s); its records are kept, it is "
+           "not ranked",
+           reasons[0] ? reasons : "see the table");
   struct np_chart ch = {.title = title, .subtitle = subtitle,
                         .xlabel = xlabel, .ylabel = ylabel,
-                        .caption = caption, .runs = (int)maxn, .ncat = nc,
+                        .caption = caption, .runs = (int)maxn,
+                        .excluded_note = excl,
+                        .notes_extra = np_report_chart_notes(s, nb, nvp, 5),
+                        .stamp = np_report_stamp(ctx, s), .ncat = nc,
                         .categories = catp, .nseries = ns, .series = ser};
   size_t len = 0;
   cJSON *jc = NULL;
@@ -157,7 +179,7 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
   if (rc != 0)
     goto done;
-  cJSON_AddStringToObject(jc, "set", s->label);
+  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
   cJSON_AddStringToObject(jc, "title", title);
   cJSON_AddStringToObject(jc, "subtitle", subtitle);
   cJSON_AddStringToObject(jc, "y_label", ylabel);
@@ -173,9 +195,11 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_AddStringToObject(b, "category", cats[ci[i]]);
     cJSON_AddStringToObject(b, "config", cfg[i]->id);
     cJSON_AddBoolToObject(b, "excluded", excluded(cfg[i]));
+    int one = isnan(v[NP_EXEC_MAX_CAT + ci[i]]);
     np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", v[NP_EXEC_MAX_CAT + ci[i]]);
-    np_json_add_number(b, "max", v[2 * NP_EXEC_MAX_CAT + ci[i]]);
+    np_json_add_number(b, "min", one ? v[ci[i]] : v[NP_EXEC_MAX_CAT + ci[i]]);
+    np_json_add_number(b, "max",
+                       one ? v[ci[i]] : v[2 * NP_EXEC_MAX_CAT + ci[i]]);
     cJSON_AddItemToObject(b, "runs", np_report_run_ids(cfg[i], 0));
     cJSON_AddItemToArray(js, b);
   }
@@ -184,6 +208,7 @@ done:
   free(cats);
   free(sers);
   free(val);
+  free(mark);
   free(ci);
   free(si);
   return rc;
@@ -214,11 +239,7 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
                   const struct np_results_config **cfg, size_t ncfg,
                   const cJSON *metrics, const cJSON *dims) {
   const cJSON *m, *d;
-  cJSON *t = cJSON_CreateObject();
-  cJSON_AddStringToObject(t, "name", "exec_metrics");
-  cJSON_AddStringToObject(t, "set", s->label);
-  cJSON_AddItemToArray(ctx->jtables, t);
-  cJSON *rows = cJSON_AddArrayToObject(t, "rows");
+  cJSON *rows = np_report_new_table(ctx, "exec_metrics", s);
   fprintf(ctx->md, "| Configuration |");
   cJSON_ArrayForEach(d, dims) fprintf(ctx->md, " %s |", d->string);
   fprintf(ctx->md, " Runs passed | Bounds held |");

@@ -1,6 +1,12 @@
 /*
  * np_report_int.h - state shared by the report's parts while it is built
  * (internal to report/; not a public interface).
+ *
+ * One context serves the index report (np_report.c) and each performance
+ * page (np_report_pages.c).  Every set has a display name and a file-name
+ * slug that are unique among the sets of the build, so two sets of one
+ * plan never share a chart or a table name; charts and tables of a set
+ * carry its marks (self-check stamp, unstable, excluded, missing).
  */
 #ifndef NP_REPORT_INT_H
 #define NP_REPORT_INT_H
@@ -12,10 +18,26 @@
 #include "np_report.h"
 #include "np_report_assets.h"
 
+/* What the report knows about one set beyond the set itself. */
+struct np_report_setinfo {
+  char name[256];   /* display name: --label, else the folder (index) or
+                     * the suite when unique on the page (pages)       */
+  char slug[160];   /* [A-Za-z0-9._-] form of name, unique in the build */
+  int check_failed; /* failed its self-check, rendered under --force   */
+  size_t planned;   /* planned configurations (suite.json), 0 unknown  */
+  int reps;         /* planned repetitions per configuration (>= 1)    */
+  size_t nmissing;  /* configurations short of repetitions or absent   */
+};
+
+/* Style registry for series names no fixed style is known for. */
+#define NP_REPORT_MAX_STYLES 32
+
 struct np_report_ctx {
   struct np_results_set *const *sets; /* inputs                           */
   size_t nsets;
   const struct np_report_opts *opts;
+  struct np_report_setinfo *info; /* nsets entries, same order as sets  */
+  int pages;              /* 1 = a performance page, 0 = the index     */
   struct np_ftree *out;   /* files produced so far                       */
   cJSON *json;            /* report.json being built                     */
   cJSON *jcharts;         /* report.json "charts" array (in json)        */
@@ -23,26 +45,116 @@ struct np_report_ctx {
   FILE *md;               /* index.md being written (memstream)          */
   struct np_errbuf *eb;
   const char *asset_prefix; /* prefix of chart file stems ("" or NULL =
-                             * none; pages use the suite name)           */
+                             * none): the set's slug and "-"            */
+  char styles[NP_REPORT_MAX_STYLES][64]; /* registered series names     */
+  size_t nstyles;                        /* entries of styles            */
 };
 
+/* ---- sets: names, marks (np_report_marks.c) ---------------------------- */
+
+/* Fill ctx->info for ctx->sets (names, slugs, planned counts, missing).
+ * labels / failed: NULL or nsets entries.  NP_ENOMEM. */
+int np_report_info_init(struct np_report_ctx *ctx, const char *const *labels,
+                        const unsigned char *failed);
+const struct np_report_setinfo *np_report_info(const struct np_report_ctx *ctx,
+                                               const struct np_results_set *s);
+/* "SELF-CHECK FAILED ..." when s failed its self-check, else NULL. */
+const char *np_report_stamp(const struct np_report_ctx *ctx,
+                            const struct np_results_set *s);
+/* summary.json flags configuration id unstable (spread over the limit). */
+int np_report_unstable(const struct np_results_set *s, const char *id);
+/* summary.json's spread limit as a percentage (10 when absent). */
+double np_report_spread_limit(const struct np_results_set *s);
+/* c has fewer repetitions than planned (an incomplete set). */
+int np_report_short(const struct np_report_ctx *ctx,
+                    const struct np_results_set *s,
+                    const struct np_results_config *c);
+/* The distinct failed checks of c's runs ("no_loss"), or the runner's
+ * reason for a record it wrote; "" when every run passed. */
+void np_report_fail_reason(const struct np_results_config *c, char *buf,
+                           size_t len);
+/* The chart style of a series name: fixed for known names (backends,
+ * strategies, windows, loss series), else registered in ctx in order. */
+int np_report_style(struct np_report_ctx *ctx, const char *name);
+/* "1 run", "3 runs". */
+const char *np_report_plural(size_t n, const char *one, const char *many);
+/* Text for a Markdown table cell or heading: | < > [ ] ` * _ \ escaped. */
+void np_report_md_text(char *buf, size_t len, const char *s);
+/* Banners of an incomplete or failed set (index.md and pages). */
+void np_report_banners(struct np_report_ctx *ctx);
+/* Caption lines every chart of s adds (machine stability), NULL-ended;
+ * the strings live in buf. */
+const char *const *np_report_chart_notes(const struct np_results_set *s,
+                                         char (*buf)[200], const char **v,
+                                         size_t max);
+
+/* ---- conditions (np_report_conditions.c) ------------------------------- */
+
+/* Run conditions a set may hold fixed or vary; one row of a table each. */
+enum np_report_cond {
+  NP_C_ADDRESS, /* config.address                          */
+  NP_C_SECONDS, /* config.seconds                          */
+  NP_C_WARMUP,  /* config.warmup_seconds                   */
+  NP_C_SNDBUF,  /* config.udp_send_buffer (requested)      */
+  NP_C_RCVBUF,  /* config.udp_receive_buffer (requested)   */
+  NP_C_WORK,    /* config.work                             */
+  NP_C_COUNT_
+};
+/* Bits (1 << cond) of the conditions that differ between runs of s. */
+unsigned np_report_cond_varying(const struct np_results_set *s);
+/* Header of cond as a table column ("Address", "Measured / s"). */
+const char *np_report_cond_column(enum np_report_cond k);
+/* Value of cond for c ("::1", "5"), as a cell. */
+void np_report_cond_cell(char *buf, size_t len, enum np_report_cond k,
+                         const struct np_results_config *c);
+/* The varying conditions of c joined by ", " ("::1, 5 s"); "" when none. */
+void np_report_cond_text(char *buf, size_t len, unsigned varying,
+                         const struct np_results_config *c);
+/* Page-wide table: what every set of ctx shares (machine, OS, toolchain). */
+void np_report_conditions_common(struct np_report_ctx *ctx);
+/* One set's own conditions table (constant items only; what varies is a
+ * table column), with UTC start/end, round trips, kernel settings and
+ * machine stability. */
+void np_report_conditions_set(struct np_report_ctx *ctx,
+                              const struct np_results_set *s);
+/* "Content errors 0, ... in all N runs" and the per-run invariants. */
+void np_report_integrity_line(struct np_report_ctx *ctx,
+                              const struct np_results_set *s);
+
+/* ---- charts, tables (np_report_charts.c, np_report_tables.c) ------------ */
+
 /* Charts of one set: SVGs into ctx->out, entries in ctx->jcharts, image
- * links into ctx->md.  section selects "io", "grid" or "limits". */
+ * links into ctx->md.  section selects "io", "grid" or "limits"; only the
+ * configurations in v[0..n) (NULL = all) and stems prefixed by stem_pre. */
 int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
                      const char *section);
+int np_report_charts_of(struct np_report_ctx *ctx,
+                        const struct np_results_set *s, const char *section,
+                        const struct np_results_config *const *v, size_t n,
+                        const char *stem_pre);
 
-/* Markdown tables of one set (and their values into ctx->jtables). */
-void np_report_tables_conditions(struct np_report_ctx *ctx,
-                                 const struct np_results_set *s);
 void np_report_tables_correctness(struct np_report_ctx *ctx);
-/* One sentence of a set's own conditions (for pages holding many sets). */
-void np_report_tables_conditions_short(struct np_report_ctx *ctx,
-                                       const struct np_results_set *s);
 void np_report_tables_perf(struct np_report_ctx *ctx,
                            const struct np_results_set *s);
+/* The perf table over v[0..n) only, named `name` in report.json. */
+void np_report_tables_perf_of(struct np_report_ctx *ctx,
+                              const struct np_results_set *s,
+                              const struct np_results_config *const *v,
+                              size_t n, const char *name);
 void np_report_tables_limits(struct np_report_ctx *ctx,
                              const struct np_results_set *s);
+/* The MTU arithmetic, what was measured per address family and the IPv6
+ * no-fragmentation rule. */
 void np_report_tables_mtu(struct np_report_ctx *ctx);
+/* What was and was not measured per address family (every page). */
+void np_report_scope(struct np_report_ctx *ctx);
+/* A new report.json table of s: {"name", "id", "set", "rows": []}; returns
+ * rows. */
+cJSON *np_report_new_table(struct np_report_ctx *ctx, const char *name,
+                           const struct np_results_set *s);
+/* The legend of the marks used in tables (footnote under a table). */
+void np_report_table_footnote(struct np_report_ctx *ctx, int unstable,
+                              int excluded, int missing);
 
 /* The buffer-isolation chart (lost echoes and kernel socket drops per
  * row, each row labelled with payload x window and its in-flight budget
@@ -52,6 +164,19 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
                               const struct np_results_set *s);
 void np_report_isolation_table(struct np_report_ctx *ctx,
                                const struct np_results_set *s);
+/* One run's machine-wide Udp RcvbufErrors before -> after against its
+ * lost echoes (the reference's "from 152,304 to 153,071: exactly 767"). */
+void np_report_kernel_example(struct np_report_ctx *ctx,
+                              const struct np_results_set *s);
+
+/* The plan's headline (np_report_headline.c): a focused table and chart
+ * ahead of the full grid; nothing when the plan has none. */
+int np_report_headline(struct np_report_ctx *ctx,
+                       const struct np_results_set *s);
+/* Configurations of s matching the headline rows, in row order. */
+size_t np_report_headline_configs(const struct np_results_set *s,
+                                  const struct np_results_config **v,
+                                  size_t max);
 
 /* Page sections (np_report_pages_sections.c).  sets/nsets of ctx are
  * the page's sets. */

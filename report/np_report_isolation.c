@@ -39,64 +39,80 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
   const struct np_results_config **v = np_report_plan_order(s);
   size_t n = s->nconfigs;
   const char **cats = calloc(n, sizeof *cats), **notes = calloc(n, sizeof *notes);
-  char (*ctext)[96] = calloc(n, sizeof *ctext), (*ntext)[96] = calloc(n, sizeof *ntext);
+  char (*ctext)[96] = calloc(n, sizeof *ctext), (*ntext)[160] = calloc(n, sizeof *ntext);
   double *val = calloc(n * 6, sizeof *val);
+  unsigned char *marks = calloc(2 * n + 1, 1);
   char *svg = NULL;
   int rc = 0;
-  if (!v || !cats || !notes || !ctext || !ntext || !val) {
+  if (!v || !cats || !notes || !ctext || !ntext || !val || !marks) {
     rc = NP_ENOMEM;
     goto done;
   }
-  size_t maxruns = 0;
+  size_t maxruns = 0, minruns = 0;
   int any = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_results_config *c = v[i];
     char pay[32], b[32], r[32];
-    snprintf(pay, sizeof pay, "%.0f", c->dimv[NP_D_PAYLOAD]);
+    np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     compact_bytes(b, sizeof b, budget(c));
     compact_bytes(r, sizeof r, c->dimv[NP_D_SRVBUF]);
-    snprintf(ctext[i], sizeof ctext[i], "%s x%s", pay, c->dim[NP_D_WINDOW]);
-    snprintf(ntext[i], sizeof ntext[i], "%s / %s", b, r);
+    snprintf(ctext[i], sizeof ctext[i], "%s B", pay);
+    snprintf(ntext[i], sizeof ntext[i], "window %s, %s / %s",
+             c->dim[NP_D_WINDOW], b, r);
     cats[i] = ctext[i];
     notes[i] = ntext[i];
     size_t k =
         np_results_stat(c, NP_M_LOST, 0, &val[i], &val[n + i], &val[2 * n + i]);
     np_results_stat(c, NP_M_KDROPS, 0, &val[3 * n + i], &val[4 * n + i],
                     &val[5 * n + i]);
+    if (np_report_short(ctx, s, c))
+      marks[i] = marks[n + i] = NP_CHART_MISSING;
+    minruns = minruns == 0 || (k > 0 && k < minruns) ? k : minruns;
     maxruns = k > maxruns ? k : maxruns;
     any |= val[2 * n + i] > 0 || val[5 * n + i] > 0;
   }
   if (!any || n < 2)
     goto done; /* nothing lost: the table says so, a chart would be empty */
   const struct np_chart_series ser[2] = {
-      {"lost", &val[0], &val[n], &val[2 * n]},
-      {"drops", &val[3 * n], &val[4 * n], &val[5 * n]}};
+      {"lost echoes", &val[0], &val[n], &val[2 * n], marks,
+       np_report_style(ctx, "lost echoes")},
+      {"kernel socket drops", &val[3 * n], &val[4 * n], &val[5 * n],
+       marks + n, np_report_style(ctx, "kernel socket drops")}};
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(v[0]->runs[0].doc,
                                                      "machine");
-  char subtitle[256];
+  char subtitle[700], caption[200], nb[4][200];
+  const char *nv[5];
   snprintf(subtitle, sizeof subtitle,
-           "%s clients, IO model %s, backend %s, machine %s, %zu runs per bar",
+           "%s clients, IO model %s, backend %s, %g s measured, %s, set %s, "
+           "machine %s",
            v[0]->dim[NP_D_CLIENTS], v[0]->dim[NP_D_MODEL],
            v[0]->dim[NP_D_BACKEND],
-           np_json_get_string(m0, "hostname", "unknown"), maxruns);
+           np_results_num(v[0]->runs[0].doc, "/config/seconds"),
+           np_json_get_string(np_json_pointer(v[0]->runs[0].doc, "/config"),
+                              "address", "-"),
+           np_report_info(ctx, s)->name,
+           np_json_get_string(m0, "hostname", "unknown"));
+  np_chart_runs_caption(caption, sizeof caption, minruns, maxruns, "run", 0);
   struct np_chart ch = {
       .title = "Receive-buffer isolation: lost echoes and kernel socket drops",
       .subtitle = subtitle,
-      .xlabel = "payload (B) x window; below: in-flight budget / effective "
-                "server rcvbuf",
-      .ylabel = "datagrams per run (log)",
-      .runs = (int)maxruns, .log_y = 1, .ncat = n, .categories = cats,
+      .xlabel = "payload; below: window, in-flight budget / effective server "
+                "rcvbuf",
+      .ylabel = "datagrams per run (log)", .caption = caption,
+      .notes_extra = np_report_chart_notes(s, nb, nv, 5),
+      .stamp = np_report_stamp(ctx, s),
+      .log_y = 1, .ncat = n, .categories = cats,
       .notes = notes, .nseries = 2, .series = ser};
   size_t len = 0;
   rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
   cJSON *jc = NULL;
-  char alt[512];
+  char alt[800];
   snprintf(alt, sizeof alt, "%s: %s", ch.title, subtitle);
   if (rc == 0)
     rc = np_report_add_chart(ctx, "isolation-lost", svg, len, alt, &jc);
   if (rc != 0)
     goto done;
-  cJSON_AddStringToObject(jc, "set", s->label);
+  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
   cJSON_AddStringToObject(jc, "title", ch.title);
   cJSON_AddStringToObject(jc, "subtitle", subtitle);
   cJSON_AddStringToObject(jc, "y_label", ch.ylabel);
@@ -110,6 +126,7 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
       cJSON_AddStringToObject(b, "note", notes[i]);
       cJSON_AddStringToObject(b, "config", v[i]->id);
       cJSON_AddBoolToObject(b, "excluded", 0);
+      cJSON_AddBoolToObject(b, "missing", (marks[k * n + i] & NP_CHART_MISSING) != 0);
       np_json_add_number(b, "median", ser[k].mid[i]);
       np_json_add_number(b, "min", ser[k].lo[i]);
       np_json_add_number(b, "max", ser[k].hi[i]);
@@ -124,6 +141,7 @@ done:
   free(ctext);
   free(ntext);
   free(val);
+  free(marks);
   return rc;
 }
 
@@ -137,11 +155,8 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
           "buffer | Total outstanding payload budget | Runs passed | Loss per "
           "run | Kernel socket drops | RcvbufErrors Δ |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  cJSON *t = cJSON_CreateObject();
-  cJSON_AddStringToObject(t, "name", "buffer_isolation");
-  cJSON_AddStringToObject(t, "set", s->label);
-  cJSON_AddItemToArray(ctx->jtables, t);
-  cJSON *rows = cJSON_AddArrayToObject(t, "rows");
+  cJSON *rows = np_report_new_table(ctx, "buffer_isolation", s);
+  size_t same = 0;
   for (size_t i = 0; i < s->nconfigs; i++) {
     const struct np_results_config *c = v[i];
     double med[3], mn[3], mx[3];
@@ -155,10 +170,12 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
     np_fmt_num(win, sizeof win, c->dimv[NP_D_WINDOW], 0);
     np_fmt_bytes(srv, sizeof srv, c->dimv[NP_D_SRVBUF]);
     np_fmt_bytes(bud, sizeof bud, budget(c));
-    fprintf(ctx->md, "| %s | %s | %s | %s | %zu / %zu%s | %s | %s | %s |\n",
+    same += mn[0] == mx[0];
+    fprintf(ctx->md, "| %s | %s | %s | %s | %zu / %zu%s%s | %s | %s | %s |\n",
             pay, win, srv, bud, c->npassed, c->nruns,
-            c->expect_fail ? " (fail expected)" : "", cell[0], cell[1],
-            cell[2]);
+            c->expect_fail ? " (fail expected)" : "",
+            np_report_short(ctx, s, c) ? " (missing runs)" : "", cell[0],
+            cell[1], cell[2]);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "config", c->id);
     np_json_add_number(r, "server_rcvbuf_effective_bytes", c->dimv[NP_D_SRVBUF]);
@@ -172,14 +189,70 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
     np_json_add_number(o, "median", med[1]);
     np_json_add_number(o, "min", mn[1]);
     np_json_add_number(o, "max", mx[1]);
+    o = cJSON_AddObjectToObject(r, "udp_rcvbuf_errors_delta");
+    np_json_add_number(o, "median", med[2]);
+    np_json_add_number(o, "min", mn[2]);
+    np_json_add_number(o, "max", mx[2]);
     cJSON_AddItemToObject(r, "runs", np_report_run_ids(c, 0));
     cJSON_AddItemToArray(rows, r);
   }
+  if (same == s->nconfigs)
+    fprintf(ctx->md, "\nThe loss per run is identical across the "
+                     "repetitions of every row.\n");
+  else
+    fprintf(ctx->md, "\nThe loss per run is identical across the "
+                     "repetitions in %zu of %zu rows; the others show "
+                     "their range.\n", same, s->nconfigs);
   fprintf(ctx->md,
           "\nLoss per run: median (min-max) over the repetitions. The budget "
           "is clients × window × payload, not an exact queue length; the "
           "effective buffer is what the kernel reports for the server socket "
           "(Linux doubles the request for its own bookkeeping). RcvbufErrors "
           "is machine-wide.\n\n");
+  free(v);
+}
+
+/* The first run of the plan that lost echoes and has the record's own
+ * kernel snapshots: Udp RcvbufErrors before -> after against its loss. */
+void np_report_kernel_example(struct np_report_ctx *ctx,
+                              const struct np_results_set *s) {
+  const struct np_results_config **v = np_report_plan_order(s);
+  for (size_t i = 0; v && i < s->nconfigs; i++)
+    for (size_t k = 0; k < v[i]->nruns; k++) {
+      const struct np_results_run *r = &v[i]->runs[k];
+      double b = np_results_num(r->doc,
+                                "/kernel/before/counters/Udp.RcvbufErrors");
+      double a = np_results_num(r->doc,
+                                "/kernel/after/counters/Udp.RcvbufErrors");
+      double rq = np_results_num(r->doc, "/kernel/delta/Ip.ReasmReqds");
+      double fc = np_results_num(r->doc, "/kernel/delta/Ip.FragCreates");
+      if (!(r->m[NP_M_LOST] > 0) || !isfinite(a) || !isfinite(b))
+        continue;
+      char bs[32], as[32], ds[32], ls[32], ks[32];
+      np_fmt_num(bs, sizeof bs, b, 0);
+      np_fmt_num(as, sizeof as, a, 0);
+      np_fmt_num(ds, sizeof ds, a - b, 0);
+      np_fmt_num(ls, sizeof ls, r->m[NP_M_LOST], 0);
+      np_fmt_num(ks, sizeof ks, r->m[NP_M_KDROPS], 0);
+      fprintf(ctx->md,
+              "In `%s` the kernel's machine-wide `Udp RcvbufErrors` "
+              "(datagrams dropped because a socket's receive buffer was "
+              "full) went from %s to %s: +%s, %s the run's %s lost echoes "
+              "(the server socket's own drop counter: %s). IPv4 reassembly "
+              "and fragmentation in that run: %.0f / %.0f.\n\n",
+              r->id, bs, as, ds,
+              a - b == r->m[NP_M_LOST] ? "exactly" : "against", ls, ks,
+              isfinite(rq) ? rq : 0, isfinite(fc) ? fc : 0);
+      cJSON *rows = np_report_new_table(ctx, "kernel_example", s);
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "run", r->id);
+      np_json_add_number(o, "udp_rcvbuf_errors_before", b);
+      np_json_add_number(o, "udp_rcvbuf_errors_after", a);
+      np_json_add_number(o, "lost", r->m[NP_M_LOST]);
+      np_json_add_number(o, "kernel_drops", r->m[NP_M_KDROPS]);
+      cJSON_AddItemToArray(rows, o);
+      free(v);
+      return;
+    }
   free(v);
 }

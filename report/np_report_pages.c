@@ -3,7 +3,8 @@
  * (layout in np_report_pages.h).  Each page is built like the index
  * report, into its own Markdown stream and report.json document, from the
  * same table and chart parts; only the order and the page-specific
- * sections differ.
+ * sections differ.  Every set gets its own conditions; the page's top
+ * table holds only what all its sets share.
  */
 #include "np_report_pages.h"
 
@@ -13,12 +14,18 @@
 
 #include "np_json.h"
 #include "np_report_int.h"
+#include "np_report_exec.h"
+#include "np_report_mdx.h"
+#include "np_results_exec.h"
 #include "np_report_rudp.h"
 
 enum page { PAGE_UDP, PAGE_LIMITS, PAGE_RUDP, PAGE_COUNT_ };
 
 static const char *const page_name[PAGE_COUNT_] = {"udp", "udp-limits",
                                                    "rudp"};
+static const char *const page_title[PAGE_COUNT_] = {
+    "UDP loopback performance", "UDP payload size limits and burst loss",
+    "Reliable UDP (ARQ and FEC) performance"};
 
 static const char *suite_of(const struct np_results_set *s) {
   return np_json_get_string(s->suite, "suite", s->label);
@@ -38,109 +45,160 @@ static const char *host_of(const struct np_results_set *s) {
   return np_json_get_string(m, "hostname", "unknown");
 }
 
+/* "## <heading>" of a set: the suite's own heading, plus the set's name
+ * when it is not the suite's (two sets of one suite on the page). */
+static void heading(struct np_report_ctx *ctx, const struct np_results_set *s,
+                    const char *what) {
+  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  char name[300];
+  np_report_md_text(name, sizeof name, in->name);
+  if (strcmp(in->name, suite_of(s)) == 0 && what != NULL)
+    fprintf(ctx->md, "## %s\n\n", what);
+  else
+    fprintf(ctx->md, "## %s: %s\n\n", what ? what : "Throughput and latency",
+            name);
+}
+
 /* The throughput / latency part of one UDP set. */
 static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
   const char *n = suite_of(s);
   int rc = 0;
+  if (np_results_is_exec(s)) /* any benchmark program: its own section */
+    return np_report_exec(ctx, s);
   if (strcmp(n, "udp-buffer-isolation") == 0) {
-    fprintf(ctx->md, "## Receive buffer isolation\n\n");
-    np_report_tables_conditions_short(ctx, s);
+    heading(ctx, s, "Receive buffer isolation");
+    np_report_conditions_set(ctx, s);
     rc = np_report_isolation_chart(ctx, s);
     if (rc == 0)
       np_report_isolation_table(ctx, s);
+    np_report_kernel_example(ctx, s);
     return rc;
   }
   if (strcmp(n, "udp-payload-window") == 0)
-    fprintf(ctx->md, "## Payload and outstanding window\n\n");
+    heading(ctx, s, "Payload and outstanding window");
   else if (strcmp(n, "udp-stress") == 0)
-    fprintf(ctx->md, "## Sustained load\n\n");
+    heading(ctx, s, "Sustained load");
   else
-    fprintf(ctx->md, "## Throughput and latency: %s\n\n", n);
-  np_report_tables_conditions_short(ctx, s);
-  if (strcmp(n, "udp-payload-window") != 0)
+    heading(ctx, s, NULL);
+  np_report_conditions_set(ctx, s);
+  rc = np_report_headline(ctx, s);
+  if (rc == 0 && strcmp(n, "udp-payload-window") != 0)
     rc = np_report_charts(ctx, s, "io");
   if (rc == 0 && strcmp(n, "udp-io-models") != 0)
     rc = np_report_charts(ctx, s, "grid");
   if (rc == 0)
     np_report_tables_perf(ctx, s);
+  if (rc == 0)
+    np_report_kernel_example(ctx, s);
   return rc;
 }
 
 static int limits_set(struct np_report_ctx *ctx,
                       const struct np_results_set *s) {
-  fprintf(ctx->md, "## Lost echoes by payload and window\n\n");
-  np_report_tables_conditions_short(ctx, s);
+  heading(ctx, s, "Lost echoes by payload and window");
+  np_report_conditions_set(ctx, s);
   int rc = np_report_charts(ctx, s, "limits");
   if (rc != 0)
     return rc;
   np_pages_lost_table(ctx, s);
   fprintf(ctx->md, "## Kernel evidence\n\n");
   np_pages_kernel_evidence(ctx, s);
+  np_report_kernel_example(ctx, s);
   np_report_tables_limits(ctx, s);
   return 0;
 }
 
-/* Reliable UDP (issue 8): charts by strategy x condition, then the
- * results, payload x window, sustained and "wins where" tables. */
+/* Reliable UDP (issue 8): network conditions, headline, charts by
+ * strategy x condition, then the results, payload x window, sustained and
+ * "wins where" tables. */
 static int rudp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
   const char *n = suite_of(s);
   if (strcmp(n, "rudp-payload-window") == 0)
-    fprintf(ctx->md, "## Payload and outstanding window\n\n");
+    heading(ctx, s, "Payload and outstanding window");
   else if (strcmp(n, "rudp-sustained") == 0)
-    fprintf(ctx->md, "## Sustained test\n\n");
+    heading(ctx, s, "Sustained test");
   else
-    fprintf(ctx->md, "## Strategies by network condition: %s\n\n", n);
-  np_report_tables_conditions_short(ctx, s);
-  int rc = np_report_rudp_charts(ctx, s);
+    heading(ctx, s, "Strategies by network condition");
+  np_report_conditions_set(ctx, s);
+  np_report_rudp_network(ctx, s);
+  int rc = np_report_headline(ctx, s);
+  if (rc == 0)
+    rc = np_report_rudp_charts(ctx, s);
   if (rc == 0)
     np_report_rudp_tables(ctx, s);
   return rc;
 }
 
-static const char *const page_title[PAGE_COUNT_] = {
-    "UDP loopback performance", "UDP payload size limits and burst loss",
-    "Reliable UDP (ARQ and FEC) performance"};
+/* Links to the other pages of this build and to the socket-buffer guide. */
+static void see_also(struct np_report_ctx *ctx, enum page pg,
+                     const int *present, const char *ext) {
+  static const char *const link_text[PAGE_COUNT_] = {
+      "UDP loopback performance", "UDP payload size limits and burst loss",
+      "Reliable UDP (ARQ and FEC)"};
+  fprintf(ctx->md, "See also:");
+  for (int p = 0; p < PAGE_COUNT_; p++)
+    if (p != (int)pg && present[p])
+      fprintf(ctx->md, " [%s](%s.%s) ·", link_text[p], page_name[p], ext);
+  fprintf(ctx->md, " [Socket buffers on Linux: why bursts overflow and how to "
+                   "size buffers](../guides/socket-buffers.md).\n\n");
+}
 
-/* One page from its sets into out as <page>.md and
+/* One page from its sets into out as <page>.md (or .mdx) and
  * assets/<page>-report.json. */
 static int build_page(enum page pg, struct np_results_set *const *sets,
                       size_t nsets, const struct np_report_pages_opts *o,
-                      struct np_ftree *out, struct np_errbuf *eb) {
+                      const int *present, struct np_ftree *out,
+                      struct np_errbuf *eb,
+                      const char *const *labels,
+                      const unsigned char *failed) {
   const char *rel = o && o->results_rel ? o->results_rel : "../../results";
-  char *md = NULL, *js = NULL, prefix[300], path[64];
-  size_t mdlen = 0;
+  int mdx = o && o->mdx;
+  const char *ext = mdx ? "mdx" : "md";
+  char *md = NULL, *js = NULL, *page = NULL, prefix[300], path[64],
+       title[400], comment[300];
+  size_t mdlen = 0, plen = 0;
   int rc = 0;
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .out = out,
-                              .eb = eb};
+                              .eb = eb, .pages = 1};
+  rc = np_report_info_init(&ctx, labels, failed);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);
-  if (ctx.json == NULL || ctx.md == NULL) {
+  if (rc != 0 || ctx.json == NULL || ctx.md == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
+  snprintf(title, sizeof title, "%s: %s", page_title[pg], host_of(sets[0]));
   cJSON_AddStringToObject(ctx.json, "schema", "netproof/report/1");
   cJSON_AddStringToObject(ctx.json, "title", page_title[pg]);
   cJSON *jsets = cJSON_AddArrayToObject(ctx.json, "sets");
   for (size_t i = 0; i < nsets; i++) {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "label", sets[i]->label);
+    cJSON_AddStringToObject(j, "label", ctx.info[i].name);
+    cJSON_AddStringToObject(j, "folder", sets[i]->label);
     cJSON_AddStringToObject(j, "suite", suite_of(sets[i]));
     cJSON_AddNumberToObject(j, "runs", (double)sets[i]->nruns);
     cJSON_AddNumberToObject(j, "configurations", (double)sets[i]->nconfigs);
+    cJSON_AddNumberToObject(j, "configurations_missing",
+                            (double)ctx.info[i].nmissing);
+    cJSON_AddBoolToObject(j, "self_check_failed", ctx.info[i].check_failed);
     cJSON_AddItemToArray(jsets, j);
   }
   ctx.jtables = cJSON_AddArrayToObject(ctx.json, "tables");
   ctx.jcharts = cJSON_AddArrayToObject(ctx.json, "charts");
-  fprintf(ctx.md,
-          "<!-- Generated by netproof-report --pages from the result sets "
-          "linked below; edit %s.reading.md, not this file. -->\n\n",
-          page_name[pg]);
-  fprintf(ctx.md, "# %s: %s\n\n", page_title[pg], host_of(sets[0]));
+  snprintf(comment, sizeof comment,
+           "Generated by netproof-report --pages from the result sets linked "
+           "below; edit %s.reading.md, not this file.",
+           page_name[pg]);
+  if (!mdx)
+    fprintf(ctx.md, "<!-- %s -->\n\n", comment);
+  fprintf(ctx.md, "# %s\n\n", title);
   np_pages_dates_line(&ctx);
-  np_report_tables_conditions(&ctx, sets[0]);
+  np_report_banners(&ctx);
+  see_also(&ctx, pg, present, ext);
   np_report_tables_correctness(&ctx);
+  np_report_conditions_common(&ctx);
   for (size_t i = 0; i < nsets && rc == 0; i++) {
-    snprintf(prefix, sizeof prefix, "%s-", suite_of(sets[i]));
+    snprintf(prefix, sizeof prefix, "%s-", ctx.info[i].slug);
     ctx.asset_prefix = prefix;
     rc = pg == PAGE_UDP    ? udp_set(&ctx, sets[i])
          : pg == PAGE_LIMITS ? limits_set(&ctx, sets[i])
@@ -148,8 +206,12 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   }
   if (rc != 0)
     goto done;
-  if (pg == PAGE_LIMITS)
+  if (pg == PAGE_LIMITS) {
     np_report_tables_mtu(&ctx);
+  } else {
+    fprintf(ctx.md, "## Scope\n\n");
+    np_report_scope(&ctx);
+  }
   snprintf(path, sizeof path, "%s.reading.md", page_name[pg]);
   size_t rlen = 0;
   const char *reading = o && o->readings
@@ -172,8 +234,13 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
     rc = NP_ENOMEM;
     goto done;
   }
-  snprintf(path, sizeof path, "%s.md", page_name[pg]);
-  rc = np_ftree_add(out, path, md, mdlen);
+  if (mdx && np_report_mdx_page(md, mdlen, title, comment, &page, &plen) != 0) {
+    rc = NP_ENOMEM;
+    goto done;
+  }
+  snprintf(path, sizeof path, "%s.%s", page_name[pg], ext);
+  rc = mdx ? np_ftree_add(out, path, page, plen)
+           : np_ftree_add(out, path, md, mdlen);
   snprintf(path, sizeof path, "assets/%s-report.json", page_name[pg]);
   if (rc == 0)
     rc = np_ftree_add(out, path, js, strlen(js));
@@ -181,13 +248,15 @@ done:
   if (ctx.md != NULL)
     fclose(ctx.md);
   free(md);
+  free(page);
   free(js);
+  free(ctx.info);
   cJSON_Delete(ctx.json);
   if (rc == NP_ENOMEM)
     np_errbuf_set(eb, rc, "pages: out of memory");
   else if (rc == NP_EEXIST)
-    np_errbuf_set(eb, rc, "pages: two result sets of suite %s give the same "
-                          "chart names", suite_of(sets[0]));
+    np_errbuf_set(eb, rc, "pages: two charts of page %s have one file name "
+                          "(a bug)", page_name[pg]);
   return rc;
 }
 
@@ -197,17 +266,27 @@ int np_report_pages_build(struct np_results_set *const *sets, size_t nsets,
   if (sets == NULL || nsets == 0 || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "pages: no result sets");
   struct np_results_set **mine = calloc(nsets, sizeof *mine);
+  const char **lab = calloc(nsets, sizeof *lab);
+  unsigned char *fail = calloc(nsets, 1);
   struct np_ftree *t = NULL;
-  int rc = mine ? np_ftree_new(&t) : NP_ENOMEM;
+  int present[PAGE_COUNT_] = {0};
+  for (size_t i = 0; i < nsets; i++)
+    present[page_of(sets[i])] = 1;
+  int rc = mine && lab && fail ? np_ftree_new(&t) : NP_ENOMEM;
   for (int pg = 0; pg < PAGE_COUNT_ && rc == 0; pg++) {
     size_t n = 0;
     for (size_t i = 0; i < nsets; i++)
-      if (page_of(sets[i]) == (enum page)pg)
+      if (page_of(sets[i]) == (enum page)pg) {
+        lab[n] = o && o->labels ? o->labels[i] : NULL;
+        fail[n] = o && o->check_failed ? o->check_failed[i] : 0;
         mine[n++] = sets[i];
+      }
     if (n > 0)
-      rc = build_page((enum page)pg, mine, n, o, t, eb);
+      rc = build_page((enum page)pg, mine, n, o, present, t, eb, lab, fail);
   }
   free(mine);
+  free(lab);
+  free(fail);
   if (rc != 0) {
     np_ftree_free(t);
     if (rc == NP_ENOMEM)

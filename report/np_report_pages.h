@@ -9,8 +9,11 @@
  * kernel's evidence, the hand-written reading (docs/performance/
  * <page>.reading.md, embedded verbatim under "## Reading the results"),
  * the exact commands to reproduce, and relative links to the raw folders.
- * Charts go to assets/<suite>-<chart>.svg, every value with its run ids to
- * assets/<page>-report.json.  Output is a pure function of the inputs.
+ * Charts go to assets/<suite>-<chart>.svg (the set's label instead of
+ * its suite when two sets of one suite share a page), every value with
+ * its run ids to assets/<page>-report.json.  With mdx the pages are
+ * <page>.mdx for documentation sites (np_report_mdx.h).  Output is a pure
+ * function of the inputs.
  */
 #ifndef NP_REPORT_PAGES_H
 #define NP_REPORT_PAGES_H
@@ -26,6 +29,10 @@ struct np_report_pages_opts {
                                    * folders; NULL = "../../results"     */
   const struct np_ftree *readings;/* the output folder's current files
                                    * (for <page>.reading.md) or NULL     */
+  const char *const *labels;      /* NULL or nsets display names         */
+  const unsigned char *check_failed; /* NULL or nsets flags (--force)    */
+  int mdx;                        /* 1 = <page>.mdx with YAML front
+                                   * matter and MDX-safe text            */
 };
 
 /* Build every page that has a result set.  *out is a new tree the caller

@@ -13,10 +13,6 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-static const char *suite_of(const struct np_results_set *s) {
-  return np_json_get_string(s->suite, "suite", s->label);
-}
-
 void np_pages_dates_line(struct np_report_ctx *ctx) {
   char dates[256] = "";
   size_t runs = 0, passed = 0, k = 0;
@@ -32,12 +28,14 @@ void np_pages_dates_line(struct np_report_ctx *ctx) {
     for (size_t c = 0; c < s->nconfigs; c++)
       passed += s->configs[c].npassed;
   }
-  fprintf(ctx->md,
-          "Measured on %s: %zu runs in %zu result set%s (", dates, runs,
-          ctx->nsets, ctx->nsets == 1 ? "" : "s");
-  for (size_t i = 0; i < ctx->nsets; i++)
-    fprintf(ctx->md, "%s%s: %zu", i ? ", " : "", suite_of(ctx->sets[i]),
-            ctx->sets[i]->nruns);
+  fprintf(ctx->md, "Measured on %s: %zu %s in %zu result %s (", dates, runs,
+          np_report_plural(runs, "run", "runs"), ctx->nsets,
+          np_report_plural(ctx->nsets, "set", "sets"));
+  for (size_t i = 0; i < ctx->nsets; i++) {
+    char name[300];
+    np_report_md_text(name, sizeof name, ctx->info[i].name);
+    fprintf(ctx->md, "%s%s: %zu", i ? ", " : "", name, ctx->sets[i]->nruns);
+  }
   fprintf(ctx->md,
           "), %zu passed. Each run is an independent `netproof-bench` "
           "process; every figure below traces to its raw record.\n\n",
@@ -76,11 +74,7 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
   for (size_t w = 0; w < nw; w++)
     fprintf(ctx->md, "---:|");
   fprintf(ctx->md, "\n");
-  cJSON *t = cJSON_CreateObject();
-  cJSON_AddStringToObject(t, "name", "lost_by_payload_window");
-  cJSON_AddStringToObject(t, "set", s->label);
-  cJSON_AddItemToArray(ctx->jtables, t);
-  cJSON *rows = cJSON_AddArrayToObject(t, "rows");
+  cJSON *rows = np_report_new_table(ctx, "lost_by_payload_window", s);
   for (size_t p = 0; p < np; p++) {
     char pay[32];
     np_fmt_num(pay, sizeof pay, pays[p], 0);
@@ -168,7 +162,7 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
           "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured |\n"
           "|---|---:|---:|---:|---:|\n"
           "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
-          suite_of(s), a, b, d, rq, ok, fc, l);
+          np_report_info(ctx, s)->name, a, b, d, rq, ok, fc, l);
   fprintf(ctx->md,
           "Start is the runner's snapshot before `%s`, end the one after "
           "`%s` (`rep-N.kernel-before.txt` / `-after.txt`). The kernel "
@@ -177,11 +171,9 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
           "reassembly delta of zero means no IPv4 fragmentation took part "
           "in the loss.\n\n",
           ffile ? ffile : "-", lfile ? lfile : "-");
-  cJSON *t = cJSON_CreateObject();
-  cJSON_AddStringToObject(t, "name", "kernel_evidence");
-  cJSON_AddStringToObject(t, "set", s->label);
-  cJSON_AddItemToArray(ctx->jtables, t);
-  cJSON *r = cJSON_AddObjectToObject(t, "values");
+  cJSON *rows = np_report_new_table(ctx, "kernel_evidence", s);
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddItemToArray(rows, r);
   np_json_add_number(r, "udp_rcvbuf_errors_start", first);
   np_json_add_number(r, "udp_rcvbuf_errors_end", last);
   np_json_add_number(r, "udp_rcvbuf_errors_delta_sum", sum[NP_K_RCVBUF]);
@@ -193,18 +185,81 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
   cJSON_AddStringToObject(r, "end_run", lfile ? lfile : "");
 }
 
-/* The run to show as the single-run example: the first expected failure
- * (the probe the reader most wants to see), else the first in plan order. */
+/* Options of configuration id in summary.json, or NULL. */
+static const cJSON *options_of(const struct np_results_set *s, const char *id) {
+  const cJSON *e, *cfgs = cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                           "configurations");
+  cJSON_ArrayForEach(e, cfgs) {
+    if (strcmp(np_json_get_string(e, "id", ""), id) == 0)
+      return cJSON_GetObjectItemCaseSensitive(e, "options");
+  }
+  return NULL;
+}
+
+/* The one option a and b differ in (same keys otherwise), or NULL. */
+static const cJSON *one_change(const cJSON *a, const cJSON *b) {
+  const cJSON *diff = NULL, *o;
+  if (a == NULL || b == NULL ||
+      cJSON_GetArraySize(a) != cJSON_GetArraySize(b))
+    return NULL;
+  cJSON_ArrayForEach(o, b) {
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, o->string);
+    if (x == NULL)
+      return NULL;
+    if (!cJSON_Compare(x, o, 1)) {
+      if (diff != NULL)
+        return NULL;
+      diff = o;
+    }
+  }
+  return diff;
+}
+
+/* Passed configurations one option away from c, as "`--window 16`
+ * (`id`)" items; their count. */
+static size_t neighbours(const struct np_results_set *s,
+                         const struct np_results_config *c, char *buf,
+                         size_t len) {
+  const cJSON *oc = options_of(s, c->id);
+  size_t n = 0, k = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; oc && i < s->nconfigs; i++) {
+    const struct np_results_config *p = &s->configs[i];
+    if (p == c || p->npassed != p->nruns || p->nruns == 0)
+      continue;
+    const cJSON *d = one_change(oc, options_of(s, p->id));
+    if (d == NULL || strcmp(d->string, "seconds") == 0 ||
+        strcmp(d->string, "warmup") == 0)
+      continue;
+    char v[64];
+    if (cJSON_IsNumber(d))
+      snprintf(v, sizeof v, "%g", d->valuedouble);
+    else
+      snprintf(v, sizeof v, "%s", cJSON_IsString(d) ? d->valuestring : "?");
+    k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s`--%s %s` (`%s`)",
+                          n ? ", or " : "", d->string, v, p->id);
+    n++;
+  }
+  return n;
+}
+
+/* The run to show as the single-run example: an expected failure with
+ * loss-free neighbours (the reference's overflow probe), else the first
+ * expected failure, else the first run in plan order. */
 static const struct np_results_run *
-example_run(const struct np_results_set *s) {
+example_run(const struct np_results_set *s, const struct np_results_config **cf) {
   const struct np_results_config **v = np_report_plan_order(s);
   const struct np_results_run *r = NULL;
-  for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++)
-    if (v[i]->expect_fail && v[i]->runs[0].cmd)
-      r = &v[i]->runs[0];
-  for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++)
-    if (v[i]->runs[0].cmd)
-      r = &v[i]->runs[0];
+  char tmp[1024];
+  for (int pass = 0; pass < 3 && r == NULL; pass++)
+    for (size_t i = 0; v && i < s->nconfigs && r == NULL; i++) {
+      const struct np_results_config *c = v[i];
+      if (c->runs[0].cmd == NULL || (pass < 2 && !c->expect_fail) ||
+          (pass == 0 && neighbours(s, c, tmp, sizeof tmp) == 0))
+        continue;
+      r = &c->runs[0];
+      *cf = c;
+    }
   free(v);
   return r;
 }
@@ -225,14 +280,28 @@ void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
   }
   fprintf(ctx->md, "```\n\nOne run of each suite, exactly as the runner "
                    "started it (its record went to `--output`):\n\n```sh\n");
+  char nb[4096] = "";
+  size_t k = 0;
   for (size_t i = 0; i < ctx->nsets; i++) {
-    const struct np_results_run *r = example_run(ctx->sets[i]);
-    if (r != NULL)
-      fprintf(ctx->md, "# %s%s\n%s\n", r->id,
-              r->passed ? "" : " (this probe fails: non-zero exit status)",
-              r->cmd);
+    const struct np_results_config *c = NULL;
+    const struct np_results_run *r = example_run(ctx->sets[i], &c);
+    if (r == NULL)
+      continue;
+    fprintf(ctx->md, "# %s%s\n%s\n", r->id,
+            r->passed ? "" : " (this probe fails: non-zero exit status)",
+            r->cmd);
+    char list[1024];
+    if (!r->passed && neighbours(ctx->sets[i], c, list, sizeof list) > 0)
+      k += (size_t)snprintf(nb + k, k < sizeof nb ? sizeof nb - k : 0,
+                            "- `%s` is expected to exit non-zero. Change "
+                            "%s to reproduce the loss-free configurations "
+                            "of the same suite.\n",
+                            r->id, list);
   }
-  fprintf(ctx->md, "```\n\nRegenerate this page and check the evidence:\n\n"
+  fprintf(ctx->md, "```\n\n");
+  if (k > 0)
+    fprintf(ctx->md, "%s\n", nb);
+  fprintf(ctx->md, "Regenerate this page and check the evidence:\n\n"
                    "```sh\nnetproof-report --pages");
   for (size_t i = 0; i < ctx->nsets; i++)
     fprintf(ctx->md, " --results results/%s", ctx->sets[i]->label);
@@ -250,7 +319,7 @@ void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
             "- %s: [records, commands and machine](%s/%s/) · "
             "[per-run kernel snapshots and stderr](%s/%s/runs/) · "
             "[summary.json](%s/%s/summary.json)\n",
-            suite_of(ctx->sets[i]), results_rel, l, results_rel, l,
+            ctx->info[i].name, results_rel, l, results_rel, l,
             results_rel, l);
   }
   fprintf(ctx->md, "\n");

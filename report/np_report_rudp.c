@@ -62,6 +62,8 @@ int np_report_rudp_views(const struct np_results_set *s,
     w->window = np_json_get_number(cfg, "window", NAN);
     w->seconds = np_json_get_number(cfg, "seconds", NAN);
     w->rounds = np_json_get_number(cfg, "rounds", NAN);
+    snprintf(w->address, sizeof w->address, "%s",
+             np_json_get_string(cfg, "address", "-"));
     w->excluded = c->npassed < c->nruns;
   }
   free(order);
@@ -71,7 +73,7 @@ int np_report_rudp_views(const struct np_results_set *s,
 }
 
 /* Does field f (0 payload, 1 window, 2 clients, 3 model, 4 cc, 5 seconds,
- * 6 profile) vary among vs? */
+ * 6 profile, 7 address) vary among vs? */
 static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
   for (size_t i = 1; i < n; i++) {
     const struct np_report_rudp_view *a = &vs[0], *b = &vs[i];
@@ -81,6 +83,7 @@ static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
             : f == 3 ? strcmp(a->model, b->model) != 0
             : f == 4 ? strcmp(a->cc, b->cc) != 0
             : f == 5 ? a->seconds != b->seconds || a->rounds != b->rounds
+            : f == 7 ? strcmp(a->address, b->address) != 0
                      : strcmp(a->profile, b->profile) != 0;
     if (d)
       return 1;
@@ -111,6 +114,9 @@ static void field_text(char *buf, size_t len,
   case 5:
     snprintf(buf, len, "%.0f x %g s", v->rounds, v->seconds);
     break;
+  case 7:
+    snprintf(buf, len, "%s", v->address);
+    break;
   default:
     snprintf(buf, len, "%s", v->profile);
   }
@@ -121,8 +127,10 @@ void np_report_rudp_condition(char *buf, size_t len,
                               const struct np_report_rudp_view *vs, size_t n,
                               unsigned skip) {
   size_t k = (size_t)snprintf(buf, len, "%s", v->profile);
-  for (int f = 0; f <= 5; f++) {
-    if (!varies(vs, n, f) || (skip & (1u << f)))
+  static const int order[] = {0, 1, 2, 3, 4, 5, 7};
+  for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+    int f = order[i];
+    if (!varies(vs, n, f) || (f < 6 && (skip & (1u << f))))
       continue;
     char t[64];
     field_text(t, sizeof t, v, f);
@@ -171,44 +179,48 @@ static int same_chart(const struct np_report_rudp_view *a,
 static void subtitle_of(char *buf, size_t len,
                         const struct np_report_rudp_view *v,
                         const struct np_report_rudp_view *vs, size_t n,
-                        const char *machine) {
+                        const char *set, const char *machine) {
   char t[64];
   size_t k = 0;
   buf[0] = '\0';
-  static const int fields[] = {0, 1, 2, 3, 4, 5};
+  static const int fields[] = {0, 1, 2, 3, 4, 5, 7};
   for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
     int f = fields[i];
     /* payload, window and model vary on the axis; the rest split charts */
-    if (f <= 1 || f == 3 ? varies(vs, n, f) : 0)
+    if (f <= 1 || f == 3 || f == 7 ? varies(vs, n, f) : 0)
       continue;
     field_text(t, sizeof t, v, f);
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s%s",
                           k ? ", " : "", f == 5 ? "rounds " : "", t);
   }
-  snprintf(buf + k, k < len ? len - k : 0, "%smachine %s", k ? ", " : "",
-           machine);
+  snprintf(buf + k, k < len ? len - k : 0, "%sset %s, machine %s",
+           k ? ", " : "", set, machine);
 }
 
 /* One chart over the views g[0..ng) (same_chart), metric sp. */
 static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
                 const struct rudp_chart *sp,
                 const struct np_report_rudp_view *all, size_t nall,
-                const struct np_report_rudp_view **g, size_t ng) {
+                const struct np_report_rudp_view **g, size_t ng,
+                const char *stem_pre) {
   const char **cats = calloc(ng, sizeof *cats), **notes = calloc(ng, sizeof *notes);
   char (*ctext)[128] = calloc(ng, sizeof *ctext), (*cshow)[128] = calloc(ng, sizeof *cshow);
   double *val = malloc(4 * 3 * ng * sizeof *val);
+  unsigned char *mark = calloc(4 * ng, 1);
+  size_t *ci = calloc(ng, sizeof *ci), *nv = calloc(4 * ng, sizeof *nv);
   char *svg = NULL;
   int rc = 0;
   if (cats == NULL || notes == NULL || ctext == NULL || cshow == NULL ||
-      val == NULL) {
+      val == NULL || mark == NULL || ci == NULL || nv == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
-  size_t nc = 0, maxn = 0, ci[256];
+  size_t nc = 0, maxn = 0, minn = 0;
   int used[4] = {0};
+  char reasons[256] = "";
   for (size_t i = 0; i < 4 * 3 * ng; i++)
     val[i] = NAN;
-  for (size_t i = 0; i < ng && i < 256; i++) {
+  for (size_t i = 0; i < ng; i++) {
     char t[128];
     np_report_rudp_condition(t, sizeof t, g[i], all, nall,
                              NP_RF_CLIENTS | NP_RF_CC | NP_RF_TIMING);
@@ -216,8 +228,8 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     while (j < nc && strcmp(ctext[j], t) != 0)
       j++;
     if (j == nc) {
-      /* the profile on the axis, the rest (IO model, payload, window) as
-       * a second line under it */
+      /* the profile on the axis, the rest (IO model, payload, window,
+       * address) on lines of their own under it */
       snprintf(ctext[nc], sizeof ctext[nc], "%s", t);
       snprintf(cshow[nc], sizeof cshow[nc], "%s", t);
       char *comma = strstr(cshow[nc], ", ");
@@ -225,54 +237,67 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
         *comma = '\0';
       cats[nc] = cshow[nc];
       notes[nc] = comma != NULL ? comma + 2 : "";
-      /* axis labels are narrow: "64 B, window 64" becomes "64 B w64" */
-      char *w = strstr(notes[nc], ", window ");
-      if (w != NULL) {
-        w[0] = ' ';
-        w[1] = 'w';
-        memmove(w + 2, w + 9, strlen(w + 9) + 1);
-      }
       nc++;
     }
     ci[i] = j;
-    used[g[i]->strategy] = 1;
-    if (g[i]->excluded)
+    int st = g[i]->strategy;
+    used[st] = 1;
+    size_t cell = (size_t)st * ng + j;
+    if (np_report_short(ctx, s, g[i]->c)) {
+      mark[cell] = NP_CHART_MISSING;
       continue;
+    }
+    if (g[i]->excluded) {
+      mark[cell] = NP_CHART_EXCLUDED;
+      char r[160];
+      np_report_fail_reason(g[i]->c, r, sizeof r);
+      if (r[0] && strstr(reasons, r) == NULL &&
+          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
+        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
+                 "%s%s", reasons[0] ? "; " : "", r);
+      continue;
+    }
     double med, mn, mx;
     size_t n;
     np_results_rudp_stat(g[i]->c, sp->m, &med, &mn, &mx, &n);
     maxn = n > maxn ? n : maxn;
-    double *v = &val[((size_t)g[i]->strategy * 3) * ng];
+    minn = minn == 0 || (n > 0 && n < minn) ? n : minn;
+    double *v = &val[((size_t)st * 3) * ng];
     v[j] = med * sp->scale;
-    v[ng + j] = mn * sp->scale;
-    v[2 * ng + j] = mx * sp->scale;
+    v[ng + j] = n > 1 ? mn * sp->scale : NAN;
+    v[2 * ng + j] = n > 1 ? mx * sp->scale : NAN;
+    nv[cell] = n;
+    if (np_report_unstable(s, g[i]->c->id))
+      mark[cell] |= NP_CHART_UNSTABLE;
   }
   struct np_chart_series ser[4];
-  /* legend names short enough for the legend box beside a viewport
-   * narrowed by category notes ("adaptive" = adaptive FEC) */
-  static const char *const sname[4] = {"ARQ only", "fixed FEC", "adaptive",
-                                       "other"};
+  static const char *const sname[4] = {"ARQ only", "fixed FEC",
+                                       "adaptive FEC", "other"};
   size_t ns = 0;
   for (int k = 0; k < 4; k++)
     if (used[k])
-      ser[ns++] = (struct np_chart_series){sname[k], &val[(size_t)k * 3 * ng],
-                                           &val[(size_t)k * 3 * ng + ng],
-                                           &val[(size_t)k * 3 * ng + 2 * ng]};
+      ser[ns++] = (struct np_chart_series){
+          sname[k], &val[(size_t)k * 3 * ng], &val[(size_t)k * 3 * ng + ng],
+          &val[(size_t)k * 3 * ng + 2 * ng], &mark[(size_t)k * ng],
+          np_report_style(ctx, sname[k])};
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->c->runs[0].doc,
                                                      "machine");
-  char subtitle[512], stem[256], caption[200], alt[800];
-  subtitle_of(subtitle, sizeof subtitle, g[0], all, nall,
+  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  char subtitle[512], stem[300], caption[200], alt[800], excl[400], nb[4][200];
+  const char *nvp[5];
+  subtitle_of(subtitle, sizeof subtitle, g[0], all, nall, in->name,
               np_json_get_string(m0, "hostname", "unknown"));
   int by_rounds = g[0]->c->nruns == 1;
-  snprintf(caption, sizeof caption,
-           "bars: median of %zu %s; error bars: min/max, not confidence "
-           "intervals", maxn, by_rounds ? "rounds" : "runs");
-  /* chart file: stem plus what splits the set's charts; the index report
-   * (no asset prefix) may hold several rudp sets, so it names the suite */
-  const char *suite = np_json_get_string(s->suite, "suite", s->label);
-  int named = ctx->asset_prefix != NULL && ctx->asset_prefix[0] != '\0';
-  size_t k = (size_t)snprintf(stem, sizeof stem, "%s%s%s",
-                              named ? "" : suite, named ? "" : "-", sp->stem);
+  np_chart_runs_caption(caption, sizeof caption, minn, maxn,
+                        by_rounds ? "round" : "run", by_rounds);
+  snprintf(excl, sizeof excl,
+           "excluded: a repetition failed (%s); its records are kept, it is "
+           "not ranked",
+           reasons[0] ? reasons : "see the table");
+  /* chart file: stem plus what splits the set's charts (the set's slug
+   * prefixes it, np_report_add_chart) */
+  size_t k = (size_t)snprintf(stem, sizeof stem, "%s%s",
+                              stem_pre ? stem_pre : "", sp->stem);
   if (varies(all, nall, 4))
     k += (size_t)snprintf(stem + k, sizeof stem - k, "-%s", g[0]->cc);
   if (varies(all, nall, 2))
@@ -285,15 +310,24 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   int any_note = 0;
   for (size_t i = 0; i < nc; i++)
     any_note |= notes[i][0] != '\0';
-  char xlabel[128];
-  snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s",
+  char xlabel[160];
+  snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s%s",
            varies(all, nall, 0) ? ", payload" : "",
-           varies(all, nall, 1) ? ", window (w)" : "",
-           varies(all, nall, 3) ? ", IO model" : "");
+           varies(all, nall, 1) ? ", window" : "",
+           varies(all, nall, 3) ? ", IO model" : "",
+           varies(all, nall, 7) ? ", address" : "");
+  char unst[200];
+  snprintf(unst, sizeof unst,
+           "\xe2\x80\xa0 dashed outline: unstable, round trips/s spread over "
+           "%.0f %% across %s",
+           np_report_spread_limit(s), by_rounds ? "rounds" : "runs");
   struct np_chart ch = {.title = sp->title, .subtitle = subtitle,
-                        .xlabel = xlabel,
-                        .ylabel = sp->ylabel, .caption = caption,
-                        .runs = (int)maxn, .ncat = nc, .categories = cats,
+                        .xlabel = xlabel, .ylabel = sp->ylabel,
+                        .caption = caption, .unstable_note = unst,
+                        .excluded_note = excl,
+                        .notes_extra = np_report_chart_notes(s, nb, nvp, 5),
+                        .stamp = np_report_stamp(ctx, s),
+                        .ncat = nc, .categories = cats,
                         .notes = any_note ? notes : NULL,
                         .nseries = ns, .series = ser};
   size_t len = 0;
@@ -304,23 +338,28 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
   if (rc != 0)
     goto done;
-  cJSON_AddStringToObject(jc, "set", s->label);
+  cJSON_AddStringToObject(jc, "set", in->name);
   cJSON_AddStringToObject(jc, "title", sp->title);
   cJSON_AddStringToObject(jc, "subtitle", subtitle);
   cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
   cJSON_AddBoolToObject(jc, "log_y", 0);
+  cJSON_AddStringToObject(jc, "caption", caption);
   cJSON_AddStringToObject(jc, "metric", np_results_rudp_metric_key(sp->m));
   cJSON *js = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ng && js != NULL; i++) {
+    size_t cell = (size_t)g[i]->strategy * ng + ci[i];
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "series", np_report_rudp_strategy_label(g[i]));
     cJSON_AddStringToObject(b, "category", ctext[ci[i]]);
     cJSON_AddStringToObject(b, "config", g[i]->c->id);
-    cJSON_AddBoolToObject(b, "excluded", g[i]->excluded);
+    cJSON_AddBoolToObject(b, "excluded", (mark[cell] & NP_CHART_EXCLUDED) != 0);
+    cJSON_AddBoolToObject(b, "missing", (mark[cell] & NP_CHART_MISSING) != 0);
+    cJSON_AddBoolToObject(b, "unstable", (mark[cell] & NP_CHART_UNSTABLE) != 0);
     double *v = &val[((size_t)g[i]->strategy * 3) * ng];
-    np_json_add_number(b, "median", g[i]->excluded ? NAN : v[ci[i]]);
-    np_json_add_number(b, "min", g[i]->excluded ? NAN : v[ng + ci[i]]);
-    np_json_add_number(b, "max", g[i]->excluded ? NAN : v[2 * ng + ci[i]]);
+    int one = nv[cell] <= 1;
+    np_json_add_number(b, "median", v[ci[i]]);
+    np_json_add_number(b, "min", one ? v[ci[i]] : v[ng + ci[i]]);
+    np_json_add_number(b, "max", one ? v[ci[i]] : v[2 * ng + ci[i]]);
     cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i]->c, 0));
     cJSON_AddItemToArray(js, b);
   }
@@ -331,20 +370,38 @@ done:
   free(ctext);
   free(cshow);
   free(val);
+  free(mark);
+  free(ci);
+  free(nv);
   return rc;
 }
 
-int np_report_rudp_charts(struct np_report_ctx *ctx,
-                          const struct np_results_set *s) {
+int np_report_rudp_charts_of(struct np_report_ctx *ctx,
+                             const struct np_results_set *s,
+                             const struct np_results_config *const *sel,
+                             size_t nsel, const char *stem_pre) {
   struct np_report_rudp_view *vs = NULL;
   size_t n = 0;
   int rc = np_report_rudp_views(s, &vs, &n);
+  if (rc == 0 && sel != NULL) { /* keep the selected views, in plan order */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < nsel; j++)
+        if (vs[i].c == sel[j]) {
+          vs[k++] = vs[i];
+          break;
+        }
+    n = k;
+  }
   const struct np_report_rudp_view **g = calloc(n + 1, sizeof *g);
   char *used = calloc(n + 1, 1);
   if (rc == 0 && (g == NULL || used == NULL))
     rc = NP_ENOMEM;
   for (size_t k = 0; rc == 0 && k < sizeof np_rcharts / sizeof *np_rcharts;
        k++) {
+    if (sel != NULL && np_rcharts[k].m != NP_R_RPS &&
+        np_rcharts[k].m != NP_R_P99)
+      continue; /* a headline shows throughput and p99 only */
     memset(used, 0, n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
       if (used[i])
@@ -358,12 +415,17 @@ int np_report_rudp_charts(struct np_report_ctx *ctx,
           used[j] = 1;
           g[ng++] = &vs[j];
         }
-      if (ng > 1 && ng <= 256)
-        rc = emit(ctx, s, &np_rcharts[k], vs, n, g, ng);
+      if (ng > 1)
+        rc = emit(ctx, s, &np_rcharts[k], vs, n, g, ng, stem_pre);
     }
   }
   free(g);
   free(used);
   free(vs);
   return rc;
+}
+
+int np_report_rudp_charts(struct np_report_ctx *ctx,
+                          const struct np_results_set *s) {
+  return np_report_rudp_charts_of(ctx, s, NULL, 0, NULL);
 }

@@ -27,6 +27,7 @@ struct np_report_rudp_view {
   const char *profile;    /* relay profile (the network condition)       */
   const char *cc;         /* congestion controller                       */
   char model[32];         /* "single" or "pool 4"                        */
+  char address[48];       /* config.address                              */
   double payload, clients, window, seconds, rounds;
   int excluded;           /* a repetition failed or is not "passed"      */
 };
@@ -44,8 +45,8 @@ enum { NP_RF_PAYLOAD = 1, NP_RF_WINDOW = 2, NP_RF_CLIENTS = 4,
        NP_RF_MODEL = 8, NP_RF_CC = 16, NP_RF_TIMING = 32 };
 
 /* Text of the network condition of v plus every other dimension (payload,
- * window, clients, IO model, cc, timing) that varies among vs and is not
- * in skip, e.g. "random, pool 4, newreno". */
+ * window, clients, IO model, cc, timing, address) that varies among vs and
+ * is not in skip, e.g. "random, pool 4, newreno". */
 void np_report_rudp_condition(char *buf, size_t len,
                               const struct np_report_rudp_view *v,
                               const struct np_report_rudp_view *vs, size_t n,
@@ -55,7 +56,27 @@ void np_report_rudp_condition(char *buf, size_t len,
 struct np_report_ctx;
 int np_report_rudp_charts(struct np_report_ctx *ctx,
                           const struct np_results_set *s);
+/* Throughput and p99 charts of the selected configurations only, stems
+ * prefixed by stem_pre (a plan's headline). */
+int np_report_rudp_charts_of(struct np_report_ctx *ctx,
+                             const struct np_results_set *s,
+                             const struct np_results_config *const *sel,
+                             size_t nsel, const char *stem_pre);
 void np_report_rudp_tables(struct np_report_ctx *ctx,
                            const struct np_results_set *s);
+/* The resource table over the selected configurations (a headline). */
+void np_report_rudp_table_of(struct np_report_ctx *ctx,
+                             const struct np_results_set *s,
+                             const struct np_results_config *const *sel,
+                             size_t nsel, const char *name);
+
+/* np_report_rudp_env.c: the ARQ / FEC / relay rows of a set's conditions
+ * table (into rows), and the network conditions exactly as configured per
+ * relay profile, with the definitions of RTT, RSS and overhead and the
+ * FEC header and fragment sizes. */
+void np_report_rudp_env_rows(struct np_report_ctx *ctx,
+                             const struct np_results_set *s, cJSON *rows);
+void np_report_rudp_network(struct np_report_ctx *ctx,
+                            const struct np_results_set *s);
 
 #endif /* NP_REPORT_RUDP_H */

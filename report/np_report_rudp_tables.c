@@ -15,13 +15,55 @@
 #include "np_report_int.h"
 #include "np_report_rudp.h"
 
-static cJSON *new_table(struct np_report_ctx *ctx, const char *name,
-                        const char *set) {
-  cJSON *t = cJSON_CreateObject();
-  cJSON_AddStringToObject(t, "name", name);
-  cJSON_AddStringToObject(t, "set", set);
-  cJSON_AddItemToArray(ctx->jtables, t);
-  return cJSON_AddArrayToObject(t, "rows");
+#define DAGGER "\xe2\x80\xa0"
+
+/* Largest parity count any FEC group of c's records was sent with. */
+static double parity_max(const struct np_results_config *c) {
+  double m = NAN;
+  for (size_t i = 0; i < c->nruns; i++) {
+    const cJSON *r, *rounds = np_json_pointer(c->runs[i].doc, "/rudp/rounds");
+    cJSON_ArrayForEach(r, rounds) {
+      double x = np_results_num(r, "/fec/parity_max");
+      if (isfinite(x))
+        m = isnan(m) ? x : fmax(m, x);
+    }
+  }
+  return m;
+}
+
+/* Median over c's records of their (median round's) machine CPU share. */
+static double machine_cpu(const struct np_results_config *c) {
+  double *v = malloc((c->nruns + 1) * sizeof *v), m = NAN;
+  size_t n = 0;
+  for (size_t i = 0; v && i < c->nruns; i++) {
+    double x = np_results_num(c->runs[i].doc,
+                              "/measurement/machine_cpu_percent");
+    if (isfinite(x))
+      v[n++] = x;
+  }
+  if (n > 0)
+    m = np_results_median(v, n);
+  free(v);
+  return m;
+}
+
+/* The first cell of a row that has no figures, or NULL. */
+static const char *no_figures(struct np_report_ctx *ctx,
+                              const struct np_results_set *s,
+                              const struct np_report_rudp_view *v, char *buf,
+                              size_t len) {
+  if (np_report_short(ctx, s, v->c)) {
+    snprintf(buf, len, "missing (%zu of %d runs)", v->c->nruns,
+             np_report_info(ctx, s)->reps);
+    return buf;
+  }
+  if (v->excluded) {
+    char why[120];
+    np_report_fail_reason(v->c, why, sizeof why);
+    snprintf(buf, len, "excluded (%s)", why[0] ? why : "failed");
+    return buf;
+  }
+  return NULL;
 }
 
 static void add_stat(cJSON *r, enum np_results_rudp_metric m,
@@ -49,6 +91,8 @@ static cJSON *row_json(cJSON *rows, const struct np_report_rudp_view *v,
   cJSON_AddStringToObject(r, "strategy", v->fec);
   cJSON_AddStringToObject(r, "profile", v->profile);
   cJSON_AddBoolToObject(r, "excluded", v->excluded);
+  np_json_add_number(r, "parity_max_observed", parity_max(v->c));
+  np_json_add_number(r, "machine_cpu_percent", machine_cpu(v->c));
   for (size_t k = 0; k < nm && !v->excluded; k++)
     add_stat(r, ms[k], v);
   cJSON_AddItemToObject(r, "runs", np_report_run_ids(v->c, 0));
@@ -56,60 +100,111 @@ static cJSON *row_json(cJSON *rows, const struct np_report_rudp_view *v,
   return r;
 }
 
-/* Every configuration: the reference's main RUDP table. */
-static void results_table(struct np_report_ctx *ctx,
-                          const struct np_results_set *s,
-                          const struct np_report_rudp_view *vs, size_t n) {
+/* The reference's main RUDP table over vs[0..n) (every configuration, or
+ * a headline's), with the set's marks. */
+static void results_rows(struct np_report_ctx *ctx,
+                         const struct np_results_set *s,
+                         const struct np_report_rudp_view *vs, size_t n,
+                         const struct np_report_rudp_view *all, size_t nall,
+                         const char *name) {
   static const enum np_results_rudp_metric ms[] = {
       NP_R_RPS,      NP_R_P50,  NP_R_P99,   NP_R_CPU,   NP_R_CPU_RT,
       NP_R_OVERHEAD, NP_R_RETX, NP_R_RECOV, NP_R_UNREC, NP_R_RETAINED,
       NP_R_RELAY,    NP_R_RSS,  NP_R_LOSS};
-  fprintf(ctx->md, "### Reliable UDP results by strategy\n\n");
   fprintf(ctx->md,
           "| Condition | Strategy | Runs passed | Round trips / s | p50 RTT / "
-          "ms | p99 RTT / ms | CPU / %% | CPU / μs per round trip | Network "
-          "overhead / %% | Retransmits / 1,000 | Recoveries / 1,000 | "
-          "Unrecoverable groups | FEC retained peak / KiB | Relay peak / KiB "
-          "| Max RSS / MiB | Applied loss / %% |\n"
+          "ms | p99 RTT / ms | CPU / %% | Machine CPU / %% | CPU / μs per "
+          "round trip | Network overhead / %% | Retransmits / 1,000 | "
+          "Recoveries / 1,000 | Unrecoverable groups | FEC retained peak / "
+          "KiB | Relay peak / KiB | Max RSS / MiB | Max observed parity | "
+          "Applied loss / %% |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-          "---:|---:|---:|\n");
-  cJSON *rows = new_table(ctx, "rudp_results", s->label);
+          "---:|---:|---:|---:|---:|\n");
+  cJSON *rows = np_report_new_table(ctx, name, s);
+  int any_unstable = 0, any_excl = 0, any_missing = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_report_rudp_view *v = &vs[i];
-    char cond[160], cell[13][48];
-    np_report_rudp_condition(cond, sizeof cond, v, vs, n, 0);
+    char cond[160], cell[13][48], first[160], mcpu[32], par[32];
+    np_report_rudp_condition(cond, sizeof cond, v, all, nall, 0);
     static const int dec[13] = {0, 2, 2, 1, 1, 1, 1, 1, 0, 1, 1, 1, 2};
     static const double scale[13] = {1, 1e-3, 1e-3, 1, 1, 1, 1, 1, 1,
                                      1.0 / 1024, 1.0 / 1024, 1.0 / 1048576,
                                      1};
+    const char *nf = no_figures(ctx, s, v, first, sizeof first);
+    int unstable = nf == NULL && np_report_unstable(s, v->c->id);
+    any_unstable |= unstable;
+    any_missing |= np_report_short(ctx, s, v->c);
+    any_excl |= nf != NULL && !np_report_short(ctx, s, v->c);
     for (size_t k = 0; k < 13; k++) {
-      if (v->excluded)
-        snprintf(cell[k], sizeof cell[k], "%s", k == 0 ? "excluded" : "-");
+      if (nf != NULL)
+        snprintf(cell[k], sizeof cell[k], "-");
       else
         np_fmt_num(cell[k], sizeof cell[k], med_of(v, ms[k]) * scale[k],
                    dec[k]);
     }
-    fprintf(ctx->md, "| %s | %s | %zu / %zu |", cond,
-            np_report_rudp_strategy_label(v), v->c->npassed, v->c->nruns);
-    for (size_t k = 0; k < 13; k++)
+    np_fmt_num(mcpu, sizeof mcpu, nf ? NAN : machine_cpu(v->c), 1);
+    np_fmt_num(par, sizeof par, nf ? NAN : parity_max(v->c), 0);
+    fprintf(ctx->md, "| %s | %s | %zu / %zu | %s%s |", cond,
+            np_report_rudp_strategy_label(v), v->c->npassed, v->c->nruns,
+            nf ? nf : cell[0], unstable ? " " DAGGER : "");
+    for (size_t k = 1; k < 13; k++) {
       fprintf(ctx->md, " %s |", cell[k]);
+      if (k == 3)
+        fprintf(ctx->md, " %s |", mcpu);
+      if (k == 11)
+        fprintf(ctx->md, " %s |", par);
+    }
     fprintf(ctx->md, "\n");
-    row_json(rows, v, ms, sizeof ms / sizeof *ms);
+    cJSON *r = row_json(rows, v, ms, sizeof ms / sizeof *ms);
+    cJSON_AddBoolToObject(r, "unstable", np_report_unstable(s, v->c->id));
+    cJSON_AddBoolToObject(r, "missing", np_report_short(ctx, s, v->c));
   }
   int by_rounds = n > 0 && vs[0].c->nruns == 1;
+  double cores = np_results_num(s->runs[0].doc, "/machine/logical_cores");
   fprintf(ctx->md,
           "\n%s CPU counts one core as 100 %% (clients, server and relay "
-          "share one process). Network overhead = UDP payload bytes sent by "
-          "every endpoint (ARQ headers, acks, retransmits, FEC headers and "
-          "parity) / message bytes both ways - 1. Recoveries are data "
-          "fragments rebuilt from parity; retransmits are ARQ resends; both "
-          "per 1,000 round trips. Relay peak is the sum over routes of each "
-          "route's queue peak.\n\n",
+          "share one process); machine CPU is the share of the whole machine "
+          "(process CPU / %.0f logical cores). Network overhead = UDP payload "
+          "bytes sent by every endpoint (ARQ headers, acks, retransmits, FEC "
+          "headers and parity) / message bytes both ways - 1. Recoveries are "
+          "data fragments rebuilt from parity; retransmits are ARQ resends; "
+          "both per 1,000 round trips. Relay peak is the sum over routes of "
+          "each route's queue peak. Max observed parity: the most parity "
+          "shards any FEC group was sent with, over every round.\n\n",
           by_rounds ? "Values are each configuration's median round (by round "
                       "trips/s) of one process; the charts show the min/max "
                       "over its rounds."
                     : "Values are medians over the repetitions' median "
-                      "rounds.");
+                      "rounds.",
+          cores);
+  np_report_table_footnote(ctx, any_unstable, any_excl, any_missing);
+}
+
+static void results_table(struct np_report_ctx *ctx,
+                          const struct np_results_set *s,
+                          const struct np_report_rudp_view *vs, size_t n) {
+  fprintf(ctx->md, "### Reliable UDP results by strategy\n\n");
+  results_rows(ctx, s, vs, n, vs, n, "rudp_results");
+}
+
+void np_report_rudp_table_of(struct np_report_ctx *ctx,
+                             const struct np_results_set *s,
+                             const struct np_results_config *const *sel,
+                             size_t nsel, const char *name) {
+  struct np_report_rudp_view *vs = NULL, *pick = NULL;
+  size_t n = 0, k = 0;
+  if (np_report_rudp_views(s, &vs, &n) != 0 ||
+      (pick = calloc(nsel + 1, sizeof *pick)) == NULL) {
+    free(vs);
+    return;
+  }
+  for (size_t j = 0; j < nsel; j++)
+    for (size_t i = 0; i < n; i++)
+      if (vs[i].c == sel[j])
+        pick[k++] = vs[i];
+  results_rows(ctx, s, pick, k, pick, k, name);
+  free(pick);
+  free(vs);
 }
 
 /* "12,345 / 61.2" */
@@ -183,7 +278,7 @@ static void payload_window_table(struct np_report_ctx *ctx,
   fprintf(ctx->md, "### Payload and window (round trips/s / p99 ms)\n\n");
   fprintf(ctx->md, "| Payload / B | Window | Condition | ARQ only | fixed FEC "
                    "| adaptive FEC |\n|---:|---:|---|---:|---:|---:|\n");
-  cJSON *rows = new_table(ctx, "rudp_payload_window", s->label);
+  cJSON *rows = np_report_new_table(ctx, "rudp_payload_window", s);
   for (size_t k = 0; k < nc; k++) {
     const struct np_report_rudp_view *f = &vs[firsts[k]];
     char pay[32], cond[160], cell[3][64];
@@ -230,7 +325,7 @@ static void sustained_table(struct np_report_ctx *ctx,
           "| Max RSS / MiB |\n"
           "|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
           "---:|---:|---:|\n");
-  cJSON *rows = new_table(ctx, "rudp_sustained", s->label);
+  cJSON *rows = np_report_new_table(ctx, "rudp_sustained", s);
   for (size_t i = 0; i < n; i++) {
     const struct np_report_rudp_view *v = &vs[i];
     if (strcmp(v->profile, "sustained") != 0)
@@ -300,7 +395,7 @@ static void wins_table(struct np_report_ctx *ctx,
   fprintf(ctx->md, "### Which strategy wins where\n\n");
   fprintf(ctx->md, "| Condition | Highest round trips / s | Lowest p99 RTT "
                    "|\n|---|---|---|\n");
-  cJSON *rows = new_table(ctx, "rudp_wins", s->label);
+  cJSON *rows = np_report_new_table(ctx, "rudp_wins", s);
   for (size_t k = 0; k < nc; k++) {
     const struct np_report_rudp_view *f = &vs[firsts[k]];
     char cond[160], cell[2][128];

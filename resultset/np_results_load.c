@@ -143,16 +143,19 @@ static void fill_dims(struct np_results_config *c) {
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
   const char *model = np_json_get_string(cfg, "io_model", "-");
   const char *backend = np_json_get_string(cfg, "backend", "-");
-  static const char *const models[] = {"single", "split", "pool", "reuseport"};
+  static const char *const models[] = {"single", "split", "pool", "reuseport",
+                                       "connected"};
   double mrank = 9;
-  for (size_t i = 0; i < 4; i++)
+  for (size_t i = 0; i < 5; i++)
     if (strcmp(model, models[i]) == 0)
       mrank = (double)i;
   c->dimv[NP_D_PAYLOAD] = payload;
   c->dimv[NP_D_CLIENTS] = clients;
   c->dimv[NP_D_WINDOW] = window;
   c->dimv[NP_D_MODEL] = mrank * 1000 + (isfinite(threads) ? threads : 0);
-  c->dimv[NP_D_BACKEND] = strcmp(backend, "uv") == 0 ? 0 : 1;
+  c->dimv[NP_D_BACKEND] = strcmp(backend, "uv") == 0    ? 0
+                          : strcmp(backend, "raw") == 0 ? 1
+                                                        : 2;
   c->dimv[NP_D_SRVBUF] = srv;
   snprintf(c->dim[NP_D_PAYLOAD], 48, "%.0f", payload);
   snprintf(c->dim[NP_D_CLIENTS], 48, "%.0f", clients);

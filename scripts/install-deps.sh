@@ -7,9 +7,10 @@
 set -eu
 
 BUILD_PKGS="build-essential cmake pkg-config python3 libuv1-dev libssl-dev libcjson-dev \
-libarchive-dev libplplot-dev libpcre2-dev libisal-dev zlib1g-dev"
-TEST_PKGS="python3 python3-jsonschema libtest-json-schema-acceptance-perl \
-librsvg2-bin clang libclang-rt-14-dev jq libarchive-tools iproute2 sockperf iperf3 socat"
+libarchive-dev libplplot-dev libpcre2-dev libisal-dev liburing-dev scdoc dpkg-dev zlib1g-dev"
+TEST_PKGS="python3 python3-jsonschema python3-yaml libtest-json-schema-acceptance-perl \
+librsvg2-bin clang libclang-rt-14-dev jq libarchive-tools iproute2 sockperf iperf3 socat \
+lintian"
 
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$BUILD_PKGS $TEST_PKGS"

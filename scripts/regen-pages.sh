@@ -19,4 +19,6 @@ done
 mkdir -p "$out"
 find "$out" -mindepth 1 ! -name '*.reading.md' -delete
 "$report" --self-check "$@"
-"$report" --pages "$@" --output "$out" </dev/null
+# --plans: the headline of a plan (bench/plans/<plan>.json) for sets run
+# before the plan named one
+"$report" --pages "$@" --plans "$root/bench/plans" --output "$out" </dev/null

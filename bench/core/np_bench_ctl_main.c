@@ -6,8 +6,41 @@
 #include "np_bench_ctl_main.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "np_bench_output.h"
+#include "np_bench_summary.h"
+
+/* --summary json: the summary as one line, on stdout (through the output
+ * when it is stdout, so no record precedes it); the record, if it goes to
+ * a file, is committed there first. */
+static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
+                  const cJSON *doc, struct np_errbuf *eb) {
+  if (!cli->summary_json)
+    return np_bench_output_commit_json(out, doc, eb);
+  int to_stdout = strcmp(cli->output, "-") == 0, rc = 0;
+  if (!to_stdout && (rc = np_bench_output_commit_json(out, doc, eb)) != 0)
+    return rc;
+  cJSON *sum = np_bench_summary_of(doc);
+  char *txt = sum ? cJSON_PrintUnformatted(sum) : NULL;
+  cJSON_Delete(sum);
+  if (txt == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
+  size_t n = strlen(txt);
+  char *line = realloc(txt, n + 2);
+  if (line == NULL) {
+    free(txt);
+    return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
+  }
+  line[n] = '\n';
+  line[n + 1] = '\0';
+  if (to_stdout)
+    rc = np_bench_output_commit(out, line, n + 1, eb);
+  else if (fputs(line, stdout) == EOF || fflush(stdout) != 0)
+    rc = np_errbuf_set(eb, NP_EIO, "summary: cannot write to stdout");
+  free(line);
+  return rc;
+}
 
 int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
                       const struct np_bench_ctl_hooks *hooks) {
@@ -39,20 +72,21 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     goto free_ctx;
   }
   if ((rc = np_bench_output_open(cli.output, &out, &eb)) != 0) {
-    fprintf(stderr, "%s: --output %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s %s\n", k->prog,
+            cli.output_opt ? cli.output_opt : "--output", eb.msg);
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_ctl;
   }
-  if (k->run(ctx, &ctl, &eb) != 0) {
+  if ((rc = k->run(ctx, &ctl, &eb)) != 0) {
     fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
-    code = NP_EXIT_RUNTIME;
+    code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_output;
   }
   rc = k->build(ctx, argc, argv, &doc, &v, &eb);
   if (rc == 0)
     rc = np_bench_record_validate(doc, &eb);
   if (rc == 0)
-    rc = np_bench_output_commit_json(out, doc, &eb);
+    rc = commit(out, &cli, doc, &eb);
   if (rc != 0) {
     fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
     code = NP_EXIT_RUNTIME;

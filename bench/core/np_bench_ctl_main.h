@@ -30,6 +30,10 @@
 /* What the flow needs from a kind's parsed options. */
 struct np_bench_cli {
   const char *output; /* --output: record path, "-" = stdout (not owned) */
+  const char *output_opt; /* its option in messages; NULL = "--output"   */
+  int summary_json;   /* --summary json: the one-object summary on stdout
+                       * (np_bench_summary.h), in place of the record
+                       * when output is "-"                              */
   int quiet;          /* --quiet: no summary on stderr                   */
   int help;           /* --help: print usage, exit 0                     */
 };
@@ -45,8 +49,9 @@ struct np_bench_kind {
                struct np_errbuf *eb);
   void (*usage)(FILE *fp); /* the --help text */
   /* Run the benchmark with the controller.  0 = ctx holds a result (free
-   * it with free_result), also when checks will fail; NP_E* = environment
-   * error, detail in eb, nothing left to free. */
+   * it with free_result), also when checks will fail; NP_EUSAGE = an
+   * input found unusable only now (a file to append to), exit 2; other
+   * NP_E* = environment error, exit 3; detail in eb, nothing to free. */
   int (*run)(void *ctx, struct np_bench_ctl *ctl, struct np_errbuf *eb);
   /* The whole record (np_bench_record_new + the kind's sections). */
   int (*build)(void *ctx, int argc, char **argv, cJSON **doc,

@@ -90,14 +90,24 @@ struct np_bench_opt {
 #define NP_BENCH_AT(st, member)                                              \
   .offset = offsetof(st, member), .size = sizeof(((st *)0)->member)
 
+/* The --summary values (np_bench_summary.c). */
+extern const char *const np_bench_summary_choices[];
+
 /* The rows every benchmark command ends with, the runner's and never a
- * plan's: --output FILE (the run record, "-" = stdout), --quiet, --help.
- * cfgtype has `const char *output` and `int quiet`. */
+ * plan's: --output FILE (the run record, "-" = stdout), --summary
+ * text|json (json: the one-object summary on stdout, instead of the record
+ * when --output is not given), --quiet, --help.  cfgtype has `const char
+ * *output`, `int summary` (enum np_bench_summary_kind) and `int quiet`. */
 #define NP_BENCH_OPT_RUNNER_ROWS(cfgtype)                                    \
   {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",                 \
    .metavar = "FILE", .help = "run record (JSON); - = stdout",              \
    NP_BENCH_AT(cfgtype, output), .set = np_bench_opt_set_path,              \
    .flags = NP_BENCH_OPT_NOPLAN},                                           \
+  {.name = "summary", .type = NP_BENCH_OPT_CHOICE,                          \
+   .choices = np_bench_summary_choices, .dflt = "text", .metavar = "KIND",  \
+   .help = "json: one-object summary on stdout (instead of the record "     \
+           "when no --output is given)",                                    \
+   NP_BENCH_AT(cfgtype, summary), .flags = NP_BENCH_OPT_NOPLAN},            \
   {.name = "quiet", .type = NP_BENCH_OPT_FLAG,                              \
    .help = "no summary on stderr", NP_BENCH_AT(cfgtype, quiet),             \
    .flags = NP_BENCH_OPT_NOPLAN},                                           \
@@ -125,6 +135,8 @@ struct np_bench_optset {
                             or NULL for none                            */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
   const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
+  const char *exits;     /* --help's exit-code lines ('\n'-ended); NULL =
+                            the benchmarks' (0, 1, 2, 3, 130/143)        */
   const struct np_bench_opt_section *sections;
   size_t nsections;
   size_t cfg_size;       /* sizeof the configuration struct              */
@@ -155,6 +167,10 @@ int np_bench_opt_given(const struct np_bench_optset *s,
 /* The range as --help and messages show it: "1..64", ">0..3600", the
  * choices "uv | raw", range_text, or "" (STR, ADDR, FLAG). */
 void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len);
+
+/* The value placeholder --help and the man pages show ("N", "FILE"): the
+ * row's metavar, else one named for its type; "" for a FLAG. */
+const char *np_bench_opt_metavar(const struct np_bench_opt *o);
 
 /* ---- values ---- */
 

@@ -10,8 +10,7 @@
 
 #include <string.h>
 
-/* Value placeholder: the row's own, else one named for the type. */
-static const char *metavar(const struct np_bench_opt *o) {
+const char *np_bench_opt_metavar(const struct np_bench_opt *o) {
   if (o->metavar != NULL)
     return o->metavar;
   switch (o->type) {
@@ -35,7 +34,7 @@ static const char *metavar(const struct np_bench_opt *o) {
 
 static void help_line(const struct np_bench_opt *o, FILE *fp) {
   char left[96], range[256];
-  const char *mv = metavar(o);
+  const char *mv = np_bench_opt_metavar(o);
   snprintf(left, sizeof left, "--%s%s%s", o->name, mv[0] ? " " : "", mv);
   np_bench_opt_range(o, range, sizeof range);
   fprintf(fp, "  %-30s %s", left, o->help != NULL ? o->help : "");
@@ -59,11 +58,11 @@ void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
     for (size_t i = 0; i < sec->n; i++)
       help_line(&sec->opts[i], fp);
   }
-  fprintf(fp,
-          "\n"
-          "exit: 0 passed, 1 a data check failed (record written, status "
-          "failed),\n"
-          "      2 usage, 3 environment/run-time error, 130/143 interrupted\n"
-          "See %s.\n",
-          s->doc != NULL ? s->doc : "docs/");
+  fprintf(fp, "\n%s", s->exits != NULL
+                          ? s->exits
+                          : "exit: 0 passed, 1 a data check failed (record "
+                            "written, status failed),\n"
+                            "      2 usage, 3 environment/run-time error, "
+                            "130/143 interrupted\n");
+  fprintf(fp, "See %s.\n", s->doc != NULL ? s->doc : "docs/");
 }

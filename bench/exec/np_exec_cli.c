@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "np_bench_summary.h"
 #include "np_exec_options.h"
 #include "np_exec_record.h"
 #include "np_exec_run.h"
@@ -81,6 +82,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_exec_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output != NULL ? ctx->cfg.output : "-";
   cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
 

@@ -40,6 +40,7 @@ struct np_exec_config {
   unsigned nbound;                       /* entries in bound               */
   const char *keep;               /* --keep: prefix of the kept files      */
   const char *output;             /* --output: record path, "-" = stdout   */
+  int summary;                    /* --summary: enum np_bench_summary_kind */
   int quiet;                      /* --quiet: no summary on stderr         */
   /* after "--" (np_exec_config_program) */
   char *const *prog_argv;         /* PROGRAM [ARGS...], NULL-terminated    */

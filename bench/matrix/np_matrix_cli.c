@@ -1,29 +1,38 @@
 /*
  * np_matrix_cli.c - parse `netproof-bench matrix` arguments into
- * struct np_matrix_opts, run, and map the outcome to an exit code.
+ * struct np_matrix_opts, run, and map the outcome to an exit code.  A plan
+ * given by name is resolved here (np_matrix_find.h); the runner reads
+ * files only.
  */
 #include "np_matrix_cli.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "np_err.h"
 #include "np_matrix.h"
+#include "np_matrix_find.h"
 
 static void usage(FILE *fp) {
-  fputs("usage: netproof-bench matrix PLAN.json --output DIR [--resume]\n"
+  fputs("usage: netproof-bench matrix PLAN --output DIR [--resume]\n"
         "                             [--only GLOB] [--dry-run] [--quiet]\n"
+        "                             [--plans-dir DIR]\n"
         "\n"
-        "Runs every configuration of a suite plan (bench/plans/*.json), each\n"
-        "repetition as its own netproof-bench process, and keeps the raw\n"
-        "evidence in DIR (layout: docs/results-layout.md).\n"
+        "Runs every configuration of a suite plan, each repetition as its\n"
+        "own netproof-bench process, and keeps the raw evidence in DIR\n"
+        "(layout: docs/results-layout.md).  PLAN is a file (a path with a\n"
+        "'/' or ending in .json) or the name of a shipped plan (quick,\n"
+        "udp-io-models, ...), read from the installed share/netproof/plans\n"
+        "(from a build tree: the source tree's bench/plans).\n"
         "\n"
-        "  --output DIR  results folder (created; must be empty or hold this\n"
-        "                suite when resuming; one runner at a time)\n"
-        "  --resume      keep complete repetitions, redo partial ones\n"
-        "  --only GLOB   run only configuration ids matching GLOB (fnmatch)\n"
-        "  --dry-run     print configurations, commands, estimated duration\n"
-        "  --quiet       no progress lines or end summary on stderr\n"
+        "  --output DIR     results folder (created; must be empty or hold\n"
+        "                   this suite when resuming; one runner at a time)\n"
+        "  --resume         keep complete repetitions, redo partial ones\n"
+        "  --only GLOB      run only configuration ids matching GLOB (fnmatch)\n"
+        "  --dry-run        print configurations, commands, estimated duration\n"
+        "  --quiet          no progress lines or end summary on stderr\n"
+        "  --plans-dir DIR  look a plan name up in DIR only\n"
         "\n"
         "exit codes: 0 all passed (or failed as expected), 1 a configuration\n"
         "failed, 2 usage error, bad plan/folder or folder in use by another\n"
@@ -47,6 +56,7 @@ static int is_input_error(int rc, const struct np_matrix_result *res) {
 int np_matrix_cli_main(int argc, char **argv) {
   struct np_matrix_opts o;
   memset(&o, 0, sizeof o);
+  const char *plan_arg = NULL, *plans_dir = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
@@ -55,6 +65,8 @@ int np_matrix_cli_main(int argc, char **argv) {
       return NP_EXIT_OK;
     } else if (strcmp(a, "--output") == 0 && more) {
       o.out_dir = argv[++i];
+    } else if (strcmp(a, "--plans-dir") == 0 && more) {
+      plans_dir = argv[++i];
     } else if (strcmp(a, "--only") == 0 && more) {
       o.only = argv[++i];
     } else if (strcmp(a, "--bench-binary") == 0 && more) {
@@ -65,8 +77,8 @@ int np_matrix_cli_main(int argc, char **argv) {
       o.dry_run = 1;
     } else if (strcmp(a, "--quiet") == 0) {
       o.quiet = 1;
-    } else if (a[0] != '-' && o.plan_path == NULL) {
-      o.plan_path = a;
+    } else if (a[0] != '-' && plan_arg == NULL) {
+      plan_arg = a;
     } else {
       fprintf(stderr, "netproof-bench matrix: %s '%s' (try --help)\n",
               a[0] == '-' && !more ? "missing value or unknown option"
@@ -75,12 +87,21 @@ int np_matrix_cli_main(int argc, char **argv) {
       return NP_EXIT_USAGE;
     }
   }
-  if (o.plan_path == NULL || (o.out_dir == NULL && !o.dry_run)) {
+  if (plan_arg == NULL || (o.out_dir == NULL && !o.dry_run)) {
     fprintf(stderr, "netproof-bench matrix: %s (try --help)\n",
-            o.plan_path == NULL ? "missing PLAN.json" : "missing --output DIR");
+            plan_arg == NULL ? "missing PLAN" : "missing --output DIR");
     return NP_EXIT_USAGE;
   }
   struct np_errbuf eb = {{0}};
+  struct np_matrix_find_dirs dirs;
+  char plan[PATH_MAX];
+  np_matrix_find_dirs_default(&dirs, plans_dir);
+  int frc = np_matrix_find_plan(plan_arg, &dirs, plan, sizeof plan, &eb);
+  if (frc != 0) {
+    fprintf(stderr, "netproof-bench matrix: %s\n", eb.msg);
+    return NP_EXIT_USAGE;
+  }
+  o.plan_path = plan;
   struct np_matrix_result res;
   memset(&res, 0, sizeof res);
   int rc = np_matrix_run(&o, stdout, &res, &eb);

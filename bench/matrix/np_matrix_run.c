@@ -104,12 +104,21 @@ static void dry_run(const struct np_matrix_opts *o,
     fputc('\n', out);
   }
   np_matrix_services_describe(p, binary, out);
-  char d[32];
-  np_matrix_fmt_dur(est, d, sizeof d);
+  /* "9 s", "3 min 43 s", "1 h 02 min": said once, in words */
+  char d[48];
+  long t = (long)(est + 0.5);
+  if (t >= 3600)
+    snprintf(d, sizeof d, "%ld h %02ld min", t / 3600, t / 60 % 60);
+  else if (t >= 60)
+    snprintf(d, sizeof d, "%ld min %02ld s", t / 60, t % 60);
+  else
+    snprintf(d, sizeof d, "%ld s", t);
+  size_t runs = n * (size_t)p->repetitions;
   fprintf(out,
-          "suite %s: %zu configurations x %d repetitions = %zu runs, "
-          "estimated %s (%.0f s)\nplan sha256 %s\n",
-          p->suite, n, p->repetitions, n * (size_t)p->repetitions, d, est,
+          "suite %s: %zu configuration%s x %d repetition%s = %zu run%s, "
+          "estimated %s\nplan sha256 %s\n",
+          p->suite, n, n == 1 ? "" : "s", p->repetitions,
+          p->repetitions == 1 ? "" : "s", runs, runs == 1 ? "" : "s", d,
           p->hash);
 }
 

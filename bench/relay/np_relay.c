@@ -1,18 +1,15 @@
 /*
- * np_relay.c - the live relay: libuv loop on its own thread, two UDP
- * sockets per route, a min-heap of queued copies and one timerfd.
+ * np_relay.c - the live relay's set-up and lifecycle: the epoll set, the
+ * timerfd and stop eventfd, routes (their sockets, pools and seeded
+ * impairment state), the source-address table of the standalone relay,
+ * start / stop / join / destroy.  The loop itself is np_relay_loop.c.
  *
- * Timing: uv_timer has millisecond granularity, too coarse for the
- * <= 100 us target.  The heap's earliest release time is programmed into a
- * timerfd (CLOCK_MONOTONIC, absolute, nanosecond resolution, no timer
- * slack) watched by a uv_poll handle, set timer_spin_ns (default 200 us)
- * before the release; from there a uv_idle handle spins the loop (still
- * receiving) until the release is due.  Sleeping alone was measured at
- * ~200 us mean lateness on this VM (wake-up from idle); the short spin
- * bounds the CPU cost to at most timer_spin_ns per release gap.  Copies
- * whose release time has already passed when they are received (zero
- * delay) are sent from the receive callback directly.  Lateness of every
- * release is recorded (np_relay_timing).
+ * A route's back socket binds the loopback address of the server's family
+ * when the server is on loopback (the wildcard otherwise), port 0, so each
+ * client appears to the server as its own source.  Everything a route
+ * needs - two sockets, its pool, room in the release heap - is reserved
+ * when it opens (in-process: at create; standalone: on the first datagram
+ * of a new source), never per datagram.
  */
 #include "np_relay_int.h"
 
@@ -20,16 +17,11 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
-
-#define SOCKBUF_BYTES (4 << 20)
-
-struct send_req {
-  uv_udp_send_t req;
-  struct np_relay_pkt *pkt;
-};
 
 uint64_t np_relay_now_ns(void) {
   struct timespec ts;
@@ -37,404 +29,244 @@ uint64_t np_relay_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static socklen_t addr_len(const struct sockaddr *sa) {
-  return sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-                                   : sizeof(struct sockaddr_in);
+static int sys_fail(struct np_errbuf *eb, const char *what) {
+  int e = errno;
+  return np_errbuf_set(eb, np_err_from_errno(e), "relay: %s: %s", what,
+                       strerror(e));
 }
 
-static int addr_equal(const struct sockaddr *a, const struct sockaddr *b) {
-  if (a->sa_family != b->sa_family)
-    return 0;
-  if (a->sa_family == AF_INET) {
-    const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-    return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
-  }
-  const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-  return x->sin6_port == y->sin6_port &&
-         memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr)) == 0;
+int np_relay__epoll_add(struct np_relay *r, int fd, uint32_t events,
+                        struct np_relay_ev *ev) {
+  struct epoll_event e = {.events = events, .data.ptr = ev};
+  return epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &e) == 0
+             ? 0
+             : np_err_from_errno(errno);
 }
 
-/* ---- releasing copies ---- */
-
-/* Called with r->mu held: the copy leaves the queue. */
-static void dequeue_locked(struct np_relay *r, const struct np_relay_pkt *p) {
-  struct np_relay_route *rt = &r->routes[p->route];
-  rt->occ.bytes -= p->len;
-  rt->occ.packets -= 1;
-  rt->dir_bytes[p->dir] -= p->len;
-  rt->dir_packets[p->dir] -= 1;
+static int is_loopback(const struct sockaddr *sa) {
+  if (sa->sa_family == AF_INET6)
+    return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+  return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
 }
 
-static void on_send_done(uv_udp_send_t *req, int status) {
-  struct send_req *sr = (struct send_req *)req;
-  struct np_relay *r = req->handle->loop->data;
-  struct np_relay_counts *c = &r->routes[sr->pkt->route].dir[sr->pkt->dir].counts;
-  uv_mutex_lock(&r->mu);
-  if (status == 0) {
-    c->forwarded++;
-    c->forwarded_bytes += sr->pkt->len;
-  } else if (status == UV_ECANCELED) {
-    c->dropped_at_stop++;
-  } else {
-    c->send_errors++;
-  }
-  uv_mutex_unlock(&r->mu);
-  free(sr->pkt);
-  free(sr);
-}
-
-/* Send p to its destination and free it (now or when the async send ends). */
-static void send_pkt(struct np_relay *r, struct np_relay_pkt *p) {
-  struct np_relay_route *rt = &r->routes[p->route];
-  struct np_relay_counts *c = &rt->dir[p->dir].counts;
-  uv_udp_t *h = p->dir == NP_RELAY_C2S ? &rt->back : &rt->front;
-  const struct sockaddr *to = p->dir == NP_RELAY_C2S
-                                  ? (const struct sockaddr *)&r->server
-                                  : (const struct sockaddr *)&rt->client;
-  uv_buf_t b = uv_buf_init((char *)p->data, p->len);
-  int rc = uv_udp_try_send(h, &b, 1, to);
-  if (rc == UV_EAGAIN) {
-    struct send_req *sr = malloc(sizeof(*sr));
-    if (sr != NULL) {
-      sr->pkt = p;
-      if (uv_udp_send(&sr->req, h, &b, 1, to, on_send_done) == 0) {
-        uv_mutex_lock(&r->mu);
-        c->send_deferred++;
-        uv_mutex_unlock(&r->mu);
-        return;
-      }
-      free(sr);
-    }
-  }
-  uv_mutex_lock(&r->mu);
-  if (rc >= 0) {
-    c->forwarded++;
-    c->forwarded_bytes += p->len;
-  } else {
-    c->send_errors++;
-  }
-  uv_mutex_unlock(&r->mu);
-  free(p);
-}
-
-static void timing_record_locked(struct np_relay_timing *t, uint64_t late) {
-  static const uint64_t edges_us[7] = {10, 20, 50, 100, 200, 500, 1000};
-  unsigned b = 0;
-  while (b < 7 && late >= edges_us[b] * 1000u)
-    b++;
-  t->late_hist[b]++;
-  t->releases++;
-  t->late_sum_ns += late;
-  if (late > t->late_max_ns)
-    t->late_max_ns = late;
-  if (late > 100000u)
-    t->late_over_100us++;
-}
-
-static void timer_arm(struct np_relay *r, uint64_t at_ns) {
-  if (r->armed_ns == at_ns)
-    return;
-  struct itimerspec its;
-  memset(&its, 0, sizeof(its));
-  its.it_value.tv_sec = (time_t)(at_ns / 1000000000ull);
-  its.it_value.tv_nsec = (long)(at_ns % 1000000000ull);
-  if (timerfd_settime(r->timer_fd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
-    r->armed_ns = at_ns;
-}
-
-static void on_spin(uv_idle_t *h);
-
-/* Wait for the next release at at_ns: sleep on the timerfd until
- * timer_spin_ns before it, then spin (uv_idle keeps the loop polling with
- * a zero timeout, so datagrams are still received) until it is due. */
-static void wait_for(struct np_relay *r, uint64_t at_ns, uint64_t now) {
-  uint64_t spin = r->cfg.timer_spin_ns;
-  if (spin > 0 && at_ns - now <= spin) {
-    if (!uv_is_active((uv_handle_t *)&r->spin))
-      uv_idle_start(&r->spin, on_spin);
-    return;
-  }
-  if (uv_is_active((uv_handle_t *)&r->spin))
-    uv_idle_stop(&r->spin);
-  timer_arm(r, at_ns - spin);
-}
-
-/* Send every copy whose release time has come, then wait for the next. */
-static void drain(struct np_relay *r) {
-  for (;;) {
-    const struct np_relay_heap_entry *top = np_relay_heap_top(&r->heap);
-    if (top == NULL) {
-      if (uv_is_active((uv_handle_t *)&r->spin))
-        uv_idle_stop(&r->spin);
-      return;
-    }
-    uint64_t now = np_relay_now_ns();
-    if (top->release_ns > now) {
-      wait_for(r, top->release_ns, now);
-      return;
-    }
-    struct np_relay_heap_entry e;
-    np_relay_heap_pop(&r->heap, &e);
-    struct np_relay_pkt *p = e.pkt;
-    uv_mutex_lock(&r->mu);
-    dequeue_locked(r, p);
-    timing_record_locked(&r->timing, now - e.release_ns);
-    uv_mutex_unlock(&r->mu);
-    send_pkt(r, p);
-  }
-}
-
-static void on_spin(uv_idle_t *h) { drain(h->data); }
-
-static void on_timer(uv_poll_t *h, int status, int events) {
-  struct np_relay *r = h->data;
-  uint64_t expirations;
-  (void)events;
-  if (status == 0 && read(r->timer_fd, &expirations, sizeof(expirations)) > 0) {
-    uv_mutex_lock(&r->mu);
-    r->timing.timer_wakeups++;
-    uv_mutex_unlock(&r->mu);
-  }
-  r->armed_ns = 0;
-  drain(r);
-}
-
-/* ---- receiving ---- */
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf) {
-  struct np_relay_route *rt = h->data;
-  (void)suggested;
-  *buf = uv_buf_init((char *)rt->relay->rbuf, sizeof(rt->relay->rbuf));
-}
-
-static void admit(struct np_relay_route *rt, unsigned dir, const void *data,
-                  size_t len) {
-  struct np_relay *r = rt->relay;
-  struct np_relay_decision dec;
-  struct np_relay_pkt *pk[2] = {NULL, NULL};
-  uint64_t now = np_relay_now_ns();
-
-  uv_mutex_lock(&r->mu);
-  np_relay_decide(&rt->dir[dir], now, len, &rt->occ, &dec);
-  for (unsigned i = 0; i < dec.ncopies; i++) {
-    if (dec.copy[i].fate != NP_RELAY_FORWARD)
-      continue;
-    struct np_relay_counts *c = &rt->dir[dir].counts;
-    pk[i] = malloc(sizeof(struct np_relay_pkt) + len);
-    if (pk[i] == NULL ||
-        np_relay_heap_push(&r->heap, dec.copy[i].release_ns, pk[i]) != 0) {
-      free(pk[i]);
-      pk[i] = NULL;
-      rt->occ.bytes -= len;
-      rt->occ.packets -= 1;
-      c->send_errors++;
-      continue;
-    }
-    pk[i]->route = rt->index;
-    pk[i]->dir = dir;
-    pk[i]->len = (uint32_t)len;
-    memcpy(pk[i]->data, data, len);
-    rt->dir_bytes[dir] += len;
-    rt->dir_packets[dir] += 1;
-    if (rt->dir_bytes[dir] > c->peak_queue_bytes)
-      c->peak_queue_bytes = rt->dir_bytes[dir];
-    if (rt->dir_packets[dir] > c->peak_queue_packets)
-      c->peak_queue_packets = rt->dir_packets[dir];
-    if (rt->occ.bytes > rt->peak_bytes)
-      rt->peak_bytes = rt->occ.bytes;
-    if (rt->occ.packets > rt->peak_packets)
-      rt->peak_packets = rt->occ.packets;
-  }
-  uv_mutex_unlock(&r->mu);
-  drain(r);
-}
-
-/* Common checks; returns 1 when the datagram should be processed. */
-static int recv_ok(struct np_relay_route *rt, unsigned dir, ssize_t nread,
-                   const struct sockaddr *addr, unsigned flags) {
-  struct np_relay *r = rt->relay;
-  struct np_relay_counts *c = &rt->dir[dir].counts;
-  int ok = 0;
-  uv_mutex_lock(&r->mu);
-  if (nread < 0)
-    c->recv_errors++;
-  else if (addr == NULL)
-    ; /* nothing more to read right now */
-  else if (flags & UV_UDP_PARTIAL)
-    c->truncated++;
-  else
-    ok = 1;
-  uv_mutex_unlock(&r->mu);
-  return ok;
-}
-
-static void count_foreign(struct np_relay_route *rt, unsigned dir) {
-  uv_mutex_lock(&rt->relay->mu);
-  rt->dir[dir].counts.foreign++;
-  uv_mutex_unlock(&rt->relay->mu);
-}
-
-static void on_front_recv(uv_udp_t *h, ssize_t nread, const uv_buf_t *buf,
-                          const struct sockaddr *addr, unsigned flags) {
-  struct np_relay_route *rt = h->data;
-  if (!recv_ok(rt, NP_RELAY_C2S, nread, addr, flags))
-    return;
-  if (!rt->client_known) {
-    memcpy(&rt->client, addr, addr_len(addr));
-    rt->client_known = 1;
-  } else if (!addr_equal(addr, (const struct sockaddr *)&rt->client)) {
-    count_foreign(rt, NP_RELAY_C2S);
-    return;
-  }
-  admit(rt, NP_RELAY_C2S, buf->base, (size_t)nread);
-}
-
-static void on_back_recv(uv_udp_t *h, ssize_t nread, const uv_buf_t *buf,
-                         const struct sockaddr *addr, unsigned flags) {
-  struct np_relay_route *rt = h->data;
-  if (!recv_ok(rt, NP_RELAY_S2C, nread, addr, flags))
-    return;
-  if (!rt->client_known ||
-      !addr_equal(addr, (const struct sockaddr *)&rt->relay->server)) {
-    count_foreign(rt, NP_RELAY_S2C);
-    return;
-  }
-  admit(rt, NP_RELAY_S2C, buf->base, (size_t)nread);
-}
-
-/* ---- lifecycle ---- */
-
-static void on_poll_closed(uv_handle_t *h) {
-  struct np_relay *r = h->data;
-  close(r->timer_fd);
-  r->timer_fd = -1;
-}
-
-/* Close every handle and drop what is still queued (relay thread, or the
- * creating thread when the loop never ran). */
-static void close_all(struct np_relay *r) {
-  struct np_relay_heap_entry e;
-  while (np_relay_heap_pop(&r->heap, &e) == 0) {
-    struct np_relay_pkt *p = e.pkt;
-    uv_mutex_lock(&r->mu);
-    dequeue_locked(r, p);
-    r->routes[p->route].dir[p->dir].counts.dropped_at_stop++;
-    uv_mutex_unlock(&r->mu);
-    free(p);
-  }
-  for (unsigned i = 0; i < r->nroutes; i++) {
-    struct np_relay_route *rt = &r->routes[i];
-    if (rt->front_init && !uv_is_closing((uv_handle_t *)&rt->front))
-      uv_close((uv_handle_t *)&rt->front, NULL);
-    if (rt->back_init && !uv_is_closing((uv_handle_t *)&rt->back))
-      uv_close((uv_handle_t *)&rt->back, NULL);
-  }
-  if (r->poll_init && !uv_is_closing((uv_handle_t *)&r->timer_poll))
-    uv_close((uv_handle_t *)&r->timer_poll, on_poll_closed);
-  else if (!r->poll_init && r->timer_fd >= 0) {
-    close(r->timer_fd);
-    r->timer_fd = -1;
-  }
-  if (r->spin_init && !uv_is_closing((uv_handle_t *)&r->spin))
-    uv_close((uv_handle_t *)&r->spin, NULL);
-  if (r->async_init && !uv_is_closing((uv_handle_t *)&r->stop_async))
-    uv_close((uv_handle_t *)&r->stop_async, NULL);
-}
-
-static void on_stop(uv_async_t *h) { close_all(h->data); }
-
-static void thread_main(void *arg) {
-  struct np_relay *r = arg;
-  r->loop_rc = uv_run(&r->loop, UV_RUN_DEFAULT);
-}
-
-static int uv_to_np(int uverr) { return np_err_from_errno(-uverr); }
-
-static int route_open(struct np_relay *r, struct np_relay_route *rt,
-                      struct np_errbuf *eb) {
-  struct sockaddr_storage lo;
-  memset(&lo, 0, sizeof(lo));
-  if (r->server.ss_family == AF_INET6) {
-    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&lo;
+/* Port 0 on the loopback address of family (or the wildcard). */
+static void local_any(int family, int loopback, struct sockaddr_storage *out) {
+  memset(out, 0, sizeof *out);
+  if (family == AF_INET6) {
+    struct sockaddr_in6 *a = (struct sockaddr_in6 *)out;
     a->sin6_family = AF_INET6;
-    a->sin6_addr = in6addr_loopback;
+    a->sin6_addr = loopback ? in6addr_loopback : in6addr_any;
   } else {
-    struct sockaddr_in *a = (struct sockaddr_in *)&lo;
+    struct sockaddr_in *a = (struct sockaddr_in *)out;
     a->sin_family = AF_INET;
-    a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a->sin_addr.s_addr = htonl(loopback ? INADDR_LOOPBACK : INADDR_ANY);
   }
-  uv_udp_t *hs[2] = {&rt->front, &rt->back};
-  int *inits[2] = {&rt->front_init, &rt->back_init};
-  uv_udp_recv_cb cbs[2] = {on_front_recv, on_back_recv};
-  for (int i = 0; i < 2; i++) {
-    int rc = uv_udp_init(&r->loop, hs[i]);
-    if (rc != 0)
-      return np_errbuf_set(eb, uv_to_np(rc), "relay: udp init: %s",
-                           uv_strerror(rc));
-    *inits[i] = 1;
-    hs[i]->data = rt;
-    rc = uv_udp_bind(hs[i], (const struct sockaddr *)&lo, 0);
-    if (rc != 0)
-      return np_errbuf_set(eb, uv_to_np(rc), "relay: bind loopback: %s",
-                           uv_strerror(rc));
-    int sz = SOCKBUF_BYTES;
-    uv_recv_buffer_size((uv_handle_t *)hs[i], &sz);
-    sz = SOCKBUF_BYTES;
-    uv_send_buffer_size((uv_handle_t *)hs[i], &sz);
-    rc = uv_udp_recv_start(hs[i], on_alloc, cbs[i]);
-    if (rc != 0)
-      return np_errbuf_set(eb, uv_to_np(rc), "relay: recv start: %s",
-                           uv_strerror(rc));
-  }
-  int len = sizeof(rt->front_addr);
-  int rc = uv_udp_getsockname(&rt->front, (struct sockaddr *)&rt->front_addr,
-                              &len);
-  if (rc != 0)
-    return np_errbuf_set(eb, uv_to_np(rc), "relay: getsockname: %s",
-                         uv_strerror(rc));
-  return 0;
 }
 
-static int relay_open(struct np_relay *r, struct np_errbuf *eb) {
-  int rc = uv_loop_init(&r->loop);
-  if (rc != 0)
-    return np_errbuf_set(eb, NP_ELOOP, "relay: loop init: %s", uv_strerror(rc));
-  r->loop_init = 1;
-  r->loop.data = r;
-  if ((rc = uv_async_init(&r->loop, &r->stop_async, on_stop)) != 0)
-    return np_errbuf_set(eb, NP_ELOOP, "relay: async init: %s",
-                         uv_strerror(rc));
-  r->async_init = 1;
-  r->stop_async.data = r;
-  if ((rc = uv_idle_init(&r->loop, &r->spin)) != 0)
-    return np_errbuf_set(eb, NP_ELOOP, "relay: idle init: %s", uv_strerror(rc));
-  r->spin_init = 1;
-  r->spin.data = r;
+/* A non-blocking UDP socket bound to at, in the epoll set. */
+static int sock_open(struct np_relay *r, struct np_relay_sock *s,
+                     const struct sockaddr *at, enum np_relay_sock_role role,
+                     uint32_t route, struct np_errbuf *eb) {
+  s->ev.kind = NP_RELAY_EV_UDP;
+  s->role = role;
+  s->route = route;
+  s->fd = socket(at->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (s->fd < 0)
+    return sys_fail(eb, "udp socket");
+  int sz = r->socket_buffer;
+  setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+  setsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
+  if (bind(s->fd, at, np_relay_addr_len(at)) != 0) {
+    char txt[NP_RELAY_ADDR_TEXT];
+    int e = errno;
+    np_relay_addr_format(at, txt, sizeof txt);
+    return np_errbuf_set(eb, np_err_from_errno(e), "relay: bind udp %s: %s",
+                         txt, strerror(e));
+  }
+  socklen_t len = sizeof s->rcvbuf;
+  getsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &len);
+  len = sizeof s->sndbuf;
+  getsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &s->sndbuf, &len);
+  int rc = np_relay__epoll_add(r, s->fd, EPOLLIN, &s->ev);
+  return rc ? np_errbuf_set(eb, rc, "relay: epoll: %s", np_strerror(rc)) : 0;
+}
+
+static void sock_close(struct np_relay_sock *s) {
+  if (s->fd >= 0)
+    close(s->fd);
+  s->fd = -1;
+}
+
+int np_relay__route_open(struct np_relay *r, unsigned i,
+                         const struct sockaddr *client, struct np_errbuf *eb) {
+  struct np_relay_route *rt = &r->routes[i];
+  struct sockaddr_storage at;
+  int rc;
+  rt->index = i;
+  rt->front.fd = rt->back.fd = -1;
+  if ((rc = np_relay_pool_init(&rt->pool, r->route_packets, r->route_bytes)))
+    return np_errbuf_set(eb, rc, "relay: route %u: queue pool: %s", i,
+                         np_strerror(rc));
+  if ((rc = np_relay_heap_reserve(&r->heap,
+                                  (size_t)(i + 1) * r->route_packets)) != 0) {
+    np_errbuf_set(eb, rc, "relay: route %u: release heap: %s", i,
+                  np_strerror(rc));
+    goto free_pool;
+  }
+  int loop = is_loopback((const struct sockaddr *)&r->server);
+  if (!r->standalone) {
+    local_any(r->server.ss_family, 1, &at);
+    if ((rc = sock_open(r, &rt->front, (const struct sockaddr *)&at,
+                        NP_RELAY_SOCK_FRONT, i, eb)) != 0)
+      goto close_socks;
+    socklen_t len = sizeof rt->front_addr;
+    if (getsockname(rt->front.fd, (struct sockaddr *)&rt->front_addr, &len)) {
+      rc = sys_fail(eb, "getsockname");
+      goto close_socks;
+    }
+  } else {
+    rt->front_addr = r->listen_addr;
+    memcpy(&rt->client, client, np_relay_addr_len(client));
+    rt->client_known = 1;
+  }
+  local_any(r->server.ss_family, loop, &at);
+  if ((rc = sock_open(r, &rt->back, (const struct sockaddr *)&at,
+                      NP_RELAY_SOCK_BACK, i, eb)) != 0)
+    goto close_socks;
+  rt->occ.cap_bytes = r->route_bytes;
+  rt->occ.cap_packets = r->route_packets;
+  for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
+    np_relay_dir_init(&rt->dir[d], &r->cfg.dir[d], r->cfg.seed, i, d);
+  rt->opened_s = r->start_ns ? (double)(np_relay_now_ns() - r->start_ns) / 1e9
+                             : 0.0;
+  pthread_mutex_lock(&r->mu);
+  r->nopen = i + 1;
+  pthread_mutex_unlock(&r->mu);
+  return 0;
+
+close_socks:
+  sock_close(&rt->front);
+  sock_close(&rt->back);
+free_pool:
+  np_relay_pool_free(&rt->pool);
+  return rc;
+}
+
+/* ---- the standalone relay's source table ---- */
+
+static uint32_t addr_hash(const struct sockaddr *sa) {
+  const unsigned char *p;
+  size_t n;
+  uint16_t port;
+  if (sa->sa_family == AF_INET6) {
+    const struct sockaddr_in6 *a = (const void *)sa;
+    p = (const unsigned char *)&a->sin6_addr;
+    n = sizeof a->sin6_addr;
+    port = a->sin6_port;
+  } else {
+    const struct sockaddr_in *a = (const void *)sa;
+    p = (const unsigned char *)&a->sin_addr;
+    n = sizeof a->sin_addr;
+    port = a->sin_port;
+  }
+  uint32_t h = 2166136261u ^ port; /* FNV-1a over address, then the port */
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 16777619u;
+  h = (h ^ (port >> 8)) * 16777619u;
+  return h ^ (h >> 15);
+}
+
+struct np_relay_route *np_relay__route_of(struct np_relay *r,
+                                          const struct sockaddr *src) {
+  uint32_t k = addr_hash(src) & r->hash_mask;
+  for (;; k = (k + 1) & r->hash_mask) {
+    uint32_t v = r->hash[k];
+    if (v == 0)
+      break;
+    struct np_relay_route *rt = &r->routes[v - 1];
+    if (np_relay_addr_equal((const struct sockaddr *)&rt->client, src))
+      return rt;
+  }
+  struct np_errbuf eb;
+  int rc = r->nopen >= r->max_routes
+               ? NP_ERANGE
+               : np_relay__route_open(r, r->nopen, src, &eb);
+  if (rc != 0) {
+    pthread_mutex_lock(&r->mu);
+    if (rc == NP_ERANGE)
+      r->io.routes_refused++;
+    else
+      r->io.route_errors++;
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+  }
+  r->hash[k] = r->nopen; /* the new route is nopen - 1 */
+  return &r->routes[r->nopen - 1];
+}
+
+/* ---- create, listen, lifecycle ---- */
+
+static int base_init(struct np_relay *r, const struct np_relay_config *cfg,
+                     const struct sockaddr *server, unsigned max_routes,
+                     int sockbuf, struct np_errbuf *eb) {
+  r->cfg = *cfg;
+  r->epfd = r->timer_fd = r->stop_fd = -1;
+  r->listen.fd = r->tcp.listen_fd = -1;
+  memcpy(&r->server, server, np_relay_addr_len(server));
+  r->max_routes = max_routes;
+  r->socket_buffer = sockbuf;
+  r->route_bytes = cfg->capacity_bytes ? cfg->capacity_bytes
+                                       : NP_RELAY_CAP_BYTES_MAX;
+  r->route_packets = cfg->capacity_packets ? cfg->capacity_packets
+                                           : NP_RELAY_CAP_PACKETS_MAX;
+  np_relay_heap_init(&r->heap);
+  pthread_mutex_init(&r->mu, NULL);
+  r->routes = calloc(max_routes, sizeof *r->routes);
+  r->rxmem = malloc((size_t)NP_RELAY_BATCH * NP_RELAY_MAX_DATAGRAM);
+  if (r->routes == NULL || r->rxmem == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
+  for (unsigned i = 0; i < max_routes; i++)
+    r->routes[i].front.fd = r->routes[i].back.fd = -1;
+  for (unsigned i = 0; i < NP_RELAY_BATCH; i++) {
+    r->rxiov[i].iov_base = r->rxmem + (size_t)i * NP_RELAY_MAX_DATAGRAM;
+    r->rxiov[i].iov_len = NP_RELAY_MAX_DATAGRAM;
+  }
+  if ((r->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
+    return sys_fail(eb, "epoll_create1");
   r->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
   if (r->timer_fd < 0)
-    return np_errbuf_set(eb, np_err_from_errno(errno), "relay: timerfd: %s",
-                         strerror(errno));
-  if ((rc = uv_poll_init(&r->loop, &r->timer_poll, r->timer_fd)) != 0)
-    return np_errbuf_set(eb, NP_ELOOP, "relay: poll init: %s", uv_strerror(rc));
-  r->poll_init = 1;
-  r->timer_poll.data = r;
-  if ((rc = uv_poll_start(&r->timer_poll, UV_READABLE, on_timer)) != 0)
-    return np_errbuf_set(eb, NP_ELOOP, "relay: poll start: %s",
-                         uv_strerror(rc));
-  for (unsigned i = 0; i < r->nroutes; i++)
-    if ((rc = route_open(r, &r->routes[i], eb)) != 0)
-      return rc;
-  return 0;
+    return sys_fail(eb, "timerfd");
+  r->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (r->stop_fd < 0)
+    return sys_fail(eb, "eventfd");
+  r->timer_ev.kind = NP_RELAY_EV_TIMER;
+  r->stop_ev.kind = NP_RELAY_EV_STOP;
+  int rc = np_relay__epoll_add(r, r->timer_fd, EPOLLIN, &r->timer_ev);
+  if (rc == 0)
+    rc = np_relay__epoll_add(r, r->stop_fd, EPOLLIN, &r->stop_ev);
+  return rc ? np_errbuf_set(eb, rc, "relay: epoll: %s", np_strerror(rc)) : 0;
 }
 
-/* Close handles, let the loop finish the closes, close the loop. */
-static void relay_close(struct np_relay *r) {
-  if (!r->loop_init)
-    return;
-  close_all(r);
-  uv_run(&r->loop, UV_RUN_DEFAULT);
-  uv_loop_close(&r->loop);
-  r->loop_init = 0;
+static void relay_free(struct np_relay *r) {
+  np_relay__tcp_close(r);
+  for (unsigned i = 0; r->routes && i < r->max_routes; i++) {
+    sock_close(&r->routes[i].front);
+    sock_close(&r->routes[i].back);
+    np_relay_pool_free(&r->routes[i].pool);
+  }
+  sock_close(&r->listen);
+  if (r->epfd >= 0)
+    close(r->epfd);
+  if (r->timer_fd >= 0)
+    close(r->timer_fd);
+  if (r->stop_fd >= 0)
+    close(r->stop_fd);
+  free(r->routes);
+  free(r->hash);
+  free(r->rxmem);
+  np_relay_heap_free(&r->heap);
+  pthread_mutex_destroy(&r->mu);
+  free(r);
 }
 
 int np_relay_create(const struct np_relay_config *cfg,
@@ -445,67 +277,118 @@ int np_relay_create(const struct np_relay_config *cfg,
     return rc;
   if (server == NULL ||
       (server->sa_family != AF_INET && server->sa_family != AF_INET6))
-    return np_errbuf_set(eb, NP_EINVAL, "relay: server address must be IPv4 or IPv6");
+    return np_errbuf_set(eb, NP_EINVAL,
+                         "relay: server address must be IPv4 or IPv6");
   if (nroutes == 0 || nroutes > NP_RELAY_MAX_ROUTES)
     return np_errbuf_set(eb, NP_ERANGE, "relay: routes must be 1..%u",
                          NP_RELAY_MAX_ROUTES);
   struct np_relay *r = calloc(1, sizeof(*r));
   if (r == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
-  r->cfg = *cfg;
-  r->timer_fd = -1;
-  memcpy(&r->server, server, addr_len(server));
-  np_relay_heap_init(&r->heap);
-  if (uv_mutex_init(&r->mu) != 0) {
-    free(r);
-    return np_errbuf_set(eb, NP_ESYS, "relay: mutex init failed");
-  }
-  r->routes = calloc(nroutes, sizeof(*r->routes));
-  if (r->routes == NULL) {
+  if ((rc = base_init(r, cfg, server, nroutes, NP_RELAY_SOCKBUF, eb)) != 0)
+    goto free_relay;
+  for (unsigned i = 0; i < nroutes; i++)
+    if ((rc = np_relay__route_open(r, i, NULL, eb)) != 0)
+      goto free_relay;
+  *out = r;
+  return 0;
+free_relay:
+  relay_free(r);
+  return rc;
+}
+
+int np_relay_listen(const struct np_relay_config *cfg,
+                    const struct np_relay_listen_config *lc,
+                    struct np_relay **out, struct np_errbuf *eb) {
+  int rc = np_relay_config_validate(cfg, eb);
+  if (rc != 0)
+    return rc;
+  int fam = lc->forward.ss_family;
+  if ((fam != AF_INET && fam != AF_INET6) || lc->listen.ss_family != fam)
+    return np_errbuf_set(eb, NP_EINVAL,
+                         "relay: listen and forward must be IPv4 or IPv6, "
+                         "of the same family");
+  if (lc->max_routes == 0 || lc->max_routes > NP_RELAY_MAX_ROUTES)
+    return np_errbuf_set(eb, NP_ERANGE, "relay: routes must be 1..%u",
+                         NP_RELAY_MAX_ROUTES);
+  struct np_relay *r = calloc(1, sizeof(*r));
+  if (r == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
+  r->standalone = 1;
+  if ((rc = base_init(r, cfg, (const struct sockaddr *)&lc->forward,
+                      lc->max_routes, lc->socket_buffer, eb)) != 0)
+    goto free_relay;
+  uint32_t slots = 4;
+  while (slots < 2u * lc->max_routes)
+    slots <<= 1;
+  r->hash = calloc(slots, sizeof *r->hash);
+  if (r->hash == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
     goto free_relay;
   }
-  r->nroutes = nroutes;
-  for (unsigned i = 0; i < nroutes; i++) {
-    struct np_relay_route *rt = &r->routes[i];
-    rt->relay = r;
-    rt->index = i;
-    rt->occ.cap_bytes = cfg->capacity_bytes;
-    rt->occ.cap_packets = cfg->capacity_packets;
-    for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
-      np_relay_dir_init(&rt->dir[d], &cfg->dir[d], cfg->seed, i, d);
+  r->hash_mask = slots - 1;
+  if ((rc = sock_open(r, &r->listen, (const struct sockaddr *)&lc->listen,
+                      NP_RELAY_SOCK_LISTEN, UINT32_MAX, eb)) != 0)
+    goto free_relay;
+  socklen_t len = sizeof r->listen_addr;
+  if (getsockname(r->listen.fd, (struct sockaddr *)&r->listen_addr, &len)) {
+    rc = sys_fail(eb, "getsockname");
+    goto free_relay;
   }
-  if ((rc = relay_open(r, eb)) != 0)
-    goto close_loop;
+  if (lc->tcp_passthrough && (rc = np_relay__tcp_open(r, lc, eb)) != 0)
+    goto free_relay;
   *out = r;
   return 0;
-
-close_loop:
-  relay_close(r);
 free_relay:
-  free(r->routes);
-  np_relay_heap_free(&r->heap);
-  uv_mutex_destroy(&r->mu);
-  free(r);
+  relay_free(r);
   return rc;
 }
 
 int np_relay_route_addr(const struct np_relay *r, unsigned route,
                         struct sockaddr_storage *out) {
-  if (r == NULL || route >= r->nroutes)
+  if (r == NULL || route >= r->max_routes)
     return NP_EINVAL;
-  *out = r->routes[route].front_addr;
+  *out = r->standalone ? r->listen_addr : r->routes[route].front_addr;
   return 0;
 }
 
-unsigned np_relay_route_count(const struct np_relay *r) { return r->nroutes; }
+int np_relay_listen_addr(const struct np_relay *r,
+                         struct sockaddr_storage *out) {
+  if (r == NULL || !r->standalone)
+    return NP_EINVAL;
+  *out = r->listen_addr;
+  return 0;
+}
+
+int np_relay_route_client(const struct np_relay *r, unsigned route,
+                          struct sockaddr_storage *out) {
+  pthread_mutex_t *mu = (pthread_mutex_t *)&r->mu;
+  int rc = NP_ENOENT;
+  pthread_mutex_lock(mu);
+  if (route < r->nopen && r->routes[route].client_known) {
+    *out = r->routes[route].client;
+    rc = 0;
+  }
+  pthread_mutex_unlock(mu);
+  return rc;
+}
+
+unsigned np_relay_route_count(const struct np_relay *r) {
+  pthread_mutex_t *mu = (pthread_mutex_t *)&r->mu;
+  pthread_mutex_lock(mu);
+  unsigned n = r->nopen;
+  pthread_mutex_unlock(mu);
+  return n;
+}
 
 int np_relay_start(struct np_relay *r, struct np_errbuf *eb) {
   if (r->started)
     return np_errbuf_set(eb, NP_EINVAL, "relay: already started");
-  int rc = uv_thread_create(&r->thread, thread_main, r);
+  r->start_ns = np_relay_now_ns();
+  int rc = pthread_create(&r->thread, NULL, np_relay__thread_main, r);
   if (rc != 0)
-    return np_errbuf_set(eb, NP_ESYS, "relay: thread: %s", uv_strerror(rc));
+    return np_errbuf_set(eb, np_err_from_errno(rc), "relay: thread: %s",
+                         strerror(rc));
   r->started = 1;
   return 0;
 }
@@ -513,21 +396,21 @@ int np_relay_start(struct np_relay *r, struct np_errbuf *eb) {
 void np_relay_stop(struct np_relay *r) {
   if (r == NULL)
     return;
-  uv_mutex_lock(&r->mu);
+  pthread_mutex_lock(&r->mu);
   if (r->started && !r->stop_sent) {
+    uint64_t one = 1;
     r->stop_sent = 1;
-    uv_async_send(&r->stop_async);
+    if (write(r->stop_fd, &one, sizeof one) != (ssize_t)sizeof one)
+      r->loop_rc = NP_ELOOP; /* cannot happen with an eventfd */
   }
-  uv_mutex_unlock(&r->mu);
+  pthread_mutex_unlock(&r->mu);
 }
 
 int np_relay_join(struct np_relay *r) {
   if (!r->started || r->joined)
     return 0;
-  uv_thread_join(&r->thread);
+  pthread_join(r->thread, NULL);
   r->joined = 1;
-  uv_loop_close(&r->loop);
-  r->loop_init = 0;
   return r->loop_rc == 0 ? 0 : NP_ELOOP;
 }
 
@@ -537,11 +420,6 @@ void np_relay_destroy(struct np_relay *r) {
   if (r->started) {
     np_relay_stop(r);
     np_relay_join(r);
-  } else {
-    relay_close(r);
   }
-  free(r->routes);
-  np_relay_heap_free(&r->heap);
-  uv_mutex_destroy(&r->mu);
-  free(r);
+  relay_free(r);
 }

@@ -1,24 +1,35 @@
 /*
- * np_relay.h - an in-process, netem-faithful UDP relay.
+ * np_relay.h - a netem-faithful UDP relay, in-process or standalone.
  *
- * The relay sits between every client and the server, runs its own libuv
- * loop on its own thread and emulates a lossy, slow link with the decision
- * core of np_relay_impair.h.  Topology: one ROUTE per client.  Each route
- * owns two UDP sockets on the server's loopback family:
+ * The relay sits between clients and a server, runs its own epoll loop on
+ * its own thread and emulates a lossy, slow link with the decision core of
+ * np_relay_impair.h.  Topology: one ROUTE per client, each with its own
+ * back socket towards the server, so the server sees one distinct source
+ * address per client and answers there.  Two ways in:
  *
- *   client --> [front socket, 127.0.0.1:P_i] relay [back socket] --> server
+ *   np_relay_create (in-process, `netproof-bench rudp`): nroutes routes,
+ *   each with its own front socket on a loopback port; client i sends to
+ *   np_relay_route_addr(i), the first datagram there names the client.
  *
- * The client sends to its route's front port (np_relay_route_addr); the
- * relay learns the client's address from the first datagram and forwards
- * through the back socket, so the server sees one distinct source address
- * per client and answers there.  Per-route ports (rather than one socket
- * routing by source address) keep routing free of lookups and make a stray
- * datagram detectable (counted as "foreign").
+ *     client i --> [front_i]  relay  [back_i] --> server
  *
- * Lifecycle: np_relay_create (binds every socket; the ports are known on
- * return) -> np_relay_start (spawns the thread) -> traffic ->
- * np_relay_stop (asks the loop to close; returns at once) -> np_relay_join
- * -> np_relay_stats_json / np_relay_route_counts -> np_relay_destroy.
+ *   np_relay_listen (standalone, `netproof-bench relay`): one listen
+ *   socket; a datagram from a new source address opens a route (its back
+ *   socket is created then), up to max_routes; past that, datagrams of new
+ *   sources are refused and counted.  Optionally TCP on the same port is
+ *   passed through unimpaired (np_relay_tcp.h).
+ *
+ *     client k --> [listen]  relay  [back_k] --> server
+ *
+ * Hot path: no allocation per datagram.  Each route's queue lives in a
+ * pool reserved when the route opens (np_relay_pool.h), sized from the
+ * capacity options; the release heap is reserved for every open route's
+ * capacity.  Datagrams are read with recvmmsg and copies sent with
+ * sendmmsg, in batches of what is already there (see np_relay_loop.c).
+ *
+ * Lifecycle: create or listen (binds; addresses known on return) ->
+ * np_relay_start (spawns the thread) -> traffic -> np_relay_stop (returns
+ * at once) -> np_relay_join -> statistics -> np_relay_destroy.
  * Statistics may be read at any time from any thread (mutex-protected).
  */
 #ifndef NP_RELAY_H
@@ -33,9 +44,15 @@
 #include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_relay_impair.h"
+#include "np_relay_tcp.h"
 
 #define NP_RELAY_MAX_ROUTES 4096u
 #define NP_RELAY_MAX_DATAGRAM 65536u
+/* What a capacity of 0 ("no limit") means per route: the pool still needs
+ * a size, and copies beyond it are tail-dropped as overflow. */
+#define NP_RELAY_CAP_BYTES_MAX (64ull << 20)
+#define NP_RELAY_CAP_PACKETS_MAX 65536ull
+#define NP_RELAY_BATCH 32u /* datagrams per recvmmsg / sendmmsg */
 
 /* Everything the relay does, filled by np_relay_config_init and the
  * option parser, handed to np_relay_create (which copies it). */
@@ -43,8 +60,8 @@ struct np_relay_config {
   char profile[16];                         /* name of the base profile   */
   struct np_relay_impair dir[NP_RELAY_DIRS]; /* per direction             */
   uint64_t seed;                            /* root of every PRNG stream  */
-  uint64_t capacity_bytes;                  /* per route, 0 = unlimited   */
-  uint64_t capacity_packets;                /* per route, 0 = unlimited   */
+  uint64_t capacity_bytes;    /* per route; 0 = NP_RELAY_CAP_BYTES_MAX    */
+  uint64_t capacity_packets;  /* per route; 0 = NP_RELAY_CAP_PACKETS_MAX  */
   uint64_t timer_spin_ns;  /* wake this early and spin to the release
                             * time (0 = sleep until the timerfd fires) */
 };
@@ -76,6 +93,11 @@ extern const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS];
  * section is a struct np_relay_config: applies the named profile. */
 int np_relay_opt_profile(void *sec, const struct np_bench_opt *o,
                          const struct np_bench_val *v, struct np_errbuf *eb);
+
+/* The --profile row (default none) and the --seed row (42) over struct
+ * np_relay_config, for option sets that compose the relay's own. */
+extern const struct np_bench_opt np_relay_profile_opts[1];
+extern const struct np_bench_opt np_relay_seed_opts[1];
 
 /* The relay's own option set over struct np_relay_config: --profile
  * (default none), the impairment rows, --seed (42). */
@@ -111,11 +133,11 @@ int np_relay_config_validate(const struct np_relay_config *cfg,
 /* The configuration as a new cJSON object (caller deletes), or NULL. */
 cJSON *np_relay_config_json(const struct np_relay_config *cfg);
 
-/* ---- the live relay (np_relay.c) ---- */
+/* ---- the live relay (np_relay.c, np_relay_loop.c) ---- */
 
 struct np_relay;
 
-/* Create a relay with nroutes routes (1..NP_RELAY_MAX_ROUTES) towards
+/* In-process relay with nroutes routes (1..NP_RELAY_MAX_ROUTES) towards
  * server (AF_INET or AF_INET6; the front sockets bind the loopback address
  * of the same family, port 0).  *out is written on success only; the caller
  * owns it and frees it with np_relay_destroy. */
@@ -123,9 +145,38 @@ int np_relay_create(const struct np_relay_config *cfg,
                     const struct sockaddr *server, unsigned nroutes,
                     struct np_relay **out, struct np_errbuf *eb);
 
-/* The address a client of route must send to (written on success). */
+/* What a standalone relay listens on and forwards to. */
+struct np_relay_listen_config {
+  struct sockaddr_storage listen;  /* UDP (and TCP) address clients use  */
+  struct sockaddr_storage forward; /* the server, same family            */
+  uint32_t max_routes;             /* 1..NP_RELAY_MAX_ROUTES              */
+  int socket_buffer;               /* SO_RCVBUF/SO_SNDBUF asked for       */
+  int tcp_passthrough;             /* accept TCP on listen, forward it    */
+  uint32_t tcp_max_connections;    /* at once; later ones are refused     */
+  uint64_t tcp_max_bytes;          /* per connection, both directions     */
+};
+
+/* Standalone relay: binds the listen socket (and the TCP listener), no
+ * route yet.  NP_EADDRINUSE etc. with "relay: bind 127.0.0.1:5201: ..." in
+ * eb.  *out on success only. */
+int np_relay_listen(const struct np_relay_config *cfg,
+                    const struct np_relay_listen_config *lc,
+                    struct np_relay **out, struct np_errbuf *eb);
+
+/* The address clients of route must send to: the route's front socket
+ * (in-process) or the listen socket (standalone; any route index below
+ * the bound).  Written on success. */
 int np_relay_route_addr(const struct np_relay *r, unsigned route,
                         struct sockaddr_storage *out);
+
+/* The bound listen address (standalone only; port 0 resolved). */
+int np_relay_listen_addr(const struct np_relay *r,
+                         struct sockaddr_storage *out);
+
+/* The client address a route learned (NP_ENOENT before its first
+ * datagram). */
+int np_relay_route_client(const struct np_relay *r, unsigned route,
+                          struct sockaddr_storage *out);
 
 /* Start the relay thread.  Once only. */
 int np_relay_start(struct np_relay *r, struct np_errbuf *eb);
@@ -140,6 +191,7 @@ int np_relay_join(struct np_relay *r);
 /* Stops and joins if needed, then frees.  Accepts NULL. */
 void np_relay_destroy(struct np_relay *r);
 
+/* Routes open now (in-process: nroutes). */
 unsigned np_relay_route_count(const struct np_relay *r);
 
 /* Snapshot of one route's counters for dir (written on success). */
@@ -161,10 +213,36 @@ struct np_relay_timing {
 };
 int np_relay_timing_get(const struct np_relay *r, struct np_relay_timing *out);
 
-/* Everything the record needs: config, topology, stream derivation, timer
- * mechanism and lateness, per-route per-direction counters, route peaks,
- * totals and observed rates.  New cJSON object (caller deletes) or NULL. */
+/* The socket layer's own counts (relay-wide). */
+struct np_relay_io {
+  uint64_t recv_calls;      /* recvmmsg calls that returned datagrams    */
+  uint64_t recv_datagrams;  /* datagrams they returned                   */
+  uint64_t send_calls;      /* sendmmsg calls                            */
+  uint64_t send_datagrams;  /* datagrams they sent                       */
+  uint64_t recv_errors;     /* the listen socket's receive errors        */
+  uint64_t routes_refused;  /* datagrams of new sources past max_routes  */
+  uint64_t route_errors;    /* a new route could not be opened           */
+  uint64_t pool_full;       /* admitted copies the pool could not hold
+                               (never, by the pool's sizing; a check)   */
+};
+int np_relay_io_get(const struct np_relay *r, struct np_relay_io *out);
+
+/* TCP passthrough counts (zero when off). */
+int np_relay_tcp_get(const struct np_relay *r, struct np_relay_tcp_stats *out);
+
+/* Everything a record needs: schema tag "netproof/relay-stats/1"
+ * (schema/relay-stats.schema.json), config, topology, stream derivation,
+ * pool and batch sizes, timer mechanism and lateness, per-route (client
+ * address, peaks) per-direction counters, totals and observed rates, the
+ * socket layer's counts, and TCP passthrough when enabled.  New cJSON
+ * object (caller deletes; may add fields) or NULL. */
 cJSON *np_relay_stats_json(const struct np_relay *r);
+
+/* The relay's sockets as record entries (role "relay"): the listen
+ * socket or front sockets, then back sockets, with their buffers and
+ * kernel drops (SO_MEMINFO).  New cJSON array or NULL; *drops (may be
+ * NULL) gets the sum of drops. */
+cJSON *np_relay_sockets_json(const struct np_relay *r, uint64_t *drops);
 
 /* Counters of dir summed over routes; peaks summed (the reference's "sum
  * of per-route peaks"). */
@@ -176,5 +254,22 @@ uint64_t np_relay_counts_errors(const struct np_relay_counts *c);
 
 /* Monotonic clock used for every release time (CLOCK_MONOTONIC, ns). */
 uint64_t np_relay_now_ns(void);
+
+/* ---- addresses (np_relay_addr.c) ---- */
+
+/* "127.0.0.1:5201", "[::1]:5201": a literal address and a port 0..65535
+ * into *out (written on success).  NP_EUSAGE with "'x': expected
+ * ADDR:PORT (IPv6 as [ADDR]:PORT)" in eb. */
+int np_relay_addr_parse(const char *text, struct sockaddr_storage *out,
+                        struct np_errbuf *eb);
+
+/* The inverse, into buf (at least NP_RELAY_ADDR_TEXT bytes). */
+#define NP_RELAY_ADDR_TEXT 64
+void np_relay_addr_format(const struct sockaddr *sa, char *buf, size_t len);
+
+/* Bytes of the sockaddr for its family; 1 when a and b are the same
+ * address and port. */
+unsigned np_relay_addr_len(const struct sockaddr *sa);
+int np_relay_addr_equal(const struct sockaddr *a, const struct sockaddr *b);
 
 #endif /* NP_RELAY_H */

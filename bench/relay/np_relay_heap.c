@@ -1,6 +1,7 @@
 /*
  * np_relay_heap.c - array-backed binary min-heap (sift-up on push,
- * sift-down on pop), O(log n) per operation, amortised doubling growth.
+ * sift-down on pop), O(log n) per operation; an explicit reservation, or
+ * amortised doubling growth past it.
  */
 #include "np_relay_heap.h"
 
@@ -25,16 +26,22 @@ static int before(const struct np_relay_heap_entry *a,
          (a->release_ns == b->release_ns && a->seq < b->seq);
 }
 
+int np_relay_heap_reserve(struct np_relay_heap *h, size_t cap) {
+  if (cap <= h->cap)
+    return 0;
+  struct np_relay_heap_entry *nv = realloc(h->v, cap * sizeof(*nv));
+  if (nv == NULL)
+    return NP_ENOMEM;
+  h->v = nv;
+  h->cap = cap;
+  return 0;
+}
+
 int np_relay_heap_push(struct np_relay_heap *h, uint64_t release_ns,
                        void *pkt) {
-  if (h->len == h->cap) {
-    size_t ncap = h->cap ? h->cap * 2 : 256;
-    struct np_relay_heap_entry *nv = realloc(h->v, ncap * sizeof(*nv));
-    if (nv == NULL)
-      return NP_ENOMEM;
-    h->v = nv;
-    h->cap = ncap;
-  }
+  if (h->len == h->cap &&
+      np_relay_heap_reserve(h, h->cap ? h->cap * 2 : 256) != 0)
+    return NP_ENOMEM;
   struct np_relay_heap_entry e = {release_ns, h->next_seq++, pkt};
   size_t i = h->len++;
   while (i > 0) {

@@ -1,7 +1,9 @@
 /*
  * np_relay_heap.h - binary min-heap of queued copies keyed by release time
  * (ns), ties broken by insertion order so equal release times stay FIFO.
- * The heap owns nothing: entries point at packets the relay frees.
+ * The heap owns nothing: entries point at packets the relay frees.  The
+ * live relay reserves room for every packet its routes may queue, so its
+ * pushes never allocate.
  */
 #ifndef NP_RELAY_HEAP_H
 #define NP_RELAY_HEAP_H
@@ -23,7 +25,10 @@ struct np_relay_heap {
 
 void np_relay_heap_init(struct np_relay_heap *h);
 void np_relay_heap_free(struct np_relay_heap *h); /* frees the array only */
-/* 0 or NP_ENOMEM. */
+/* Grow the array to hold at least cap entries (never shrinks), so pushes
+ * up to cap allocate nothing.  0 or NP_ENOMEM. */
+int np_relay_heap_reserve(struct np_relay_heap *h, size_t cap);
+/* 0 or NP_ENOMEM (grows by doubling past the reservation). */
 int np_relay_heap_push(struct np_relay_heap *h, uint64_t release_ns, void *pkt);
 /* The earliest entry, or NULL when empty (valid until the next push/pop). */
 const struct np_relay_heap_entry *np_relay_heap_top(const struct np_relay_heap *h);

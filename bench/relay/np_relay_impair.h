@@ -75,8 +75,17 @@ struct np_relay_counts {
   uint64_t send_errors;      /* relay errors: send failed                   */
   uint64_t truncated;        /* relay errors: datagram larger than buffer   */
   uint64_t foreign;          /* datagrams from an unexpected source         */
-  uint64_t send_deferred;    /* sends that hit EAGAIN and went async        */
+  uint64_t send_deferred;    /* sends that hit EAGAIN and waited            */
 };
+
+/* Every field of struct np_relay_counts, in order: X(name).  The stats
+ * JSON writes them by these names and np_relay_link.c reads them back. */
+#define NP_RELAY_COUNT_FIELDS(X)                                              \
+  X(received) X(received_bytes) X(duplicated) X(loss_stage) X(lost_burst)     \
+  X(lost_ge) X(lost_random) X(overflow) X(queued) X(delayed) X(reordered)     \
+  X(rate_paced) X(forwarded) X(forwarded_bytes) X(dropped_at_stop)            \
+  X(peak_queue_bytes) X(peak_queue_packets) X(recv_errors) X(send_errors)     \
+  X(truncated) X(foreign) X(send_deferred)
 
 /* Streams of one direction, in the order their index enters the seed. */
 enum np_relay_stream {

@@ -175,12 +175,12 @@ const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS] = {
      .help = "link rate per direction, 0 = unlimited",
      NP_BENCH_AT(IM, rate_bytes), .set = set_both, .tag = "rate"},
     {.name = "relay-capacity-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 0,
-     .umax = UINT64_MAX, .dflt = "8388608", .metavar = "B",
-     .help = "queue capacity per route, 0 = unlimited",
+     .umax = 1ull << 30, .dflt = "8388608", .metavar = "B",
+     .help = "queue capacity per route, 0 = the 64 MiB ceiling",
      NP_BENCH_AT(RC, capacity_bytes), .tag = "rcb"},
     {.name = "relay-capacity-packets", .type = NP_BENCH_OPT_UINT, .umin = 0,
-     .umax = UINT64_MAX, .dflt = "8192",
-     .help = "queue capacity per route in packets, 0 = unlimited",
+     .umax = 1u << 20, .dflt = "8192",
+     .help = "queue capacity per route in packets, 0 = the 65,536 ceiling",
      NP_BENCH_AT(RC, capacity_packets), .tag = "rcp"},
     {.name = "relay-spin-us", .type = NP_BENCH_OPT_UINT, .umin = 0,
      .umax = 10000, .dflt = "200", .unit = "us", .metavar = "U",
@@ -188,7 +188,7 @@ const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS] = {
      NP_BENCH_AT(RC, timer_spin_ns), .set = set_spin, .tag = "spin"},
 };
 
-static const struct np_bench_opt relay_profile_opts[] = {
+const struct np_bench_opt np_relay_profile_opts[1] = {
     {.name = "profile", .type = NP_BENCH_OPT_CHOICE,
      .choices = np_relay_profile_names, .dflt = "none",
      .help = "the reference's link profile, applied before the rest",
@@ -196,16 +196,16 @@ static const struct np_bench_opt relay_profile_opts[] = {
      .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_FIRST},
 };
 
-static const struct np_bench_opt relay_seed_opts[] = {
+const struct np_bench_opt np_relay_seed_opts[1] = {
     {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = UINT64_MAX,
      .dflt = "42", .help = "root of every impairment's random stream",
      NP_BENCH_AT(RC, seed), .tag = "seed"},
 };
 
 static const struct np_bench_opt_section relay_sections[] = {
-    {NULL, relay_profile_opts, 1, 0},
+    {NULL, np_relay_profile_opts, 1, 0},
     {NULL, np_relay_impair_opts, NP_RELAY_IMPAIR_NOPTS, 0},
-    {NULL, relay_seed_opts, 1, 0},
+    {NULL, np_relay_seed_opts, 1, 0},
 };
 
 static void relay_init(void *cfg) { memset(cfg, 0, sizeof(RC)); }
@@ -218,7 +218,7 @@ static int relay_validate(void *cfg, const struct np_bench_given *g,
 
 const struct np_bench_optset np_relay_optset = {
     .command = "relay",
-    .summary = "The in-process link emulator: loss, delay, duplication, "
+    .summary = "The link emulator's own options: loss, delay, duplication, "
                "reordering,\nrate and capacity on every route, both "
                "directions.\n",
     .doc = "docs/relay.md",

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "np_bench_summary.h"
 #include "np_rudp_config.h"
 #include "np_rudp_options.h"
 #include "np_rudp_record.h"
@@ -66,6 +67,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_rudp_config_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
 

@@ -12,6 +12,7 @@
 #define NP_RUDP_CONFIG_H
 
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "np_arq.h"
 #include "np_err.h"
@@ -49,7 +50,14 @@ struct np_rudp_config {
   uint64_t seed;
   int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */
   struct np_relay_config relay; /* profile and impairments              */
+  const char *relay_ext;  /* --relay ADDR:PORT: an external relay process
+                             (netproof-bench relay) instead of the
+                             in-process one, or NULL (not owned)          */
+  struct sockaddr_storage relay_addr; /* --relay parsed                   */
+  const char *relay_stats; /* --relay-stats FILE: that relay's
+                              --stats-lines (not owned)                  */
   const char *output;   /* record path, "-" = stdout (not owned)        */
+  int summary;          /* --summary: enum np_bench_summary_kind        */
   int quiet;
 };
 

@@ -307,7 +307,8 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
 }
 
 int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
-                     uint64_t seed, struct np_rudp_net **out,
+                     uint64_t seed, const struct sockaddr *server_at,
+                     struct np_rudp_net **out,
                      struct sockaddr_storage *server_addr,
                      struct np_errbuf *eb) {
   struct np_rudp_net *n = calloc(1, sizeof *n);
@@ -330,13 +331,20 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
     if ((rc = lane_init(n, &n->lanes[i], i, eb)) != 0)
       goto fail_net;
   struct lane *l0 = &n->lanes[0];
-  struct sockaddr_in any;
-  uv_ip4_addr("127.0.0.1", 0, &any);
+  struct sockaddr_storage any, at;
+  memset(&any, 0, sizeof any);
+  if (cfg->relay_ext && cfg->relay_addr.ss_family == AF_INET6)
+    uv_ip6_addr("::1", 0, (struct sockaddr_in6 *)&any);
+  else
+    uv_ip4_addr("127.0.0.1", 0, (struct sockaddr_in *)&any);
+  at = any;
+  if (server_at)
+    memcpy(&at, server_at, np_relay_addr_len(server_at));
   uv_udp_init(&l0->loop, &l0->server);
   l0->has_server = 1;
   l0->server.data = l0;
   n->reps[0].server = 1;
-  if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)&any, 0)) != 0 ||
+  if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)&at, 0)) != 0 ||
       (r = set_buffers(&l0->server, cfg->socket_buffer, &n->reps[0])) != 0 ||
       (r = uv_udp_recv_start(&l0->server, on_alloc, on_server_recv)) != 0) {
     rc = uv_fail(eb, r, "server socket");
@@ -375,10 +383,15 @@ int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
   for (uint32_t i = 0; i < n->cfg->clients; i++) {
     struct conn *c = &n->clients[i];
     struct sockaddr_storage ra;
-    int rc = np_relay_route_addr(relay, i, &ra);
+    int rc = relay ? np_relay_route_addr(relay, i, &ra) : 0;
     if (rc)
       return np_errbuf_set(eb, rc, "relay route %u: no address", i);
+    if (relay == NULL)
+      ra = n->cfg->relay_addr;
+    int alen = sizeof c->self;
     if ((r = uv_udp_connect(&c->sock, (const struct sockaddr *)&ra)) != 0 ||
+        (r = uv_udp_getsockname(&c->sock, (struct sockaddr *)&c->self,
+                                &alen)) != 0 ||
         (r = uv_udp_recv_start(&c->sock, on_alloc, on_client_recv)) != 0)
       return uv_fail(eb, r, "client socket");
   }
@@ -388,6 +401,14 @@ int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
       return uv_fail(eb, r, "uv_thread_create");
     l->th_started = 1;
   }
+  return 0;
+}
+
+int np_rudp_net_client_addr(const struct np_rudp_net *n, uint32_t i,
+                            struct sockaddr_storage *out) {
+  if (i >= n->cfg->clients || n->clients[i].self.ss_family == 0)
+    return NP_EINVAL;
+  *out = n->clients[i].self;
   return 0;
 }
 

@@ -40,14 +40,21 @@ struct np_rudp_net;
 
 /* Build the lanes, sockets and connections for one round; clients target
  * their relay route (route i for client i) obtained from relay.  The
- * server socket's address is in *server_addr after np_rudp_net_bind. */
+ * server binds server_at (an external relay's forward address), or
+ * 127.0.0.1 port 0 when NULL; its address is in *server_addr after
+ * np_rudp_net_bind. */
 int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
-                     uint64_t seed, struct np_rudp_net **out,
+                     uint64_t seed, const struct sockaddr *server_at,
+                     struct np_rudp_net **out,
                      struct sockaddr_storage *server_addr,
                      struct np_errbuf *eb);
-/* Point the clients at the relay and start every lane thread. */
+/* Point the clients at the relay (route i of relay, or cfg->relay_addr
+ * when relay is NULL) and start every lane thread. */
 int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
                       struct np_errbuf *eb);
+/* Where client i's socket is bound (the source address a relay sees). */
+int np_rudp_net_client_addr(const struct np_rudp_net *n, uint32_t i,
+                            struct sockaddr_storage *out);
 /* Tell every lane the phase changed (after storing ctl->phase). */
 void np_rudp_net_wake(struct np_rudp_net *n);
 /* Join the lane threads (after NP_RUDP_STOP) and fill r's endpoint part. */

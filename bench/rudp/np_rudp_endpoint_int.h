@@ -26,6 +26,7 @@ struct conn {
   uv_udp_t sock;               /* client only                        */
   int sock_open;
   struct sockaddr_storage peer; /* server only: pinned client route   */
+  struct sockaddr_storage self; /* client only: its bound address     */
   int peer_set;
   int dirty;                   /* received data: flush at uv_check   */
   uint64_t next_send, next_recv;

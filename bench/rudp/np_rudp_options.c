@@ -61,6 +61,17 @@ static int set_reo(void *sec, const struct np_bench_opt *o,
   return set_ms(sec, o, &w, eb);
 }
 
+/* --relay ADDR:PORT: the text, and the address parsed. */
+static int set_relay(void *sec, const struct np_bench_opt *o,
+                     const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  struct np_errbuf inner = {{0}};
+  if (np_relay_addr_parse(v->text, &cfg->relay_addr, &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s %s", o->name, inner.msg);
+  cfg->relay_ext = v->text;
+  return 0;
+}
+
 #define UINT(nm, lo, hi, df, field, tg, what)                                \
   {.name = nm, .type = NP_BENCH_OPT_UINT, .umin = lo, .umax = hi,           \
    .dflt = df, .help = what, NP_BENCH_AT(CFG, field), .tag = tg}
@@ -159,6 +170,20 @@ static const struct np_bench_opt run_opts[] = {
     NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
+/* Endpoints against a relay process instead of the in-process relay. */
+static const struct np_bench_opt external_opts[] = {
+    {.name = "relay", .type = NP_BENCH_OPT_STR, .metavar = "ADDR:PORT",
+     .range_text = "literal IPv4, or [IPv6], and a port",
+     .help = "send through this running `netproof-bench relay` (needs "
+             "--relay-stats)",
+     NP_BENCH_AT(CFG, relay_ext), .set = set_relay, .tag = "xr"},
+    {.name = "relay-stats", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .help = "the statistics lines that relay appends: its forward "
+             "address, counters",
+     NP_BENCH_AT(CFG, relay_stats), .set = np_bench_opt_set_path,
+     .tag = "xs"},
+};
+
 #define N(a) (sizeof a / sizeof a[0])
 static const struct np_bench_opt_section rudp_sections[] = {
     {NULL, core_opts, N(core_opts), 0},
@@ -167,6 +192,8 @@ static const struct np_bench_opt_section rudp_sections[] = {
     {"relay impairments, both directions, overriding --profile "
      "(docs/relay.md):",
      np_relay_impair_opts, NP_RELAY_IMPAIR_NOPTS, RELAY},
+    {"external relay, instead of the in-process one (docs/relay.md):",
+     external_opts, N(external_opts), 0},
     {"run:", run_opts, N(run_opts), 0},
 };
 
@@ -186,6 +213,26 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
   int rc = np_relay_config_validate(&cfg->relay, eb);
   if (rc != 0)
     return rc;
+  if ((cfg->relay_ext == NULL) != (cfg->relay_stats == NULL))
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s: needs --%s",
+                         cfg->relay_ext ? "relay" : "relay-stats",
+                         cfg->relay_ext ? "relay-stats FILE"
+                                        : "relay ADDR:PORT");
+  /* an external relay has its own impairments: setting ours is an error
+   * (plans always pass --profile, so only another profile than the
+   * default is refused) */
+  for (size_t i = 0; cfg->relay_ext && i <= NP_RELAY_IMPAIR_NOPTS; i++) {
+    const char *name = i < NP_RELAY_IMPAIR_NOPTS ? np_relay_impair_opts[i].name
+                                                 : "profile";
+    int set = i < NP_RELAY_IMPAIR_NOPTS
+                  ? np_bench_opt_given(&np_rudp_optset, g, name)
+                  : strcmp(cfg->relay.profile, "random") != 0;
+    if (set)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--%s: the external relay (--relay %s) applies "
+                           "its own impairments",
+                           name, cfg->relay_ext);
+  }
   int threads_set = np_bench_opt_given(&np_rudp_optset, g, "io-threads");
   if (threads_set && cfg->io_model == NP_RUDP_IO_SINGLE &&
       cfg->io_threads != 1)

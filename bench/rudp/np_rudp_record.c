@@ -69,6 +69,12 @@ static cJSON *counters_json(const struct np_rudp_app *a) {
   return o;
 }
 
+/* Spurious share of all retransmissions, whole round, both sides. */
+static double f_spur(const struct np_rudp_round *r) {
+  uint64_t n = r->arq_total.retransmits;
+  return n ? 100.0 * (double)r->arq_total.spurious / (double)n : 0.0;
+}
+
 static cJSON *arq_json(const struct np_rudp_round *r) {
   struct np_arq_stats s = r->arq_client;
   np_rudp_arq_add_delta(&s, &r->arq_server, &(struct np_arq_stats){0});
@@ -87,9 +93,13 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "retransmits_tlp", s.retx_tlp);
   NUM(o, "retransmits_rto", s.retx_rto);
   NUM(o, "spurious_retransmits", s.spurious);
-  NUM(o, "spurious_percent_of_retransmits",
-      s.retransmits ? 100.0 * (double)s.spurious / (double)s.retransmits
-                    : 0.0);
+  /* A retransmission sent before the window can be found spurious inside
+   * it, so the window's own counts can give more than 100 %: the share is
+   * taken over the whole round (both sides), where every spurious one was
+   * also sent. */
+  NUM(o, "retransmits_round", r->arq_total.retransmits);
+  NUM(o, "spurious_retransmits_round", r->arq_total.spurious);
+  NUM(o, "spurious_percent_of_retransmits", f_spur(r));
   NUM(o, "spurious_rack", s.spurious_rack);
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
@@ -179,7 +189,9 @@ static cJSON *round_json(const struct np_rudp_config *cfg,
   NUM(rl, "errors", r->relay_errors);
   NUM(rl, "overflow", r->relay_overflow);
   cJSON_AddStringToObject(rl, "scope",
-                          "whole round: warm-up, measurement, drain, close");
+                          r->relay_scope ? r->relay_scope
+                                         : "whole round: warm-up, "
+                                           "measurement, drain, close");
   if (r->relay_stats)
     cJSON_AddItemReferenceToObject(rl, "stats", r->relay_stats);
   cJSON_AddItemToObject(o, "fec", np_rudp_fec_round_json(cfg, r));
@@ -219,13 +231,6 @@ static double f_cpu(const struct np_rudp_round *r) {
 static double f_retx(const struct np_rudp_round *r) {
   return per_1000(r->arq_client.retransmits + r->arq_server.retransmits,
                   r->app.received);
-}
-static double f_spur(const struct np_rudp_round *r) {
-  uint64_t n = r->arq_client.retransmits + r->arq_server.retransmits;
-  return n ? 100.0 *
-                 (double)(r->arq_client.spurious + r->arq_server.spurious) /
-                 (double)n
-           : 0.0;
 }
 static double f_p50(const struct np_rudp_round *r) {
   int64_t v = 0;
@@ -295,6 +300,22 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   return o;
 }
 
+/* The in-process relay's configuration, or the external relay's as its
+ * stats line of the first round says, with where it was reached. */
+static cJSON *relay_config_json(const struct np_rudp_config *cfg,
+                                const struct np_rudp_result *res) {
+  if (cfg->relay_ext == NULL)
+    return np_relay_config_json(&cfg->relay);
+  const cJSON *st = res->nrounds ? res->rounds[0].relay_stats : NULL;
+  cJSON *o = cJSON_Duplicate(cJSON_GetObjectItem(st, "config"), 1);
+  if (o == NULL)
+    o = cJSON_CreateObject();
+  cJSON *x = cJSON_AddObjectToObject(o, "external");
+  cJSON_AddStringToObject(x, "relay", cfg->relay_ext);
+  cJSON_AddStringToObject(x, "stats_lines", cfg->relay_stats);
+  return o;
+}
+
 static cJSON *config_json(const struct np_rudp_config *cfg,
                           const struct np_rudp_result *res, int argc,
                           char **argv) {
@@ -325,12 +346,16 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);
   NUM(q, "dead_timeout_ms", cfg->arq.dead_timeout_ns / 1e6);
-  cJSON_AddItemToObject(o, "relay", np_relay_config_json(&cfg->relay));
+  cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, res));
   cJSON_AddStringToObject(o, "roundtrip_rate_rule", RATE_RULE);
   cJSON_AddStringToObject(o, "rtt_rule", RTT_RULE);
   cJSON_AddStringToObject(o, "seed_rule",
-                          "round i uses seed + i for the relay's random "
-                          "streams and the message contents");
+                          cfg->relay_ext
+                              ? "round i uses seed + i for the message "
+                                "contents; the external relay draws from "
+                                "its own seed (relay.seed)"
+                              : "round i uses seed + i for the relay's "
+                                "random streams and the message contents");
   if (argv)
     cJSON_AddItemToObject(o, "command", np_bench_record_command(argc, argv));
   return o;

@@ -1,7 +1,8 @@
 /*
  * np_rudp_run.c - rounds of `netproof-bench rudp`: build the endpoints and
- * the relay, move the lanes through warm-up, measurement, drain and close,
- * collect counters, evaluate the checks.
+ * the relay (in-process, or an external relay process with --relay:
+ * np_rudp_extrelay.c), move the lanes through warm-up, measurement, drain
+ * and close, collect counters, evaluate the checks.
  *
  * The controlling thread sleeps on the shared controller's signalfd
  * (bench/core/np_bench_ctl.h), so SIGINT and SIGTERM end the current phase
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "np_rudp_endpoint.h"
+#include "np_rudp_extrelay.h"
 
 #define DRAIN_BOUND_S 3.0  /* outstanding requests must finish by then */
 #define CLOSE_BOUND_S 3.0  /* orderly close must finish by then        */
@@ -162,19 +164,29 @@ static int run_round(const struct np_rudp_config *cfg,
   struct np_rudp_ctl ctl;
   struct np_rudp_net *net = NULL;
   struct np_relay *relay = NULL;
-  struct sockaddr_storage server;
+  struct np_relay_link_line base;
+  struct sockaddr_storage server, fwd;
   int rc;
   memset(&ctl, 0, sizeof ctl);
+  memset(&base, 0, sizeof base);
   r->seed = seed;
   np_time_utc_now(r->started_at, sizeof r->started_at);
-  if ((rc = np_rudp_net_bind(cfg, &ctl, seed, &net, &server, eb)) != 0)
+  /* an external relay: its forward address and the round's baseline */
+  if (cfg->relay_ext && (rc = np_rudp_ext_begin(cfg, w, &base, &fwd, eb)))
     return rc;
-  struct np_relay_config rcfg = cfg->relay;
-  rcfg.seed = seed;
-  if ((rc = np_relay_create(&rcfg, (const struct sockaddr *)&server,
-                            cfg->clients, &relay, eb)) != 0 ||
-      (rc = np_relay_start(relay, eb)) != 0 ||
-      (rc = np_rudp_net_start(net, relay, eb)) != 0)
+  if ((rc = np_rudp_net_bind(cfg, &ctl, seed,
+                             cfg->relay_ext ? (struct sockaddr *)&fwd : NULL,
+                             &net, &server, eb)) != 0)
+    goto out_base;
+  if (!cfg->relay_ext) {
+    struct np_relay_config rcfg = cfg->relay;
+    rcfg.seed = seed;
+    if ((rc = np_relay_create(&rcfg, (const struct sockaddr *)&server,
+                              cfg->clients, &relay, eb)) != 0 ||
+        (rc = np_relay_start(relay, eb)) != 0)
+      goto out_relay;
+  }
+  if ((rc = np_rudp_net_start(net, relay, eb)) != 0)
     goto out_relay;
   r->warmup_seconds = np_bench_ctl_sleep(w, cfg->warmup);
   struct np_bench_cpu cpu0, cpu;
@@ -207,6 +219,8 @@ static int run_round(const struct np_rudp_config *cfg,
   rc = np_rudp_net_join(net, r);
   if (rc)
     np_errbuf_set(eb, rc, "rudp: collecting results failed");
+  else if (cfg->relay_ext)
+    rc = np_rudp_ext_end(cfg, w, net, &base, np_time_mono_ns(), r, eb);
 out_relay:
   if (relay) {
     np_relay_stop(relay);
@@ -218,6 +232,8 @@ out_relay:
   np_relay_destroy(relay);
   if (rc == 0)
     np_rudp_round_checks(r);
+out_base:
+  np_relay_link_line_free(&base);
   return rc;
 }
 

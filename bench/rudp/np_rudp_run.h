@@ -99,7 +99,10 @@ struct np_rudp_round {
   uint64_t relay_errors, relay_overflow;
   struct np_relay_counts relay_window; /* both directions, all routes,
                                           measurement + drain only    */
-  cJSON *relay_stats;        /* np_relay_stats_json (owned)              */
+  cJSON *relay_stats;        /* np_relay_stats_json, or an external
+                                relay's link (owned)                     */
+  const char *relay_scope;   /* what the relay counters cover; NULL =
+                                the in-process relay's whole round       */
   struct np_rudp_sockrep *socks; /* owned; server first, then clients    */
   uint32_t nsocks;
   uint64_t socket_send_errors; /* try_send failures (ARQ repairs them)   */

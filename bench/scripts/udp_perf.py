@@ -6,18 +6,29 @@ in this one process and prints, for each side, the median, min and max of
 round trips/s (and p50 RTT where both sides report it), then the ratio of
 the medians against its target:
 
+  ceiling     every netproof backend x IO model (with --count-syscalls)
+              against every design of the hand-written probe
+              (bench/scripts/echo_probe.c: epoll or io_uring, 1 or 2
+              threads, connected server sockets or not), one table per
+              load in --loads: round trips/s, system calls and context
+              switches per round trip; then netproof's best against the
+              probe's best (target >= 0.90) and raw single against the
+              epoll probe of the same design (1 thread; target >= 1.0)
   uv-raw      netproof uv vs netproof raw (16 clients, window 1, 1024 B,
               single)                                  target uv >= 0.90 x raw
-  raw-plain   netproof raw vs plain_echo (same load)   target >= 0.95
+  raw-probe   netproof raw single vs the epoll probe, 1 thread (same load)
+                                                       target >= 0.95
   sockperf    netproof (1 client, window 1, 1024 B, raw and uv) vs
               `sockperf ping-pong --full-rtt`: rate >= 1.0 x, p50 within 15 %
-  models      every IO model at 16 clients (reuseport/pool with 2 threads)
-              vs single, per backend
+  models      every IO model at 16 clients (2 threads where it has
+              threads) vs single, per backend
 
 Benchmarks, not tests: run them on a quiet machine with a Release build.
+The load average is printed before and after.
 usage: udp_perf.py --bench BUILD/bench/netproof-bench
-                   --plain BUILD/bench/udp/np_plain_echo
-                   [--rounds 3] [--seconds 1] [--only uv-raw,raw-plain,...]
+                   --probe BUILD/bench/udp/np_echo_probe
+                   [--rounds 5] [--seconds 1] [--only ceiling,uv-raw,...]
+                   [--loads 16x1x1024,16x1x64,16x1x16384,1x1x1024]
 """
 import argparse
 import json
@@ -40,24 +51,34 @@ def bench(args, opts):
            "--output", out] + args
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=opts.seconds * 4 + 20)
-    if p.returncode != 0:
+    if p.returncode not in (0, 1):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
                                                 p.stderr.strip()))
     with open(out) as f:
         doc = json.load(f)
+    if p.returncode == 1:  # a failed run is kept out of the medians, named
+        print("  (failed run, excluded: %s: %s)" % (
+            " ".join(args), "; ".join(doc.get("reasons", []))))
+        return {"rate": None, "p50": None, "p99": None, "cpu": None,
+                "sys": None, "csw": None}
     m = doc["measurement"]
+    sc = doc.get("syscalls") or {}
     return {"rate": m["roundtrips_per_sec"], "p50": m["rtt_us"]["p50"],
-            "p99": m["rtt_us"]["p99"], "cpu": m["cpu_percent"]}
+            "p99": m["rtt_us"]["p99"], "cpu": m["cpu_percent"],
+            "sys": sc.get("syscalls_per_roundtrip"),
+            "csw": sc.get("context_switches_per_roundtrip")}
 
 
-def plain(args, opts):
-    cmd = [opts.plain, "--seconds", str(opts.seconds)] + args
+def probe(args, opts):
+    cmd = [opts.probe, "--seconds", str(opts.seconds)] + args
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=opts.seconds * 4 + 20)
     if p.returncode != 0:
-        raise RuntimeError("%s: exit %d" % (" ".join(cmd), p.returncode))
-    return {"rate": float(p.stdout.split()[1]), "p50": None, "p99": None,
-            "cpu": None}
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
+                                                p.stderr.strip()))
+    f = p.stdout.split()
+    return {"rate": float(f[1]), "p50": None, "p99": None, "cpu": None,
+            "sys": float(f[3]), "csw": float(f[5])}
 
 
 def sockperf(port, opts):
@@ -111,12 +132,15 @@ def ab(name, sides, opts):
 
 
 def ratio(res, a, b, key="rate"):
-    ma = statistics.median([x[key] for x in res[a]])
-    mb = statistics.median([x[key] for x in res[b]])
-    return ma / mb
+    ma = med(res, a, key)
+    mb = med(res, b, key)
+    return ma / mb if ma is not None and mb else float("nan")
 
 
 def verdict(label, value, target, higher_is_better=True):
+    if value != value:  # NaN: a side has no passed run
+        print("  %-52s n/a (a side has no passed run)" % label)
+        return
     ok = value >= target if higher_is_better else value <= target
     print("  %-52s %.3f (target %s %.2f): %s" %
           (label, value, ">=" if higher_is_better else "<=", target,
@@ -136,14 +160,93 @@ def cmp_uv_raw(opts):
                                             "netproof raw"), 0.90)
 
 
-def cmp_raw_plain(opts):
-    res = ab("raw vs plain epoll+mmsg echo, 16 clients, window 1, 1024 B", [
-        ("netproof raw", lambda: bench(LOAD16 + ["--backend", "raw"], opts)),
-        ("plain_echo", lambda: plain(["--clients", "16", "--window", "1",
-                                      "--payload", "1024"], opts)),
-    ], opts)
-    verdict("raw / plain_echo round trips/s",
-            ratio(res, "netproof raw", "plain_echo"), 0.95)
+def cmp_raw_probe(opts):
+    res = ab("raw vs the epoll probe (1 thread), 16 clients, window 1, "
+             "1024 B", [
+                 ("netproof raw", lambda: bench(LOAD16 + ["--backend", "raw"],
+                                                opts)),
+                 ("probe epoll x1", lambda: probe(
+                     ["--clients", "16", "--window", "1", "--payload",
+                      "1024"], opts)),
+             ], opts)
+    verdict("raw / epoll probe round trips/s",
+            ratio(res, "netproof raw", "probe epoll x1"), 0.95)
+
+
+MODELS = (("single", None), ("split", None), ("pool", 2), ("reuseport", 2),
+          ("connected", 2))
+PROBES = (("epoll", 1, False), ("epoll", 2, False), ("epoll", 1, True),
+          ("epoll", 2, True), ("uring", 1, False), ("uring", 2, False),
+          ("uring", 1, True), ("uring", 2, True))
+
+
+def med(res, label, key):
+    v = [x[key] for x in res[label] if x[key] is not None]
+    return statistics.median(v) if v else None
+
+
+def num(v, f="%.2f"):
+    return "-" if v is None else f % v
+
+
+def cmp_ceiling(opts):
+    """One table per load: every backend x model against every probe."""
+    for load in opts.loads.split(","):
+        clients, window, payload = (int(x) for x in load.split("x"))
+        common = ["--clients", str(clients), "--window", str(window),
+                  "--payload", str(payload)]
+        sides = []
+        for be in ("uv", "raw", "uring"):
+            for model, threads in MODELS:
+                a = common + ["--backend", be, "--io-model", model,
+                              "--count-syscalls"]
+                if threads:
+                    a += ["--io-threads", str(threads)]
+                label = "netproof %s %s%s" % (be, model, " x%d" % threads
+                                              if threads else "")
+                sides.append((label, (lambda a: lambda: bench(a, opts))(a)))
+        probes = []
+        for mode, threads, conn in PROBES:
+            if clients < threads:
+                continue
+            a = common + ["--mode", mode, "--threads", str(threads)]
+            if conn:
+                a.append("--connected")
+            label = "probe %s x%d%s" % (mode, threads,
+                                        " connected" if conn else "")
+            probes.append(label)
+            sides.append((label, (lambda a: lambda: probe(a, opts))(a)))
+        name = ("ceiling: %d clients x window %d x %d B, IPv4 loopback"
+                % (clients, window, payload))
+        res = ab(name, sides, opts)
+        print("\n  | program | round trips/s median [min - max] | "
+              "syscalls / round trip | context switches / round trip |")
+        print("  |---|---:|---:|---:|")
+        for label, _ in sides:
+            rates = [x["rate"] for x in res[label] if x["rate"] is not None]
+            cell = ("%.0f [%.0f - %.0f]" % (statistics.median(rates),
+                                            min(rates), max(rates))
+                    if rates else "all failed")
+            if len(rates) < len(res[label]):
+                cell += " (%d of %d runs failed, excluded)" % (
+                    len(res[label]) - len(rates), len(res[label]))
+            print("  | %s | %s | %s | %s |" % (
+                label, cell, num(med(res, label, "sys")),
+                num(med(res, label, "csw"), "%.4f")))
+        def key(l):
+            v = med(res, l, "rate")
+            return -1 if v is None else v
+        ours = [l for l, _ in sides if l.startswith("netproof")]
+        best = max(ours, key=key)
+        pbest = max(probes, key=key)
+        print("\n  best netproof: %s; best probe: %s" % (best, pbest))
+        verdict("best netproof / best probe round trips/s",
+                ratio(res, best, pbest), 0.90)
+        verdict("netproof raw single / probe epoll x1",
+                ratio(res, "netproof raw single", "probe epoll x1"), 1.0)
+        print("  (medians of %d alternating rounds of %.3g s; syscalls are "
+              "the lane threads' own, counted at each call site; uv's are "
+              "libuv's and not counted)" % (opts.rounds, opts.seconds))
 
 
 def cmp_sockperf(opts):
@@ -183,10 +286,9 @@ def cmp_sockperf(opts):
 
 
 def cmp_models(opts):
-    for be in ("uv", "raw"):
+    for be in ("uv", "raw", "uring"):
         sides = []
-        for model, threads in (("single", None), ("split", None),
-                               ("pool", 2), ("reuseport", 2)):
+        for model, threads in MODELS:
             args = ["--clients", "16", "--window", "1", "--payload", "1024",
                     "--backend", be, "--io-model", model]
             if threads:
@@ -204,22 +306,34 @@ def cmp_models(opts):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", required=True)
-    ap.add_argument("--plain", required=True)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--probe", required=True)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0)
-    ap.add_argument("--only", default="uv-raw,raw-plain,sockperf,models")
+    ap.add_argument("--only",
+                    default="ceiling,uv-raw,raw-probe,sockperf,models")
+    ap.add_argument("--loads", default="16x1x1024,16x1x64,16x1x16384,1x1x1024",
+                    help="ceiling loads as CLIENTSxWINDOWxPAYLOAD, comma-separated")
     opts = ap.parse_args()
     if opts.rounds < 3:
         ap.error("--rounds must be >= 3 (median of at least three)")
-    print("machine: %s, %d logical cores; load average %s" %
-          (os.uname().nodename, os.cpu_count(),
-           open("/proc/loadavg").read().split()[:3]))
-    table = {"uv-raw": cmp_uv_raw, "raw-plain": cmp_raw_plain,
-             "sockperf": cmp_sockperf, "models": cmp_models}
+    for load in opts.loads.split(","):
+        f = load.split("x")
+        if len(f) != 3 or not all(x.isdigit() and int(x) > 0 for x in f):
+            ap.error("--loads %s: expected CLIENTSxWINDOWxPAYLOAD such as "
+                     "16x1x1024" % load)
+    table = {"ceiling": cmp_ceiling, "uv-raw": cmp_uv_raw,
+             "raw-probe": cmp_raw_probe, "sockperf": cmp_sockperf,
+             "models": cmp_models}
     for name in opts.only.split(","):
         if name not in table:
             ap.error("unknown comparison %s" % name)
+    print("machine: %s, %d logical cores, kernel %s; load average before: %s"
+          % (os.uname().nodename, os.cpu_count(), os.uname().release,
+             " ".join(open("/proc/loadavg").read().split()[:3])))
+    for name in opts.only.split(","):
         table[name](opts)
+    print("\nload average after: %s" %
+          " ".join(open("/proc/loadavg").read().split()[:3]))
     shutil.rmtree(TMP, ignore_errors=True)
 
 

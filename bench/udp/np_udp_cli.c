@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "np_bench_summary.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
 #include "np_udp_open.h"
@@ -112,6 +113,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_udp_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
 

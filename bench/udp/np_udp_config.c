@@ -17,12 +17,14 @@ const char *const np_udp_io_model_names[] = {
     [NP_UDP_IO_SPLIT] = "split",
     [NP_UDP_IO_POOL] = "pool",
     [NP_UDP_IO_REUSEPORT] = "reuseport",
-    [NP_UDP_IO_REUSEPORT + 1] = NULL};
+    [NP_UDP_IO_CONNECTED] = "connected",
+    [NP_UDP_IO_CONNECTED + 1] = NULL};
 
 const char *const np_udp_backend_names[] = {
     [NP_UDP_BACKEND_UV] = "uv",
     [NP_UDP_BACKEND_RAW] = "raw",
-    [NP_UDP_BACKEND_RAW + 1] = NULL};
+    [NP_UDP_BACKEND_URING] = "uring",
+    [NP_UDP_BACKEND_URING + 1] = NULL};
 
 void np_udp_config_defaults(struct np_udp_config *cfg) {
   /* the table's defaults are checked by tests/bench/test_bench_opts.c, so
@@ -92,11 +94,11 @@ uint32_t np_udp_config_lanes(const struct np_udp_config *cfg) {
 }
 
 const char *np_udp_io_model_name(enum np_udp_io_model m) {
-  return (unsigned)m <= NP_UDP_IO_REUSEPORT ? np_udp_io_model_names[m] : "?";
+  return (unsigned)m <= NP_UDP_IO_CONNECTED ? np_udp_io_model_names[m] : "?";
 }
 
 const char *np_udp_backend_name(enum np_udp_backend b) {
-  return (unsigned)b <= NP_UDP_BACKEND_RAW ? np_udp_backend_names[b] : "?";
+  return (unsigned)b <= NP_UDP_BACKEND_URING ? np_udp_backend_names[b] : "?";
 }
 
 const char *const np_udp_arrivals_names[] = {"constant", "poisson", NULL};

@@ -24,8 +24,11 @@ enum np_udp_io_model {
   NP_UDP_IO_SPLIT,     /* server loop in one thread, clients in another      */
   NP_UDP_IO_POOL,      /* io_threads loops; server on the first; clients
                           spread round-robin over all of them                */
-  NP_UDP_IO_REUSEPORT  /* io_threads loops, each with its own SO_REUSEPORT
+  NP_UDP_IO_REUSEPORT, /* io_threads loops, each with its own SO_REUSEPORT
                           server socket and its share of the clients         */
+  NP_UDP_IO_CONNECTED  /* io_threads loops; the server keeps one socket per
+                          client, connected to it, on the shared port (one
+                          SO_REUSEPORT group), in the client's loop          */
 };
 
 /* Which ends of the echo this process runs. */
@@ -37,7 +40,8 @@ enum np_udp_mode {
 
 enum np_udp_backend {
   NP_UDP_BACKEND_UV, /* libuv: UV_UDP_RECVMMSG + uv_udp_try_send */
-  NP_UDP_BACKEND_RAW /* epoll + recvmmsg/sendmmsg, no libuv      */
+  NP_UDP_BACKEND_RAW,  /* epoll + recv/send, mmsg for batches, no libuv */
+  NP_UDP_BACKEND_URING /* io_uring (liburing): batched submission       */
 };
 
 /* What travels: echoes (round trips) or one-way streams. */
@@ -88,7 +92,10 @@ struct np_udp_config {
   uint32_t gro;                 /* stream: 1 = UDP_GRO on the receiver       */
   uint32_t batch;               /* stream: sendmmsg/recvmmsg vlen            */
   const char *output;           /* record path, "-" = stdout (not owned)     */
+  int summary;                  /* --summary: enum np_bench_summary_kind     */
   int quiet;                    /* 1 = no human summary on stderr            */
+  int count_syscalls;           /* 1 = syscalls and context switches per
+                                   round trip into the record               */
 };
 
 /* The reference defaults (see docs/udp-benchmark.md): every option's
@@ -106,7 +113,8 @@ int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
  * --max-outstanding. */
 uint32_t np_udp_config_inflight(const struct np_udp_config *cfg);
 
-/* Threads the model uses: single 1, split 2, pool/reuseport io_threads. */
+/* Threads the model uses: single 1, split 2, pool/reuseport/connected
+ * io_threads. */
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
 
 /* Names by enum value, NULL-terminated (the option table's choices). */

@@ -61,7 +61,8 @@ static const struct np_bench_opt udp_opts[] = {
      NP_BENCH_AT(CFG, window), .tag = "w", .flags = NP_BENCH_OPT_CORE},
     {.name = "io-model", .type = NP_BENCH_OPT_CHOICE,
      .choices = np_udp_io_model_names, .dflt = "single", .metavar = "M",
-     .help = "loops: one; server + clients; a pool; SO_REUSEPORT per loop",
+     .help = "loops: one; server + clients; a pool; SO_REUSEPORT per loop; "
+             "a connected server socket per client",
      NP_BENCH_AT(CFG, io_model), .tag = "",
      .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE},
     NP_UDP_ROW_BACKEND,
@@ -89,6 +90,10 @@ static const struct np_bench_opt udp_opts[] = {
      .help = "client side only, against the UDP echo server at HOST:PORT "
              "(literal IPv4 or [IPv6]); see docs/guides/your-stack.md",
      NP_BENCH_AT(CFG, connect), .set = set_connect, .tag = "to"},
+    {.name = "count-syscalls", .type = NP_BENCH_OPT_FLAG,
+     .help = "record system calls (raw, uring) and context switches per "
+             "round trip",
+     NP_BENCH_AT(CFG, count_syscalls), .flags = NP_BENCH_OPT_NOPLAN},
 };
 
 static const struct np_bench_opt runner_opts[] = {
@@ -139,12 +144,17 @@ static int check_connect(CFG *cfg, const struct np_bench_given *g,
   static const char *const server_only[] = {"work",
                                             "udp-server-receive-buffer",
                                             "address"};
+  if (np_bench_opt_given(&np_udp_optset, g, "count-syscalls"))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--count-syscalls: not with --connect (the "
+                         "udp-external record has no syscalls part)");
   for (size_t i = 0; i < sizeof server_only / sizeof server_only[0]; i++)
     if (np_bench_opt_given(&np_udp_optset, g, server_only[i]))
       return np_errbuf_set(eb, NP_EUSAGE,
                            "--%s: with --connect the server is not ours "
                            "(the address is the target's)", server_only[i]);
-  if (cfg->io_model == NP_UDP_IO_SPLIT || cfg->io_model == NP_UDP_IO_REUSEPORT)
+  if (cfg->io_model == NP_UDP_IO_SPLIT || cfg->io_model == NP_UDP_IO_REUSEPORT ||
+      cfg->io_model == NP_UDP_IO_CONNECTED)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--io-model %s: places our own server; with "
                          "--connect use single or pool",
@@ -170,7 +180,8 @@ static int udp_validate(void *p, const struct np_bench_given *g,
       (cfg->io_model == NP_UDP_IO_SINGLE || cfg->io_model == NP_UDP_IO_SPLIT))
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--io-threads %" PRIu32 ": the %s model uses %" PRIu32
-                         " thread(s); use pool or reuseport for more",
+                         " thread(s); use pool, reuseport or connected for "
+                         "more",
                          cfg->io_threads, np_udp_io_model_name(cfg->io_model),
                          np_udp_config_lanes(cfg));
   if ((rc = np_udp_load_validate(cfg, g, eb)) != 0)

@@ -15,6 +15,31 @@
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
+/* IORING_SETUP_* names of mask as a JSON array. */
+static void add_setup(cJSON *o, const char *key, unsigned mask) {
+  char buf[160], *save = NULL;
+  cJSON *a = cJSON_AddArrayToObject(o, key);
+  np_udp_uring_setup_names(mask, buf, sizeof buf);
+  for (char *t = strtok_r(buf, ", ", &save); t && a;
+       t = strtok_r(NULL, ", ", &save))
+    cJSON_AddItemToArray(a, cJSON_CreateString(t));
+}
+
+/* The uring backend's set-up as the kernel took it. */
+static void uring_json(cJSON *cfg, const struct np_udp_loop_info *li) {
+  cJSON *u = cJSON_AddObjectToObject(cfg, "uring");
+  if (!u)
+    return;
+  add_setup(u, "setup_requested", li->setup_requested);
+  add_setup(u, "setup_accepted", li->setup_accepted);
+  cJSON_AddBoolToObject(u, "registered_files", li->registered_files);
+  cJSON_AddBoolToObject(u, "registered_buffers", li->registered_buffers);
+  cJSON_AddBoolToObject(u, "buffer_ring", li->buffer_ring);
+  NUM(u, "ring_entries", li->ring_entries);
+  NUM(u, "buffers", li->buffers);
+  NUM(u, "sync_sends", li->sync_sends);
+}
+
 static cJSON *config_json(const struct np_udp_config *cfg,
                           const struct np_udp_result *res, int argc,
                           char **argv) {
@@ -58,11 +83,55 @@ static cJSON *config_json(const struct np_udp_config *cfg,
             ? "SO_ATTACH_REUSEPORT_CBPF: client id low byte mod threads; "
               "each client's server socket is on its own thread"
             : "kernel flow hash (one thread, or payload under 9 bytes)");
+  if (cfg->io_model == NP_UDP_IO_CONNECTED)
+    cJSON_AddStringToObject(
+        o, "server_sockets",
+        "one unconnected SO_REUSEPORT socket per thread and one per client, "
+        "connected to it, on the same port, in the client's thread");
+  if (cfg->backend == NP_UDP_BACKEND_URING)
+    uring_json(o, &res->transport);
   cJSON_AddStringToObject(
       o, "roundtrip_rate_rule",
       "completed round trips / (measurement seconds + drain seconds)");
   if (argv)
     cJSON_AddItemToObject(o, "command", np_bench_record_command(argc, argv));
+  return o;
+}
+
+/* --count-syscalls: the lanes' system calls and context switches over
+ * measurement + drain, and per completed round trip. */
+static cJSON *syscalls_json(const struct np_udp_result *res) {
+  const struct np_udp_syscount *a = &res->sys_before, *b = &res->sys_after;
+  double rt = (double)res->measure.received;
+  cJSON *o = cJSON_CreateObject();
+  if (!o)
+    return NULL;
+  cJSON_AddStringToObject(
+      o, "source",
+      "syscalls: counted by the transport at each call site of the lane "
+      "threads (they make no others; clock_gettime is in the vDSO), null "
+      "for uv (libuv makes its own); context switches: "
+      "voluntary_ctxt_switches and nonvoluntary_ctxt_switches of "
+      "/proc/self/task/TID/status, every thread but the controller; both "
+      "over measurement + drain");
+  if (a->syscalls >= 0 && b->syscalls >= a->syscalls) {
+    NUM(o, "syscalls", b->syscalls - a->syscalls);
+    if (rt > 0)
+      NUM(o, "syscalls_per_roundtrip", (double)(b->syscalls - a->syscalls) / rt);
+    else
+      cJSON_AddNullToObject(o, "syscalls_per_roundtrip");
+  } else {
+    cJSON_AddNullToObject(o, "syscalls");
+    cJSON_AddNullToObject(o, "syscalls_per_roundtrip");
+  }
+  uint64_t vol = b->voluntary - a->voluntary;
+  uint64_t inv = b->involuntary - a->involuntary;
+  NUM(o, "context_switches_voluntary", vol);
+  NUM(o, "context_switches_involuntary", inv);
+  if (rt > 0)
+    NUM(o, "context_switches_per_roundtrip", (double)(vol + inv) / rt);
+  else
+    cJSON_AddNullToObject(o, "context_switches_per_roundtrip");
   return o;
 }
 
@@ -103,7 +172,8 @@ static cJSON *sockets_json(const struct np_udp_result *res,
   cJSON_AddStringToObject(
       o, "drops_source",
       "SO_MEMINFO SK_MEMINFO_DROPS (sk_drops, the counter SO_RXQ_OVFL "
-      "reports) read at measurement start and after the drain");
+      "reports) read at measurement start and after the drain; each "
+      "socket's drops_source says whether SO_RXQ_OVFL cmsgs were also read");
   cJSON *a = cJSON_AddArrayToObject(o, "list");
   for (uint32_t i = 0; i < res->nsocks; i++) {
     const struct np_udp_sock_report *s = &res->socks[i];
@@ -117,7 +187,13 @@ static cJSON *sockets_json(const struct np_udp_result *res,
         .sndbuf_effective = s->sndbuf_effective,
         .drops = s->drops_after - s->drops_before,
         .rxq_ovfl_last = s->rxq_ovfl_last};
-    cJSON_AddItemToArray(a, np_bench_record_socket(&b));
+    cJSON *e = np_bench_record_socket(&b);
+    if (e)
+      cJSON_AddStringToObject(e, "drops_source",
+                              s->rxq_ovfl_last >= 0
+                                  ? "SO_MEMINFO, SO_RXQ_OVFL cmsg cross-check"
+                                  : "SO_MEMINFO");
+    cJSON_AddItemToArray(a, e);
   }
   return o;
 }
@@ -171,6 +247,8 @@ int np_udp_record_build(const struct np_udp_config *cfg,
       !cJSON_AddItemToObject(doc, "intervals",
                              np_bench_interval_json(&res->intervals)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  if (cfg->count_syscalls)
+    cJSON_AddItemToObject(doc, "syscalls", syscalls_json(res));
   /* a failed allocation above leaves a hole: name it as such */
   static const char *const need[] = {"config", "measurement", "counters",
                                      "warmup", "sockets"};

@@ -14,13 +14,14 @@
 #define NP_UDP_ROW_BACKEND \
   {.name = "backend", .type = NP_BENCH_OPT_CHOICE, \
   .choices = np_udp_backend_names, .dflt = "uv", .metavar = "B", \
-  .help = "sockets through libuv (uv) or epoll + mmsg (raw)", \
+  .help = "sockets through libuv (uv), epoll + send/recv/mmsg (raw) or " \
+          "io_uring (uring)", \
   NP_BENCH_AT(struct np_udp_config, backend), .tag = "", \
   .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_COMPARE}
 
 #define NP_UDP_ROW_IO_THREADS \
   {.name = "io-threads", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 64, \
-  .dflt = "1", .help = "loops/threads for pool and reuseport", \
+  .dflt = "1", .help = "loops/threads for pool, reuseport and connected", \
   NP_BENCH_AT(struct np_udp_config, io_threads), .tag = "t", \
   .flags = NP_BENCH_OPT_COMPARE}
 

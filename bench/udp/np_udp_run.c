@@ -20,6 +20,11 @@
  * /proc at the two boundaries (np_udp_target.c); `serve` opens only the
  * server sockets on --listen's address and serves in one phase until a
  * signal or --max-seconds, then stops the lanes before the last readings.
+ * The connected model opens, after each client, that client's own server
+ * socket: bound to the shared port (SO_REUSEPORT) and connected to it, in
+ * its lane; each lane also has one unconnected socket of the group.  With
+ * --count-syscalls the lanes' system calls (the transports count them) and
+ * context switches are read at the same two boundaries (np_udp_syscount.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -162,14 +167,97 @@ static void engine_free(struct np_udp_engine *eng) {
   free(eng->lanes);
 }
 
+/* uring: a send the transport had accepted failed later.  Counted as
+ * the other backends count a refused send: not sent (or not replied),
+ * one send error under its errno.  A client's message stays in its window
+ * slot (the client learnt too late), so the drain ends at its bound. */
+static void server_send_failed(void *ctx, int errnum) {
+  struct np_udp_server *sv = ctx;
+  struct np_udp_lane *l = sv->lane;
+  int ph = atomic_load_explicit(&l->eng->phase, memory_order_acquire);
+  struct np_udp_counters *c = &l->ctr[NP_UDP_SET(ph)];
+  if (c->server_replied > 0)
+    c->server_replied--;
+  c->server_send_errors++;
+  np_udp_counters_note_errno(c, errnum, 1);
+}
+
+static void client_send_failed(void *ctx, int errnum) {
+  struct np_udp_client *cl = ctx;
+  struct np_udp_counters *c = &cl->lane->ctr[NP_UDP_SET(cl->lane->seen_phase)];
+  if (c->sent > 0)
+    c->sent--;
+  c->send_errors++;
+  np_udp_counters_note_errno(c, errnum, 1);
+}
+
+/* Server socket i on lane, bound to srv; connected to peer when given
+ * (the connected model's per-client sockets). */
+static int open_server(struct np_udp_engine *eng, uint32_t i,
+                       struct np_udp_lane *lane,
+                       const struct sockaddr_storage *srv, socklen_t srvlen,
+                       const struct sockaddr_storage *peer, socklen_t peerlen,
+                       struct np_errbuf *eb) {
+  const struct np_udp_config *cfg = eng->cfg;
+  struct np_udp_server *sv = &eng->servers[i];
+  sv->index = i;
+  sv->lane = lane;
+  struct np_udp_sock_opts o = {0};
+  o.bind_addr = *srv;
+  o.bind_len = srvlen;
+  if (peer) {
+    o.peer = *peer;
+    o.peer_len = peerlen;
+  }
+  o.reuseport = cfg->io_model == NP_UDP_IO_REUSEPORT ||
+                cfg->io_model == NP_UDP_IO_CONNECTED;
+  o.rcvbuf = cfg->server_receive_buffer;
+  o.sndbuf = cfg->send_buffer;
+  /* a connected socket holds one client's window at most */
+  o.rx_batch = peer ? eng->rx_batch_client : eng->rx_batch_server;
+  o.max_payload = cfg->payload; /* serve: the largest UDP payload */
+  o.rxq_ovfl = peer == NULL; /* cross-check where a msghdr receive reads it */
+  o.on_recv = np_udp_server_on_recv;
+  o.on_send_fail = server_send_failed;
+  o.ctx = sv;
+  sv->tx = calloc(o.rx_batch, sizeof *sv->tx);
+  if (!sv->tx)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  return eng->tp->sock_open(lane->loop, &o, &sv->sock, eb);
+}
+
+static int open_client(struct np_udp_engine *eng, struct np_udp_client *cl,
+                       const struct sockaddr_storage *srv, socklen_t srvlen,
+                       struct np_errbuf *eb) {
+  const struct np_udp_config *cfg = eng->cfg;
+  if (client_alloc(eng, cl))
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  struct np_udp_sock_opts o = {0};
+  /* --connect: the wildcard, so the kernel picks the route's source */
+  make_addr(cfg, cfg->mode == NP_UDP_MODE_CLIENT, 0, &o.bind_addr,
+            &o.bind_len);
+  o.peer = *srv;
+  o.peer_len = srvlen;
+  o.rcvbuf = cfg->receive_buffer;
+  o.sndbuf = cfg->send_buffer;
+  o.rx_batch = eng->rx_batch_client;
+  o.max_payload = cfg->payload;
+  o.on_recv = np_udp_client_on_recv;
+  o.on_send_fail = client_send_failed;
+  o.ctx = cl;
+  return eng->tp->sock_open(cl->lane->loop, &o, &cl->sock, eb);
+}
+
 static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   const struct np_udp_config *cfg = eng->cfg;
   int rc;
   eng->nlanes = np_udp_config_lanes(cfg);
+  eng->nclients = cfg->mode == NP_UDP_MODE_SERVER ? 0 : cfg->clients;
   eng->nservers = cfg->mode == NP_UDP_MODE_CLIENT       ? 0
                   : cfg->io_model == NP_UDP_IO_REUSEPORT ? eng->nlanes
-                                                         : 1;
-  eng->nclients = cfg->mode == NP_UDP_MODE_SERVER ? 0 : cfg->clients;
+                  : cfg->io_model == NP_UDP_IO_CONNECTED
+                      ? eng->nlanes + eng->nclients
+                      : 1;
   eng->rx_batch_server = clampu((4u << 20) / cfg->payload, 1, BATCH_MAX);
   eng->tx_batch = clampu((1u << 20) / cfg->payload, 1, BATCH_MAX);
   if (eng->tx_batch > np_udp_config_inflight(cfg))
@@ -201,37 +289,25 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
       return rc;
   }
   /* servers: the first binds port 0 (serve: --listen's port), the others
-   * (reuseport) join its port; --connect's clients talk to the target */
+   * (reuseport, connected: one per lane) join its port; --connect's
+   * clients talk to the target */
   struct sockaddr_storage srv;
   socklen_t srvlen;
   if (make_addr(cfg, 0, cfg->mode == NP_UDP_MODE_LOOPBACK ? 0 : cfg->port,
                 &srv, &srvlen))
     return np_errbuf_set(eb, NP_EINVAL, "bad address %s", cfg->address);
-  for (uint32_t i = 0; i < eng->nservers; i++) {
-    struct np_udp_server *sv = &eng->servers[i];
-    sv->index = i;
-    sv->lane = &eng->lanes[cfg->io_model == NP_UDP_IO_REUSEPORT ? i : 0];
-    sv->lane->server = sv;
-    sv->tx = calloc(eng->rx_batch_server, sizeof *sv->tx);
-    if (!sv->tx)
-      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-    struct np_udp_sock_opts o = {0};
-    o.bind_addr = srv;
-    o.bind_len = srvlen;
-    o.reuseport = cfg->io_model == NP_UDP_IO_REUSEPORT;
-    o.rcvbuf = cfg->server_receive_buffer;
-    o.sndbuf = cfg->send_buffer;
-    o.rx_batch = eng->rx_batch_server;
-    o.max_payload = cfg->payload; /* serve: the largest UDP payload */
-    o.on_recv = np_udp_server_on_recv;
-    o.ctx = sv;
-    rc = eng->tp->sock_open(sv->lane->loop, &o, &sv->sock, eb);
-    if (rc)
+  uint32_t nlistening = cfg->io_model == NP_UDP_IO_CONNECTED
+                            ? eng->nlanes
+                            : eng->nservers;
+  for (uint32_t i = 0; i < nlistening; i++) {
+    struct np_udp_lane *lane = &eng->lanes[nlistening > 1 ? i : 0];
+    if ((rc = open_server(eng, i, lane, &srv, srvlen, NULL, 0, eb)) != 0)
       return rc;
+    lane->server = &eng->servers[i];
     if (i == 0) {
       srvlen = sizeof srv;
-      if (getsockname(eng->tp->sock_fd(sv->sock), (struct sockaddr *)&srv,
-                      &srvlen))
+      if (getsockname(eng->tp->sock_fd(eng->servers[0].sock),
+                      (struct sockaddr *)&srv, &srvlen))
         return np_errbuf_set(eb, np_err_from_errno(errno), "getsockname: %s",
                              strerror(errno));
       eng->bound_port = ntohs(srv.ss_family == AF_INET6
@@ -263,22 +339,21 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     cl->id = i;
     cl->lane = &eng->lanes[lane];
     cl->lane->clients[cl->lane->nclients++] = cl;
-    if (client_alloc(eng, cl))
-      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-    struct np_udp_sock_opts o = {0};
-    /* --connect: the wildcard, so the kernel picks the route's source */
-    make_addr(cfg, cfg->mode == NP_UDP_MODE_CLIENT, 0, &o.bind_addr,
-              &o.bind_len);
-    o.peer = srv;
-    o.peer_len = srvlen;
-    o.rcvbuf = cfg->receive_buffer;
-    o.sndbuf = cfg->send_buffer;
-    o.rx_batch = eng->rx_batch_client;
-    o.max_payload = cfg->payload;
-    o.on_recv = np_udp_client_on_recv;
-    o.ctx = cl;
-    rc = eng->tp->sock_open(cl->lane->loop, &o, &cl->sock, eb);
-    if (rc)
+    if ((rc = open_client(eng, cl, &srv, srvlen, eb)) != 0)
+      return rc;
+    if (cfg->io_model != NP_UDP_IO_CONNECTED)
+      continue;
+    /* the client's own server socket: the port's SO_REUSEPORT group,
+     * connected to the client, so the kernel's lookup (an exact 4-tuple
+     * scores above the group) hands it all of that client's requests */
+    struct sockaddr_storage peer;
+    socklen_t peerlen = sizeof peer;
+    if (getsockname(eng->tp->sock_fd(cl->sock), (struct sockaddr *)&peer,
+                    &peerlen))
+      return np_errbuf_set(eb, np_err_from_errno(errno), "getsockname: %s",
+                           strerror(errno));
+    if ((rc = open_server(eng, nlistening + i, cl->lane, &srv, srvlen, &peer,
+                          peerlen, eb)) != 0)
       return rc;
   }
   return 0;
@@ -418,6 +493,23 @@ static int snap_socks(struct np_udp_engine *eng, struct np_udp_result *res,
   return 0;
 }
 
+/* --count-syscalls: the lanes' system calls and context switches now (the
+ * lanes wait between phases, so the reading is not part of either). */
+static int snap_sys(struct np_udp_engine *eng, struct np_udp_syscount *sc) {
+  if (!eng->cfg->count_syscalls)
+    return 0;
+  sc->syscalls = 0;
+  for (uint32_t i = 0; i < eng->nlanes; i++) {
+    int64_t v = eng->tp->loop_syscalls(eng->lanes[i].loop);
+    if (v < 0) {
+      sc->syscalls = -1;
+      break;
+    }
+    sc->syscalls += v;
+  }
+  return np_udp_syscount_ctxsw(&sc->voluntary, &sc->involuntary);
+}
+
 static int fill_sock_reports(struct np_udp_engine *eng,
                              struct np_udp_result *res) {
   const struct np_udp_config *cfg = eng->cfg;
@@ -446,7 +538,7 @@ static int fill_sock_reports(struct np_udp_engine *eng,
                                  &r->sndbuf_effective);
     if (rc)
       return rc;
-    r->rxq_ovfl_last = -1;
+    r->rxq_ovfl_last = eng->tp->sock_rxq_ovfl(s); /* 0 or -1: read or not */
   }
   return 0;
 }
@@ -470,6 +562,9 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     return rc;
   if ((rc = snap_socks(c->eng, res, 0)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if ((rc = snap_sys(c->eng, 0 ? &res->sys_after : &res->sys_before)) != 0)
+    return np_errbuf_set(eb, rc, "/proc/self/task/*/status: %s",
+                         np_strerror(rc));
   if (res->target && (rc = np_udp_target_snap(res->target, 0, eb)) != 0)
     return rc;
   np_bench_cpu_now(&cpu0);
@@ -499,6 +594,9 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   res->rss_max_bytes = np_bench_rss_max_bytes();
   if ((rc = snap_socks(c->eng, res, 1)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if ((rc = snap_sys(c->eng, 1 ? &res->sys_after : &res->sys_before)) != 0)
+    return np_errbuf_set(eb, rc, "/proc/self/task/*/status: %s",
+                         np_strerror(rc));
   if (res->target && (rc = np_udp_target_snap(res->target, 1, eb)) != 0)
     return rc;
   return np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_AFTER, eb);
@@ -514,6 +612,9 @@ static int serve_phases(struct ctl *c, struct np_udp_result *res,
     return rc;
   if ((rc = snap_socks(c->eng, res, 0)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if ((rc = snap_sys(c->eng, 0 ? &res->sys_after : &res->sys_before)) != 0)
+    return np_errbuf_set(eb, rc, "/proc/self/task/*/status: %s",
+                         np_strerror(rc));
   np_bench_cpu_now(&cpu0);
   ctl_set_phase(c, NP_UDP_PH_MEASURE);
   res->measure_seconds = np_bench_ctl_sleep(c->bc, c->eng->cfg->max_seconds);
@@ -533,6 +634,9 @@ static int serve_phases(struct ctl *c, struct np_udp_result *res,
   res->drain_complete = 1;
   if ((rc = snap_socks(c->eng, res, 1)) != 0)
     return np_errbuf_set(eb, rc, "socket drops: %s", np_strerror(rc));
+  if ((rc = snap_sys(c->eng, 1 ? &res->sys_after : &res->sys_before)) != 0)
+    return np_errbuf_set(eb, rc, "/proc/self/task/*/status: %s",
+                         np_strerror(rc));
   return np_bench_ctl_snapshot(c->bc, &res->run, NP_BENCH_SNAP_AFTER, eb);
 }
 
@@ -575,8 +679,9 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
   int rc;
   memset(res, 0, sizeof *res);
   eng.cfg = cfg;
-  eng.tp = cfg->backend == NP_UDP_BACKEND_RAW ? &np_udp_transport_raw
-                                              : &np_udp_transport_uv;
+  eng.tp = cfg->backend == NP_UDP_BACKEND_RAW     ? &np_udp_transport_raw
+           : cfg->backend == NP_UDP_BACKEND_URING ? &np_udp_transport_uring
+                                                  : &np_udp_transport_uv;
   atomic_init(&eng.phase, NP_UDP_PH_IDLE);
   np_bench_ctl_start(bc, &res->run);
   if (cfg->mode == NP_UDP_MODE_CLIENT &&
@@ -624,6 +729,14 @@ out_threads:
       pthread_join(eng.lanes[i].thread, NULL);
   if (rc == 0 && (rc = collect(&eng, res)) != 0)
     np_errbuf_set(eb, rc, "collect: %s", np_strerror(rc));
+  if (rc == 0) {
+    eng.tp->loop_info(eng.lanes[0].loop, &res->transport);
+    for (uint32_t i = 1; i < eng.nlanes; i++) {
+      struct np_udp_loop_info li;
+      eng.tp->loop_info(eng.lanes[i].loop, &li);
+      res->transport.sync_sends += li.sync_sends;
+    }
+  }
 out_engine:
   engine_free(&eng);
   np_bench_ctl_finish(bc, &res->run);

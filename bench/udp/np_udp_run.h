@@ -20,6 +20,8 @@
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_udp_config.h"
+#include "np_udp_syscount.h"
+#include "np_udp_transport.h"
 
 #define NP_UDP_MAX_ERRNOS 8
 
@@ -115,6 +117,12 @@ struct np_udp_result {
                                        after; owned, NULL otherwise       */
   uint16_t bound_port;              /* serve: the port the server bound   */
   struct np_bench_intervals intervals; /* --interval's time series; owned */
+  struct np_udp_syscount sys_before; /* --count-syscalls: at measurement
+                                       start ...                          */
+  struct np_udp_syscount sys_after;  /* ... and at the end of the drain   */
+  struct np_udp_loop_info transport; /* the first lane's set-up (every lane
+                                        asks for the same), sync_sends
+                                        summed over lanes                 */
 };
 
 /* Run the benchmark under the controller ctl (opened by the caller, see

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "np_bench_summary.h"
 #include "np_udp_rows.h"
 
 #define PROG "netproof-bench serve"
@@ -140,6 +141,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
                               &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
 

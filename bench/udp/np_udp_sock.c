@@ -1,12 +1,13 @@
 /*
- * np_udp_sock.c - socket set-up and kernel queries common to both
- * transports, so uv and raw sockets are configured identically.
+ * np_udp_sock.c - socket set-up and kernel queries common to every
+ * transport, so uv, raw and uring sockets are configured identically.
  *
  * Drops: the kernel counts datagrams it could not queue on a socket in
  * sk->sk_drops.  SO_RXQ_OVFL attaches that counter to received datagrams as
- * a cmsg (the raw backend reads it), but a cmsg only arrives with the next
+ * a cmsg (the raw backend reads it on the sockets it enables it on: only
+ * where the receive goes through a msghdr), but a cmsg only arrives with the next
  * datagram; SO_MEMINFO returns the same counter (SK_MEMINFO_DROPS) at any
- * moment, which is what phase-boundary snapshots need, for both backends.
+ * moment, which is what phase-boundary snapshots need, for every backend.
  */
 #include "np_udp_transport.h"
 
@@ -29,8 +30,8 @@ static int fail(struct np_errbuf *eb, int fd, const char *what) {
   return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", what, strerror(e));
 }
 
-int np_udp_sock_create(const struct np_udp_sock_opts *o, int rxq_ovfl,
-                       int *fd_out, struct np_errbuf *eb) {
+int np_udp_sock_create(const struct np_udp_sock_opts *o, int *fd_out,
+                       struct np_errbuf *eb) {
   int one = 1;
   int fd = socket(o->bind_addr.ss_family, SOCK_DGRAM | SOCK_NONBLOCK |
                                               SOCK_CLOEXEC, 0);
@@ -43,7 +44,7 @@ int np_udp_sock_create(const struct np_udp_sock_opts *o, int rxq_ovfl,
   if (o->reuseport &&
       setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one))
     return fail(eb, fd, "setsockopt(SO_REUSEPORT)");
-  if (rxq_ovfl && setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one))
+  if (o->rxq_ovfl && setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one))
     return fail(eb, fd, "setsockopt(SO_RXQ_OVFL)");
   if (bind(fd, (const struct sockaddr *)&o->bind_addr, o->bind_len))
     return fail(eb, fd, "bind");

@@ -4,10 +4,17 @@
  *
  * A transport owns event loops and UDP sockets.  The echo logic hands each
  * socket a receive callback that gets datagrams in batches, and sends
- * batches back through send_batch; it never sees libuv or epoll.  Two
- * implementations: np_udp_transport_uv (libuv, UV_UDP_RECVMMSG,
- * uv_udp_try_send) and np_udp_transport_raw (epoll, recvmmsg, sendmmsg,
- * SO_RXQ_OVFL cmsg).
+ * batches back through send_batch; it never sees libuv, epoll or io_uring.
+ * Three implementations: np_udp_transport_uv (libuv, UV_UDP_RECVMMSG,
+ * uv_udp_try_send), np_udp_transport_raw (epoll; recv/send for one
+ * datagram, recvmmsg/sendmmsg for batches; SO_RXQ_OVFL cmsg on the server
+ * sockets that read it) and np_udp_transport_uring (io_uring: sends queued
+ * and submitted together with the wait for completions, multishot receives
+ * into a registered buffer ring, registered files; np_udp_uring.c).
+ *
+ * Sends may complete after send_batch returns (uring): the transport copies
+ * what it needs, and a send the kernel refuses later is reported through
+ * the socket's on_send_fail (on the loop's thread), never silently.
  *
  * Threading: sockets are opened and started from the thread that created
  * the loop before loop_run starts in its own thread; from then on only
@@ -48,6 +55,8 @@ struct np_udp_tx {
 typedef void (*np_udp_recv_fn)(void *ctx, const struct np_udp_rx *rx,
                                unsigned n);
 typedef void (*np_udp_wake_fn)(void *ctx);
+/* A send that send_batch had accepted failed later with errnum. */
+typedef void (*np_udp_send_fail_fn)(void *ctx, int errnum);
 
 struct np_udp_sock_opts {
   struct sockaddr_storage bind_addr; /* port 0 = any                       */
@@ -58,8 +67,26 @@ struct np_udp_sock_opts {
   int rcvbuf, sndbuf;                /* requested SO_RCVBUF / SO_SNDBUF    */
   unsigned rx_batch;                 /* datagrams per receive call         */
   size_t max_payload;                /* largest datagram expected          */
+  int rxq_ovfl;                      /* read SO_RXQ_OVFL cmsgs (raw, on
+                                        sockets received through msghdr) */
   np_udp_recv_fn on_recv;
-  void *ctx;
+  np_udp_send_fail_fn on_send_fail;  /* deferred send failures (uring)    */
+  void *ctx;                         /* for on_recv and on_send_fail      */
+};
+
+/* What a loop did and how it was set up, read after loop_run returned. */
+struct np_udp_loop_info {
+  unsigned setup_requested;  /* uring: IORING_SETUP_* bits asked for      */
+  unsigned setup_accepted;   /* ... the ones the kernel took              */
+  int registered_files;      /* uring: 1 = sockets are registered files   */
+  int registered_buffers;    /* uring: 1 = send slots are a registered
+                                buffer (WRITE_FIXED on connected sockets) */
+  int buffer_ring;           /* uring: 1 = receives use a registered
+                                provided-buffer ring                     */
+  unsigned ring_entries;     /* uring: submission queue entries           */
+  unsigned buffers;          /* uring: buffers in the ring                */
+  uint64_t sync_sends;       /* uring: sends made with a plain syscall
+                                because every send slot was in flight    */
 };
 
 struct np_udp_transport {
@@ -78,21 +105,39 @@ struct np_udp_transport {
   int (*send_batch)(struct np_udp_sock *s, const struct np_udp_tx *tx,
                     unsigned n, unsigned *nsent, int *errnum);
   int (*sock_fd)(const struct np_udp_sock *s);
-  /* Latest SO_RXQ_OVFL value seen in a cmsg; -1 when the backend cannot
-   * see control messages (libuv). */
+  /* Latest SO_RXQ_OVFL value seen in a cmsg (0 until one came); -1 when
+   * the socket does not read them (libuv, uring, raw sockets that receive
+   * without a msghdr). */
   int64_t (*sock_rxq_ovfl)(const struct np_udp_sock *s);
   void (*sock_close)(struct np_udp_sock *s); /* accepts NULL */
+  /* System calls the loop's thread has made so far, counted at each call
+   * site (the loop makes every system call of its thread; clock_gettime
+   * is in the vDSO); thread-safe; -1 when the backend cannot count them
+   * (libuv makes its own). */
+  int64_t (*loop_syscalls)(const struct np_udp_loop *l);
+  /* Fill *out (zeroes where the backend has nothing to say). */
+  void (*loop_info)(const struct np_udp_loop *l, struct np_udp_loop_info *out);
 };
 
 extern const struct np_udp_transport np_udp_transport_uv;
 extern const struct np_udp_transport np_udp_transport_raw;
+extern const struct np_udp_transport np_udp_transport_uring;
 
-/* --- fd-level helpers shared by both backends (np_udp_sock.c) --- */
+/* 0 when this process can create an io_uring with what the uring transport
+ * needs; else NP_ENOTSUP / NP_EACCES / NP_ENOMEM with one line in eb naming
+ * the reason (kernel too old, io_uring disabled by sysctl, seccomp or a
+ * container's policy).  Tests skip on failure. */
+int np_udp_uring_available(struct np_errbuf *eb);
 
-/* socket(), SO_RCVBUF/SO_SNDBUF, SO_REUSEPORT, bind, connect, optional
- * SO_RXQ_OVFL; non-blocking.  *fd written on success. */
-int np_udp_sock_create(const struct np_udp_sock_opts *o, int rxq_ovfl,
-                       int *fd, struct np_errbuf *eb);
+/* Names of the IORING_SETUP_* bits in mask, ", "-separated, into buf. */
+void np_udp_uring_setup_names(unsigned mask, char *buf, size_t len);
+
+/* --- fd-level helpers shared by every backend (np_udp_sock.c) --- */
+
+/* socket(), SO_RCVBUF/SO_SNDBUF, SO_REUSEPORT, bind, connect, SO_RXQ_OVFL
+ * when o->rxq_ovfl; non-blocking.  *fd written on success. */
+int np_udp_sock_create(const struct np_udp_sock_opts *o, int *fd,
+                       struct np_errbuf *eb);
 
 /* Steer datagrams among the n sockets of fd's SO_REUSEPORT group by the
  * low byte of the benchmark's client id (payload byte 8) modulo n, with a

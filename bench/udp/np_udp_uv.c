@@ -6,7 +6,7 @@
  * recvmmsg into 64 KiB chunks of the buffer alloc_cb hands out, calls
  * recv_cb once per datagram with UV_UDP_MMSG_CHUNK, then once more with
  * UV_UDP_MMSG_FREE.  We collect the chunks and hand the whole batch to the
- * echo logic on the FREE call, so both backends see batches.  The buffer is
+ * echo logic on the FREE call, so every backend sees batches.  The buffer is
  * preallocated per socket; nothing is allocated per datagram.
  * Drops: libuv does not expose control messages, so SO_RXQ_OVFL cmsgs are
  * unavailable; drop counts come from SO_MEMINFO (np_udp_sock_drops), which
@@ -38,6 +38,7 @@ struct np_udp_sock {
   struct np_udp_rx *rx;  /* chunks entries                              */
   unsigned nrx;          /* datagrams collected for the current batch   */
   unsigned chunks;
+  int connected;         /* libuv refuses an address on a connected one */
   np_udp_recv_fn on_recv;
   void *ctx;
 };
@@ -142,13 +143,16 @@ static int uvt_sock_open(struct np_udp_loop *l, const struct np_udp_sock_opts *o
   s->rx = calloc(s->chunks, sizeof *s->rx);
   s->on_recv = o->on_recv;
   s->ctx = o->ctx;
+  s->connected = o->peer_len > 0;
   if (!s->buf || !s->rx) {
     free(s->buf);
     free(s->rx);
     free(s);
     return np_errbuf_set(eb, NP_ENOMEM, "uv socket: out of memory");
   }
-  int rc = np_udp_sock_create(o, 0, &s->fd, eb);
+  struct np_udp_sock_opts so = *o;
+  so.rxq_ovfl = 0; /* libuv does not hand us control messages */
+  int rc = np_udp_sock_create(&so, &s->fd, eb);
   if (rc) {
     free(s->buf);
     free(s->rx);
@@ -182,7 +186,7 @@ static int uvt_send_batch(struct np_udp_sock *s, const struct np_udp_tx *tx,
                           unsigned n, unsigned *nsent, int *errnum) {
   for (unsigned i = 0; i < n; i++) {
     uv_buf_t b = uv_buf_init((char *)tx[i].data, (unsigned)tx[i].len);
-    int r = uv_udp_try_send(&s->h, &b, 1, tx[i].to);
+    int r = uv_udp_try_send(&s->h, &b, 1, s->connected ? NULL : tx[i].to);
     if (r < 0) {
       *nsent = i;
       *errnum = -r; /* libuv errors are negated errno values on Unix */
@@ -205,6 +209,17 @@ static void uvt_sock_close(struct np_udp_sock *s) {
     uv_close((uv_handle_t *)&s->h, uv_on_close);
 }
 
+static int64_t uvt_loop_syscalls(const struct np_udp_loop *l) {
+  (void)l;
+  return -1; /* libuv makes its own system calls */
+}
+
+static void uvt_loop_info(const struct np_udp_loop *l,
+                          struct np_udp_loop_info *out) {
+  (void)l;
+  memset(out, 0, sizeof *out);
+}
+
 const struct np_udp_transport np_udp_transport_uv = {
     .name = "uv",
     .loop_new = uvt_loop_new,
@@ -217,4 +232,6 @@ const struct np_udp_transport np_udp_transport_uv = {
     .sock_fd = uvt_sock_fd,
     .sock_rxq_ovfl = uvt_sock_rxq_ovfl,
     .sock_close = uvt_sock_close,
+    .loop_syscalls = uvt_loop_syscalls,
+    .loop_info = uvt_loop_info,
 };

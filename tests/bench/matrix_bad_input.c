@@ -49,7 +49,7 @@ static const struct bad_case cases[] = {
      "the runner sets it"},
     {"bad option value",
      GOOD_HEAD "\"dimensions\":{\"backend\":[\"dpdk\"]}}",
-     "/dimensions/backend/0: --backend 'dpdk': expected uv or raw"},
+     "/dimensions/backend/0: --backend 'dpdk': expected uv, raw or uring"},
     {"payload out of range",
      GOOD_HEAD "\"configurations\":[{\"payload\":70000}]}",
      "/configurations/0/payload: --payload 70000: out of range 1..65507"},

@@ -84,10 +84,16 @@ static void check_plan(const char *src, const struct expect_plan *e,
   ASSERT_EQ(mx_run(argv, out, NULL), 0);
   char *text = mx_read(out);
   char want[128];
-  snprintf(want, sizeof want, "%zu configurations x %d repetitions", e->configs,
-           e->reps);
+  snprintf(want, sizeof want, "%zu configurations x %d repetition%s",
+           e->configs, e->reps, e->reps == 1 ? "" : "s");
   ASSERT_NOT_NULL(strstr(text, want));
-  ASSERT_NOT_NULL(strstr(text, "estimated"));
+  /* the estimate once, in words: "estimated 3 min 43 s", not "3m43s
+   * (223 s)" (issue 14, defect 7) */
+  const char *est = strstr(text, "estimated ");
+  ASSERT_NOT_NULL(est);
+  ASSERT_TRUE(strchr(est, '(') == NULL || strchr(est, '(') > strchr(est, '\n'));
+  ASSERT_TRUE(est[10] >= '0' && est[10] <= '9');
+  ASSERT_NOT_NULL(strstr(est, " s\n") ? est : strstr(est, " min\n"));
   ASSERT_NOT_NULL(strstr(text, e->an_id));
   ASSERT_TRUE(mx_empty_or_absent("DIR")); /* dry run creates nothing */
   printf("%s", strstr(text, "suite "));

@@ -53,10 +53,17 @@ static void check_table(void) {
     snprintf(name, sizeof name, "--%s", o->name);
     char *args[4] = {name, val, NULL, NULL};
     int nargs = 2;
-    /* io-threads above 1 needs the pool model */
+    /* io-threads above 1 needs the pool model; --relay and --relay-stats
+     * go together */
     if (strcmp(o->name, "io-threads") == 0) {
       args[2] = "--io-model";
       args[3] = "pool";
+      nargs = 4;
+    } else if (strcmp(o->name, "relay") == 0 ||
+               strcmp(o->name, "relay-stats") == 0) {
+      args[2] = strcmp(o->name, "relay") == 0 ? "--relay-stats" : "--relay";
+      args[3] = strcmp(o->name, "relay") == 0 ? "relay.jsonl"
+                                              : "127.0.0.1:9000";
       nargs = 4;
     }
     struct np_errbuf eb = {{0}};
@@ -72,6 +79,7 @@ static void check_table(void) {
         snprintf(val, sizeof val, "%s",
                  strcmp(o->name, "burst-loss") == 0 ? "3/100"
                  : strcmp(o->name, "reo-wnd-max-ms") == 0 ? "auto"
+                 : strcmp(o->name, "relay") == 0          ? "127.0.0.1:9000"
                                                           : "x");
         ASSERT_OK(cli_accepts(args, nargs, &eb));
       }

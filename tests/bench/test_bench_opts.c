@@ -38,6 +38,8 @@ static const struct {
     {"burst-loss", "3/100", "5/3"},
     {"connect", "127.0.0.1:9000", "localhost:9000"},
     {"reo-wnd-max-ms", "25", "x"},
+    {"relay", "127.0.0.1:9000", "localhost:9000"},
+    {"relay-stats", "relay.jsonl", ""},
 };
 
 /* Options that need companions to reach an end of their range: up to
@@ -58,6 +60,8 @@ static const struct {
     {"udp", "gro", {STREAM}},
     {"udp", "batch", {STREAM}},
     {"rudp", "io-threads", {"io-model", "pool"}},
+    {"rudp", "relay", {"relay-stats", "relay.jsonl"}}, /* they go together */
+    {"rudp", "relay-stats", {"relay", "127.0.0.1:9000"}},
 };
 
 static const char *const *context_for(const struct np_bench_optset *s,
@@ -101,8 +105,10 @@ static int plan(const struct np_bench_optset *s, const char *name, cJSON *v,
     const char *const *w = context_for(s, name);
     for (int k = 0; w != NULL && k < 3 && w[2 * k] != NULL; k++) {
       const char *wval = w[2 * k + 1];
-      if (wval[0] >= '0' && wval[0] <= '9') /* a numeric companion */
-        cJSON_AddNumberToObject(row, w[2 * k], atof(wval));
+      char *end;
+      double num = strtod(wval, &end);
+      if (end != wval && *end == '\0') /* a numeric companion */
+        cJSON_AddNumberToObject(row, w[2 * k], num);
       else
         cJSON_AddStringToObject(row, w[2 * k], wval);
     }

@@ -73,8 +73,9 @@ static void test_usage_errors(void) {
   USAGE("out of range", "--clients", "4097");
   USAGE("out of range", "--window", "0");
   USAGE("out of range", "--io-threads", "65");
-  USAGE("expected single, split, pool or reuseport", "--io-model", "shared");
-  USAGE("expected uv or raw", "--backend", "asio");
+  USAGE("expected single, split, pool, reuseport or connected", "--io-model",
+        "shared");
+  USAGE("expected uv, raw or uring", "--backend", "asio");
   USAGE("expected seconds", "--seconds", "abc");
   USAGE("out of range", "--seconds", "0");
   USAGE("expected seconds", "--seconds", "nan");
@@ -89,11 +90,33 @@ static void test_usage_errors(void) {
   USAGE("needs a value", "--payload");
   USAGE("unknown option '--bogus'", "--bogus");
   USAGE("unexpected argument 'extra'", "extra");
-  USAGE("use pool or reuseport", "--io-threads", "2");
-  USAGE("use pool or reuseport", "--io-model", "split", "--io-threads", "3");
+  USAGE("use pool, reuseport or connected", "--io-threads", "2");
+  USAGE("use pool, reuseport or connected", "--io-model", "split",
+        "--io-threads", "3");
   USAGE("window must be <= 256", "--payload", "1", "--window", "257");
   USAGE("--quiet takes no value", "--quiet=1");
   USAGE("--io-threads 65: out of range 1..64", "--io-threads=65");
+  USAGE("--io-model connected: places our own server", "--connect",
+        "127.0.0.1:9", "--io-model", "connected");
+  USAGE("--count-syscalls: not with --connect", "--connect", "127.0.0.1:9",
+        "--count-syscalls");
+  USAGE("--count-syscalls takes no value", "--count-syscalls=1");
+}
+
+/* The connected model and the uring backend parse; --count-syscalls sets
+ * its flag. */
+static void test_new_models(void) {
+  struct np_udp_config cfg;
+  struct np_errbuf eb = {{0}};
+  const char *const a[] = {"--io-model", "connected", "--io-threads", "2",
+                           "--backend", "uring", "--count-syscalls", NULL};
+  ASSERT_OK(parse(a, &cfg, &eb));
+  ASSERT_EQ(cfg.io_model, NP_UDP_IO_CONNECTED);
+  ASSERT_EQ(cfg.backend, NP_UDP_BACKEND_URING);
+  ASSERT_EQ(cfg.count_syscalls, 1);
+  ASSERT_EQ(np_udp_config_lanes(&cfg), 2);
+  ASSERT_STR_EQ(np_udp_io_model_name(cfg.io_model), "connected");
+  ASSERT_STR_EQ(np_udp_backend_name(cfg.backend), "uring");
 }
 
 static void test_main_exit_codes(void) {
@@ -106,6 +129,7 @@ static void test_main_exit_codes(void) {
 int main(void) {
   test_defaults();
   test_usage_errors();
+  test_new_models();
   test_main_exit_codes();
   return 0;
 }

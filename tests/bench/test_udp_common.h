@@ -4,6 +4,7 @@
 #define TEST_UDP_COMMON_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_test.h"
@@ -17,7 +18,21 @@ struct udp_outcome {
   struct np_udp_checks checks;
 };
 
+/* ctest's SKIP_RETURN_CODE for the uring tests where io_uring is refused */
+#define UDP_TEST_SKIP 77
+
+/* argv[1]: uv (default), raw or uring.  For uring where this process
+ * cannot have io_uring (kernel, seccomp, a container), say why and exit
+ * with UDP_TEST_SKIP. */
 static inline enum np_udp_backend udp_backend_arg(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "uring") == 0) {
+    struct np_errbuf eb = {{0}};
+    if (np_udp_uring_available(&eb) != 0) {
+      fprintf(stderr, "SKIP: %s\n", eb.msg);
+      exit(UDP_TEST_SKIP);
+    }
+    return NP_UDP_BACKEND_URING;
+  }
   return argc > 1 && strcmp(argv[1], "raw") == 0 ? NP_UDP_BACKEND_RAW
                                                  : NP_UDP_BACKEND_UV;
 }

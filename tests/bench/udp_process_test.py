@@ -79,14 +79,27 @@ def test_usage_errors():
 
 def test_pass_and_stdout():
     out = os.path.join(TMP, "pass.json")
-    for backend in ("uv", "raw"):
-        p = run(FAST + ["--backend", backend, "--output", out])
+    cs = ["--count-syscalls"]
+    conn = ["--io-model", "connected", "--io-threads", "2"]
+    for backend, extra in (("uv", []), ("raw", []), ("raw", cs + conn),
+                           ("uring", cs), ("uring", cs + conn)):
+        p = run(FAST + ["--backend", backend, "--output", out] + extra)
+        if backend == "uring" and p.returncode == 3 and \
+                "--backend uring" in p.stderr:
+            print("SKIP uring: " + p.stderr.strip())
+            continue
         if p.returncode != 0:
-            fail("passing run (%s): exit %d: %s" % (backend, p.returncode,
-                                                    p.stderr))
+            fail("passing run (%s %s): exit %d: %s" % (
+                backend, extra, p.returncode, p.stderr))
         doc = check_record(out, "passed")
         if doc["config"]["backend"] != backend:
             fail("backend not recorded")
+        if ("syscalls" in doc) != bool(extra):
+            fail("syscalls section only with --count-syscalls: %s" % extra)
+        if extra and (doc["syscalls"]["syscalls"] or 0) <= 0:
+            fail("no system calls counted: %r" % doc["syscalls"])
+        if (backend == "uring") != ("uring" in doc["config"]):
+            fail("config.uring only for the uring backend")
         c = doc["counters"]
         if c["lost"] != 0 or c["sent"] != c["received"] or c["sent"] == 0:
             fail("counters: %r" % c)

@@ -7,13 +7,15 @@
  *   overflow  capacity 100 packets under a 300-packet burst: tail drops
  *             counted as overflow, everything else forwarded
  *   rate      1,000,000 B/s: server-side throughput within 10 %
- *   stats     the stats JSON carries config, routes and totals
+ *   stats     the stats JSON carries config, routes and totals and is a
+ *             valid netproof/relay-stats/1 document
  */
 #include <arpa/inet.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "np_relay.h"
+#include "np_schema.h"
 #include "np_test.h"
 #include "relay_echo.h"
 
@@ -229,6 +231,9 @@ static void test_stats(void) {
   rig_down(&g);
   cJSON *j = np_relay_stats_json(g.relay);
   ASSERT_NOT_NULL(j);
+  struct np_errbuf eb = {{0}};
+  if (np_schema_validate_tagged(j, &eb) != 0) /* netproof/relay-stats/1 */
+    NP_TEST_FAIL_("stats: %s", eb.msg);
   char *txt = cJSON_Print(j);
   ASSERT_NOT_NULL(txt);
   ASSERT_STR_EQ(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "config"), "profile")

@@ -1,7 +1,12 @@
 /*
  * test_report_chart.c - the plplot chart module: SVG with <title>/<desc>
  * first, identical bytes for identical input, colours from the Okabe-Ito
- * palette, white background, and NP_EINVAL for a bad description.
+ * palette chosen by the series' style (not its position), white
+ * background, NP_EINVAL for a bad description; every mark drawn and
+ * explained in the caption (unstable, excluded, missing, n/m); one run
+ * means no error bars and says so; no two texts of a crowded chart
+ * overlap and the legend sits below the subtitle (issue 14, defects 2-5
+ * and 7).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,23 +14,163 @@
 
 #include "np_chart.h"
 #include "np_test.h"
+#include "svg_text.h"
+
+static char *render_chart(const struct np_chart *c, size_t *len) {
+  char *out = NULL;
+  struct np_errbuf eb = {{0}};
+  int rc = np_chart_render_svg(c, &out, len, &eb);
+  if (rc != 0)
+    NP_TEST_FAIL_("render: %d %s", rc, eb.msg);
+  return out;
+}
 
 static char *render(int log_y, size_t *len) {
   static const char *const cats[] = {"single", "split", "pool/2"};
   static const double m[] = {92515, 86611, NAN}, lo[] = {90000, 85000, NAN},
                       hi[] = {93000, 88000, NAN};
   static const double m2[] = {80000, 1, 100000};
-  struct np_chart_series s[] = {{"uv", m, lo, hi}, {"raw <&>", m2, NULL, NULL}};
+  struct np_chart_series s[] = {{"uv", m, lo, hi, NULL, 0},
+                                {"raw <&>", m2, NULL, NULL, NULL, 1}};
   struct np_chart c = {.title = "Round trips & more", .subtitle = "payload 1,024 B #1",
                        .xlabel = "IO model", .ylabel = "round trips / s",
                        .runs = 3, .log_y = log_y, .ncat = 3,
                        .categories = cats, .nseries = 2, .series = s};
-  char *out = NULL;
-  struct np_errbuf eb = {{0}};
-  int rc = np_chart_render_svg(&c, &out, len, &eb);
-  if (rc != 0)
-    NP_TEST_FAIL_("render: %d %s", rc, eb.msg);
-  return out;
+  return render_chart(&c, len);
+}
+
+/* Every mark appears on the chart and its caption explains it. */
+static void check_marks(void) {
+  static const char *const cats[] = {"64 B", "1,024 B", "16,384 B"};
+  static const double a[] = {100, NAN, NAN}, b[] = {120, 130, 140},
+                      c3[] = {90, 95, NAN};
+  static const unsigned char ma[] = {0, NP_CHART_EXCLUDED, NP_CHART_MISSING},
+                             mb[] = {NP_CHART_UNSTABLE, 0, 0};
+  struct np_chart_series s[] = {{"window 1", a, NULL, NULL, ma, 2},
+                                {"window 16", b, NULL, NULL, mb, 3},
+                                {"window 64", c3, NULL, NULL, NULL, 4}};
+  struct np_chart c = {.title = "marks", .subtitle = "conditions",
+                       .xlabel = "payload", .ylabel = "p99 RTT / \xce\xbcs",
+                       .runs = 3, .excluded_note = "excluded: no_loss failed",
+                       .stamp = "SELF-CHECK FAILED: not evidence", .ncat = 3,
+                       .categories = cats, .nseries = 3, .series = s};
+  size_t len;
+  char *svg = render_chart(&c, &len);
+  char *txt = svg_all_text(svg);
+  ASSERT_NOT_NULL(txt);
+  ASSERT_NOT_NULL(strstr(txt, "excluded\n"));      /* the stub          */
+  ASSERT_NOT_NULL(strstr(txt, "missing\n"));
+  ASSERT_NOT_NULL(strstr(txt, "n/m\n"));           /* window 64 at 16 KiB */
+  ASSERT_NOT_NULL(strstr(txt, "\xe2\x80\xa0\n"));  /* the dagger        */
+  ASSERT_NOT_NULL(strstr(txt, "excluded: no_loss failed"));
+  ASSERT_NOT_NULL(strstr(txt, "\xe2\x80\xa0 dashed outline: unstable"));
+  ASSERT_NOT_NULL(strstr(txt, "missing: planned but not run"));
+  ASSERT_NOT_NULL(strstr(txt, "n/m: not measured"));
+  ASSERT_NOT_NULL(strstr(txt, "SELF-CHECK FAILED: not evidence"));
+  ASSERT_NOT_NULL(strstr(txt, "p99 RTT / \xce\xbcs"));
+  free(txt);
+  free(svg);
+}
+
+/* One run per bar: no error bars, and the caption says "one run". */
+static void check_one_run(void) {
+  static const char *const cats[] = {"single"};
+  static const double m[] = {123905}, m2[] = {311514};
+  struct np_chart_series s[] = {{"uv", m, m, m, NULL, 0},
+                                {"raw", m2, m2, m2, NULL, 1}};
+  struct np_chart c = {.title = "one", .subtitle = "60 s", .xlabel = "x",
+                       .ylabel = "y", .runs = 1, .ncat = 1,
+                       .categories = cats, .nseries = 2, .series = s};
+  size_t len;
+  char *svg = render_chart(&c, &len);
+  char *txt = svg_all_text(svg);
+  ASSERT_NOT_NULL(strstr(txt, "bars: one run each, no error bars"));
+  ASSERT_TRUE(strstr(txt, "1 runs") == NULL);
+  ASSERT_TRUE(strstr(txt, "min/max") == NULL);
+  free(txt);
+  free(svg);
+  char cap[200];
+  np_chart_runs_caption(cap, sizeof cap, 3, 3, "round", 1);
+  ASSERT_STR_EQ(cap, "bars: median of 3 rounds of one process; error bars: "
+                     "min/max, not confidence intervals");
+  np_chart_runs_caption(cap, sizeof cap, 1, 3, "run", 0);
+  ASSERT_NOT_NULL(strstr(cap, "median of 1-3 runs"));
+}
+
+/* The colour follows the style, not the position: a chart whose only
+ * series has style 2 draws it bluish green, and nothing in blue. */
+static void check_style(void) {
+  static const char *const cats[] = {"random", "burst"};
+  static const double m[] = {10, 20};
+  struct np_chart_series s[] = {{"adaptive FEC", m, NULL, NULL, NULL, 2}};
+  struct np_chart c = {.title = "style", .subtitle = "s", .xlabel = "x",
+                       .ylabel = "y", .runs = 3, .ncat = 2,
+                       .categories = cats, .nseries = 1, .series = s};
+  size_t len;
+  char *svg = render_chart(&c, &len);
+  ASSERT_NOT_NULL(strstr(svg, "fill=\"#009E73\""));
+  ASSERT_TRUE(strstr(svg, "fill=\"#0072B2\"") == NULL);
+  free(svg);
+}
+
+/* Text boxes in page units from the estimated widths. */
+static int overlap(const struct svg_text *a, const struct svg_text *b) {
+  double wa = np_chart_text_mm(a->s, a->size / 20) * 2.8346,
+         wb = np_chart_text_mm(b->s, b->size / 20) * 2.8346;
+  double a0 = a->x - (a->anchor == 1 ? wa / 2 : a->anchor == 2 ? wa : 0),
+         b0 = b->x - (b->anchor == 1 ? wb / 2 : b->anchor == 2 ? wb : 0);
+  int xo = a0 < b0 + wb - 0.5 && b0 < a0 + wa - 0.5;
+  int yo = fabs(a->y - b->y) < (a->size + b->size) / 2 * 0.9;
+  return xo && yo;
+}
+
+/* A crowded chart (the payload x window RUDP chart of issue 14: six
+ * categories with two note lines, long legend names, a long subtitle):
+ * no two horizontal texts overlap ("16,384 B w116,384 B w64" ran
+ * together), and the legend starts below the subtitle. */
+static void check_layout(void) {
+  static const char *const cats[] = {"random", "random", "random",
+                                     "random", "random", "random"};
+  static const char *const notes[] = {
+      "64 B, window 1",      "64 B, window 64",     "4,096 B, window 1",
+      "4,096 B, window 64",  "16,384 B, window 1",  "16,384 B, window 64"};
+  static const double a[] = {143, 668, 81, 1753, 51, 501},
+                      b[] = {144, 724, 159, 4322, 148, 1206},
+                      c3[] = {142, 723, 158, 5205, 157, 1412};
+  struct np_chart_series s[] = {{"ARQ only", a, NULL, NULL, NULL, 0},
+                                {"fixed FEC", b, NULL, NULL, NULL, 1},
+                                {"adaptive FEC", c3, NULL, NULL, NULL, 2}};
+  struct np_chart c = {
+      .title = "Reliable UDP round trips/s by strategy and condition",
+      .subtitle = "4 clients, single, bbr, rounds 3 x 3 s, 127.0.0.1, set "
+                  "vm-20261130-rudp-payload-window-with-a-long-label, "
+                  "machine a-rather-long-host-name.example.org",
+      .xlabel = "network condition: relay profile, payload, window",
+      .ylabel = "round trips / s", .runs = 3, .ncat = 6,
+      .categories = cats, .notes = notes, .nseries = 3, .series = s};
+  size_t len;
+  char *svg = render_chart(&c, &len);
+  struct svg_text *t = calloc(SVG_MAX_TEXTS, sizeof *t);
+  ASSERT_NOT_NULL(t);
+  size_t n = svg_texts(svg, t, SVG_MAX_TEXTS);
+  ASSERT_GT(n, 20);
+  double sub_bottom = 0, legend_top = 1e9;
+  for (size_t i = 0; i < n; i++) {
+    if (strstr(t[i].s, "a-rather-long-host") ||
+        strstr(t[i].s, "with-a-long-label"))
+      sub_bottom = fmax(sub_bottom, t[i].y + t[i].size / 2);
+    if (strcmp(t[i].s, "ARQ only") == 0)
+      legend_top = t[i].y - t[i].size / 2;
+    for (size_t j = i + 1; j < n; j++)
+      if (t[i].horizontal && t[j].horizontal && overlap(&t[i], &t[j]))
+        NP_TEST_FAIL_("texts overlap: \"%s\" at (%.0f, %.0f) and \"%s\" at "
+                      "(%.0f, %.0f)",
+                      t[i].s, t[i].x, t[i].y, t[j].s, t[j].x, t[j].y);
+  }
+  ASSERT_TRUE(sub_bottom > 0);
+  ASSERT_TRUE(legend_top > sub_bottom);
+  free(t);
+  free(svg);
 }
 
 int main(void) {
@@ -46,6 +191,10 @@ int main(void) {
   a = render(1, &la);
   ASSERT_NOT_NULL(strstr(a, "<title>"));
   free(a);
+  check_marks();
+  check_one_run();
+  check_style();
+  check_layout();
 
   struct np_chart bad = {.ncat = 0};
   char *out = NULL;

@@ -13,6 +13,7 @@
 #include "np_ftree.h"
 #include "np_report.h"
 #include "np_report_pages.h"
+#include "np_schema.h"
 #include "np_test.h"
 
 static const char *label_of(const char *dir) {
@@ -75,7 +76,29 @@ int main(int argc, char **argv) {
   ASSERT_NOT_NULL(reading);
   ASSERT_NOT_NULL(page);
   ASSERT_NOT_NULL(memmem(page, pl, reading, rl));
-  ASSERT_NOT_NULL(np_ftree_get(one, "udp-limits.md", NULL));
+  const char *lim = np_ftree_get(one, "udp-limits.md", NULL);
+  ASSERT_NOT_NULL(lim);
+  /* the kernel-drop column's source is what the records say they read
+   * (SO_MEMINFO), not SO_RXQ_OVFL (issue 14, defect 10) */
+  ASSERT_NOT_NULL(strstr(lim, "Kernel socket drops: the sockets' own drop "
+                              "counter (`SO_MEMINFO SK_MEMINFO_DROPS"));
+  ASSERT_TRUE(strstr(lim, "socket drop counter (SO_RXQ_OVFL)") == NULL);
+  /* every page's values validate against schema/report.schema.json */
+  struct np_schema *sc = NULL;
+  ASSERT_OK(np_schema_builtin("report", &sc, &eb));
+  for (size_t i = 0; i < np_ftree_count(one); i++) {
+    const char *p = np_ftree_path_at(one, i);
+    if (strstr(p, "-report.json") == NULL)
+      continue;
+    size_t len;
+    const char *d = np_ftree_get(one, p, &len);
+    cJSON *doc = cJSON_ParseWithLength(d, len);
+    ASSERT_NOT_NULL(doc);
+    if (np_schema_validate(sc, doc, NULL, NULL) != 0)
+      NP_TEST_FAIL_("%s does not validate against report.schema.json", p);
+    cJSON_Delete(doc);
+  }
+  np_schema_free(sc);
   np_ftree_free(one);
   np_ftree_free(two);
   np_ftree_free(gold);

@@ -54,7 +54,8 @@ pages)
   args=""
   for d in "$@"; do args="$args --results $d"; done
   # shellcheck disable=SC2086
-  "$report" --pages $args --output "$tmp/pages" </dev/null >"$tmp/out" 2>&1 ||
+  "$report" --pages $args --plans "$root/bench/plans" --output "$tmp/pages" \
+    </dev/null >"$tmp/out" 2>&1 ||
     { cat "$tmp/out"; exit 1; }
   if diff -r "$root/docs/performance" "$tmp/pages" >"$tmp/diff"; then
     echo "ok: docs/performance regenerates byte for byte"

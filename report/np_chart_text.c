@@ -1,0 +1,57 @@
+/*
+ * np_chart_text.c - text measurement and wording for charts.
+ *
+ * plplot does not export its string-length function, and the SVG it writes
+ * leaves glyph layout to the viewer anyway, so widths are estimated from
+ * the DejaVu Sans advance widths (the sans-serif font librsvg and browsers
+ * on Debian draw) at plplot's font size: 20 SVG units = 7.056 mm at
+ * character scale 1.  The estimate errs wide, so text laid out with it
+ * does not collide.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "np_chart.h"
+
+/* Advance widths in 1/1000 em of the printable ASCII range 0x20..0x7e. */
+static const short ascii_width[95] = {
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361,
+    318, 337, 636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337,
+    838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
+    295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989,
+    685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635, 615,
+    352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521,
+    392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838};
+
+#define EM_MM 7.056 /* font size at character scale 1, in mm */
+
+double np_chart_text_mm(const char *text, double scale) {
+  double em = 0;
+  for (const unsigned char *p = (const unsigned char *)text; p && *p; p++) {
+    if (*p >= 0x20 && *p < 0x7f)
+      em += ascii_width[*p - 0x20];
+    else if ((*p & 0xC0) != 0x80) /* first byte of a UTF-8 sequence */
+      em += 700;
+  }
+  return em / 1000.0 * EM_MM * scale;
+}
+
+void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
+                           const char *unit, int of_one_process) {
+  const char *u = unit ? unit : "run";
+  const char *proc = of_one_process ? " of one process" : "";
+  if (nmax <= 1) {
+    snprintf(buf, len, "bars: one %s each, no error bars", u);
+    return;
+  }
+  if (nmin == nmax || nmin == 0)
+    snprintf(buf, len,
+             "bars: median of %zu %ss%s; error bars: min/max, not confidence "
+             "intervals",
+             nmax, u, proc);
+  else
+    snprintf(buf, len,
+             "bars: median of %zu-%zu %ss%s; error bars: min/max, not "
+             "confidence intervals",
+             nmin, nmax, u, proc);
+}

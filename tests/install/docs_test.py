@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""docs_test.py DOCGEN MANDIR BENCH REPORT ARCHIVE VALIDATE SRC - the man
+pages cannot drift from the programs.
+
+- Every row of every option table (np_docgen options) is a term of its
+  command's rendered page (MANDIR/man1/netproof-bench-CMD.1), in table
+  order, with the same placeholder and every choice value; and it is in
+  that command's --help.
+- Every command `netproof-bench --help` lists has its page (roff and
+  gzipped), and there is no page for a command that does not exist.
+- The programs and commands that parse by hand (netproof-bench itself and
+  matrix, netproof-report, netproof-archive, netproof-validate): every
+  option term of the page is in --help, and every option --help shows has
+  a term.
+- The generic page a new table command gets (np_docgen man-generic,
+  rendered with scdoc) holds every row of each table as well.
+- Every page has a NAME line "name \\- summary" and renders without a
+  groff warning.
+- The checks themselves: a page with a row removed and a --help with an
+  option added are both caught.
+"""
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+DOCGEN, MANDIR, BENCH, REPORT, ARCHIVE, VALIDATE, SRC = sys.argv[1:8]
+MAN1 = os.path.join(MANDIR, "man1")
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def run(argv):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=20)
+    return p.returncode, p.stdout + p.stderr
+
+
+def table_rows():
+    """{command: [(option, metavar, [choices])]} from the option tables."""
+    rc, out = run([DOCGEN, "options"])
+    check(rc == 0, "np_docgen options exits 0")
+    rows = {}
+    for line in out.splitlines():
+        cmd, opt, mv, choices = line.split("\t")
+        rows.setdefault(cmd, []).append((opt, mv, choices.split()))
+    return rows
+
+
+def roff_section(text, name):
+    """The lines of section .SH NAME of a roff page."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if line.startswith(".SH "):
+            inside = line[4:].strip().strip('"') == name
+            continue
+        if inside:
+            lines.append(line)
+    return lines
+
+
+TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI([^\\]*)\\fR)?")
+
+
+def roff_terms(text):
+    """[(option, metavar, description)] of a page's OPTIONS section."""
+    terms, cur = [], None
+    for line in roff_section(text, "OPTIONS"):
+        m = TERM.match(line)
+        if m:
+            cur = [m.group(1), m.group(2) or "", ""]
+            terms.append(cur)
+        elif cur is not None and not line.startswith("."):
+            cur[2] += line + " "
+    return [tuple(t) for t in terms]
+
+
+def page(name):
+    path = os.path.join(MAN1, name + ".1")
+    return open(path, encoding="utf-8").read() if os.path.exists(path) else None
+
+
+def table_problems(cmd, rows, text):
+    """What a table command's page lacks (empty: nothing)."""
+    if text is None:
+        return ["%s: no page" % cmd]
+    terms = roff_terms(text)
+    names = [t[0] for t in terms]
+    probs = []
+    for opt, mv, choices in rows:
+        if opt not in names:
+            probs.append("%s: %s is in the table, not in the page" % (cmd, opt))
+            continue
+        t = terms[names.index(opt)]
+        if t[1] != mv:
+            probs.append("%s %s: page shows '%s', table '%s'" % (cmd, opt, t[1], mv))
+        for c in choices:
+            if "\\fB%s\\fR" % c not in t[2]:
+                probs.append("%s %s: choice %s not in the page" % (cmd, opt, c))
+    table_order = [r[0] for r in rows]
+    if [n for n in names if n in table_order] != table_order:
+        probs.append("%s: page options not in table order" % cmd)
+    extra = [n for n in names if n not in table_order]
+    if extra:
+        probs.append("%s: page options not in the table: %s" % (cmd, extra))
+    return probs
+
+
+HELP_OPT = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
+
+
+def hand_problems(what, help_text, text):
+    """What a hand-parsed program's page and --help disagree on."""
+    if text is None:
+        return ["%s: no page" % what]
+    documented = {t[0] for t in roff_terms(text)}
+    shown = set(HELP_OPT.findall(help_text))
+    probs = []
+    # --help itself is proven by the help text we got
+    for o in sorted(documented - shown - {"--help"}):
+        probs.append("%s: %s is documented but not in --help" % (what, o))
+    for o in sorted(shown - documented):
+        probs.append("%s: %s is in --help but not documented" % (what, o))
+    return probs
+
+
+def bench_commands():
+    """The commands `netproof-bench --help` lists under "commands:"."""
+    rc, out = run([BENCH, "--help"])
+    check(rc == 0, "netproof-bench --help exits 0")
+    block = out.split("commands:\n", 1)[-1].split("\n\n", 1)[0]
+    return re.findall(r"(?m)^  ([a-z][\w-]*) ", block), out
+
+
+def main():
+    rows = table_rows()
+    check(set(rows) >= {"udp", "rudp", "exec"}, "tables of udp, rudp, exec")
+    cmds, bench_help = bench_commands()
+    check(set(cmds) >= {"udp", "rudp", "exec", "matrix"},
+          "netproof-bench --help lists its commands: %s" % cmds)
+
+    # table commands: page and --help hold every row
+    for cmd, r in rows.items():
+        check(cmd in cmds, "%s has a table and is a command" % cmd)
+        for p in table_problems(cmd, r, page("netproof-bench-" + cmd)):
+            check(False, p)
+        rc, help_text = run([BENCH, cmd, "--help"])
+        check(rc == 0, "%s --help exits 0" % cmd)
+        for opt, _, _ in r:
+            check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
+                  "%s --help shows %s" % (cmd, opt))
+
+    # a new command's page: the generic template alone
+    scdoc = shutil.which("scdoc")
+    check(scdoc is not None, "scdoc (a build package) is installed")
+    with tempfile.TemporaryDirectory() as d:
+        rc, out = run([DOCGEN, "man-generic", os.path.join(SRC, "man"), d])
+        check(rc == 0, "np_docgen man-generic: %s" % out)
+        for cmd, r in rows.items():
+            scd = os.path.join(d, "netproof-bench-%s.1.scd" % cmd)
+            p = subprocess.run([scdoc], stdin=open(scd), capture_output=True,
+                               text=True, timeout=20) if scdoc else None
+            check(p is not None and p.returncode == 0,
+                  "generic page of %s renders: %s" % (cmd, p and p.stderr))
+            for prob in table_problems(cmd, r, p.stdout if p else None):
+                check(False, "generic page: " + prob)
+
+    # every command has its page, and no page is stale
+    for cmd in cmds:
+        for suffix in (".1", ".1.gz"):
+            check(os.path.exists(os.path.join(MAN1, "netproof-bench-%s%s" % (cmd, suffix))),
+                  "page netproof-bench-%s%s" % (cmd, suffix))
+    for f in sorted(os.listdir(MAN1)):
+        m = re.match(r"^netproof-bench-(.+)\.1$", f)
+        if m:
+            check(m.group(1) in cmds, "%s documents an existing command" % f)
+
+    # hand-parsed programs and commands
+    hand = [("netproof-bench", [BENCH, "--help"]),
+            ("netproof-report", [REPORT, "--help"]),
+            ("netproof-archive", [ARCHIVE, "--help"]),
+            ("netproof-validate", [VALIDATE, "--help"])]
+    hand += [("netproof-bench-" + c, [BENCH, c, "--help"])
+             for c in cmds if c not in rows]
+    check(("netproof-bench-matrix", [BENCH, "matrix", "--help"]) in hand,
+          "matrix is checked as hand-parsed")
+    for name, argv in hand:
+        rc, help_text = run(argv)
+        check(rc == 0, "%s exits 0" % " ".join(argv[1:] or ["--help"]))
+        for p in hand_problems(name, help_text, page(name)):
+            check(False, p)
+
+    # every page: whatis line, gz equal to roff, renders cleanly
+    groff = shutil.which("groff")
+    pages = sorted(f[:-2] for f in os.listdir(MAN1) if f.endswith(".1"))
+    check(len(pages) == 4 + len(cmds), "one page per program and command: %s" % pages)
+    for name in pages:
+        text = page(name)
+        nl = roff_section(text, "NAME")
+        check(any(re.match(r"^%s \\?- \S" % re.escape(name), l) for l in nl),
+              "%s: NAME line 'name - summary'" % name)
+        with gzip.open(os.path.join(MAN1, name + ".1.gz"), "rt",
+                       encoding="utf-8") as g:
+            check(g.read() == text, "%s.1.gz is %s.1" % (name, name))
+        if groff:
+            p = subprocess.run([groff, "-man", "-Tutf8", "-ww", "-z",
+                                os.path.join(MAN1, name + ".1")],
+                               capture_output=True, text=True, timeout=20)
+            check(p.returncode == 0 and p.stderr == "",
+                  "%s renders without warnings: %s" % (name, p.stderr.strip()))
+
+    # the checks catch drift
+    udp = page("netproof-bench-udp")
+    cut = re.sub(r"(?m)^\\fB--seconds\\fR.*\n", "", udp)
+    check(any("--seconds is in the table, not in the page" in p
+              for p in table_problems("udp", rows["udp"], cut)),
+          "a row missing from a page is caught")
+    rc, mhelp = run([BENCH, "matrix", "--help"])
+    probs = hand_problems("m", mhelp + "\n  --bogus X  new\n",
+                          page("netproof-bench-matrix"))
+    check(probs == ["m: --bogus is in --help but not documented"],
+          "an undocumented option is caught: %s" % probs)
+    probs = hand_problems("m", mhelp.replace("--plans-dir", "--plan-dir"),
+                          page("netproof-bench-matrix"))
+    check("m: --plans-dir is documented but not in --help" in probs,
+          "a documented option missing from --help is caught: %s" % probs)
+
+    if FAILS:
+        print("%d failure(s)" % len(FAILS))
+        return 1
+    print("docs_test: %d table rows, %d pages, all consistent"
+          % (sum(len(r) for r in rows.values()), len(pages)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
