@@ -17,6 +17,7 @@
 #include "np_file.h"
 #include "np_json.h"
 #include "np_report_exec.h"
+#include "np_report_latency.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
 #include "np_results_exec.h"
@@ -98,7 +99,7 @@ static int build_set(struct np_report_ctx *ctx,
       np_report_isolation_table(ctx, s);
   }
   np_report_kernel_example(ctx, s);
-  return rc;
+  return np_report_latency(ctx, s); /* open loop, distributions, series */
 }
 
 int np_report_build(struct np_results_set *const *sets, size_t nsets,

@@ -1,0 +1,111 @@
+"""The report's issue-19 views on a real set made here: a short matrix of a
+capacity run and three open-loop fractions with --interval (loopback,
+bounded), reported: index.md has the latency-under-load section with its
+table, the percentile distribution and one time series per
+configuration with a trend sentence; the three SVGs carry their <title>;
+report.json validates against report.schema.json and lists every point
+with its configuration; a udp-stream set gets the one-way delay
+distribution.
+
+usage: latency_views_test.py BENCH REPORT REPORT_SCHEMA
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+BENCH, REPORT, SCHEMA = sys.argv[1:4]
+TMP = tempfile.mkdtemp(prefix="np-latency-views-")
+
+
+def fail(msg):
+    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
+    sys.exit(1)
+
+
+def run(args, timeout=180):
+    r = subprocess.run(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                       text=True, timeout=timeout)
+    if r.returncode != 0:
+        fail("%s: exit %d: %s" % (args[:2], r.returncode, r.stderr))
+    return r
+
+
+def matrix(name, plan):
+    path = os.path.join(TMP, name + ".json")
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    out = os.path.join(TMP, name)
+    run([BENCH, "matrix", path, "--output", out])
+    rep = os.path.join(TMP, name + "-report")
+    run([REPORT, "--results", out, "--output", rep])
+    with open(os.path.join(rep, "index.md")) as f:
+        md = f.read()
+    with open(os.path.join(rep, "report.json")) as f:
+        rj = json.load(f)
+    with open(SCHEMA) as f:
+        errs = list(jsonschema.Draft202012Validator(json.load(f))
+                    .iter_errors(rj))
+    if errs:
+        fail("%s: report.json: %s" % (name, errs[0].message))
+    return rep, md, rj
+
+
+def svg_title(rep, stem, want):
+    path = os.path.join(rep, "assets", stem + ".svg")
+    if not os.path.exists(path):
+        fail("no %s" % path)
+    with open(path) as f:
+        svg = f.read()
+    if "<title>%s" % want not in svg or "<polyline" not in svg and \
+            "<path" not in svg:
+        fail("%s: no title %r or nothing drawn" % (stem, want))
+
+
+def test_open_loop():
+    rep, md, rj = matrix("ll", {
+        "schema": "netproof/plan/1", "suite": "ll", "protocol": "udp",
+        "repetitions": 1,
+        "base": {"payload": 256, "clients": 4, "backend": "raw",
+                 "warmup": 0.05, "seconds": 0.4, "interval": 0.1},
+        "capacity": {"match": {"rate": 0}},
+        "configurations": [{"window": 1}, {"rate-fraction": 0.1},
+                           {"rate-fraction": 0.3}, {"rate-fraction": 0.6}]})
+    for want in ("### Latency under load (open loop)",
+                 "| Offered / s | of capacity |",
+                 "### Latency: percentile distribution",
+                 "### Time series (--interval)"):
+        if want not in md:
+            fail("index.md lacks %r" % want)
+    if md.count("slices; median p99 of the first third") != 4:
+        fail("one trend sentence per configuration expected")
+    svg_title(rep, "ll-latency-load", "UDP latency under load")
+    svg_title(rep, "ll-latency-distribution", "Latency against percentile")
+    svg_title(rep, "ll-timeseries-udp-p256-c4-w1-single-raw-rf0.3",
+              "Time series")
+    load = [c for c in rj["charts"] if c["file"].endswith("latency-load.svg")]
+    if len(load) != 1 or len(load[0]["series"]) < 9 or \
+            {p["series"] for p in load[0]["series"]} != {"p50", "p99",
+                                                         "p99.9"}:
+        fail("report.json latency-load chart: %s" % load)
+
+
+def test_stream():
+    rep, md, _ = matrix("st", {
+        "schema": "netproof/plan/1", "suite": "st", "protocol": "udp",
+        "repetitions": 1,
+        "base": {"mode": "stream", "backend": "raw", "io-model": "split",
+                 "clients": 1, "payload": 1472, "warmup": 0.05,
+                 "seconds": 0.3, "packet-rate": 5000},
+        "dimensions": {"gso": [0, 14720]}})
+    if "### One-way delay: percentile distribution" not in md:
+        fail("stream: no one-way delay distribution")
+    svg_title(rep, "st-latency-distribution", "One-way delay against")
+
+
+test_open_loop()
+test_stream()
+print("latency_views_test: all passed")
