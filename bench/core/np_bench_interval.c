@@ -2,7 +2,9 @@
  * np_bench_interval.c - the shared time-series sampler (see
  * np_bench_interval.h).  Boundaries are fixed on the phase's clock
  * (t0 + k S), so a late wake-up shortens the next slice instead of
- * shifting every later one; each point records its own length.  CPU is
+ * shifting every later one; each point records its own length, and a
+ * boundary without a sample (counted in "missed") merges its slice into
+ * the next point.  CPU is
  * getrusage's process total, RSS the resident pages of /proc/self/statm.
  */
 #include "np_bench_interval.h"
@@ -62,18 +64,19 @@ static int64_t pct(const struct np_hist *h, double p) {
   return h && np_hist_percentile(h, p, &v) == 0 ? v : -1;
 }
 
-/* One boundary: sample, difference, print, keep. */
-static void take(struct np_bench_intervals *iv, double t, double len,
+/* One boundary: sample, difference, print, keep; 0 when no sample (the
+ * next point then covers this slice too). */
+static int take(struct np_bench_intervals *iv, double t, double len,
                  struct np_bench_iv_sample *prev, struct np_bench_cpu *cpu0,
                  np_bench_iv_fn fn, void *ctx) {
   struct np_bench_iv_sample s = {0};
   struct np_bench_cpu cpu;
-  np_bench_cpu_since(cpu0, &cpu);
-  np_bench_cpu_now(cpu0);
   if (fn(ctx, &s) != 0 || iv->n >= iv->cap) {
     iv->missed++;
-    return;
+    return 0;
   }
+  np_bench_cpu_since(cpu0, &cpu);
+  np_bench_cpu_now(cpu0);
   struct np_bench_iv_point *p = &iv->pts[iv->n++];
   p->t = t;
   p->seconds = len;
@@ -89,7 +92,7 @@ static void take(struct np_bench_intervals *iv, double t, double len,
   *prev = s;
   prev->lat = NULL;
   if (iv->quiet)
-    return;
+    return 1;
   char t50[24] = "n/a", t99[24] = "n/a";
   if (p->p50_ns >= 0)
     snprintf(t50, sizeof t50, "%.1f", (double)p->p50_ns / 1e3);
@@ -102,6 +105,7 @@ static void take(struct np_bench_intervals *iv, double t, double len,
           len > 0 ? (double)p->bytes * 8 / len / 1e6 : 0.0, t50, t99,
           (unsigned long long)p->lost, p->cpu_percent,
           (double)p->rss_bytes / (1 << 20));
+  return 1;
 }
 
 double np_bench_interval_sleep(struct np_bench_ctl *c, double seconds,
@@ -122,8 +126,8 @@ double np_bench_interval_sleep(struct np_bench_ctl *c, double seconds,
         take(iv, now - t0, now - last, &prev, &cpu0, fn, ctx);
       return now - t0;
     }
-    take(iv, now - t0, now - last, &prev, &cpu0, fn, ctx);
-    last = now;
+    if (take(iv, now - t0, now - last, &prev, &cpu0, fn, ctx))
+      last = now;
   }
 }
 
