@@ -16,8 +16,9 @@
  * into the send-lag histogram; above 1 ms it is a late send.  A message
  * due while --max-outstanding are in flight is not sent: dropped by the
  * client, counted.  A message still outstanding when its ring slot comes
- * round again (--max-outstanding sends later) is given up (expired) and
- * stays counted in sent - received.
+ * round again (--max-outstanding sends later) is given up (expired): it
+ * frees its client's slot but stays in the lane's outstanding count (the
+ * drain's) and in sent - received.
  * Runs on lane threads only; nothing here allocates after set-up.
  */
 #include <math.h>
@@ -67,8 +68,11 @@ void np_udp_open_start(struct np_udp_lane *l) {
   np_udp_open_send_due(l);
 }
 
-/* Send cl's messages due by now, in batches of tx_batch. */
-static void client_send_due(struct np_udp_client *cl, int64_t now, int set) {
+/* Send cl's messages due by now, in batches of tx_batch; returns how many
+ * outstanding messages it gave up (expired). */
+static uint32_t client_send_due(struct np_udp_client *cl, int64_t now,
+                                int set) {
+  uint32_t gave_up = 0;
   struct np_udp_lane *l = cl->lane;
   const struct np_udp_engine *eng = l->eng;
   const struct np_udp_config *cfg = eng->cfg;
@@ -101,6 +105,7 @@ static void client_send_due(struct np_udp_client *cl, int64_t now, int set) {
         if (s->live) { /* max-outstanding sends ago and still unanswered */
           c->expired++;
           cl->outstanding--;
+          gave_up++;
         }
         *s = (struct np_udp_slot){
             .seq = seq, .ts = now, .intended = cl->due[i], .live = 1};
@@ -121,6 +126,7 @@ static void client_send_due(struct np_udp_client *cl, int64_t now, int set) {
     }
     cl->next_seq += k;
   }
+  return gave_up;
 }
 
 void np_udp_open_send_due(struct np_udp_lane *l) {
@@ -132,7 +138,10 @@ void np_udp_open_send_due(struct np_udp_lane *l) {
     for (uint32_t i = 0; i < l->nclients; i++) {
       struct np_udp_client *cl = l->clients[i];
       before += cl->outstanding;
-      client_send_due(cl, now, NP_UDP_SET(ph));
+      /* an expired message stays in the lane's count: it never comes back,
+       * so the drain waits for it like any other (or sees its kernel drop)
+       * instead of ending early on drops of messages it no longer counts */
+      after += client_send_due(cl, now, NP_UDP_SET(ph));
       after += cl->outstanding;
       if (cl->next_due < next)
         next = cl->next_due;

@@ -8,9 +8,13 @@
  * the schedule out of the transport layer.  It touches nothing but the
  * lane's published due time and loop_wake.
  *
- * Bounded: it re-reads the due time at least every 5 ms, and after waking
- * the lane for a due time it looks again only 20 us later, so a busy lane
- * is not flooded with wake-ups.
+ * Bounded: it re-reads the due time at least every 5 ms, and wakes the
+ * lane at most once per 50 us (MIN_GAP_NS): at high rates several sends
+ * come due per wake-up and leave together, each up to 50 us after its
+ * intended time - counted in the send lag, well under the 1 ms late
+ * bound - instead of one eventfd write and loop wake-up per message,
+ * which on a 2-core machine took the CPU the echo needed (a 41,000/s
+ * open loop then lost replies a closed loop at 55,000/s did not).
  */
 #include <errno.h>
 #include <sys/prctl.h>
@@ -19,7 +23,7 @@
 #include "np_udp_engine.h"
 
 #define RECHECK_NS 5000000 /* longest sleep before reading the due time */
-#define AFTER_WAKE_NS 20000 /* pause after a wake-up for the same due   */
+#define MIN_GAP_NS 50000   /* at most one wake-up per 50 us            */
 
 static void sleep_until(int64_t t) {
   struct timespec ts = {.tv_sec = t / 1000000000, .tv_nsec = t % 1000000000};
@@ -29,18 +33,17 @@ static void sleep_until(int64_t t) {
 
 static void *pacer_main(void *arg) {
   struct np_udp_lane *l = arg;
-  int64_t woke_for = -1;
+  int64_t woke_at = INT64_MIN / 2;
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   while (!atomic_load_explicit(&l->pacer_stop, memory_order_acquire)) {
     int64_t due = atomic_load_explicit(&l->next_due_pub, memory_order_acquire);
     int64_t now = np_udp_now_ns();
-    if (due == woke_for) {
-      sleep_until(now + AFTER_WAKE_NS);
-    } else if (due > now) {
-      sleep_until(due - now > RECHECK_NS ? now + RECHECK_NS : due);
+    int64_t at = due > woke_at + MIN_GAP_NS ? due : woke_at + MIN_GAP_NS;
+    if (at > now) {
+      sleep_until(at - now > RECHECK_NS ? now + RECHECK_NS : at);
     } else {
       l->eng->tp->loop_wake(l->loop);
-      woke_for = due;
+      woke_at = now;
     }
   }
   return NULL;
