@@ -11,7 +11,11 @@
  * It leaves at once, prefixed with a 3-byte FEC header, and is kept in the
  * open group.  When the group holds cfg.group datagrams, or cfg.wait_ns
  * has passed since it opened (np_fec_on_timer), parity is computed over
- * the group and sent.  Pure acks may bypass the layer entirely.
+ * the group and sent (cb.on_parity then names the datagrams it covers).
+ * A group that will carry no parity (adaptive m = 0, fixed parity 0) is
+ * "bare": its datagrams say so in their header and nobody keeps a copy,
+ * so an unimpaired path costs neither parity nor retained memory.  Pure
+ * acks may bypass the layer entirely.
  *
  * Receive side: every datagram from the socket goes through np_fec_input.
  * Data datagrams come back at once (pass-through, header stripped);
@@ -22,7 +26,8 @@
  *
  * Wire format (big-endian), byte 0 always has bit 0x10 set - the bit the
  * ARQ header reserves as NP_ARQ_F_FEC and never sets itself:
- *   data   (3 B + datagram): u8 0x10|index(0..7) | u16 group id
+ *   data   (3 B + datagram): u8 0x10|bare 0x20|index(0..7) | u16 group id
+ *                            (bare: the group carries no parity)
  *   parity (4 B + L):        u8 0x50|row(k..k+m-1) | u16 group | u8 k<<4|m
  *                            then L = 2 + longest datagram of the group
  *                            bytes of code over shards [u16 len][datagram,
@@ -59,6 +64,7 @@
 #include "np_fec_policy.h"
 
 #define NP_FEC_MARK 0x10u          /* byte-0 bit marking an FEC datagram  */
+#define NP_FEC_F_BARE 0x20u        /* data: its group carries no parity   */
 #define NP_FEC_HDR_DATA 3u         /* header bytes on each data datagram  */
 #define NP_FEC_HDR_PARITY 4u       /* header bytes on each parity datagram */
 #define NP_FEC_HDR_REPORT 21u      /* a whole loss-report datagram        */
@@ -109,6 +115,12 @@ struct np_fec_callbacks {
    * valid only during the call. */
   void (*recovered)(void *ud, const uint8_t *buf, size_t len);
   void *ud;
+  /* Optional: parity (m shards) just left for a group of k datagrams;
+   * tags[i] is what np_fec_send_tagged was given for row i.  Lets the
+   * layer above know which of its transmissions FEC can rebuild.  Runs
+   * inside np_fec_send / np_fec_on_timer / np_fec_flush; must not call
+   * back into this endpoint. */
+  void (*on_parity)(void *ud, const uint64_t *tags, unsigned k, unsigned m);
 };
 
 /* Counters are cumulative unless marked gauge. */
@@ -120,6 +132,7 @@ struct np_fec_stats {
   uint64_t groups_encoded;     /* groups closed (with or without parity)  */
   uint64_t groups_partial;     /* closed by the wait timer, k < group     */
   uint64_t groups_no_parity;   /* closed with m = 0                       */
+  uint64_t groups_bare;        /* ... of them planned so: nothing kept    */
   uint64_t parity_sent;        /* parity datagrams                        */
   uint64_t parity_bytes;       /* parity datagram bytes incl. header      */
   uint64_t header_bytes;       /* FEC header bytes on data datagrams      */
@@ -176,6 +189,10 @@ void np_fec_free(struct np_fec *f); /* accepts NULL */
  * or when buf[0] carries NP_FEC_MARK. */
 int np_fec_send(struct np_fec *f, const uint8_t *buf, size_t len,
                 uint64_t now_ns);
+/* np_fec_send with a caller's tag for this datagram, handed back by
+ * cb.on_parity when parity covers it. */
+int np_fec_send_tagged(struct np_fec *f, const uint8_t *buf, size_t len,
+                       uint64_t now_ns, uint64_t tag);
 
 /* Close the open group now (parity goes out), e.g. before idling. */
 void np_fec_flush(struct np_fec *f, uint64_t now_ns);

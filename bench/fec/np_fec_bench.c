@@ -158,9 +158,9 @@ static int bench_endpoint(const struct np_fec_bench_config *cfg, cJSON *arr) {
   int rc = NP_ENOMEM;
   if (cap.buf == NULL || cap.len == NULL || msg == NULL)
     goto cleanup;
-  struct np_fec_callbacks cbn = {null_output, NULL, NULL};
-  struct np_fec_callbacks cbc = {cap_output, NULL, &cap};
-  struct np_fec_callbacks cbr = {null_output, cap_recovered, &cap};
+  struct np_fec_callbacks cbn = {null_output, NULL, NULL, NULL};
+  struct np_fec_callbacks cbc = {cap_output, NULL, &cap, NULL};
+  struct np_fec_callbacks cbr = {null_output, cap_recovered, &cap, NULL};
   if ((rc = np_fec_new(&fc, &cbn, 0, &tx, NULL)) != 0 ||
       (rc = np_fec_new(&fc, &cbc, 0, &rec, NULL)) != 0 ||
       (rc = np_fec_new(&fc, &cbr, 0, &rx, NULL)) != 0)

@@ -25,6 +25,8 @@ struct fec_tx {
   uint8_t *buf[NP_FEC_MAX_GROUP];  /* [byte0][u16 len][datagram][pad]:
                                       shard at buf+1, cap mtu bytes       */
   uint16_t len[NP_FEC_MAX_GROUP];  /* true datagram lengths               */
+  uint64_t tag[NP_FEC_MAX_GROUP];  /* the caller's tags (cb.on_parity)    */
+  int bare;                        /* planned without parity: no copies   */
   size_t retained;                 /* sum of 2 + len over the group       */
   uint8_t *par[NP_FEC_MAX_PARITY]; /* parity datagram scratch, cap mtu    */
 };

@@ -20,6 +20,7 @@ cJSON *np_fec_stats_to_json(const struct np_fec_stats *st) {
   ADD_U64(o, st, groups_encoded);
   ADD_U64(o, st, groups_partial);
   ADD_U64(o, st, groups_no_parity);
+  ADD_U64(o, st, groups_bare);
   ADD_U64(o, st, parity_sent);
   ADD_U64(o, st, parity_bytes);
   ADD_U64(o, st, header_bytes);

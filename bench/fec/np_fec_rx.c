@@ -5,7 +5,8 @@
  * handed up through cb.recovered.
  *
  * Groups live in a direct-mapped table (slot = gid mod rx_slots) and keep
- * their shards in a preallocated pool of mtu-sized buffers.  A group is
+ * their shards in a preallocated pool of mtu-sized buffers; shards of a
+ * bare group (NP_FEC_F_BARE: no parity will follow) are only counted.  A group is
  * final (accounted, buffers released, later shards ignored as late) when
  *   - a group final_lag ids newer has been seen, or
  *   - final_ns has passed since its first shard, or
@@ -276,8 +277,8 @@ static int rx_data(struct np_fec *f, const uint8_t *b, size_t len,
   s->have |= bit;
   if (row + 1u > s->max_idx)
     s->max_idx = (uint8_t)(row + 1u);
-  if (s->state != SLOT_ACTIVE)
-    return NP_FEC_IN_DATA;
+  if (s->state != SLOT_ACTIVE || (b[0] & NP_FEC_F_BARE))
+    return NP_FEC_IN_DATA; /* bare: no parity will come, keep nothing */
   uint8_t *d = rx_reserve(f, s, row, plen + 2u);
   if (d != NULL) {
     fec_put16(d, (uint16_t)plen);

@@ -8,6 +8,12 @@
  * (m x L, L = 2 + longest datagram) are at most ratio_pct % of the data
  * shard bytes (sum of 2 + length): a group of one datagram, or one padded
  * heavily, gets less parity or none (counted as a ratio bind).
+ *
+ * A group that opens while the policy wants no parity (adaptive m = 0, or
+ * fixed parity 0) is bare: its datagrams carry NP_FEC_F_BARE, the encoder
+ * keeps no copy (retained 0) and the decoder stores none, while the
+ * header still lets the peer count losses for its reports.  A policy
+ * change takes effect from the next group.
  */
 #include "np_fec_int.h"
 
@@ -40,8 +46,10 @@ void np_fec__tx_free(struct np_fec *f) {
   }
 }
 
-/* Parity wanted before the caps. */
+/* Parity wanted before the caps (a bare group wants none). */
 static unsigned tx_requested_m(const struct np_fec *f) {
+  if (f->tx.open && f->tx.bare)
+    return 0;
   return f->cfg.mode == NP_FEC_ADAPTIVE ? f->pol.m : f->cfg.parity;
 }
 
@@ -103,8 +111,11 @@ void np_fec__tx_close(struct np_fec *f, uint64_t now_ns, int by_timer) {
       f->st.parity_sent++;
       f->st.parity_bytes += NP_FEC_HDR_PARITY + L;
     }
+    if (f->cb.on_parity != NULL)
+      f->cb.on_parity(f->cb.ud, tx->tag, k, m);
   } else {
     f->st.groups_no_parity++;
+    f->st.groups_bare += tx->bare;
   }
   f->st.groups_encoded++;
   if (by_timer && k < f->cfg.group)
@@ -121,6 +132,11 @@ void np_fec__tx_close(struct np_fec *f, uint64_t now_ns, int by_timer) {
 
 int np_fec_send(struct np_fec *f, const uint8_t *buf, size_t len,
                 uint64_t now_ns) {
+  return np_fec_send_tagged(f, buf, len, now_ns, 0);
+}
+
+int np_fec_send_tagged(struct np_fec *f, const uint8_t *buf, size_t len,
+                       uint64_t now_ns, uint64_t tag) {
   if (f == NULL || buf == NULL || len == 0)
     return NP_EINVAL;
   if (len > f->data_max)
@@ -133,8 +149,12 @@ int np_fec_send(struct np_fec *f, const uint8_t *buf, size_t len,
   /* A late timer must not let a group grow past its wait. */
   if (tx->open && now_ns >= tx->opened_ns + f->cfg.wait_ns)
     np_fec__tx_close(f, now_ns, 1);
-  size_t need = 2u + len;
-  if (fec_retained(f) + need > f->cfg.budget) {
+  /* a bare group keeps nothing: no budget to respect */
+  int bare = tx->open ? tx->bare
+                      : (f->cfg.mode == NP_FEC_ADAPTIVE ? f->pol.m
+                                                        : f->cfg.parity) == 0;
+  size_t need = bare ? 0 : 2u + len;
+  if (need && fec_retained(f) + need > f->cfg.budget) {
     f->st.budget_binds++;
     np_fec__tx_close(f, now_ns, 0);
     if (fec_retained(f) + need > f->cfg.budget)
@@ -145,16 +165,20 @@ int np_fec_send(struct np_fec *f, const uint8_t *buf, size_t len,
     tx->gid = tx->next_gid++;
     tx->k = 0;
     tx->opened_ns = now_ns;
+    tx->bare = bare;
   }
   unsigned i = tx->k;
   uint8_t *b = tx->buf[i];
-  b[0] = (uint8_t)(NP_FEC_MARK | FEC_KIND_DATA | i);
+  b[0] = (uint8_t)(NP_FEC_MARK | FEC_KIND_DATA | (tx->bare ? NP_FEC_F_BARE : 0) |
+                   i);
   fec_put16(b + 1, tx->gid);
   memcpy(b + NP_FEC_HDR_DATA, buf, len);
   tx->len[i] = (uint16_t)len;
+  tx->tag[i] = tag;
   tx->k++;
   tx->retained += need;
-  np_fec__note_retained(f);
+  if (need)
+    np_fec__note_retained(f);
   f->st.data_sent++;
   f->st.data_bytes += len;
   f->st.header_bytes += NP_FEC_HDR_DATA;

@@ -70,15 +70,24 @@ int np_matrix_capacity_placeholder(struct np_matrix_config *cf,
   return 0;
 }
 
-/* Median round trips/s of ref's passed repetitions; *n how many. */
-static int capacity_of(const struct np_matrix_plan *p,
-                       const struct np_matrix_config *ref,
-                       const char *out_dir, double *median, size_t *n,
-                       struct np_errbuf *eb) {
-  double *v = calloc((size_t)p->repetitions, sizeof *v);
-  if (v == NULL)
-    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  *n = 0;
+int np_matrix_capacity_rate_text(double fraction, const double *caps,
+                                 size_t n, char *buf, size_t len,
+                                 double *capacity) {
+  double med = 0;
+  if (n == 0 || np_stats_median(caps, n, &med) != 0)
+    return NP_ECHECK;
+  double rate = fmax(1.0, round(fraction * med));
+  snprintf(buf, len, "%.0f", fmin(rate, 1e7)); /* the option's maximum */
+  if (capacity)
+    *capacity = med;
+  return 0;
+}
+
+/* The capacity configuration's passed repetitions' round trips/s. */
+static size_t capacity_values(const struct np_matrix_plan *p,
+                              const struct np_matrix_config *ref,
+                              const char *out_dir, double *v) {
+  size_t n = 0;
   for (int k = 1; k <= p->repetitions; k++) {
     char path[1200];
     cJSON *d = NULL;
@@ -89,19 +98,10 @@ static int capacity_of(const struct np_matrix_plan *p,
     const cJSON *rps = np_json_pointer(d, "/measurement/roundtrips_per_sec");
     if (strcmp(np_json_get_string(d, "status", ""), "passed") == 0 &&
         cJSON_IsNumber(rps) && rps->valuedouble > 0)
-      v[(*n)++] = rps->valuedouble;
+      v[n++] = rps->valuedouble;
     cJSON_Delete(d);
   }
-  int rc = 0;
-  if (*n == 0)
-    rc = np_errbuf_set(eb, NP_ECHECK,
-                       "capacity: configuration %s has no passed "
-                       "repetition, so its rate fractions cannot run",
-                       ref->id);
-  else if ((rc = np_stats_median(v, *n, median)) != 0)
-    rc = np_errbuf_set(eb, rc, "capacity: %s", np_strerror(rc));
-  free(v);
-  return rc;
+  return n;
 }
 
 int np_matrix_capacity_resolve(const struct np_matrix_plan *p, size_t i,
@@ -111,16 +111,19 @@ int np_matrix_capacity_resolve(const struct np_matrix_plan *p, size_t i,
   if (cf->rate_fraction <= 0)
     return 0;
   const struct np_matrix_config *ref = &p->configs[p->capacity_ref];
-  double cap = 0;
-  size_t n = 0;
-  int rc = capacity_of(p, ref, out_dir, &cap, &n, eb);
-  if (rc)
-    return rc;
-  double rate = fmax(1.0, round(cf->rate_fraction * cap));
-  if (rate > 1e7)
-    rate = 1e7; /* the option's maximum */
+  double *v = calloc((size_t)p->repetitions, sizeof *v), cap = 0;
+  if (v == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  size_t n = capacity_values(p, ref, out_dir, v);
   char text[32];
-  snprintf(text, sizeof text, "%.0f", rate);
+  int rc = np_matrix_capacity_rate_text(cf->rate_fraction, v, n, text,
+                                        sizeof text, &cap);
+  free(v);
+  if (rc)
+    return np_errbuf_set(eb, NP_ECHECK,
+                         "capacity: configuration %s has no passed "
+                         "repetition, so its rate fractions cannot run",
+                         ref->id);
   char *t = strdup(text);
   if (t == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");

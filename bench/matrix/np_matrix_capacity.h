@@ -41,6 +41,14 @@ int np_matrix_capacity_config(const cJSON *r, struct np_matrix_config *cf,
 int np_matrix_capacity_placeholder(struct np_matrix_config *cf,
                                    struct np_errbuf *eb);
 
+/* The --rate of a fraction over the capacity values caps[0..n) (the
+ * passed repetitions' round trips/s): round(fraction x median), at least 1
+ * and at most the option's 10,000,000, as text into buf; the median into
+ * *capacity (may be NULL).  NP_ECHECK when n is 0. */
+int np_matrix_capacity_rate_text(double fraction, const double *caps,
+                                 size_t n, char *buf, size_t len,
+                                 double *capacity);
+
 /* Before configuration i runs: its --rate from the capacity configuration's
  * records under out_dir/runs/ (a line on log).  0 for configurations
  * without a fraction; NP_ECHECK when the capacity configuration has no

@@ -1,7 +1,8 @@
 /*
  * np_arq.c - np_arq lifecycle, datagram parsing and building, the flush
  * (what to send now) and the timer entry point.  Ack handling and loss
- * recovery live in np_arq_sender.c, reassembly in np_arq_recv.c.
+ * recovery live in np_arq_sender.c, reassembly and the ack policy in
+ * np_arq_recv.c, buffers and the send queue in np_arq_pool.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,15 @@ void np_arq_config_defaults(struct np_arq_config *cfg) {
   cfg->dead_timeout_ns = 10000000000ull;
   cfg->max_retries = 30;
   cfg->max_queue_bytes = (size_t)16 << 20;
+  cfg->queue_frags = 0; /* = snd_wnd */
   cfg->reo_mult_max = 16;
+  cfg->delivery = NP_ARQ_ORDERED;
+  cfg->ack_every = 2;
+  cfg->ack_delay_ns = 1000000ull;
+}
+
+const char *np_arq_delivery_name(enum np_arq_delivery d) {
+  return d == NP_ARQ_UNORDERED ? "unordered" : "ordered";
 }
 
 const char *np_arq_cc_name(enum np_arq_cc_kind k) {
@@ -54,28 +63,6 @@ uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns) {
   return (uint32_t)((now_ns - a->epoch_ns) / 1000u);
 }
 
-uint8_t *np_arq_buf_get(struct np_arq *a) {
-  if (a->pool_n > 0)
-    return a->pool[--a->pool_n];
-  return malloc(a->frag_max ? a->frag_max : 1);
-}
-
-void np_arq_buf_put(struct np_arq *a, uint8_t *buf) {
-  if (buf == NULL)
-    return;
-  if (a->pool_n == a->pool_cap) {
-    size_t ncap = a->pool_cap ? a->pool_cap * 2 : 32;
-    uint8_t **np = realloc(a->pool, ncap * sizeof *np);
-    if (np == NULL) {
-      free(buf);
-      return;
-    }
-    a->pool = np;
-    a->pool_cap = ncap;
-  }
-  a->pool[a->pool_n++] = buf;
-}
-
 void np_arq_set_state(struct np_arq *a, enum np_arq_state st) {
   if (a->st == st || a->st == NP_ARQ_FAILED)
     return;
@@ -101,22 +88,28 @@ int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *c
     return np_errbuf_set(eb, NP_EINVAL, "output and deliver callbacks needed");
   if (cfg->min_rto_ns == 0 || cfg->max_rto_ns < cfg->min_rto_ns)
     return np_errbuf_set(eb, NP_EINVAL, "bad RTO bounds");
+  if (cfg->delivery != NP_ARQ_ORDERED && cfg->delivery != NP_ARQ_UNORDERED)
+    return np_errbuf_set(eb, NP_EINVAL, "unknown delivery mode %d",
+                         (int)cfg->delivery);
+  if (cfg->ack_every < 1 || cfg->ack_every > 64 || cfg->queue_frags > 1u << 20)
+    return np_errbuf_set(eb, NP_EINVAL, "ack_every must be 1..64 and "
+                         "queue_frags at most 2^20");
   struct np_arq *a = calloc(1, sizeof *a);
   if (a == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
+  a->cfg = *cfg;
+  a->frag_max = np_arq_frag_max(cfg);
   a->snd = calloc(cfg->snd_wnd, sizeof *a->snd);
   a->rcv = calloc(cfg->rcv_wnd, sizeof *a->rcv);
-  if (a->snd == NULL || a->rcv == NULL) {
-    free(a->snd);
-    free(a->rcv);
-    free(a);
+  size_t nbufs = (size_t)cfg->snd_wnd + cfg->rcv_wnd +
+                 (cfg->queue_frags ? cfg->queue_frags : cfg->snd_wnd);
+  if (a->snd == NULL || a->rcv == NULL || np_arq_pool_init(a, nbufs) != 0) {
+    np_arq_free(a);
     return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
   }
-  a->cfg = *cfg;
   if (a->cfg.reo_mult_max == 0)
     a->cfg.reo_mult_max = 1;
   a->cb = *cb;
-  a->frag_max = np_arq_frag_max(cfg);
   a->epoch_ns = now_ns;
   a->st = NP_ARQ_OPEN;
   a->rto_ns = cfg->initial_rto_ns ? cfg->initial_rto_ns : cfg->min_rto_ns;
@@ -130,51 +123,23 @@ int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *c
   return 0;
 }
 
+/* Every buffer lives in the pool's slabs: nothing to free one by one. */
 void np_arq_free(struct np_arq *a) {
   if (a == NULL)
     return;
-  for (uint32_t i = 0; i < a->cfg.snd_wnd; i++)
-    free(a->snd[i].buf);
-  for (uint32_t i = 0; i < a->cfg.rcv_wnd; i++)
-    free(a->rcv[i].buf);
-  for (struct np_arq_msg *m = a->q_head, *n; m != NULL; m = n) {
-    n = m->next;
-    free(m);
-  }
-  for (size_t i = 0; i < a->pool_n; i++)
-    free(a->pool[i]);
-  free(a->pool);
+  np_arq_pool_free(a);
   free(a->reasm);
   free(a->snd);
   free(a->rcv);
   free(a);
 }
 
-static int enqueue(struct np_arq *a, const uint8_t *msg, size_t len, int fin) {
-  struct np_arq_msg *m = malloc(sizeof *m + len);
-  if (m == NULL)
-    return NP_ENOMEM;
-  m->next = NULL;
-  m->len = len;
-  m->off = 0;
-  m->fin = fin;
-  if (len)
-    memcpy(m->data, msg, len);
-  if (a->q_tail)
-    a->q_tail->next = m;
-  else
-    a->q_head = m;
-  a->q_tail = m;
-  a->q_bytes += len;
-  return 0;
-}
-
 int np_arq_send(struct np_arq *a, const uint8_t *msg, size_t len) {
   if (a->st == NP_ARQ_FAILED || a->close_requested)
     return NP_EINVAL;
-  if (a->q_bytes + len > a->cfg.max_queue_bytes)
+  if (a->q.bytes + len > a->cfg.max_queue_bytes)
     return NP_EAGAIN;
-  int rc = enqueue(a, msg, len, 0);
+  int rc = np_arq_queue_push(a, msg, len, 0);
   if (rc == 0) {
     a->stats.msgs_sent++;
     a->stats.msg_bytes_sent += len;
@@ -185,7 +150,7 @@ int np_arq_send(struct np_arq *a, const uint8_t *msg, size_t len) {
 void np_arq_close(struct np_arq *a, uint64_t now_ns) {
   if (a->close_requested || a->st == NP_ARQ_FAILED)
     return;
-  if (enqueue(a, NULL, 0, 1) != 0) {
+  if (np_arq_queue_push(a, NULL, 0, 1) != 0) {
     np_arq_fail(a);
     return;
   }
@@ -255,9 +220,9 @@ int np_arq_input(struct np_arq *a, const uint8_t *buf, size_t len,
     return 0;
   if (flags & NP_ARQ_F_DATA)
     np_arq_on_data(a, rd32(buf + off), flags, ts, buf + off + NP_ARQ_HDR_DATA,
-                   len - off - NP_ARQ_HDR_DATA);
+                   len - off - NP_ARQ_HDR_DATA, now_ns);
   if (flags & NP_ARQ_F_PROBE)
-    a->ack_pending = 1;
+    a->ack_pending = a->ack_now = 1;
   return 0;
 malformed:
   a->stats.malformed++;
@@ -278,7 +243,11 @@ static int emit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
     off += np_arq_build_ack(a, pkt + off,
                             f ? NP_ARQ_MAX_SACK : NP_ARQ_MAX_SACK_ACK, &nsack,
                             &truncated);
-    a->ack_pending = 0;
+    if (f && a->ack_pending)
+      a->stats.acks_piggybacked++;
+    a->ack_pending = a->ack_now = 0;
+    a->ack_count = 0;
+    a->ack_at = 0;
     a->echo_fresh = 0;
     a->ack_repeat_at = a->ack_repeat_arm ? now_ns + ACK_REPEAT_NS : 0;
     a->ack_repeat_arm = 0;
@@ -375,6 +344,7 @@ static void transmit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
   if (f->state != SF_INFLIGHT)
     a->pipe++;
   f->state = SF_INFLIGHT;
+  f->prot = 0; /* this copy is in no FEC group with parity yet */
   (void)emit(a, f, seq, extra, now_ns); /* a failed send is a lost packet */
 }
 
@@ -392,6 +362,7 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
   if (f->tx == 1) {
     f->ts_first_retx = ts;
     f->first_why = why;
+    f->first_prot = f->prot;
   }
   if (f->tx >= a->cfg.max_retries) {
     np_arq_fail(a);
@@ -400,39 +371,25 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
   transmit(a, f, seq, extra, now_ns);
 }
 
-/* Take the next fragment's worth of queued data into a new seq. */
+/* Give the oldest queued fragment the next seq and send it: its pool
+ * buffer moves into the send slot (no copy). */
 int np_arq_take_new(struct np_arq *a, uint64_t now_ns) {
-  struct np_arq_msg *m = a->q_head;
-  if (m == NULL)
+  if (a->q.n == 0)
     return 0;
   struct np_arq_sfrag *f = &a->snd[a->snd_nxt % a->cfg.snd_wnd];
-  if (f->buf == NULL && (f->buf = np_arq_buf_get(a)) == NULL)
-    return 0;
-  size_t n = m->len - m->off;
-  if (n > a->frag_max)
-    n = a->frag_max;
-  if (n)
-    memcpy(f->buf, m->data + m->off, n);
-  m->off += n;
-  f->len = (uint32_t)n;
-  f->flags = 0;
-  if (m->fin) {
-    f->flags = NP_ARQ_F_FIN;
+  struct np_arq_qfrag q = np_arq_queue_pop(a);
+  np_arq_buf_put(a, f->buf); /* NULL unless a slot was never released */
+  f->buf = q.buf;
+  f->len = q.len;
+  f->flags = q.flags;
+  if (q.flags & NP_ARQ_F_FIN) {
     a->fin_assigned = 1;
     a->fin_seq = a->snd_nxt;
-  } else if (m->off == m->len) {
-    f->flags = NP_ARQ_F_END;
-  }
-  a->q_bytes -= n;
-  if (m->off == m->len) {
-    a->q_head = m->next;
-    if (a->q_head == NULL)
-      a->q_tail = NULL;
-    free(m);
   }
   f->tx = 0;
+  f->prot = 0;
   f->state = SF_FREE;
-  f->app_limited = a->q_head == NULL;
+  f->app_limited = a->q.n == 0;
   uint32_t seq = a->snd_nxt++;
   a->stats.fragments_sent++;
   transmit(a, f, seq, 0, now_ns);
@@ -457,17 +414,17 @@ void np_arq_flush(struct np_arq *a, uint64_t now_ns) {
       sent = 1;
     }
   }
-  while (a->q_head && a->pipe < a->cc.cwnd &&
+  while (a->q.n && a->pipe < a->cc.cwnd &&
          a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
          np_seq_lt(a->snd_nxt, a->snd_una + a->peer_rwnd)) {
     if (!np_arq_take_new(a, now_ns))
       break;
     sent = 1;
   }
-  if (a->ack_pending && !sent)
+  if (a->ack_now && !sent)
     (void)emit(a, NULL, 0, 0, now_ns);
   /* flow control: peer window closed with data waiting -> persist probe */
-  if (a->q_head && a->snd_una == a->snd_nxt && a->peer_rwnd == 0) {
+  if (a->q.n && a->snd_una == a->snd_nxt && a->peer_rwnd == 0) {
     if (a->persist_at == 0)
       a->persist_at = now_ns + a->rto_ns;
   } else {
@@ -481,7 +438,7 @@ uint64_t np_arq_deadline(const struct np_arq *a) {
     return UINT64_MAX;
   uint64_t d = UINT64_MAX;
   const uint64_t t[] = {a->rto_at, a->tlp_out ? 0 : a->pto_at, a->reo_at,
-                        a->persist_at, a->ack_repeat_at};
+                        a->persist_at, a->ack_repeat_at, a->ack_at};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (t[i] && t[i] < d)
       d = t[i];
@@ -515,6 +472,10 @@ void np_arq_on_timer(struct np_arq *a, uint64_t now_ns) {
     a->stats.ack_repeats++;
     (void)emit(a, NULL, 0, 0, now_ns);
   }
+  if (a->ack_at && now_ns >= a->ack_at) { /* the delayed ack is due */
+    a->stats.acks_delayed++;
+    a->ack_now = 1;
+  }
   if (a->persist_at && now_ns >= a->persist_at) {
     a->persist_at = now_ns + a->rto_ns;
     (void)emit(a, NULL, 0, NP_ARQ_F_PROBE, now_ns);
@@ -525,7 +486,7 @@ void np_arq_on_timer(struct np_arq *a, uint64_t now_ns) {
 enum np_arq_state np_arq_get_state(const struct np_arq *a) { return a->st; }
 
 int np_arq_all_acked(const struct np_arq *a) {
-  return a->q_head == NULL && a->snd_una == a->snd_nxt &&
+  return a->q.n == 0 && a->snd_una == a->snd_nxt &&
          (!a->close_requested || a->fin_acked);
 }
 
@@ -535,7 +496,7 @@ void np_arq_pause_delivery(struct np_arq *a, int paused, uint64_t now_ns) {
   a->paused = paused;
   if (!paused) {
     np_arq_deliver_ready(a);
-    a->ack_pending = 1; /* window update */
+    a->ack_pending = a->ack_now = 1; /* window update */
     np_arq_flush(a, now_ns);
   }
 }

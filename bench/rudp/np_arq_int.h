@@ -1,7 +1,8 @@
 /*
  * np_arq_int.h - np_arq's private state, shared by np_arq.c (lifecycle,
- * output, timers), np_arq_sender.c (acks, RACK, TLP, RTO) and
- * np_arq_recv.c (reassembly, delivery, ack generation).
+ * output, timers), np_arq_sender.c (acks, RACK, TLP, RTO), np_arq_recv.c
+ * (reassembly, delivery, ack generation) and np_arq_pool.c (fragment
+ * buffers and the send queue, allocated up front).
  */
 #ifndef NP_ARQ_INT_H
 #define NP_ARQ_INT_H
@@ -24,13 +25,18 @@ enum np_arq_retx_why { RETX_RACK = 1, RETX_TLP, RETX_RTO };
 
 /* one fragment in the send window */
 struct np_arq_sfrag {
-  uint8_t *buf;          /* fragment bytes (frag_max capacity, owned)  */
+  uint8_t *buf;          /* fragment bytes (a pool buffer, returned when
+                            the fragment is acknowledged)              */
   uint32_t len;          /* payload length                             */
   uint8_t flags;         /* NP_ARQ_F_END / NP_ARQ_F_FIN                */
   uint8_t state;         /* enum np_arq_sf_state                       */
   uint8_t why;           /* enum np_arq_retx_why when SF_LOST          */
   uint8_t app_limited;   /* sent with nothing else queued              */
   uint8_t first_why;     /* trigger of the first retransmission        */
+  uint8_t first_prot;    /* that retransmission's original was covered
+                            by FEC parity                               */
+  uint8_t prot;          /* latest transmission sits in an FEC group
+                            that carried parity (np_arq_protect)       */
   uint32_t tx;           /* transmissions so far                       */
   uint32_t ts_last;      /* wire ts of the latest transmission         */
   uint32_t ts_first_retx;/* wire ts of the first retransmission        */
@@ -42,18 +48,44 @@ struct np_arq_sfrag {
 
 /* one slot of the receive window */
 struct np_arq_rslot {
-  uint8_t *buf;
-  uint32_t len;
-  uint8_t flags;
-  uint8_t present;
+  uint8_t *buf;          /* a pool buffer while held, else NULL        */
+  uint32_t len;          /* fragment bytes                             */
+  uint8_t flags;         /* NP_ARQ_F_BEGIN / END / FIN                 */
+  uint8_t present;       /* received (stays 1 after an unordered
+                            delivery, for acks and duplicates)         */
+  uint8_t done;          /* delivered out of order, buffer returned    */
 };
 
-/* an application message waiting for sequence numbers */
-struct np_arq_msg {
-  struct np_arq_msg *next;
-  size_t len, off;
-  int fin; /* the closing marker, no payload */
-  uint8_t data[];
+/* one queued fragment: application bytes already cut to frag_max */
+struct np_arq_qfrag {
+  uint8_t *buf;          /* a pool buffer (moves to the send slot)     */
+  uint32_t len;          /* bytes                                      */
+  uint8_t flags;         /* NP_ARQ_F_BEGIN / END / FIN                 */
+};
+
+/* Fragment buffers (frag_max bytes each) cut from slabs allocated at
+ * np_arq_new: snd_wnd + rcv_wnd + queue_frags of them, which covers
+ * every send slot, every receive slot and queue_frags queued fragments.
+ * A queue deeper than ever before adds a slab (the only allocation after
+ * np_arq_new, and never in a steady state); nothing is freed before
+ * np_arq_free. */
+struct np_arq_pool {
+  uint8_t **free;        /* stack of free buffers                      */
+  size_t nfree;          /* entries on the stack                       */
+  size_t total;          /* buffers in all slabs (stack capacity)      */
+  uint8_t **slabs;       /* slab base pointers                         */
+  size_t nslabs, cap_slabs;
+};
+
+/* The send queue: a ring of fragments, cap a power of two, grown by
+ * doubling together with the pool (see np_arq_pool). */
+struct np_arq_queue {
+  struct np_arq_qfrag *ring;
+  uint32_t cap;          /* ring entries (power of two)                */
+  uint32_t head;         /* index of the oldest entry                  */
+  uint32_t n;            /* entries                                    */
+  size_t bytes;          /* application bytes queued                   */
+  size_t allowance;      /* pool buffers reserved for queued fragments */
 };
 
 struct np_arq {
@@ -70,8 +102,7 @@ struct np_arq {
   uint32_t pipe;       /* fragments in flight (sent, not acked/lost)  */
   uint32_t lost;       /* marked lost, awaiting retransmission        */
   uint32_t peer_rwnd;  /* peer's advertised free fragments            */
-  struct np_arq_msg *q_head, *q_tail;
-  size_t q_bytes;
+  struct np_arq_queue q;
   int close_requested, fin_assigned, fin_acked;
   uint32_t fin_seq;
   struct np_arq_cc cc;
@@ -102,7 +133,10 @@ struct np_arq {
   uint32_t dlv_nxt;  /* next seq to hand to the application         */
   uint32_t rcv_high; /* one past the highest seq received            */
   uint32_t last_rcv_seq; /* most recently stored fragment (SACK order) */
-  int ack_pending;
+  int ack_pending;       /* something arrived that no ack covered yet  */
+  int ack_now;           /* ... and the ack must go at the next flush  */
+  uint32_t ack_count;    /* data datagrams since the last ack          */
+  uint64_t ack_at;       /* delayed-ack deadline (0 = none)            */
   int ack_repeat_arm;   /* the pending ack reports out-of-order data   */
   uint64_t ack_repeat_at; /* send that ack once more (0 = no)           */
   uint32_t echo_ts;
@@ -111,15 +145,25 @@ struct np_arq {
   uint8_t *reasm;
   size_t reasm_len, reasm_cap;
 
-  /* free fragment buffers (frag_max bytes each) */
-  uint8_t **pool;
-  size_t pool_n, pool_cap;
+  struct np_arq_pool pool; /* np_arq_pool.c                             */
 };
+
+/* np_arq_pool.c */
+/* Slabs for nbufs buffers and a queue ring; NP_ENOMEM. */
+int np_arq_pool_init(struct np_arq *a, size_t nbufs);
+void np_arq_pool_free(struct np_arq *a);
+/* A free buffer, or NULL when none is left (never allocates). */
+uint8_t *np_arq_buf_get(struct np_arq *a);
+void np_arq_buf_put(struct np_arq *a, uint8_t *buf); /* accepts NULL */
+/* Cut msg into fragments at the queue's tail (fin: one empty FIN
+ * fragment).  NP_ENOMEM leaves the queue as it was. */
+int np_arq_queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
+                      int fin);
+/* The oldest queued fragment, removed (q.n > 0). */
+struct np_arq_qfrag np_arq_queue_pop(struct np_arq *a);
 
 /* np_arq.c */
 uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns);
-uint8_t *np_arq_buf_get(struct np_arq *a);
-void np_arq_buf_put(struct np_arq *a, uint8_t *buf);
 void np_arq_set_state(struct np_arq *a, enum np_arq_state st);
 void np_arq_fail(struct np_arq *a);
 /* Send fragment seq again (counted under why); extra flags e.g. PROBE. */
@@ -146,7 +190,8 @@ uint64_t np_arq_reo_wnd(const struct np_arq *a);
 
 /* np_arq_recv.c */
 void np_arq_on_data(struct np_arq *a, uint32_t seq, uint8_t flags,
-                    uint32_t ts, const uint8_t *p, size_t len);
+                    uint32_t ts, const uint8_t *p, size_t len,
+                    uint64_t now_ns);
 void np_arq_deliver_ready(struct np_arq *a);
 /* Write the ack block at p with at most max ranges; returns bytes.
  * *truncated = 1 when more ranges existed. */

@@ -36,12 +36,19 @@ uint64_t np_arq_reo_wnd(const struct np_arq *a) {
   return w;
 }
 
+/* The window for a fragment an FEC group protects (np_arq_protect). */
+static uint64_t reo_wnd_protected(const struct np_arq *a, uint64_t reo) {
+  uint64_t p = a->cfg.reo_wnd_protected_ns;
+  return p && p < reo ? p : reo;
+}
+
 /* RFC 8985's PTO is 2 x SRTT; we add the reordering window so that a
- * probe does not fire for an ack that is merely reordered. */
+ * probe does not fire for an ack that is merely reordered, and the peer's
+ * ack delay bound (RFC 9002 6.2.1). */
 uint64_t np_arq_pto(const struct np_arq *a) {
   if (a->srtt_ns == 0)
     return a->rto_ns;
-  uint64_t p = 2 * a->srtt_ns + np_arq_reo_wnd(a);
+  uint64_t p = 2 * a->srtt_ns + np_arq_reo_wnd(a) + a->cfg.ack_delay_ns;
   return p < PTO_FLOOR_NS ? PTO_FLOOR_NS : p;
 }
 
@@ -122,8 +129,10 @@ static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
   f->state = SF_ACKED;
   w->newly++;
   a->delivered += f->len ? f->len : 1;
-  if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0)
+  if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0) {
     spurious(a, f->first_why, w->late_ns, now_ns);
+    a->stats.spurious_protected += f->first_prot;
+  }
   if (np_seq_le(w->fack, seq))
     w->fack = seq + 1;
   /* RFC 8985 reordering detection: a never-retransmitted fragment acked
@@ -173,7 +182,7 @@ static void mark_lost(struct np_arq *a, struct np_arq_sfrag *f, uint8_t why) {
 void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
   if (a->rack_xmit_ns == 0)
     return;
-  uint64_t reo = np_arq_reo_wnd(a);
+  uint64_t reo = np_arq_reo_wnd(a), reo_p = reo_wnd_protected(a, reo);
   uint32_t newly_lost = 0;
   a->reo_at = 0;
   for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++) {
@@ -183,7 +192,7 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
     if (!(f->sent_ns < a->rack_xmit_ns ||
           (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq))))
       continue;
-    uint64_t due = f->sent_ns + a->rack_rtt_ns + reo;
+    uint64_t due = f->sent_ns + a->rack_rtt_ns + (f->prot ? reo_p : reo);
     if (due <= now_ns) {
       mark_lost(a, f, RETX_RACK);
       newly_lost++;
@@ -225,7 +234,10 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
     a->peer_rwnd = ack->rwnd;
   while (np_seq_lt(a->snd_una, a->snd_nxt) &&
          a->snd[a->snd_una % a->cfg.snd_wnd].state == SF_ACKED) {
-    a->snd[a->snd_una % a->cfg.snd_wnd].state = SF_FREE;
+    struct np_arq_sfrag *f = &a->snd[a->snd_una % a->cfg.snd_wnd];
+    f->state = SF_FREE;
+    np_arq_buf_put(a, f->buf); /* acknowledged: the buffer is free again */
+    f->buf = NULL;
     a->snd_una++;
   }
   if (a->fin_assigned && np_seq_lt(a->fin_seq, a->snd_una) && !a->fin_acked) {
@@ -278,7 +290,7 @@ void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns) {
   a->tlp_out = 1;
   a->pto_at = 0;
   a->stats.tlp_events++;
-  if (a->q_head && a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
+  if (a->q.n && a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
       np_seq_lt(a->snd_nxt, a->snd_una + a->peer_rwnd)) {
     (void)np_arq_take_new(a, now_ns);
   } else {
@@ -330,4 +342,45 @@ void np_arq_rearm(struct np_arq *a, uint64_t now_ns) {
     uint64_t p = now_ns + np_arq_pto(a);
     a->pto_at = p < a->rto_at ? p : a->rto_at;
   }
+}
+
+int np_arq_datagram_tag(const uint8_t *buf, size_t len, uint64_t *tag) {
+  if (len < NP_ARQ_HDR_COMMON || !(buf[0] & NP_ARQ_F_DATA))
+    return NP_EINVAL;
+  size_t off = NP_ARQ_HDR_COMMON;
+  if (buf[0] & NP_ARQ_F_ACK)
+    off += NP_ARQ_HDR_ACK + (size_t)buf[1] * NP_ARQ_HDR_SACK;
+  if (len < off + NP_ARQ_HDR_DATA)
+    return NP_EINVAL;
+  const uint8_t *t = buf + 4, *q = buf + off;
+  uint32_t ts = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 |
+                (uint32_t)t[2] << 8 | t[3];
+  uint32_t seq = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
+                 (uint32_t)q[2] << 8 | q[3];
+  *tag = (uint64_t)ts << 32 | seq;
+  return 0;
+}
+
+/* Only marks the fragment and pulls the RACK timer in: it runs inside the
+ * output callback, in the middle of a flush, so it must not send. */
+void np_arq_protect(struct np_arq *a, uint64_t tag, uint64_t now_ns) {
+  uint32_t seq = (uint32_t)tag, ts = (uint32_t)(tag >> 32);
+  if (a->cfg.reo_wnd_protected_ns == 0 || np_seq_lt(seq, a->snd_una) ||
+      !np_seq_lt(seq, a->snd_nxt))
+    return;
+  struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
+  if (f->state != SF_INFLIGHT || f->ts_last != ts || f->prot)
+    return;
+  f->prot = 1;
+  a->stats.protected_frags++;
+  if (a->rack_xmit_ns == 0 ||
+      !(f->sent_ns < a->rack_xmit_ns ||
+        (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq))))
+    return;
+  uint64_t due = f->sent_ns + a->rack_rtt_ns +
+                 reo_wnd_protected(a, np_arq_reo_wnd(a));
+  if (due < now_ns)
+    due = now_ns;
+  if (a->reo_at == 0 || due < a->reo_at)
+    a->reo_at = due;
 }

@@ -23,6 +23,7 @@
 #define NP_RUDP_MAX_LANES 16u
 #define NP_RUDP_MAX_ROUNDS 100u
 #define NP_RUDP_MAX_PAYLOAD (1u << 20) /* 1 MiB messages */
+#define NP_RUDP_MAX_BATCH 64u          /* datagrams per mmsg syscall */
 
 enum np_rudp_io_model {
   NP_RUDP_IO_SINGLE, /* one loop thread: server and every client          */
@@ -41,14 +42,18 @@ struct np_rudp_config {
   enum np_rudp_fec fec; /* none | fixed | adaptive                       */
   struct np_fec_config fec_cfg; /* group, parity, wait, budget, policy;
                                    mode mirrors fec                      */
-  struct np_arq_config arq; /* cc, mtu, windows, RTO bounds             */
-  int reo_auto;         /* --reo-wnd-max-ms auto: arq.reo_wnd_max_ns is
-                           fec wait + 3 ms with FEC, none without        */
+  struct np_arq_config arq; /* cc, mtu, windows, RTO bounds, delivery,
+                               ack coalescing                            */
+  int reo_fec_auto;     /* --reo-wnd-fec-ms auto: fec wait + 3 ms        */
+  int reo_auto;         /* --reo-wnd-max-ms auto: no global cap
+                           (arq.reo_wnd_max_ns 0); with FEC,
+                           arq.reo_wnd_protected_ns = fec wait + 3 ms    */
   double warmup;        /* seconds per round                            */
   double seconds;       /* measured seconds per round                   */
   uint32_t rounds;      /* measurement rounds, seeds seed, seed+1, ...  */
   uint64_t seed;
   int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */
+  uint32_t batch;       /* datagrams per recvmmsg / sendmmsg (--batch)  */
   struct np_relay_config relay; /* profile and impairments              */
   const char *relay_ext;  /* --relay ADDR:PORT: an external relay process
                              (netproof-bench relay) instead of the

@@ -7,6 +7,13 @@
  * k as u64, little-endian, when payload >= 12) followed by a pattern
  * derived from (seed, c, k, offset).  The server checks every request's
  * order and content before echoing it; the client checks every echo.
+ * Ordered delivery: message k must be the next one.  Unordered delivery
+ * (--delivery unordered, payload >= 12): the header's k must be one not
+ * yet received and, at the client, one that was sent; each endpoint keeps
+ * a bitmap of the numbers received from recv_low (the lowest missing) on,
+ * over a ring larger than any span of numbers that can be in flight
+ * (window + twice both ARQ windows, doubled), so every message is checked
+ * exactly once against the bytes its number stands for.
  *
  * FEC (--fec fixed|adaptive, docs/fec.md): ARQ data datagrams (first
  * transmissions and retransmissions) go out through np_fec_send, pure
@@ -15,6 +22,7 @@
  * NP_ARQ_IN_RECOVERED (no RTT sample, no congestion signal; the ARQ acks
  * it, so only what FEC could not rebuild is retransmitted).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_rudp_endpoint_int.h"
@@ -33,20 +41,76 @@ static void msg_fill(uint8_t *buf, uint32_t len, uint64_t seed, uint32_t c,
   }
 }
 
-/* 0 ok, 1 content error, 2 order error (header names another k) */
-static int msg_check(struct lane *l, const uint8_t *m, size_t len, uint32_t c,
-                     uint64_t k) {
-  uint32_t want = l->net->cfg->payload;
+/* 0 ok, 1 content error, 2 order error: another k than the next one
+ * (ordered), or a k received already, out of the ring or never sent
+ * (unordered).  *k_out: the message's number when 0 or 1. */
+static int msg_check(const struct conn *cn, const uint8_t *m, size_t len,
+                     uint64_t *k_out) {
+  const struct np_rudp_net *n = cn->lane->net;
+  uint32_t want = n->cfg->payload;
+  uint64_t k = cn->recv_low;
   if (len >= 12 && len == want) {
     uint64_t got;
     memcpy(&got, m + 4, 8);
-    if (got != k)
+    if (cn->seen == NULL && got != k)
       return 2;
+    if (cn->seen != NULL) {
+      if (got < cn->recv_low || got - cn->recv_low >= cn->ring ||
+          (!cn->is_server && got >= cn->next_send) ||
+          (cn->seen[(got % cn->ring) / 8] & (1u << (got % 8))))
+        return 2;
+      k = got;
+    }
+  } else if (cn->seen != NULL) {
+    return 1; /* no header to name it: cannot be any message */
   }
+  *k_out = k;
   if (len != want)
     return 1;
-  msg_fill(l->scratch, want, l->net->seed, c, k);
-  return memcmp(m, l->scratch, want) != 0;
+  msg_fill(cn->lane->scratch, want, n->seed, cn->client, k);
+  return memcmp(m, cn->lane->scratch, want) != 0;
+}
+
+/* Message k is in: advance recv_low over everything received. */
+static void mark_received(struct conn *c, uint64_t k) {
+  if (c->seen == NULL) {
+    c->recv_low = k + 1;
+    return;
+  }
+  c->seen[(k % c->ring) / 8] |= (uint8_t)(1u << (k % 8));
+  while (c->seen[(c->recv_low % c->ring) / 8] & (1u << (c->recv_low % 8))) {
+    c->seen[(c->recv_low % c->ring) / 8] &=
+        (uint8_t) ~(1u << (c->recv_low % 8));
+    c->recv_low++;
+  }
+}
+
+int np_rudp__conn_app_init(struct conn *c, const struct np_rudp_config *cfg) {
+  uint64_t span = cfg->window;
+  if (cfg->arq.delivery == NP_ARQ_UNORDERED)
+    span = 2 * (cfg->window + 2 * ((uint64_t)cfg->arq.snd_wnd +
+                                   cfg->arq.rcv_wnd));
+  c->ring = 8;
+  while (c->ring < span)
+    c->ring *= 2;
+  if (cfg->arq.delivery == NP_ARQ_UNORDERED &&
+      (c->seen = calloc(c->ring / 8, 1)) == NULL)
+    return NP_ENOMEM;
+  if (!c->is_server &&
+      (c->sent_at = calloc(c->ring, sizeof *c->sent_at)) == NULL)
+    return NP_ENOMEM;
+  return 0;
+}
+
+void np_rudp__conn_app_free(struct conn *c) {
+  free(c->seen);
+  free(c->sent_at);
+  c->seen = NULL;
+  c->sent_at = NULL;
+}
+
+int np_rudp__conn_drained(const struct conn *c) {
+  return c->recv_low == c->next_send;
 }
 
 /* ---- the application ------------------------------------------------- */
@@ -59,7 +123,7 @@ void np_rudp__client_send(struct conn *c) {
     c->app.send_errors++;
     return;
   }
-  c->sent_at[k % cfg->window] = np_rudp__now_ns();
+  c->sent_at[k % c->ring] = np_rudp__now_ns();
   c->next_send++;
   c->app.sent++;
   c->app.msg_bytes += cfg->payload;
@@ -67,7 +131,7 @@ void np_rudp__client_send(struct conn *c) {
 }
 
 void np_rudp__note_drained(struct conn *c) {
-  if (!c->drained_noted && c->next_recv == c->next_send &&
+  if (!c->drained_noted && np_rudp__conn_drained(c) &&
       c->lane->phase_seen >= NP_RUDP_DRAIN) {
     c->drained_noted = 1;
     atomic_fetch_add(&c->lane->net->ctl->drained, 1);
@@ -77,12 +141,14 @@ void np_rudp__note_drained(struct conn *c) {
 void np_rudp__on_deliver(void *ud, const uint8_t *msg, size_t len) {
   struct conn *c = ud;
   struct lane *l = c->lane;
-  int bad = msg_check(l, msg, len, c->client, c->next_recv);
+  uint64_t k = 0;
+  int bad = msg_check(c, msg, len, &k);
   if (bad == 2)
-    c->app.sequence_errors++;
+    c->app.sequence_errors++; /* nothing marked: no number to trust */
   else if (bad)
     c->app.content_errors++;
-  c->next_recv++;
+  if (bad != 2)
+    mark_received(c, k);
   if (c->is_server) {
     c->app.server_received++;
     if (np_arq_send(c->arq, msg, len) == 0) {
@@ -94,11 +160,10 @@ void np_rudp__on_deliver(void *ud, const uint8_t *msg, size_t len) {
     c->dirty = 1;
     return;
   }
-  uint64_t k = c->next_recv - 1;
   c->app.received++;
-  if (c->measuring)
+  if (c->measuring && bad != 2)
     (void)np_hist_record(l->rtt, (int64_t)(np_rudp__now_ns() -
-                                           c->sent_at[k % l->net->cfg->window]));
+                                           c->sent_at[k % c->ring]));
   if (l->phase_seen < NP_RUDP_DRAIN)
     np_rudp__client_send(c);
   np_rudp__note_drained(c);
@@ -116,31 +181,49 @@ void np_rudp__on_state(void *ud, enum np_arq_state st) {
  * when there is no FEC or for pure acks). */
 int np_rudp__sock_send(void *ud, const uint8_t *buf, size_t len) {
   struct conn *c = ud;
-  uv_buf_t b = uv_buf_init((char *)buf, (unsigned)len);
+  struct lane *l = c->lane;
   int r;
   c->wire_bytes += len;
   c->wire_dgrams++;
   if (c->is_server) {
     if (!c->peer_set)
       return NP_EAGAIN;
-    r = uv_udp_try_send(&c->lane->server, &b, 1,
-                        (const struct sockaddr *)&c->peer);
+    socklen_t alen = c->peer.ss_family == AF_INET6
+                         ? sizeof(struct sockaddr_in6)
+                         : sizeof(struct sockaddr_in);
+    r = np_rudp_txq_put(&l->server_txq, buf, len,
+                        (const struct sockaddr *)&c->peer, alen, &l->io);
   } else {
-    r = uv_udp_try_send(&c->sock, &b, 1, NULL);
+    r = np_rudp_txq_put(&c->txq, buf, len, NULL, 0, &l->io);
   }
   if (r < 0) {
-    c->lane->send_errors++;
+    l->send_errors++;
     return NP_EIO;
   }
   return 0;
 }
 
-/* The ARQ's output: data through the FEC layer, everything else plain. */
+/* The ARQ's output: data through the FEC layer (tagged, so the layer can
+ * tell which transmissions its parity covers), everything else plain. */
 int np_rudp__on_arq_output(void *ud, const uint8_t *buf, size_t len) {
   struct conn *c = ud;
-  if (c->fec != NULL && (buf[0] & NP_ARQ_F_DATA))
-    return np_fec_send(c->fec, buf, len, np_rudp__now_ns());
+  uint64_t tag = 0;
+  if (c->fec != NULL && (buf[0] & NP_ARQ_F_DATA)) {
+    (void)np_arq_datagram_tag(buf, len, &tag);
+    return np_fec_send_tagged(c->fec, buf, len, np_rudp__now_ns(), tag);
+  }
   return np_rudp__sock_send(ud, buf, len);
+}
+
+/* The FEC layer sent parity over k of our data datagrams: RACK may give
+ * them the short window (np_arq_protect). */
+void np_rudp__on_fec_parity(void *ud, const uint64_t *tags, unsigned k,
+                            unsigned m) {
+  struct conn *c = ud;
+  uint64_t now = np_rudp__now_ns();
+  (void)m;
+  for (unsigned i = 0; i < k; i++)
+    np_arq_protect(c->arq, tags[i], now);
 }
 
 /* A data datagram the FEC layer rebuilt from parity. */

@@ -1,7 +1,15 @@
 /*
  * np_rudp_endpoint.c - lanes, sockets, timers and phases of one round
  * (see np_rudp_endpoint.h for the threading model; one connection's
- * application and datagram path live in np_rudp_conn.c).
+ * application and datagram path live in np_rudp_conn.c, the batched
+ * recvmmsg / sendmmsg calls in np_rudp_endpoint_io.c).
+ *
+ * IO: each socket is watched by a uv_poll handle; readable means one
+ * recvmmsg of up to --batch datagrams (again while batches come back
+ * full, at most RX_ROUNDS times per wake-up).  Sends queue per socket and
+ * leave in sendmmsg batches at the end of every callback that may send
+ * (check, timer, wake-up), so a loop iteration's acks and data share
+ * system calls.
  *
  * Timers: one per lane on the earliest np_arq_deadline / np_fec_deadline
  * of its connections, plus a 100 ms sampler of the FEC retained bytes
@@ -16,19 +24,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define RX_ROUNDS 8 /* full batches taken per wake-up before yielding */
+
 /* ---- loop callbacks ---------------------------------------------------- */
 
-static void on_alloc(uv_handle_t *h, size_t sug, uv_buf_t *buf) {
-  (void)sug;
-  struct lane *l = h->loop->data;
-  *buf = uv_buf_init((char *)l->rxbuf, sizeof l->rxbuf);
+/* Everything the lane queued leaves now (sendmmsg per socket). */
+static void lane_flush_tx(struct lane *l) {
+  if (l->has_server)
+    np_rudp_txq_flush(&l->server_txq, &l->io);
+  for (unsigned i = 0; i < l->nconns; i++)
+    if (!l->conns[i]->is_server)
+      np_rudp_txq_flush(&l->conns[i]->txq, &l->io);
 }
 
-static void on_client_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
-                           const struct sockaddr *addr, unsigned flags) {
-  (void)addr, (void)flags;
-  if (n > 0)
-    np_rudp__conn_input(h->data, (const uint8_t *)buf->base, (size_t)n);
+static void on_client_readable(uv_poll_t *p, int status, int events) {
+  struct conn *c = p->data;
+  struct lane *l = c->lane;
+  if (status < 0 || !(events & UV_READABLE))
+    return;
+  uv_os_fd_t fd = c->txq.fd;
+  for (int round = 0; round < RX_ROUNDS; round++) {
+    unsigned n = np_rudp_rxb_recv(&l->rxb, fd, &l->io);
+    for (unsigned i = 0; i < n; i++)
+      if (np_rudp_rxb_len(&l->rxb, i) > 0)
+        np_rudp__conn_input(c, np_rudp_rxb_data(&l->rxb, i),
+                            np_rudp_rxb_len(&l->rxb, i));
+    if (n < l->rxb.cap)
+      break; /* drained; level-triggered poll wakes us for more */
+  }
 }
 
 /* The server connection whose client route is addr (pinned), or NULL. */
@@ -43,13 +66,10 @@ static struct conn *server_by_addr(struct lane *l, const struct sockaddr *addr,
   return NULL;
 }
 
-static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
-                           const struct sockaddr *addr, unsigned flags) {
-  (void)flags;
-  struct lane *l = h->data;
+static void server_input(struct lane *l, const uint8_t *p, ssize_t n,
+                         const struct sockaddr *addr) {
   if (n <= 0 || addr == NULL)
     return;
-  const uint8_t *p = (const uint8_t *)buf->base;
   socklen_t alen = addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
                                                : sizeof(struct sockaddr_in);
   uint32_t conv = 0;
@@ -80,6 +100,23 @@ static void on_server_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
   np_rudp__conn_input(c, p, (size_t)n);
 }
 
+static void on_server_readable(uv_poll_t *p, int status, int events) {
+  struct lane *l = p->data;
+  if (status < 0 || !(events & UV_READABLE))
+    return;
+  for (int round = 0; round < RX_ROUNDS; round++) {
+    unsigned n = np_rudp_rxb_recv(&l->rxb, l->server_txq.fd, &l->io);
+    for (unsigned i = 0; i < n; i++) {
+      socklen_t alen;
+      const struct sockaddr *from = np_rudp_rxb_from(&l->rxb, i, &alen);
+      server_input(l, np_rudp_rxb_data(&l->rxb, i),
+                   (ssize_t)np_rudp_rxb_len(&l->rxb, i), from);
+    }
+    if (n < l->rxb.cap)
+      break;
+  }
+}
+
 static void arm_timer(struct lane *l);
 
 static uint64_t conn_deadline(const struct conn *c) {
@@ -103,6 +140,7 @@ static void on_timer(uv_timer_t *t) {
       np_fec_on_timer(c->fec, now); /* partial-group parity, reports */
   }
   arm_timer(l);
+  lane_flush_tx(l);
 }
 
 static void arm_timer(struct lane *l) {
@@ -132,6 +170,7 @@ static void on_check(uv_check_t *h) {
     }
   }
   arm_timer(l);
+  lane_flush_tx(l);
 }
 
 /* Sum of the lane's FEC retained bytes, one sample per 100 ms. */
@@ -166,6 +205,8 @@ static void lane_phase(struct lane *l) {
     for (unsigned i = 0; i < l->nconns; i++) {
       struct conn *c = l->conns[i];
       if (next == NP_RUDP_MEASURE) {
+        if (i == 0)
+          l->io_base = l->io;
         np_arq_get_stats(c->arq, &c->base);
         np_fec_reset_counters(c->fec);
         c->wire_base[0] = c->wire_bytes;
@@ -175,6 +216,8 @@ static void lane_phase(struct lane *l) {
       } else if (next == NP_RUDP_DRAIN && !c->is_server) {
         np_rudp__note_drained(c);
       } else if (next == NP_RUDP_CLOSE) {
+        if (i == 0)
+          l->io_end = l->io;
         np_arq_get_stats(c->arq, &c->end);
         np_fec_get_stats(c->fec, &c->fec_end);
         c->wire_end[0] = c->wire_bytes;
@@ -186,6 +229,8 @@ static void lane_phase(struct lane *l) {
           np_arq_close(c->arq, now);
         }
       } else if (next == NP_RUDP_STOP) {
+        if (c->poll_open)
+          uv_close((uv_handle_t *)&c->poll, NULL); /* before its socket */
         if (c->sock_open) {
           c->drops = sock_drops(&c->sock);
           uv_close((uv_handle_t *)&c->sock, NULL);
@@ -197,7 +242,10 @@ static void lane_phase(struct lane *l) {
     if (next == NP_RUDP_CLOSE)
       uv_timer_stop(&l->sampler);
     if (next == NP_RUDP_STOP) {
+      lane_flush_tx(l);
       uv_close((uv_handle_t *)&l->sampler, NULL);
+      if (l->server_poll_open)
+        uv_close((uv_handle_t *)&l->server_poll, NULL);
       if (l->has_server) {
         l->server_drops = sock_drops(&l->server);
         uv_close((uv_handle_t *)&l->server, NULL);
@@ -209,6 +257,7 @@ static void lane_phase(struct lane *l) {
     }
   }
   arm_timer(l);
+  lane_flush_tx(l);
 }
 
 static void on_wake(uv_async_t *a) { lane_phase(a->data); }
@@ -226,6 +275,7 @@ static void lane_main(void *arg) {
     np_arq_flush(c->arq, now);
     c->dirty = 0;
   }
+  lane_flush_tx(l);
   lane_phase(l);
   uv_run(&l->loop, UV_RUN_DEFAULT);
 }
@@ -254,6 +304,19 @@ static int set_buffers(uv_udp_t *u, int want, struct np_rudp_sockrep *rep) {
   return 0;
 }
 
+/* Watch the socket of h for reading with p (h's own receive path stays
+ * off, so the descriptor has one watcher); *fd is the socket. */
+static int poll_socket(uv_loop_t *loop, uv_handle_t *h, uv_poll_t *p,
+                       void *data, uv_poll_cb cb, uv_os_fd_t *fd) {
+  int r = uv_fileno(h, fd);
+  if (r == 0)
+    r = uv_poll_init(loop, p, *fd);
+  if (r != 0)
+    return r;
+  p->data = data;
+  return uv_poll_start(p, UV_READABLE, cb);
+}
+
 static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
                      uint32_t client, int is_server, struct np_errbuf *eb) {
   struct np_arq_config ac = n->cfg->arq;
@@ -263,15 +326,15 @@ static int conn_init(struct np_rudp_net *n, struct conn *c, struct lane *l,
   c->lane = l;
   c->client = client;
   c->is_server = is_server;
-  if (!is_server &&
-      (c->sent_at = calloc(n->cfg->window, sizeof *c->sent_at)) == NULL)
+  if (np_rudp__conn_app_init(c, n->cfg) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
   int rc = np_arq_new(&ac, &cb, np_rudp__now_ns(), &c->arq, eb);
   if (rc)
     return rc;
   if (n->fec) {
     struct np_fec_callbacks fcb = {np_rudp__sock_send,
-                                    np_rudp__on_fec_recovered, c};
+                                    np_rudp__on_fec_recovered, c,
+                                    np_rudp__on_fec_parity};
     rc = np_fec_new(&n->cfg->fec_cfg, &fcb, np_rudp__now_ns(), &c->fec, eb);
     if (rc)
       return rc;
@@ -301,7 +364,8 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
   l->conns = calloc(2 * (size_t)n->cfg->clients, sizeof *l->conns);
   l->msgbuf = malloc(n->cfg->payload);
   l->scratch = malloc(n->cfg->payload);
-  if (!l->conns || !l->msgbuf || !l->scratch || !l->retained)
+  if (!l->conns || !l->msgbuf || !l->scratch || !l->retained ||
+      np_rudp_rxb_init(&l->rxb, n->cfg->batch, n->cfg->arq.mtu) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
   return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
 }
@@ -331,6 +395,7 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
     if ((rc = lane_init(n, &n->lanes[i], i, eb)) != 0)
       goto fail_net;
   struct lane *l0 = &n->lanes[0];
+  uv_os_fd_t fd;
   struct sockaddr_storage any, at;
   memset(&any, 0, sizeof any);
   if (cfg->relay_ext && cfg->relay_addr.ss_family == AF_INET6)
@@ -346,8 +411,15 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
   n->reps[0].server = 1;
   if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)&at, 0)) != 0 ||
       (r = set_buffers(&l0->server, cfg->socket_buffer, &n->reps[0])) != 0 ||
-      (r = uv_udp_recv_start(&l0->server, on_alloc, on_server_recv)) != 0) {
+      (r = poll_socket(&l0->loop, (uv_handle_t *)&l0->server, &l0->server_poll,
+                       l0, on_server_readable, &fd)) != 0) {
     rc = uv_fail(eb, r, "server socket");
+    goto fail_net;
+  }
+  l0->server_poll_open = 1;
+  if ((rc = np_rudp_txq_init(&l0->server_txq, fd, cfg->batch, cfg->arq.mtu,
+                             1)) != 0) {
+    rc = np_errbuf_set(eb, rc, "rudp: out of memory");
     goto fail_net;
   }
   int alen = sizeof *server_addr;
@@ -388,12 +460,18 @@ int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
       return np_errbuf_set(eb, rc, "relay route %u: no address", i);
     if (relay == NULL)
       ra = n->cfg->relay_addr;
+    uv_os_fd_t fd;
     int alen = sizeof c->self;
     if ((r = uv_udp_connect(&c->sock, (const struct sockaddr *)&ra)) != 0 ||
         (r = uv_udp_getsockname(&c->sock, (struct sockaddr *)&c->self,
                                 &alen)) != 0 ||
-        (r = uv_udp_recv_start(&c->sock, on_alloc, on_client_recv)) != 0)
+        (r = poll_socket(&c->lane->loop, (uv_handle_t *)&c->sock, &c->poll, c,
+                         on_client_readable, &fd)) != 0)
       return uv_fail(eb, r, "client socket");
+    c->poll_open = 1;
+    if ((rc = np_rudp_txq_init(&c->txq, fd, n->cfg->batch, n->cfg->arq.mtu,
+                               0)) != 0)
+      return np_errbuf_set(eb, rc, "rudp: out of memory");
   }
   for (unsigned i = 0; i < n->nlanes; i++) {
     struct lane *l = &n->lanes[i];
@@ -460,8 +538,11 @@ int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
     return rc;
   for (unsigned i = 0; i < n->nlanes; i++) {
     (void)np_hist_merge(r->rtt_ns, n->lanes[i].rtt);
-    r->socket_send_errors += n->lanes[i].send_errors;
+    r->socket_send_errors += n->lanes[i].send_errors + n->lanes[i].io.send_failed;
     r->foreign += n->lanes[i].foreign;
+    np_rudp_io_add_delta(&r->io, &n->lanes[i].io_end, &n->lanes[i].io_base);
+    np_rudp_io_add_delta(&r->io_total, &n->lanes[i].io,
+                         &(struct np_rudp_io_stats){0});
   }
   retained_merge(n, r);
   unsigned nf[2] = {0, 0};
@@ -510,13 +591,18 @@ void np_rudp_net_free(struct np_rudp_net *n) {
       l->th_started = 0;
     }
   }
-  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++)
+  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
+    if (n->clients[i].poll_open && n->clients[i].lane)
+      close_if_open((uv_handle_t *)&n->clients[i].poll);
     if (n->clients[i].sock_open && n->clients[i].lane)
       close_if_open((uv_handle_t *)&n->clients[i].sock);
+  }
   for (unsigned i = 0; i < n->nlanes; i++) {
     struct lane *l = &n->lanes[i];
     if (!l->loop_open)
       continue;
+    if (l->server_poll_open)
+      close_if_open((uv_handle_t *)&l->server_poll);
     if (l->has_server)
       close_if_open((uv_handle_t *)&l->server);
     close_if_open((uv_handle_t *)&l->timer);
@@ -530,15 +616,19 @@ void np_rudp_net_free(struct np_rudp_net *n) {
     free(l->msgbuf);
     free(l->scratch);
     free(l->retained);
+    np_rudp_rxb_free(&l->rxb);
+    np_rudp_txq_free(&l->server_txq);
   }
   for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
     np_arq_free(n->clients[i].arq);
     np_fec_free(n->clients[i].fec);
-    free(n->clients[i].sent_at);
+    np_rudp__conn_app_free(&n->clients[i]);
+    np_rudp_txq_free(&n->clients[i].txq);
   }
   for (uint32_t i = 0; n->servers && i < n->cfg->clients; i++) {
     np_arq_free(n->servers[i].arq);
     np_fec_free(n->servers[i].fec);
+    np_rudp__conn_app_free(&n->servers[i]);
   }
   free(n->clients);
   free(n->servers);

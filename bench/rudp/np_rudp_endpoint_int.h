@@ -4,7 +4,8 @@
  * echo application's state and counters), one lane (a libuv loop on its
  * thread) and the round's network.  np_rudp_endpoint.c owns the loops,
  * sockets and phases; np_rudp_conn.c one connection's application and
- * datagram path (ARQ <-> FEC <-> socket).
+ * datagram path (ARQ <-> FEC <-> socket); np_rudp_endpoint_io.c the
+ * batched system calls.
  */
 #ifndef NP_RUDP_ENDPOINT_INT_H
 #define NP_RUDP_ENDPOINT_INT_H
@@ -14,6 +15,7 @@
 #include <uv.h>
 
 #include "np_rudp_endpoint.h"
+#include "np_rudp_endpoint_io.h"
 
 struct lane;
 
@@ -23,14 +25,22 @@ struct conn {
   struct np_fec *fec;          /* NULL with --fec none               */
   int is_server;
   uint32_t client;
-  uv_udp_t sock;               /* client only                        */
+  uv_udp_t sock;               /* client only: bind, connect, close  */
   int sock_open;
+  uv_poll_t poll;              /* client only: readable -> recvmmsg  */
+  int poll_open;
+  struct np_rudp_txq txq;      /* client only: sendmmsg batch        */
   struct sockaddr_storage peer; /* server only: pinned client route   */
   struct sockaddr_storage self; /* client only: its bound address     */
   int peer_set;
   int dirty;                   /* received data: flush at uv_check   */
-  uint64_t next_send, next_recv;
-  uint64_t *sent_at;           /* send time of k, at k % window      */
+  uint64_t next_send;          /* client: number of the next request */
+  uint64_t recv_low;           /* lowest message number not received */
+  uint32_t ring;               /* numbers tracked from recv_low on, a
+                                  power of two above any span in
+                                  flight (np_rudp_conn.c)            */
+  uint8_t *seen;               /* unordered: bit k % ring = received */
+  uint64_t *sent_at;           /* client: send time of k, at k % ring */
   int measuring;
   int drained_noted, done_noted, close_called;
   struct np_rudp_app app, app_base, app_end;
@@ -56,6 +66,12 @@ struct lane {
   uint32_t nretained, cap_retained;
   uv_udp_t server;
   int has_server;
+  uv_poll_t server_poll;       /* readable -> recvmmsg               */
+  int server_poll_open;
+  struct np_rudp_txq server_txq; /* addressed: one per client route  */
+  struct np_rudp_rxb rxb;      /* the lane's receive batch           */
+  struct np_rudp_io_stats io, io_base, io_end; /* base/end: MEASURE and
+                                  CLOSE phase snapshots              */
   uint64_t server_drops;
   struct conn **conns;
   unsigned nconns;
@@ -63,7 +79,6 @@ struct lane {
   struct np_hist *rtt;
   uint64_t send_errors, foreign;
   uint8_t *msgbuf, *scratch;   /* payload-sized                       */
-  uint8_t rxbuf[65536];
 };
 
 struct np_rudp_net {
@@ -91,7 +106,14 @@ void np_rudp__on_state(void *ud, enum np_arq_state st);
 int np_rudp__sock_send(void *ud, const uint8_t *buf, size_t len);
 int np_rudp__on_arq_output(void *ud, const uint8_t *buf, size_t len);
 void np_rudp__on_fec_recovered(void *ud, const uint8_t *buf, size_t len);
+void np_rudp__on_fec_parity(void *ud, const uint64_t *tags, unsigned k,
+                            unsigned m);
 /* One datagram from the socket: FEC layer (if any), then the ARQ. */
 void np_rudp__conn_input(struct conn *c, const uint8_t *p, size_t len);
+/* The application's bookkeeping for cfg: ring and buffers (NP_ENOMEM). */
+int np_rudp__conn_app_init(struct conn *c, const struct np_rudp_config *cfg);
+void np_rudp__conn_app_free(struct conn *c);
+/* Every request answered (client). */
+int np_rudp__conn_drained(const struct conn *c);
 
 #endif /* NP_RUDP_ENDPOINT_INT_H */

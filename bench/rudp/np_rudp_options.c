@@ -18,11 +18,16 @@
 /* CHOICE rows store the index as the enum value. */
 _Static_assert(sizeof(enum np_rudp_io_model) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum np_rudp_fec) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum np_arq_delivery) == sizeof(int), "enum size");
 
 #define CFG struct np_rudp_config
 #define RELAY offsetof(CFG, relay)
 
 static const char *const cc_names[] = {"bbr", "newreno", "none", NULL};
+/* by enum np_arq_delivery value */
+static const char *const delivery_names[] = {
+    [NP_ARQ_ORDERED] = "ordered", [NP_ARQ_UNORDERED] = "unordered",
+    [NP_ARQ_UNORDERED + 1] = NULL};
 
 static int set_cc(void *sec, const struct np_bench_opt *o,
                   const struct np_bench_val *v, struct np_errbuf *eb) {
@@ -40,6 +45,24 @@ static int set_ms(void *sec, const struct np_bench_opt *o,
     return np_errbuf_set(eb, NP_EINVAL, "--%s: not a nanosecond field",
                          o->name);
   memcpy((char *)sec + o->offset, &ns, sizeof ns);
+  return 0;
+}
+
+/* "auto" or milliseconds 0..60000 for the FEC-protected window. */
+static int set_reo_fec(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  double ms = 0;
+  if (strcmp(v->text, "auto") == 0) {
+    cfg->reo_fec_auto = 1;
+    return 0;
+  }
+  if (np_opt_double("--reo-wnd-fec-ms", v->text, "auto or milliseconds", 0,
+                    0, 60000, &ms, eb) != 0)
+    return NP_EUSAGE;
+  cfg->reo_fec_auto = 0;
+  cfg->arq.reo_wnd_protected_ns = (uint64_t)llround(ms * 1e6);
+  (void)o;
   return 0;
 }
 
@@ -100,6 +123,11 @@ static const struct np_bench_opt core_opts[] = {
      .dflt = "bbr", .metavar = "C", .help = "congestion control",
      NP_BENCH_AT(CFG, arq.cc), .set = set_cc, .tag = "",
      .flags = NP_BENCH_OPT_CORE},
+    {.name = "delivery", .type = NP_BENCH_OPT_CHOICE,
+     .choices = delivery_names, .dflt = "ordered", .metavar = "D",
+     .help = "messages in order, or each as soon as it is complete "
+             "(needs --payload >= 12)",
+     NP_BENCH_AT(CFG, arq.delivery), .tag = "", .flags = NP_BENCH_OPT_COMPARE},
 };
 
 /* The relay's profile, with rudp's default (the reference ran "random"). */
@@ -128,7 +156,7 @@ static const struct np_bench_opt transport_opts[] = {
     UINT("fec-ratio-percent", 1, 400, "50", fec_cfg.ratio_pct, "fr",
          "parity bytes at most this % of data bytes"),
     {.name = "fec-target", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
-     .max = 0.5, .metavar = "P", .dflt = "0.02",
+     .max = 0.5, .metavar = "P", .dflt = "0.05",
      .help = "adaptive: target P(group unrecoverable)",
      NP_BENCH_AT(CFG, fec_cfg.policy.target), .tag = "ftarget"},
     UINT("fec-min-parity", 0, NP_FEC_MAX_PARITY, "0", fec_cfg.policy.min_m,
@@ -146,9 +174,21 @@ static const struct np_bench_opt transport_opts[] = {
      .tag = "rto"},
     {.name = "reo-wnd-max-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
      .range_text = "auto | 0..60000", .dflt = "auto",
-     .help = "cap on RACK's reordering window; auto: FEC wait + 3 ms with "
-             "FEC, none without",
+     .help = "cap on RACK's reordering window; auto: none, and FEC wait + "
+             "3 ms for fragments whose FEC group carried parity",
      NP_BENCH_AT(CFG, arq.reo_wnd_max_ns), .set = set_reo, .tag = "reo"},
+    {.name = "reo-wnd-fec-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
+     .range_text = "auto | 0..60000", .dflt = "auto",
+     .help = "reordering window of a fragment FEC parity covers; auto: "
+             "--fec-wait-ms + 3 ms (none without FEC)",
+     NP_BENCH_AT(CFG, arq.reo_wnd_protected_ns), .set = set_reo_fec,
+     .tag = "rf"},
+    UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
+         "acknowledge at once after this many data datagrams"),
+    {.name = "ack-delay-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100,
+     .unit = "ms", .metavar = "MS", .dflt = "1",
+     .help = "no data datagram waits longer for its ack (0: at once)",
+     NP_BENCH_AT(CFG, arq.ack_delay_ns), .set = set_ms, .tag = "ad"},
 };
 
 static const struct np_bench_opt run_opts[] = {
@@ -156,6 +196,9 @@ static const struct np_bench_opt run_opts[] = {
      .umax = INT32_MAX, .dflt = "4194304", .metavar = "N",
      .help = "SO_RCVBUF/SO_SNDBUF of endpoint sockets",
      NP_BENCH_AT(CFG, socket_buffer), .tag = "sb"},
+    UINT("batch", 1, NP_RUDP_MAX_BATCH, "32", batch, "bt",
+         "datagrams per recvmmsg/sendmmsg on endpoint sockets (1: one "
+         "syscall each)"),
     {.name = "warmup", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 600,
      .unit = "s", .dflt = "2", .help = "warm-up seconds per round",
      NP_BENCH_AT(CFG, warmup), .tag = "wu"},
@@ -251,11 +294,21 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
                          "--fec-budget-bytes %zu: below two datagrams of "
                          "--mtu %" PRIu32, cfg->fec_cfg.budget, cfg->arq.mtu);
   cfg->arq.reserve = cfg->fec == NP_RUDP_FEC_NONE ? 0 : NP_FEC_RESERVE;
-  /* auto: with FEC, RACK waits the group wait + 3 ms, not the path's whole
-   * reordering delay (docs/rudp.md "FEC"); without FEC, no cap */
+  /* with FEC, RACK waits the group wait + 3 ms for a fragment whose group
+   * carried parity (FEC rebuilds a late or lost one by then), the whole
+   * learned window for the others (docs/rudp.md "FEC"); auto: no global
+   * cap */
+  if (cfg->fec == NP_RUDP_FEC_NONE)
+    cfg->arq.reo_wnd_protected_ns = 0;
+  else if (cfg->reo_fec_auto)
+    cfg->arq.reo_wnd_protected_ns = cfg->fec_cfg.wait_ns + 3000000u;
   if (cfg->reo_auto)
-    cfg->arq.reo_wnd_max_ns =
-        cfg->fec == NP_RUDP_FEC_NONE ? 0 : cfg->fec_cfg.wait_ns + 3000000u;
+    cfg->arq.reo_wnd_max_ns = 0;
+  if (cfg->arq.delivery == NP_ARQ_UNORDERED && cfg->payload < 12)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--delivery unordered: needs --payload >= 12 (each "
+                         "echo is checked by the number in its 12-byte "
+                         "header), got %" PRIu32, cfg->payload);
   struct np_fec_policy_config *pc = &cfg->fec_cfg.policy;
   struct np_fec_policy pol;
   if (pc->min_m > pc->max_m)

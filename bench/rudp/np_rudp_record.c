@@ -19,9 +19,13 @@ static const char *const RATE_RULE =
     "completed round trips from measurement start through the drain / "
     "(measurement seconds + drain seconds)";
 static const char *const RTT_RULE =
-    "request queued by the client to its echo delivered in order to the "
-    "client: includes emulated delay, congestion control and ARQ "
-    "retransmission";
+    "request queued by the client to its echo delivered to the client (in "
+    "order, or as soon as complete with --delivery unordered): includes "
+    "emulated delay, congestion control, ARQ retransmission and, in order, "
+    "head-of-line waiting";
+static const char *const IO_RULE =
+    "recvmmsg/sendmmsg calls of the endpoint sockets (clients and server, "
+    "every lane; the relay's own are not counted), measurement + drain";
 static const char *const OVERHEAD_RULE =
     "(UDP payload bytes sent by all endpoints / application message bytes "
     "in both directions - 1) x 100, over measurement + drain; the payload "
@@ -103,10 +107,15 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "spurious_rack", s.spurious_rack);
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
+  NUM(o, "spurious_fec_protected", s.spurious_protected);
   NUM(o, "rto_events", s.rto_events);
   NUM(o, "tlp_events", s.tlp_events);
   NUM(o, "pure_acks_sent", s.pure_acks_sent);
+  NUM(o, "acks_piggybacked", s.acks_piggybacked);
+  NUM(o, "acks_delayed", s.acks_delayed);
   NUM(o, "ack_repeats", s.ack_repeats);
+  NUM(o, "messages_delivered_early", s.msgs_delivered_early);
+  NUM(o, "fec_protected_fragments", s.protected_frags);
   NUM(o, "duplicate_fragments", s.dup_fragments);
   NUM(o, "out_of_window", s.out_of_window);
   NUM(o, "malformed", s.malformed);
@@ -145,6 +154,38 @@ static cJSON *relay_dir_json(const struct np_relay_counts *c) {
   return o;
 }
 
+static double per_call(uint64_t n, uint64_t calls) {
+  return calls ? (double)n / (double)calls : 0.0;
+}
+
+static double io_per_rt(const struct np_rudp_round *r) {
+  return r->app.received
+             ? (double)(r->io.recv_calls + r->io.send_calls) /
+                   (double)r->app.received
+             : 0.0;
+}
+
+static cJSON *io_json(const struct np_rudp_config *cfg,
+                      const struct np_rudp_round *r) {
+  const struct np_rudp_io_stats *io = &r->io;
+  cJSON *o = cJSON_CreateObject();
+  NUM(o, "batch", cfg->batch);
+  NUM(o, "recv_syscalls", io->recv_calls);
+  NUM(o, "recv_datagrams", io->recv_datagrams);
+  NUM(o, "recv_empty_syscalls", io->recv_empty);
+  NUM(o, "send_syscalls", io->send_calls);
+  NUM(o, "send_datagrams", io->send_datagrams);
+  NUM(o, "send_refused", io->send_failed);
+  NUM(o, "truncated", io->truncated);
+  NUM(o, "datagrams_per_recv_syscall",
+      per_call(io->recv_datagrams, io->recv_calls));
+  NUM(o, "datagrams_per_send_syscall",
+      per_call(io->send_datagrams, io->send_calls));
+  NUM(o, "syscalls_per_roundtrip", io_per_rt(r));
+  cJSON_AddStringToObject(o, "rule", IO_RULE);
+  return o;
+}
+
 /* The envelope's view of checks (pointers into c). */
 static void bench_checks(const struct np_rudp_check *c,
                          struct np_bench_check out[NP_RUDP_CHECKS]) {
@@ -166,6 +207,7 @@ static cJSON *round_json(const struct np_rudp_config *cfg,
   cJSON_AddItemToObject(o, "counters", counters_json(&r->total));
   cJSON_AddItemToObject(o, "counters_window", counters_json(&r->app));
   cJSON_AddItemToObject(o, "arq", arq_json(r));
+  cJSON_AddItemToObject(o, "io", io_json(cfg, r));
   cJSON *c = cJSON_AddObjectToObject(o, "connections");
   NUM(c, "total", r->conns);
   NUM(c, "closed", r->conns_closed);
@@ -249,6 +291,8 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
+  cJSON_AddStringToObject(o, "delivery",
+                          np_arq_delivery_name(cfg->arq.delivery));
   cJSON *h = cJSON_AddObjectToObject(o, "header");
   NUM(h, "common_bytes", NP_ARQ_HDR_COMMON);
   NUM(h, "ack_bytes", NP_ARQ_HDR_ACK);
@@ -256,6 +300,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   NUM(h, "max_sack_ranges", NP_ARQ_MAX_SACK);
   NUM(h, "max_sack_ranges_pure_ack", NP_ARQ_MAX_SACK_ACK);
   NUM(h, "data_bytes", NP_ARQ_HDR_DATA);
+  NUM(h, "begin_flag", NP_ARQ_F_BEGIN);
   NUM(h, "data_only_bytes", NP_ARQ_HDR_COMMON + NP_ARQ_HDR_DATA);
   NUM(h, "max_bytes", NP_ARQ_HDR_MAX);
   NUM(h, "fec_reserve_bytes", cfg->arq.reserve);
@@ -293,6 +338,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                         spread(res, np_rudp_round_policy_changes));
   cJSON_AddItemToObject(s, "applied_loss_percent",
                         spread(res, np_rudp_round_applied_loss));
+  cJSON_AddItemToObject(s, "syscalls_per_roundtrip", spread(res, io_per_rt));
   cJSON *a = cJSON_AddArrayToObject(o, "rounds");
   for (uint32_t i = 0; i < res->nrounds; i++)
     cJSON_AddItemToArray(a, round_json(cfg, &res->rounds[i], i,
@@ -301,13 +347,13 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
 }
 
 /* The in-process relay's configuration, or the external relay's as its
- * stats line of the first round says, with where it was reached. */
+ * stats line of the first round says (ext_stats), with where it was
+ * reached. */
 static cJSON *relay_config_json(const struct np_rudp_config *cfg,
-                                const struct np_rudp_result *res) {
+                                const cJSON *ext_stats) {
   if (cfg->relay_ext == NULL)
     return np_relay_config_json(&cfg->relay);
-  const cJSON *st = res->nrounds ? res->rounds[0].relay_stats : NULL;
-  cJSON *o = cJSON_Duplicate(cJSON_GetObjectItem(st, "config"), 1);
+  cJSON *o = cJSON_Duplicate(cJSON_GetObjectItem(ext_stats, "config"), 1);
   if (o == NULL)
     o = cJSON_CreateObject();
   cJSON *x = cJSON_AddObjectToObject(o, "external");
@@ -316,16 +362,15 @@ static cJSON *relay_config_json(const struct np_rudp_config *cfg,
   return o;
 }
 
-static cJSON *config_json(const struct np_rudp_config *cfg,
-                          const struct np_rudp_result *res, int argc,
-                          char **argv) {
+cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
+                           const cJSON *ext_stats, int argc, char **argv) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "protocol", "rudp");
   NUM(o, "payload", cfg->payload);
   NUM(o, "clients", cfg->clients);
   NUM(o, "window", cfg->window);
   cJSON_AddStringToObject(o, "io_model", np_rudp_io_model_name(cfg->io_model));
-  NUM(o, "io_threads", res->lanes);
+  NUM(o, "io_threads", lanes);
   NUM(o, "warmup_seconds", cfg->warmup);
   NUM(o, "seconds", cfg->seconds);
   NUM(o, "rounds", cfg->rounds);
@@ -336,6 +381,9 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(o, "seed", cfg->seed);
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
+  cJSON_AddStringToObject(o, "delivery",
+                          np_arq_delivery_name(cfg->arq.delivery));
+  NUM(o, "syscall_batch", cfg->batch);
   cJSON_AddItemToObject(o, "fec_params", np_rudp_fec_config_json(cfg));
   cJSON *q = cJSON_AddObjectToObject(o, "arq");
   NUM(q, "mtu", cfg->arq.mtu);
@@ -344,9 +392,12 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(q, "initial_cwnd", cfg->arq.init_cwnd);
   NUM(q, "min_rto_ms", cfg->arq.min_rto_ns / 1e6);
   NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
+  NUM(q, "reorder_window_protected_ms", cfg->arq.reo_wnd_protected_ns / 1e6);
+  NUM(q, "ack_every", cfg->arq.ack_every);
+  NUM(q, "ack_delay_ms", cfg->arq.ack_delay_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);
   NUM(q, "dead_timeout_ms", cfg->arq.dead_timeout_ns / 1e6);
-  cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, res));
+  cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, ext_stats));
   cJSON_AddStringToObject(o, "roundtrip_rate_rule", RATE_RULE);
   cJSON_AddStringToObject(o, "rtt_rule", RTT_RULE);
   cJSON_AddStringToObject(o, "seed_rule",
@@ -394,9 +445,7 @@ static cJSON *reasons_json(const struct np_rudp_result *res) {
     for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
       if (!res->rounds[i].checks[k].passed) {
         char buf[300];
-        snprintf(buf, sizeof buf, "round %u: %s: %s", i,
-                 res->rounds[i].checks[k].name,
-                 res->rounds[i].checks[k].detail);
+        np_rudp_reason_text(i, &res->rounds[i].checks[k], buf, sizeof buf);
         cJSON_AddItemToArray(why, cJSON_CreateString(buf));
       }
   return why;
@@ -412,22 +461,17 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
     return np_errbuf_set(eb, NP_EINVAL, "record: no round ran");
   /* a check passes when it passed in every round */
   struct np_rudp_check all[NP_RUDP_CHECKS];
-  for (unsigned c = 0; c < NP_RUDP_CHECKS; c++) {
-    all[c] = res->rounds[0].checks[c];
-    unsigned nfail = 0;
-    for (uint32_t i = 0; i < res->nrounds; i++)
-      nfail += !res->rounds[i].checks[c].passed;
-    all[c].passed = nfail == 0;
-    snprintf(all[c].detail, sizeof all[c].detail,
-             "%u of %u rounds failed (per-round detail under "
-             "/rudp/rounds/*/checks)", nfail, res->nrounds);
-  }
+  const struct np_rudp_check *per[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds && i < NP_RUDP_MAX_ROUNDS; i++)
+    per[i] = res->rounds[i].checks;
+  np_rudp_checks_aggregate(per, res->nrounds, all);
   struct np_bench_check list[NP_RUDP_CHECKS];
   bench_checks(all, list);
   struct np_bench_envelope env = {.run = &res->run,
                                   .checks = list,
                                   .nchecks = NP_RUDP_CHECKS,
-                                  .config = config_json(cfg, res, argc, argv),
+                                  .config = np_rudp_config_json(cfg, res->lanes, res->nrounds ? res->rounds[0].relay_stats : NULL, argc,
+                                                           argv),
                                   .reasons = reasons_json(res)};
   int rc = np_bench_record_new(&env, &doc, &verdict, eb);
   if (rc)

@@ -22,7 +22,9 @@
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_relay.h"
+#include "np_rudp_checks.h"
 #include "np_rudp_config.h"
+#include "np_rudp_endpoint_io.h"
 
 /* Application-level counters (messages), same names as the udp record. */
 struct np_rudp_app {
@@ -48,22 +50,6 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
 void np_rudp_arq_add_delta(struct np_arq_stats *acc,
                            const struct np_arq_stats *a,
                            const struct np_arq_stats *b);
-
-enum np_rudp_check_id {
-  NP_RUDP_CHECK_CONTENT,
-  NP_RUDP_CHECK_ORDER,
-  NP_RUDP_CHECK_SEND_COMPLETION,
-  NP_RUDP_CHECK_SHUTDOWN,
-  NP_RUDP_CHECK_RELAY_ERRORS,
-  NP_RUDP_CHECK_RELAY_OVERFLOW,
-  NP_RUDP_CHECKS
-};
-
-struct np_rudp_check {
-  const char *name;
-  int passed;
-  char detail[200];
-};
 
 /* One endpoint socket, for the record's `sockets` list. */
 struct np_rudp_sockrep {
@@ -105,7 +91,11 @@ struct np_rudp_round {
                                 the in-process relay's whole round       */
   struct np_rudp_sockrep *socks; /* owned; server first, then clients    */
   uint32_t nsocks;
-  uint64_t socket_send_errors; /* try_send failures (ARQ repairs them)   */
+  uint64_t socket_send_errors; /* sends the socket layer refused (ARQ
+                                 repairs them)                           */
+  struct np_rudp_io_stats io;  /* endpoint system calls, measurement +
+                                  drain, all lanes                       */
+  struct np_rudp_io_stats io_total; /* the same, whole round             */
   uint64_t foreign;          /* server datagrams with an unknown conv    */
   struct np_rudp_check checks[NP_RUDP_CHECKS];
   int failed;                /* any check failed                        */
@@ -131,7 +121,8 @@ int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *ctl,
                 struct np_rudp_result *res, struct np_errbuf *eb);
 void np_rudp_result_free(struct np_rudp_result *res); /* accepts NULL */
 
-/* Evaluate the six checks of one round (fills r->checks, r->failed). */
-void np_rudp_round_checks(struct np_rudp_round *r);
+/* Evaluate the six checks of one round (fills r->checks, r->failed) with
+ * np_rudp_checks_eval over the round's counters. */
+void np_rudp_round_checks(struct np_rudp_round *r, int unordered);
 
 #endif /* NP_RUDP_RUN_H */

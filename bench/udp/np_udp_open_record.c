@@ -9,6 +9,7 @@
 #include "np_udp_open.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "np_bench_record_sections.h"
@@ -77,33 +78,77 @@ cJSON *np_udp_open_json(const struct np_udp_config *cfg,
   return o;
 }
 
-void np_udp_open_checks(const struct np_udp_result *res,
-                        struct np_udp_checks *cs) {
+void np_udp_open_input_of(const struct np_udp_config *cfg,
+                          const struct np_udp_result *res,
+                          struct np_udp_open_input *out) {
   const struct np_udp_counters *c = &res->measure;
-  np_udp_checks_add(
-      cs, "open_loop_accounted",
-      c->scheduled == c->sent + c->dropped_by_client + c->send_errors,
-      "scheduled %" PRIu64 " = sent %" PRIu64 " + dropped by client %" PRIu64
-      " + refused %" PRIu64, c->scheduled, c->sent, c->dropped_by_client,
-      c->send_errors);
-  np_udp_checks_add(cs, "no_client_drops", c->dropped_by_client == 0,
-                    "%" PRIu64 " messages came due while --max-outstanding "
-                    "were in flight and were not sent", c->dropped_by_client);
+  int64_t v;
+  *out = (struct np_udp_open_input){
+      .rate = cfg->rate,
+      .arrivals = np_udp_arrivals_names[cfg->arrivals],
+      .scheduled = c->scheduled,
+      .sent = c->sent,
+      .dropped_by_client = c->dropped_by_client,
+      .send_errors = c->send_errors,
+      .late_sends = c->late_sends,
+      .sender_behind = np_udp_open_behind(res),
+      .service_p99_us = NAN,
+      .send_lag_max_us = NAN};
+  /* as the record's summaries compute them (ns / 1000) */
+  if (np_hist_percentile(res->service_ns, 99, &v) == 0)
+    out->service_p99_us = (double)v / 1000.0;
+  if (np_hist_count(res->send_lag_ns))
+    out->send_lag_max_us = (double)np_hist_max(res->send_lag_ns) / 1000.0;
 }
 
-void np_udp_open_summary(const struct np_udp_config *cfg,
-                         const struct np_udp_result *res, char *buf,
+static double num_or_nan(const cJSON *o, const char *ptr) {
+  const cJSON *v = np_json_pointer(o, ptr);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int np_udp_open_input_json(const cJSON *d, struct np_udp_open_input *out) {
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(d, "open_loop");
+  if (!cJSON_IsObject(o))
+    return -1;
+  *out = (struct np_udp_open_input){
+      .rate = np_json_get_number(o, "rate", 0),
+      .arrivals = np_json_get_string(o, "arrivals", "?"),
+      .scheduled = (uint64_t)np_json_get_number(o, "scheduled", 0),
+      .sent = (uint64_t)np_json_get_number(o, "sent", 0),
+      .dropped_by_client = (uint64_t)np_json_get_number(o, "dropped_by_client",
+                                                        0),
+      .send_errors = (uint64_t)np_json_get_number(o, "send_errors", 0),
+      .late_sends = (uint64_t)np_json_get_number(o, "late_sends", 0),
+      .sender_behind =
+          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "sender_behind")),
+      .service_p99_us = num_or_nan(o, "/service_us/p99"),
+      .send_lag_max_us = num_or_nan(o, "/send_lag_us/max")};
+  return 0;
+}
+
+void np_udp_open_checks(const struct np_udp_open_input *in,
+                        struct np_udp_checks *cs) {
+  np_udp_checks_add(
+      cs, "open_loop_accounted",
+      in->scheduled == in->sent + in->dropped_by_client + in->send_errors,
+      "scheduled %" PRIu64 " = sent %" PRIu64 " + dropped by client %" PRIu64
+      " + refused %" PRIu64, in->scheduled, in->sent, in->dropped_by_client,
+      in->send_errors);
+  np_udp_checks_add(cs, "no_client_drops", in->dropped_by_client == 0,
+                    "%" PRIu64 " messages came due while --max-outstanding "
+                    "were in flight and were not sent", in->dropped_by_client);
+}
+
+void np_udp_open_summary(const struct np_udp_open_input *in, char *buf,
                          size_t len) {
-  const struct np_udp_counters *c = &res->measure;
-  int64_t svc = 0, lag = 0;
   char tsvc[32] = "n/a";
-  if (np_hist_percentile(res->service_ns, 99, &svc) == 0)
-    snprintf(tsvc, sizeof tsvc, "%.2f", (double)svc / 1e3);
-  np_hist_percentile(res->send_lag_ns, 100, &lag);
+  if (isfinite(in->service_p99_us))
+    snprintf(tsvc, sizeof tsvc, "%.2f", in->service_p99_us);
   snprintf(buf, len,
            "; open loop %.0f/s %s: p99 service %s us, dropped by client %"
            PRIu64 ", late sends %" PRIu64 " (max lag %.2f ms)%s",
-           cfg->rate, np_udp_arrivals_names[cfg->arrivals], tsvc,
-           c->dropped_by_client, c->late_sends, (double)lag / 1e6,
-           np_udp_open_behind(res) ? ", SENDER FELL BEHIND" : "");
+           in->rate, in->arrivals, tsvc, in->dropped_by_client,
+           in->late_sends,
+           isfinite(in->send_lag_max_us) ? in->send_lag_max_us / 1000.0 : 0.0,
+           in->sender_behind ? ", SENDER FELL BEHIND" : "");
 }

@@ -111,7 +111,21 @@ void np_udp_stream_result_free(struct np_udp_stream_result *res);
 
 /* ---- record, checks, summary (np_udp_stream_record.c) ---- */
 
-void np_udp_stream_checks(const struct np_udp_stream_result *res,
+/* What the checks read, as the record holds it (the self-check fills it
+ * from a record, np_udp_stream_check_input_json: 0, or -1 without a
+ * stream part). */
+struct np_udp_stream_check_input {
+  uint64_t sent, unique, rx_drops, content_errors, truncated;
+  uint64_t duplicates, too_late, send_errors;
+  int gso;          /* GSO asked for (segments per send > 0)   */
+  int gso_accepted; /* UDP_SEGMENT taken                       */
+  int gro_accepted; /* UDP_GRO on                              */
+};
+void np_udp_stream_check_input_of(const struct np_udp_stream_result *res,
+                                  struct np_udp_stream_check_input *out);
+int np_udp_stream_check_input_json(const cJSON *record,
+                                   struct np_udp_stream_check_input *out);
+void np_udp_stream_checks(const struct np_udp_stream_check_input *in,
                           struct np_udp_checks *cs);
 int np_udp_stream_record_build(const struct np_udp_config *cfg,
                                const struct np_udp_stream_result *res,

@@ -19,43 +19,77 @@ static int64_t lost_of(const struct np_udp_stream_counters *c) {
   return (int64_t)c->sent - (int64_t)c->unique;
 }
 
-void np_udp_stream_checks(const struct np_udp_stream_result *res,
-                          struct np_udp_checks *cs) {
+void np_udp_stream_check_input_of(const struct np_udp_stream_result *res,
+                                  struct np_udp_stream_check_input *out) {
   const struct np_udp_stream_counters *c = &res->measure;
-  int64_t lost = lost_of(c);
+  *out = (struct np_udp_stream_check_input){
+      .sent = c->sent, .unique = c->unique, .rx_drops = res->rx_drops,
+      .content_errors = c->content_errors, .truncated = c->truncated,
+      .duplicates = c->duplicates, .too_late = c->too_late,
+      .send_errors = c->send_errors, .gso = res->gso_segments > 0,
+      .gso_accepted = res->gso_segments > 0 && res->gso_accepted,
+      .gro_accepted = res->gro_accepted};
+}
+
+int np_udp_stream_check_input_json(const cJSON *d,
+                                   struct np_udp_stream_check_input *out) {
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(d, "stream");
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(st, "counters");
+  const cJSON *k = cJSON_GetObjectItemCaseSensitive(st, "kernel_accepted");
+  if (!cJSON_IsObject(c) || !cJSON_IsObject(k))
+    return -1;
+#define U(o, key) ((uint64_t)np_json_get_number((o), (key), 0))
+  *out = (struct np_udp_stream_check_input){
+      .sent = U(c, "sent"), .unique = U(c, "unique"),
+      .rx_drops = (uint64_t)np_json_get_number(
+          cJSON_GetObjectItemCaseSensitive(d, "sockets"), "server_drops", 0),
+      .content_errors = U(c, "content_errors"), .truncated = U(c, "truncated"),
+      .duplicates = U(c, "duplicates"), .too_late = U(c, "too_late"),
+      .send_errors = U(c, "send_errors"),
+      .gso = U(k, "gso_segments_per_send") > 0,
+      .gso_accepted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "gso")),
+      .gro_accepted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "gro"))};
+#undef U
+  return 0;
+}
+
+void np_udp_stream_checks(const struct np_udp_stream_check_input *in,
+                          struct np_udp_checks *cs) {
+  int64_t lost = (int64_t)in->sent - (int64_t)in->unique;
   cs->n = cs->failed = 0;
-  np_udp_checks_add(cs, "datagrams_received", c->unique > 0,
-                    "%" PRIu64 " distinct datagrams received", c->unique);
+  np_udp_checks_add(cs, "datagrams_received", in->unique > 0,
+                    "%" PRIu64 " distinct datagrams received", in->unique);
   np_udp_checks_add(cs, "no_loss", lost == 0,
                     "lost %" PRId64 " of %" PRIu64 " sent (sent - distinct "
-                    "received after the drain)", lost, c->sent);
+                    "received after the drain)", lost, in->sent);
   /* with UDP_GRO the kernel counts a dropped coalesced packet once,
    * whatever the segments it held (at most UDP_MAX_SEGMENTS, 64) */
-  int64_t d = (int64_t)res->rx_drops;
-  if (res->gro_accepted)
+  int64_t d = (int64_t)in->rx_drops;
+  if (in->gro_accepted)
     np_udp_checks_add(cs, "loss_matches_receiver_drops",
                       lost >= d && lost <= 64 * d,
                       "lost %" PRId64 ", receiving socket's kernel drops %"
                       PRIu64 " (GRO: a dropped packet held 1 to 64 "
-                      "datagrams)", lost, res->rx_drops);
+                      "datagrams)", lost, in->rx_drops);
   else
     np_udp_checks_add(cs, "loss_matches_receiver_drops", lost == d,
                       "lost %" PRId64 ", receiving socket's kernel drops %"
-                      PRIu64, lost, res->rx_drops);
+                      PRIu64, lost, in->rx_drops);
   np_udp_checks_add(cs, "no_content_errors",
-                    c->content_errors == 0 && c->truncated == 0,
+                    in->content_errors == 0 && in->truncated == 0,
                     "%" PRIu64 " content errors, %" PRIu64 " truncated",
-                    c->content_errors, c->truncated);
-  np_udp_checks_add(cs, "no_duplicates", c->duplicates == 0 && c->too_late == 0,
+                    in->content_errors, in->truncated);
+  np_udp_checks_add(cs, "no_duplicates",
+                    in->duplicates == 0 && in->too_late == 0,
                     "%" PRIu64 " duplicates, %" PRIu64 " too late to tell",
-                    c->duplicates, c->too_late);
-  np_udp_checks_add(cs, "no_send_errors", c->send_errors == 0,
+                    in->duplicates, in->too_late);
+  np_udp_checks_add(cs, "no_send_errors", in->send_errors == 0,
                     "%" PRIu64 " datagrams refused by the kernel",
-                    c->send_errors);
-  if (res->gso_segments)
-    np_udp_checks_add(cs, "gso_accepted", res->gso_accepted,
-                      "UDP_SEGMENT %s", res->gso_accepted ? "taken"
-                                                          : "refused");
+                    in->send_errors);
+  if (in->gso)
+    np_udp_checks_add(cs, "gso_accepted", in->gso_accepted,
+                      "UDP_SEGMENT %s", in->gso_accepted ? "taken"
+                                                         : "refused");
 }
 
 static cJSON *counters_json(const struct np_udp_stream_counters *c) {

@@ -78,9 +78,11 @@ static void check_table(void) {
       if (o->choices == NULL) {
         snprintf(val, sizeof val, "%s",
                  strcmp(o->name, "burst-loss") == 0 ? "3/100"
-                 : strcmp(o->name, "reo-wnd-max-ms") == 0 ? "auto"
-                 : strcmp(o->name, "relay") == 0          ? "127.0.0.1:9000"
-                                                          : "x");
+                 : strcmp(o->name, "reo-wnd-max-ms") == 0 ||
+                         strcmp(o->name, "reo-wnd-fec-ms") == 0
+                     ? "auto"
+                 : strcmp(o->name, "relay") == 0 ? "127.0.0.1:9000"
+                                                 : "x");
         ASSERT_OK(cli_accepts(args, nargs, &eb));
       }
       continue;

@@ -40,6 +40,7 @@ static const struct {
     {"reo-wnd-max-ms", "25", "x"},
     {"relay", "127.0.0.1:9000", "localhost:9000"},
     {"relay-stats", "relay.jsonl", ""},
+    {"reo-wnd-fec-ms", "8", "x"},
 };
 
 /* Options that need companions to reach an end of their range: up to

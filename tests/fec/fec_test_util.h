@@ -57,7 +57,7 @@ static inline void make_datagram(uint64_t *seed, uint8_t *d, size_t len) {
 
 static inline struct np_fec *fec_make(const struct np_fec_config *cfg,
                                       struct cap *c) {
-  struct np_fec_callbacks cb = {cap_output, cap_recovered, c};
+  struct np_fec_callbacks cb = {cap_output, cap_recovered, c, NULL};
   struct np_fec *f = NULL;
   struct np_errbuf eb = {{0}};
   int rc = np_fec_new(cfg, &cb, 0, &f, &eb);

@@ -383,7 +383,7 @@ static void test_malformed_and_plain(void) {
   /* Bad configuration. */
   np_fec_config_defaults(&cfg);
   cfg.group = 9;
-  struct np_fec_callbacks cb = {cap_output, NULL, NULL};
+  struct np_fec_callbacks cb = {cap_output, NULL, NULL, NULL};
   struct np_fec *f = NULL;
   struct np_errbuf eb = {{0}};
   ASSERT_EQ(np_fec_new(&cfg, &cb, 0, &f, &eb), NP_EINVAL);

@@ -3,7 +3,9 @@
  * endpoints for unit tests: per-direction delay, loss, duplication and
  * reorder (extra delay), from a seeded PRNG, plus a per-test drop hook.
  * Endpoint 0 sends numbered messages; endpoint 1 checks content and order
- * (and optionally echoes, for request/response runs).
+ * (and optionally echoes, for request/response runs).  A side marked
+ * unordered checks each message by the number it carries instead: right
+ * content, delivered exactly once (messages of 8 bytes or more).
  */
 #ifndef ARQ_SIM_H
 #define ARQ_SIM_H
@@ -38,8 +40,15 @@ struct sim_pkt {
 struct sim_side {
   struct sim *s;
   int id;
-  uint64_t delivered;  /* messages received in order                   */
-  uint64_t bad;        /* content or order failures                    */
+  uint64_t delivered;  /* messages received (in order unless unordered) */
+  uint64_t bad;        /* content or order failures, duplicates        */
+  int unordered;       /* check by carried number, not by position      */
+  uint64_t early;      /* unordered: delivered before an earlier one    */
+  uint64_t last_n;     /* number of the latest delivered message        */
+  uint64_t last_at;    /* virtual time of that delivery                 */
+  uint8_t seen[65536 / 8]; /* unordered: numbers delivered (n < 65536)  */
+  uint64_t *at;        /* optional: at[n] = first delivery time of n    */
+  size_t nat;          /* entries of at                                 */
   int echo;            /* 1: send every delivered message back          */
   int failed;          /* state callback saw FAILED                     */
   int closed;          /* state callback saw CLOSED                     */
@@ -69,6 +78,11 @@ void sim_free(struct sim *s);
 /* Message n's length and content (length varies: 1..3 fragments). */
 size_t sim_msg_len(const struct sim *s, uint64_t n);
 void sim_msg_fill(uint64_t n, uint8_t *buf, size_t len);
+
+/* A datagram from endpoint `from` that arrives at virtual time at (the
+ * drop hook's way to delay one instead of dropping it). */
+void sim_inject(struct sim *s, int from, const uint8_t *buf, size_t len,
+                uint64_t at);
 
 /* Endpoint 0 queues k more messages (flushes). */
 void sim_send(struct sim *s, uint64_t k);
