@@ -16,7 +16,8 @@
   messages, counted, and fails the run (exit 1, no_client_drops).
 - Poisson arrivals run and validate.
 - --interval: the series has one point per slice, contiguous, latencies
-  counted once per round trip, one stderr line per point.
+  counted once per round trip, one stderr line per point (udp echo, open
+  loop, and rudp per round).
 - Bad option combinations: exit 2 with one line naming the option.
 
 usage: openloop_test.py BENCH RUN_SCHEMA
@@ -213,6 +214,34 @@ def test_interval():
     check_intervals(doc, err, 0.2, "netproof-bench udp")
 
 
+def test_interval_rudp():
+    """rudp --interval: one series per round, latencies once per round trip,
+    the relay's losses, valid against the schema."""
+    out = os.path.join(TMP, "rudp-interval.json")
+    r = subprocess.run([BENCH, "rudp", "--rounds", "2", "--warmup", "0.1",
+                        "--seconds", "0.4", "--interval", "0.1", "--clients",
+                        "2", "--output", out], stderr=subprocess.PIPE,
+                       text=True, timeout=60)
+    if r.returncode not in (0, 1):
+        fail("rudp --interval: exit %d: %s" % (r.returncode, r.stderr))
+    with open(out) as f:
+        doc = json.load(f)
+    errs = sorted(VALIDATOR.iter_errors(doc), key=str)
+    if errs:
+        fail("rudp --interval: schema: %s" % errs[0].message)
+    for rd in doc["rudp"]["rounds"]:
+        pts = rd["intervals"]["points"]
+        if not 3 <= len(pts) <= 4 or rd["intervals"]["missed"]:
+            fail("rudp --interval: round %d: %d points" % (rd["round"],
+                                                          len(pts)))
+        if any(p["latency_count"] != p["ops"] for p in pts) or \
+                sum(p["ops"] for p in pts) > rd["measurement"]["roundtrips"]:
+            fail("rudp --interval: round %d: %s" % (rd["round"], pts))
+    if r.stderr.count("netproof-bench rudp: [") != sum(
+            len(rd["intervals"]["points"]) for rd in doc["rudp"]["rounds"]):
+        fail("rudp --interval: stderr lines")
+
+
 def test_usage():
     cases = [
         (["--rate", "100", "--window", "4"], "--window"),
@@ -239,5 +268,6 @@ def test_usage():
 test_usage()
 test_accounting()
 test_interval()
+test_interval_rudp()
 test_stall()
 print("openloop_test: all passed")
