@@ -122,7 +122,7 @@ static void draw(const void *arg) {
   for (size_t s = 0; s < c->nseries; s++)
     legend_w = fmax(legend_w, np_chart_text_mm(c->series[s].name, 0.9));
   legend_w += 16.0;
-  double left = MARGIN + 28.0, right = W - MARGIN - legend_w - 4.0;
+  double left = MARGIN + 34.0, right = W - MARGIN - legend_w - 4.0;
   double tw = W - 2 * MARGIN;
   struct lines sub = {.n = 0}, cap = {.n = 0};
   if (c->subtitle)

@@ -2,9 +2,12 @@
  * np_report_latency.c - the views of issue 19 for a udp set, each drawn
  * only when the set's records carry what it needs:
  *   - latency under load: p50 / p99 / p99.9 (medians over passed runs,
- *     from each message's intended send time) against the offered rate of
- *     the open-loop configurations, with the closed-loop capacity (median
- *     round trips/s of the set's one closed-loop configuration) marked;
+ *     or over every run of a configuration none of whose runs passed -
+ *     overload loses datagrams, and its latencies are the point of the
+ *     chart - from each message's intended send time) against the
+ *     offered rate of the open-loop configurations, with the closed-loop
+ *     capacity (median round trips/s of the set's one closed-loop
+ *     configuration) marked;
  *   - the percentile distribution: every passed run's histogram of a
  *     configuration merged, latency against percentile on HdrHistogram's
  *     1/(1-p) axis, out to the tail the merged count supports;
@@ -45,12 +48,15 @@ static double num(const cJSON *d, const char *ptr) {
   return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* Median of ptr over c's passed runs; NAN when none has it. */
+/* Median of ptr over c's passed runs (every run when none passed: an
+ * overloaded configuration's latencies are still measured); NAN when
+ * none has it. */
 static double median_of(const struct np_results_config *c, const char *ptr) {
   double v[64];
   size_t n = 0;
   for (size_t i = 0; i < c->nruns && n < 64; i++)
-    if (c->runs[i].passed && isfinite(num(c->runs[i].doc, ptr)))
+    if ((c->runs[i].passed || c->npassed == 0) &&
+        isfinite(num(c->runs[i].doc, ptr)))
       v[n++] = num(c->runs[i].doc, ptr);
   double m = NAN;
   if (n == 0 || np_stats_median(v, n, &m) != 0)
@@ -118,10 +124,8 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
       cap = median_of(cfg[i], "/measurement/roundtrips_per_sec");
       continue;
     }
-    if (cfg[i]->npassed == 0) {
-      unpassed++;
-      continue;
-    }
+    if (cfg[i]->npassed == 0)
+      unpassed++; /* drawn from its failed runs, said in the caption */
     if (n == 64)
       continue;
     size_t at = n; /* keep the points sorted by rate */
@@ -149,9 +153,10 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
   snprintf(capl, sizeof capl, "closed-loop capacity %.0f/s", cap);
   snprintf(c1, sizeof c1, "points: medians over the passed runs of each "
            "configuration; p99.9 only where a run has 1,000 samples");
-  snprintf(c2, sizeof c2, "%zu open-loop configuration%s without a passed "
-           "run %s not drawn (their records are kept)", unpassed,
-           unpassed == 1 ? "" : "s", unpassed == 1 ? "is" : "are");
+  snprintf(c2, sizeof c2, "%zu configuration%s without a passed run (lost "
+           "datagrams: overloaded) %s drawn from %s failed runs, excluded "
+           "from rankings", unpassed, unpassed == 1 ? "" : "s",
+           unpassed == 1 ? "is" : "are", unpassed == 1 ? "its" : "their");
   const char *caption[] = {c1, isfinite(cap) ? "dashed line: the closed-loop "
                            "capacity measured first in the same suite"
                                              : "no single closed-loop "
@@ -195,7 +200,8 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
       fprintf(ctx->md, "%.2f", y[2][i]);
     else
       fprintf(ctx->md, "-");
-    fprintf(ctx->md, " | %zu of %zu runs |\n", behind, pc[i]->nruns);
+    fprintf(ctx->md, " | %zu of %zu runs%s |\n", behind, pc[i]->nruns,
+            pc[i]->npassed ? "" : " (all failed: drawn from them)");
   }
   fprintf(ctx->md, "\nA run whose sender fell behind (more than 1 %% of "
           "its sends over 1 ms late) includes the load generator's own "
