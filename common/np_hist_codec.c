@@ -204,22 +204,48 @@ free_buffers:
 
 /* ---- decode ---- */
 
-/* Inflate exactly room bytes' worth at most; *got the bytes produced. */
-static int inflate_all(const uint8_t *in, size_t inlen, uint8_t *out,
-                       size_t room, size_t *got) {
+/* Inflate all of in into *out (malloc'd, grown from 64 KiB by doubling,
+ * at most cap bytes); *got the bytes produced.  NP_ECORRUPT for a stream
+ * that is corrupt, cut short, longer than cap or followed by more input. */
+static int inflate_all(const uint8_t *in, size_t inlen, size_t cap,
+                       uint8_t **out, size_t *got) {
   z_stream zs;
+  size_t room = cap < 65536 ? cap : 65536;
+  uint8_t *buf = malloc(room);
+  int rc = NP_ECORRUPT, z;
   memset(&zs, 0, sizeof zs);
-  if (inflateInit(&zs) != Z_OK)
+  if (buf == NULL || inflateInit(&zs) != Z_OK) {
+    free(buf);
     return NP_ENOMEM;
+  }
   zs.next_in = (Bytef *)in;
   zs.avail_in = (uInt)inlen;
-  zs.next_out = out;
+  zs.next_out = buf;
   zs.avail_out = (uInt)room;
-  int z = inflate(&zs, Z_FINISH);
+  while ((z = inflate(&zs, Z_FINISH)) == Z_BUF_ERROR || z == Z_OK) {
+    if (zs.avail_out != 0 || room >= cap)
+      break; /* no progress possible: cut short, or longer than cap */
+    size_t nroom = room * 2 < cap ? room * 2 : cap;
+    uint8_t *nb = realloc(buf, nroom);
+    if (nb == NULL) {
+      rc = NP_ENOMEM;
+      break;
+    }
+    zs.next_out = nb + room;
+    zs.avail_out = (uInt)(nroom - room);
+    buf = nb;
+    room = nroom;
+  }
+  if (z == Z_STREAM_END && zs.avail_in == 0)
+    rc = 0;
   *got = room - zs.avail_out;
-  int rest = zs.avail_in;
   inflateEnd(&zs);
-  return z == Z_STREAM_END && rest == 0 ? 0 : NP_ECORRUPT;
+  if (rc) {
+    free(buf);
+    return rc;
+  }
+  *out = buf;
+  return 0;
 }
 
 /* Header of the inflated encoding (>= HEADER bytes) into a new histogram. */
@@ -338,12 +364,8 @@ int np_hist_decode(const char *text, size_t len, struct np_hist **out,
                        get32(comp + 4), clen - 8);
     goto free_comp;
   }
-  size_t room = raw_bound(NP_HIST_CODEC_MAX_COUNTERS);
-  if ((raw = malloc(room)) == NULL) {
-    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-    goto free_comp;
-  }
-  rc = inflate_all(comp + 8, clen - 8, raw, room, &got);
+  rc = inflate_all(comp + 8, clen - 8, raw_bound(NP_HIST_CODEC_MAX_COUNTERS),
+                   &raw, &got);
   if (rc || got < HEADER) {
     rc = np_errbuf_set(eb, rc == NP_ENOMEM ? NP_ENOMEM : NP_ECORRUPT,
                        "zlib stream: corrupt, cut short or too long");
