@@ -75,6 +75,8 @@ static int build_set(struct np_report_ctx *ctx,
       rc = np_report_rudp_charts(ctx, s);
     if (rc == 0)
       np_report_rudp_tables(ctx, s);
+    if (rc == 0) /* --interval series where recorded */
+      rc = np_report_latency_series(ctx, s);
     return rc;
   }
   fprintf(ctx->md, "## Throughput and latency: %s\n\n", name);

@@ -15,7 +15,9 @@
  *     configuration's first passed run, and a trend line in the text when
  *     p99 or the resident set grows from the first third of the run to
  *     the last (p99 x 1.5, RSS + 10 % and + 1 MiB).
- * Stream sets (udp-stream) get the distribution of their one-way delay.
+ * Stream sets (udp-stream) get the distribution of their one-way delay;
+ * rudp sets only the time series (np_report_latency_series: the first
+ * round's slices of each configuration's first passed run).
  */
 #include "np_report_latency.h"
 
@@ -28,6 +30,7 @@
 #include "np_hist_codec.h"
 #include "np_json.h"
 #include "np_report_assets.h"
+#include "np_report_fmt.h"
 #include "np_report_int.h"
 #include "np_stats.h"
 
@@ -184,24 +187,24 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
   for (int q = 0; q < 3 && js; q++)
     for (size_t i = 0; i < n; i++)
       point(js, se[q].name, x[i], y[q][i], pc[i]);
-  fprintf(ctx->md, "| Offered / s | of capacity | Runs passed | p50 / us | "
-          "p99 / us | p99.9 / us | sender behind |\n|---:|---:|---:|---:|"
+  fprintf(ctx->md, "| Offered / s | of capacity | Runs passed | p50 / μs | "
+          "p99 / μs | p99.9 / μs | Sender behind |\n|---:|---:|---:|---:|"
           "---:|---:|---:|\n");
   for (size_t i = 0; i < n; i++) {
     size_t behind = 0;
     for (size_t r = 0; r < pc[i]->nruns; r++)
       behind += cJSON_IsTrue(np_json_pointer(pc[i]->runs[r].doc,
                                              "/open_loop/sender_behind"));
-    fprintf(ctx->md, "| %.0f | %s%.0f%s | %zu / %zu | %.2f | %.2f | ", x[i],
-            isfinite(cap) ? "" : "-", isfinite(cap) ? 100 * x[i] / cap : 0,
-            isfinite(cap) ? " %" : "", pc[i]->npassed, pc[i]->nruns, y[0][i],
-            y[1][i]);
-    if (isfinite(y[2][i]))
-      fprintf(ctx->md, "%.2f", y[2][i]);
-    else
-      fprintf(ctx->md, "-");
-    fprintf(ctx->md, " | %zu of %zu runs%s |\n", behind, pc[i]->nruns,
-            pc[i]->npassed ? "" : " (all failed: drawn from them)");
+    char off[32], frac[32], p50[32], p99[32], p999[32];
+    np_fmt_num(off, sizeof off, x[i], 0);
+    np_fmt_num(frac, sizeof frac, isfinite(cap) ? 100 * x[i] / cap : NAN, 0);
+    np_fmt_num(p50, sizeof p50, y[0][i], 2);
+    np_fmt_num(p99, sizeof p99, y[1][i], 2);
+    np_fmt_num(p999, sizeof p999, y[2][i], 2);
+    fprintf(ctx->md, "| %s | %s%s | %zu / %zu | %s | %s | %s | %zu of %zu "
+            "runs%s |\n", off, frac, isfinite(cap) ? " %" : "",
+            pc[i]->npassed, pc[i]->nruns, p50, p99, p999, behind,
+            pc[i]->nruns, pc[i]->npassed ? "" : " (all failed: drawn from them)");
   }
   fprintf(ctx->md, "\nA run whose sender fell behind (more than 1 %% of "
           "its sends over 1 ms late) includes the load generator's own "
@@ -372,12 +375,12 @@ trend:;
   int up99 = t3 > 0 && isfinite(a99) && isfinite(b99) && b99 >= 1.5 * a99;
   int uprss = t3 > 0 && isfinite(ar) && isfinite(br) && br >= 1.1 * ar &&
               br - ar >= 1 << 20;
-  fprintf(ctx->md, "%s: %zu slices; median p99 of the first third %.1f us, "
-          "of the last %.1f us; RSS %.1f MiB -> %.1f MiB. %s%s%s\n\n", c->id,
-          n, a99, b99, ar / (1 << 20), br / (1 << 20),
+  fprintf(ctx->md, "%s: %zu slices; median p99 of the first third %.1f μs, "
+          "of the last %.1f μs; RSS %.1f MiB -> %.1f MiB. %s%s%s%s\n\n",
+          c->id, n, a99, b99, ar / (1 << 20), br / (1 << 20),
           up99 || uprss ? "**Trend:** " : "No trend (p99 x 1.5, RSS + 10 % "
                                           "and + 1 MiB).",
-          up99 ? "p99 grows across the run. " : "",
+          up99 ? "p99 grows across the run." : "", up99 && uprss ? " " : "",
           uprss ? "RSS grows across the run." : "");
 free_arrays:
   free(x);
@@ -392,8 +395,10 @@ static int timeseries(struct np_report_ctx *ctx,
   int said = 0, rc = 0;
   for (size_t i = 0; i < ncfg && rc == 0; i++)
     for (size_t r = 0; r < cfg[i]->nruns; r++) {
-      const cJSON *pts =
-          np_json_pointer(cfg[i]->runs[r].doc, "/intervals/points");
+      const cJSON *doc = cfg[i]->runs[r].doc, *pts =
+          np_json_pointer(doc, "/intervals/points");
+      if (pts == NULL) /* rudp: one series per round, the first drawn */
+        pts = np_json_pointer(doc, "/rudp/rounds/0/intervals/points");
       if (!cfg[i]->runs[r].passed || cJSON_GetArraySize(pts) < 1)
         continue;
       if (!said++)
@@ -401,6 +406,18 @@ static int timeseries(struct np_report_ctx *ctx,
       rc = series_of(ctx, s, cfg[i], pts, cfg[i]->runs[r].id);
       break;
     }
+  return rc;
+}
+
+int np_report_latency_series(struct np_report_ctx *ctx,
+                             const struct np_results_set *s) {
+  if (s->nruns == 0)
+    return 0;
+  const struct np_results_config **cfg = np_report_plan_order(s);
+  if (cfg == NULL)
+    return NP_ENOMEM;
+  int rc = timeseries(ctx, s, cfg, s->nconfigs);
+  free(cfg);
   return rc;
 }
 

@@ -5,12 +5,16 @@ table, the percentile distribution and one time series per
 configuration with a trend sentence; the three SVGs carry their <title>;
 report.json validates against report.schema.json and lists every point
 with its configuration; a udp-stream set gets the one-way delay
-distribution.
+distribution; a rudp set with --interval its time series.  The same
+sets through --pages: udp.md (rudp.md) carries the views under the
+suite's heading, charts under its asset prefix (the
+suite name for a set named after its suite).
 
 usage: latency_views_test.py BENCH REPORT REPORT_SCHEMA
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,7 +55,24 @@ def matrix(name, plan):
                     .iter_errors(rj))
     if errs:
         fail("%s: report.json: %s" % (name, errs[0].message))
-    return rep, md, rj
+    return rep, md, rj, out
+
+
+def pages(name, results, wants, svgs):
+    """--pages over one set: udp.md has every heading in wants and each
+    asset stem in svgs (drawn, titled) is linked from the page."""
+    pg = os.path.join(TMP, name + "-pages")
+    run([REPORT, "--pages", "--results", results, "--output", pg])
+    with open(os.path.join(pg, "udp.md")) as f:
+        md = f.read()
+    for want in wants:
+        if want not in md:
+            fail("pages %s: udp.md lacks %r" % (name, want))
+    for stem, title in svgs:
+        if "assets/%s.svg" % stem not in md:
+            fail("pages %s: udp.md does not link %s.svg" % (name, stem))
+        svg_title(pg, stem, title)
+    return md
 
 
 def svg_title(rep, stem, want):
@@ -66,8 +87,9 @@ def svg_title(rep, stem, want):
 
 
 def test_open_loop():
-    rep, md, rj = matrix("ll", {
-        "schema": "netproof/plan/1", "suite": "ll", "protocol": "udp",
+    rep, md, rj, out = matrix("ll", {
+        "schema": "netproof/plan/1", "suite": "udp-latency-load",
+        "protocol": "udp",
         "repetitions": 1,
         "base": {"payload": 256, "clients": 4, "backend": "raw",
                  "warmup": 0.05, "seconds": 0.4, "interval": 0.1},
@@ -91,11 +113,21 @@ def test_open_loop():
             {p["series"] for p in load[0]["series"]} != {"p50", "p99",
                                                          "p99.9"}:
         fail("report.json latency-load chart: %s" % load)
+    pmd = pages("ll", out, ("## Latency under load\n",
+                            "### Latency under load (open loop)",
+                            "### Latency: percentile distribution",
+                            "### Time series (--interval)"),
+                (("udp-latency-load-latency-load", "UDP latency under load"),
+                 ("udp-latency-load-latency-distribution",
+                  "Latency against percentile")))
+    if pmd.count("slices; median p99 of the first third") != 4:
+        fail("pages: one trend sentence per configuration expected")
 
 
 def test_stream():
-    rep, md, _ = matrix("st", {
-        "schema": "netproof/plan/1", "suite": "st", "protocol": "udp",
+    rep, md, _, out = matrix("st", {
+        "schema": "netproof/plan/1", "suite": "udp-stream",
+        "protocol": "udp",
         "repetitions": 1,
         "base": {"mode": "stream", "backend": "raw", "io-model": "split",
                  "clients": 1, "payload": 1472, "warmup": 0.05,
@@ -104,8 +136,41 @@ def test_stream():
     if "### One-way delay: percentile distribution" not in md:
         fail("stream: no one-way delay distribution")
     svg_title(rep, "st-latency-distribution", "One-way delay against")
+    pmd = pages("st", out, ("## One-way streams\n",
+                            "### One-way delay: percentile distribution"),
+                (("udp-stream-latency-distribution",
+                  "One-way delay against"),))
+    if "### Latency under load" in pmd:
+        fail("pages st: a stream set has no latency-under-load view")
+
+
+def test_rudp():
+    """A rudp set with --interval: its section (index and pages) carries
+    the time series of its first round, nothing else of these views."""
+    rep, md, _, out = matrix("ru", {
+        "schema": "netproof/plan/1", "suite": "rudp-ts", "protocol": "rudp",
+        "repetitions": 1,
+        "base": {"payload": 512, "clients": 2, "window": 8,
+                 "profile": "none", "warmup": 0.1, "seconds": 0.4,
+                 "rounds": 1, "interval": 0.1},
+        "dimensions": {"fec": ["none", "fixed"]}})
+    for text in (md,):
+        if "### Time series (--interval)" not in text or \
+                text.count("slices; median p99 of the first third") != 2:
+            fail("rudp: index.md: no time series per configuration")
+    svg_title(rep, "ru-timeseries-rudp-p512-c2-w8-single-fecnone-bbr-none",
+              "Time series")
+    pg = os.path.join(TMP, "ru-pages")
+    run([REPORT, "--pages", "--results", out, "--output", pg])
+    with open(os.path.join(pg, "rudp.md")) as f:
+        pmd = f.read()
+    if pmd.count("slices; median p99 of the first third") != 2 or \
+            "### Latency under load" in pmd:
+        fail("rudp: rudp.md: one series per configuration, no load chart")
 
 
 test_open_loop()
 test_stream()
+test_rudp()
+shutil.rmtree(TMP)
 print("latency_views_test: all passed")
