@@ -2,11 +2,12 @@
  * np_report_rudp.c - reliable-UDP values and charts (see np_report_rudp.h).
  *
  * Charts put the network condition on the x axis and one bar per strategy
- * (ARQ only, fixed FEC, adaptive FEC).  Besides the relay profile, the IO
- * model, payload and window join the category label when they vary in the
- * set, so the main suite gives one chart per metric and congestion
- * controller, and the payload x window suite one chart per metric; all
- * other dimensions split charts and are stated in the subtitle.
+ * (ARQ only, fixed FEC, adaptive FEC).  Besides the relay profile, the
+ * delivery order, IO model, payload and window join the category label
+ * when they vary in the set, so the main suite gives one chart per metric
+ * and congestion controller, and the payload x window suite one chart per
+ * metric; all other dimensions split charts and are stated in the subtitle
+ * (unordered delivery too, when the whole set uses it).
  */
 #include "np_report_rudp.h"
 
@@ -51,6 +52,8 @@ int np_report_rudp_views(const struct np_results_set *s,
     w->profile = np_json_get_string(
         cJSON_GetObjectItemCaseSensitive(cfg, "relay"), "profile", "?");
     w->cc = np_json_get_string(cfg, "cc", "?");
+    /* records before --delivery existed delivered in order */
+    w->delivery = np_json_get_string(cfg, "delivery", "ordered");
     const char *model = np_json_get_string(cfg, "io_model", "?");
     double threads = np_json_get_number(cfg, "io_threads", 1);
     if (strcmp(model, "single") == 0)
@@ -73,7 +76,7 @@ int np_report_rudp_views(const struct np_results_set *s,
 }
 
 /* Does field f (0 payload, 1 window, 2 clients, 3 model, 4 cc, 5 seconds,
- * 6 profile, 7 address) vary among vs? */
+ * 6 profile, 7 address, 8 delivery) vary among vs? */
 static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
   for (size_t i = 1; i < n; i++) {
     const struct np_report_rudp_view *a = &vs[0], *b = &vs[i];
@@ -84,6 +87,7 @@ static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
             : f == 4 ? strcmp(a->cc, b->cc) != 0
             : f == 5 ? a->seconds != b->seconds || a->rounds != b->rounds
             : f == 7 ? strcmp(a->address, b->address) != 0
+            : f == 8 ? strcmp(a->delivery, b->delivery) != 0
                      : strcmp(a->profile, b->profile) != 0;
     if (d)
       return 1;
@@ -117,6 +121,9 @@ static void field_text(char *buf, size_t len,
   case 7:
     snprintf(buf, len, "%s", v->address);
     break;
+  case 8:
+    snprintf(buf, len, "%s", v->delivery);
+    break;
   default:
     snprintf(buf, len, "%s", v->profile);
   }
@@ -127,7 +134,7 @@ void np_report_rudp_condition(char *buf, size_t len,
                               const struct np_report_rudp_view *vs, size_t n,
                               unsigned skip) {
   size_t k = (size_t)snprintf(buf, len, "%s", v->profile);
-  static const int order[] = {0, 1, 2, 3, 4, 5, 7};
+  static const int order[] = {8, 0, 1, 2, 3, 4, 5, 7};
   for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
     int f = order[i];
     if (!varies(vs, n, f) || (f < 6 && (skip & (1u << f))))
@@ -183,11 +190,14 @@ static void subtitle_of(char *buf, size_t len,
   char t[64];
   size_t k = 0;
   buf[0] = '\0';
-  static const int fields[] = {0, 1, 2, 3, 4, 5, 7};
+  static const int fields[] = {0, 1, 2, 3, 4, 5, 7, 8};
   for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
     int f = fields[i];
-    /* payload, window and model vary on the axis; the rest split charts */
+    /* payload, window, model and delivery vary on the axis; the rest split
+     * charts; in-order delivery, the default, goes unsaid */
     if (f <= 1 || f == 3 || f == 7 ? varies(vs, n, f) : 0)
+      continue;
+    if (f == 8 && (varies(vs, n, f) || strcmp(v->delivery, "ordered") == 0))
       continue;
     field_text(t, sizeof t, v, f);
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s%s",
@@ -311,7 +321,9 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   for (size_t i = 0; i < nc; i++)
     any_note |= notes[i][0] != '\0';
   char xlabel[160];
-  snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s%s",
+  snprintf(xlabel, sizeof xlabel,
+           "network condition: relay profile%s%s%s%s%s",
+           varies(all, nall, 8) ? ", delivery" : "",
            varies(all, nall, 0) ? ", payload" : "",
            varies(all, nall, 1) ? ", window" : "",
            varies(all, nall, 3) ? ", IO model" : "",
