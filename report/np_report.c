@@ -82,6 +82,8 @@ static int build_set(struct np_report_ctx *ctx,
   fprintf(ctx->md, "## Throughput and latency: %s\n\n", name);
   np_report_conditions_set(ctx, s);
   int rc = np_report_headline(ctx, s);
+  if (np_report_is_stream(s)) /* no round trips: the streams table */
+    return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0)
     rc = np_report_charts(ctx, s, "io");
   if (rc == 0)

@@ -15,7 +15,9 @@
  *     configuration's first passed run, and a trend line in the text when
  *     p99 or the resident set grows from the first third of the run to
  *     the last (p99 x 1.5, RSS + 10 % and + 1 MiB).
- * Stream sets (udp-stream) get the distribution of their one-way delay;
+ * Stream sets (udp-stream) get a table of their rates, loss, jitter and
+ * one-way delay (the echo table's round trips mean nothing there) and
+ * the distribution of their one-way delay;
  * rudp sets only the time series (np_report_latency_series: the first
  * round's slices of each configuration's first passed run).
  */
@@ -409,6 +411,64 @@ static int timeseries(struct np_report_ctx *ctx,
   return rc;
 }
 
+int np_report_is_stream(const struct np_results_set *s) {
+  return s->nruns > 0 &&
+         strcmp(np_json_get_string(np_json_pointer(s->runs[0].doc, "/config"),
+                                   "protocol", ""),
+                "udp-stream") == 0;
+}
+
+/* ---- stream table (instead of the echo table's round trips) ---- */
+static void stream_table(struct np_report_ctx *ctx,
+                         const struct np_results_set *s,
+                         const struct np_results_config **cfg, size_t n) {
+  static const struct {
+    const char *ptr;
+    const char *key;
+    double scale;
+    int decimals;
+  } col[] = {{"/stream/datagrams_per_sec", "datagrams_per_sec", 1, 0},
+             {"/stream/bitrate_bps", "bitrate_mbps", 1e-6, 1},
+             {"/stream/loss_percent", "loss_percent", 1, 3},
+             {"/stream/jitter_us", "jitter_us", 1, 2},
+             {"/stream/one_way_delay_us/p50", "one_way_p50_us", 1, 2},
+             {"/stream/one_way_delay_us/p99", "one_way_p99_us", 1, 2},
+             {"/stream/cpu_percent", "cpu_percent", 1, 1}};
+  enum { NCOL = sizeof col / sizeof col[0] };
+  fprintf(ctx->md, "### Streams: rate, loss, jitter and one-way delay\n\n"
+          "| Configuration | Runs passed | Datagrams / s | Received / Mbit/s "
+          "| Loss / %% | Jitter / μs | One-way p50 / μs | One-way p99 / μs | "
+          "Process CPU / %% |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "\n");
+  cJSON *rows = np_report_new_table(ctx, "streams", s);
+  for (size_t i = 0; i < n; i++) {
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "config", cfg[i]->id);
+    fprintf(ctx->md, "| %s | %zu / %zu |", cfg[i]->id, cfg[i]->npassed,
+            cfg[i]->nruns);
+    for (size_t k = 0; k < NCOL; k++) {
+      double v = median_of(cfg[i], col[k].ptr) * col[k].scale;
+      char cell[48];
+      np_fmt_num(cell, sizeof cell, v, col[k].decimals);
+      fprintf(ctx->md, " %s |", cell);
+      if (isfinite(v))
+        cJSON_AddNumberToObject(r, col[k].key, v);
+    }
+    fprintf(ctx->md, "\n");
+    cJSON_AddNumberToObject(r, "runs_passed", (double)cfg[i]->npassed);
+    cJSON_AddItemToObject(r, "runs", np_report_run_ids(cfg[i], 0));
+    if (rows)
+      cJSON_AddItemToArray(rows, r);
+    else
+      cJSON_Delete(r);
+  }
+  fprintf(ctx->md, "\nMedians over the passed runs (over every run of a "
+          "configuration none of whose runs passed). Received: payload "
+          "bits/s at the receiver; loss: sent - distinct received; jitter: "
+          "RFC 3550 as iperf3; one-way delay from each send time to the "
+          "kernel's receive timestamp (one process, one clock).\n\n");
+}
+
 int np_report_latency_series(struct np_report_ctx *ctx,
                              const struct np_results_set *s) {
   if (s->nruns == 0)
@@ -428,10 +488,9 @@ int np_report_latency(struct np_report_ctx *ctx,
   const struct np_results_config **cfg = np_report_plan_order(s);
   if (cfg == NULL)
     return NP_ENOMEM;
-  int stream = strcmp(np_json_get_string(
-                          np_json_pointer(s->runs[0].doc, "/config"),
-                          "protocol", ""),
-                      "udp-stream") == 0;
+  int stream = np_report_is_stream(s);
+  if (stream)
+    stream_table(ctx, s, cfg, s->nconfigs);
   int rc = stream ? 0 : hockey(ctx, s, cfg, s->nconfigs);
   if (rc == 0)
     rc = stream ? distribution(ctx, s, cfg, s->nconfigs,

@@ -16,6 +16,9 @@ struct np_report_ctx;
 int np_report_latency(struct np_report_ctx *ctx,
                       const struct np_results_set *s);
 
+/* 1 when s is a udp-stream set (its records' config.protocol). */
+int np_report_is_stream(const struct np_results_set *s);
+
 /* The time series alone (rudp sets: rudp.rounds[0].intervals of each
  * configuration's first passed run).  0 or NP_E*. */
 int np_report_latency_series(struct np_report_ctx *ctx,

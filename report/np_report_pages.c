@@ -87,6 +87,8 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     heading(ctx, s, NULL);
   np_report_conditions_set(ctx, s);
   rc = np_report_headline(ctx, s);
+  if (np_report_is_stream(s)) /* no round trips: the streams table */
+    return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0 && strcmp(n, "udp-payload-window") != 0)
     rc = np_report_charts(ctx, s, "io");
   if (rc == 0 && strcmp(n, "udp-io-models") != 0)
