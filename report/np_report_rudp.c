@@ -218,15 +218,16 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   double *val = malloc(4 * 3 * ng * sizeof *val);
   unsigned char *mark = calloc(4 * ng, 1);
   size_t *ci = calloc(ng, sizeof *ci), *nv = calloc(4 * ng, sizeof *nv);
+  double *mm = malloc(2 * 4 * ng * sizeof *mm); /* min, max per cell */
   char *svg = NULL;
   int rc = 0;
   if (cats == NULL || notes == NULL || ctext == NULL || cshow == NULL ||
-      val == NULL || mark == NULL || ci == NULL || nv == NULL) {
+      val == NULL || mark == NULL || ci == NULL || nv == NULL || mm == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
   size_t nc = 0, maxn = 0, minn = 0;
-  int used[4] = {0};
+  int used[4] = {0}, use_ci = np_report_ci_bars(ctx, s);
   char reasons[256] = "";
   for (size_t i = 0; i < 4 * 3 * ng; i++)
     val[i] = NAN;
@@ -277,8 +278,18 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     v[ng + j] = n > 1 ? mn * sp->scale : NAN;
     v[2 * ng + j] = n > 1 ? mx * sp->scale : NAN;
     nv[cell] = n;
+    double lo, hi; /* --error-bars ci95: min / max kept for report.json */
+    mm[2 * cell] = v[ng + j];
+    mm[2 * cell + 1] = v[2 * ng + j];
+    if (use_ci) {
+      int cr = np_results_rudp_ci(g[i]->c, sp->m, &lo, &hi);
+      v[ng + j] = cr == 0 ? lo * sp->scale : NAN;
+      v[2 * ng + j] = cr == 0 ? hi * sp->scale : NAN;
+    }
     if (np_report_unstable(s, g[i]->c->id))
       mark[cell] |= NP_CHART_UNSTABLE;
+    if (np_report_target_missed(s, g[i]->c->id))
+      mark[cell] |= NP_CHART_MISSED;
   }
   struct np_chart_series ser[4];
   static const char *const sname[4] = {"ARQ only", "fixed FEC",
@@ -298,8 +309,12 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   subtitle_of(subtitle, sizeof subtitle, g[0], all, nall, in->name,
               np_json_get_string(m0, "hostname", "unknown"));
   int by_rounds = g[0]->c->nruns == 1;
-  np_chart_runs_caption(caption, sizeof caption, minn, maxn,
+  if (use_ci)
+    np_chart_ci_caption(caption, sizeof caption, minn, maxn,
                         by_rounds ? "round" : "run", by_rounds);
+  else
+    np_chart_runs_caption(caption, sizeof caption, minn, maxn,
+                          by_rounds ? "round" : "run", by_rounds);
   snprintf(excl, sizeof excl,
            "excluded: a repetition failed (%s); its records are kept, it is "
            "not ranked",
@@ -357,6 +372,8 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   cJSON_AddBoolToObject(jc, "log_y", 0);
   cJSON_AddStringToObject(jc, "caption", caption);
   cJSON_AddStringToObject(jc, "metric", np_results_rudp_metric_key(sp->m));
+  if (use_ci)
+    cJSON_AddStringToObject(jc, "error_bars", "ci95");
   cJSON *js = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ng && js != NULL; i++) {
     size_t cell = (size_t)g[i]->strategy * ng + ci[i];
@@ -370,8 +387,15 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     double *v = &val[((size_t)g[i]->strategy * 3) * ng];
     int one = nv[cell] <= 1;
     np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", one ? v[ci[i]] : v[ng + ci[i]]);
-    np_json_add_number(b, "max", one ? v[ci[i]] : v[2 * ng + ci[i]]);
+    np_json_add_number(b, "min", one ? v[ci[i]] : mm[2 * cell]);
+    np_json_add_number(b, "max", one ? v[ci[i]] : mm[2 * cell + 1]);
+    if (use_ci && isfinite(v[ng + ci[i]])) {
+      cJSON *iv = cJSON_AddObjectToObject(b, "ci95");
+      np_json_add_number(iv, "lo", v[ng + ci[i]]);
+      np_json_add_number(iv, "hi", v[2 * ng + ci[i]]);
+    } else if (use_ci) {
+      cJSON_AddNullToObject(b, "ci95");
+    }
     cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i]->c, 0));
     cJSON_AddItemToArray(js, b);
   }
@@ -385,6 +409,7 @@ done:
   free(mark);
   free(ci);
   free(nv);
+  free(mm);
   return rc;
 }
 

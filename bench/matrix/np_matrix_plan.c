@@ -589,6 +589,10 @@ static int capacity_ref(struct np_plan_ctx *c) {
   p->capacity_ref = -1;
   if (cap == NULL)
     return 0;
+  if (p->until_stable) /* fractions must see the capacity's every run */
+    return plan_err(c, NP_ESCHEMA, "/capacity",
+                    "not with until_stable (its rounds would run a "
+                    "fraction before the capacity's repetitions are done)");
   for (size_t i = 0; i < p->nconfigs; i++) {
     const struct np_matrix_config *cf = &p->configs[i];
     if (cf->rate_fraction > 0) {
@@ -604,6 +608,30 @@ static int capacity_ref(struct np_plan_ctx *c) {
   if (p->capacity_ref < 0)
     return plan_err(c, NP_ESCHEMA, "/capacity/match",
                     "matches no configuration");
+  return 0;
+}
+
+/* "until_stable" (the schema checked its fields): repetitions becomes its
+ * maximum; the target is about round trips/s, which exec plans lack. */
+static int until_stable(struct np_plan_ctx *c) {
+  struct np_matrix_plan *p = c->plan;
+  const cJSON *us = cJSON_GetObjectItemCaseSensitive(p->doc, "until_stable");
+  if (us == NULL)
+    return 0;
+  if (np_matrix_exec_is(p->doc))
+    return plan_err(c, NP_ESCHEMA, "/until_stable",
+                    "an exec plan has no round trips/s to make stable (the "
+                    "target is the interval of their median)");
+  p->until_stable = 1;
+  p->stable_ci_percent = np_json_get_number(us, "ci_percent", 0);
+  p->min_repetitions = (int)np_json_get_number(us, "min_repetitions", 5);
+  p->repetitions = (int)np_json_get_number(us, "max_repetitions", 5);
+  if (p->repetitions < p->min_repetitions) {
+    char r[160];
+    snprintf(r, sizeof r, "%d, below min_repetitions %d", p->repetitions,
+             p->min_repetitions);
+    return plan_err(c, NP_ESCHEMA, "/until_stable/max_repetitions", r);
+  }
   return 0;
 }
 
@@ -647,6 +675,8 @@ int np_matrix_plan_from_json(const cJSON *doc, const char *name,
   c.protocol = p->protocol;
   p->repetitions = (int)np_json_get_number(p->doc, "repetitions", 3);
   p->timeout_seconds = np_json_get_number(p->doc, "timeout_seconds", 0);
+  if ((rc = until_stable(&c)) != 0)
+    goto fail_plan;
   if ((rc = expand(&c)) != 0 || (rc = capacity_ref(&c)) != 0)
     goto fail_plan;
   char *compact = cJSON_PrintUnformatted(p->doc);

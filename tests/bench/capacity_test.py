@@ -88,6 +88,10 @@ def test_bad():
          "/capacity/match: no configuration before the first"),
         ("after", {"configurations": [{"rate-fraction": 0.1}, {"window": 1}]},
          "/capacity/match: no configuration before the first"),
+        ("stable", {"repetitions": None,
+                    "until_stable": {"ci_percent": 3, "min_repetitions": 5,
+                                     "max_repetitions": 6}},
+         "/capacity: not with until_stable"),
     ]
     for name, kw, want in cases:
         r = subprocess.run([BENCH, "matrix", plan(name, **kw), "--output",
