@@ -17,32 +17,11 @@
  * clamped into [min, max] so p100 is the true max.
  */
 #include "np_hist.h"
+#include "np_hist_int.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Exact 128-bit sum of values; GCC/clang extension, marked for -Wpedantic. */
-__extension__ typedef unsigned __int128 np_hist_u128_;
-
-struct np_hist {
-  int64_t lowest;                  /* configured lowest trackable value     */
-  int64_t highest;                 /* configured highest trackable value    */
-  int sigfigs;                     /* configured significant digits (1..5)  */
-  int unit_magnitude;              /* floor(log2(lowest))                   */
-  int sub_bucket_half_count_magnitude; /* log2(sub_bucket_half_count)       */
-  int32_t sub_bucket_count;        /* linear sub-buckets per bucket         */
-  int32_t sub_bucket_half_count;   /* sub_bucket_count / 2                  */
-  int64_t sub_bucket_mask;         /* (sub_bucket_count - 1) << unit        */
-  int32_t bucket_count;            /* power-of-two buckets covering highest */
-  int32_t counts_len;              /* entries in counts[]                   */
-  uint64_t total;                  /* samples recorded (incl. overflows)    */
-  uint64_t overflows;              /* samples above highest (clamped)       */
-  int64_t min;                     /* smallest recorded (clamped) value     */
-  int64_t max;                     /* largest recorded (clamped) value      */
-  np_hist_u128_ sum;               /* sum of recorded (clamped) values      */
-  uint64_t counts[];               /* counts_len bucket counters            */
-};
 
 /* Position of the highest set bit plus one (v > 0). */
 static int np_hist_bit_length_(uint64_t v) { return 64 - __builtin_clzll(v); }
@@ -102,6 +81,19 @@ static int32_t np_hist_buckets_needed_(int64_t highest, int32_t sub_count,
     needed++;
   }
   return needed;
+}
+
+/* Internal accessors for np_hist_codec.c (np_hist_int.h). */
+int32_t np_hist_index_of_(const struct np_hist *h, int64_t value) {
+  return np_hist_counts_index_(h, value);
+}
+
+int64_t np_hist_lowest_at_(const struct np_hist *h, int32_t index) {
+  return np_hist_value_at_index_(h, index);
+}
+
+int64_t np_hist_highest_at_(const struct np_hist *h, int32_t index) {
+  return np_hist_highest_equivalent_(h, np_hist_value_at_index_(h, index));
 }
 
 int np_hist_new(int64_t lowest, int64_t highest, int sigfigs,

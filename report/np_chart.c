@@ -29,55 +29,13 @@
 
 #include <plplot.h>
 
+#include "np_chart_int.h"
 #include "np_file.h"
 
-#define CHART_W 960      /* page width, px                          */
-#define CHART_H 600      /* page height, px                         */
-#define MAX_SERIES 8     /* series per chart                        */
-#define NCOLOURS 8       /* palette entries                         */
-#define NHATCH 5         /* hatch patterns (0 = none)               */
-#define COL_BG 0         /* cmap0 index: white background           */
-#define COL_FG 1         /* cmap0 index: black text and axes        */
-#define COL_GRID 2       /* cmap0 index: light grey grid            */
-#define COL_MUTED 3      /* cmap0 index: grey of marks              */
-#define COL_WARN 4       /* cmap0 index: the stamp (vermillion)     */
-#define COL_SERIES 5     /* cmap0 index of the first series colour  */
-#define MAX_SVG_BYTES ((size_t)16 << 20) /* plplot's output read back  */
-#define EM_MM 7.056      /* font size at character scale 1, mm      */
-#define MARGIN 4.0       /* page margin, mm                         */
-#define MAX_LINES 6      /* lines of one category label or caption  */
-#define LINE_LEN 160     /* bytes of one laid-out line              */
-#define MAX_CAPTION 12   /* caption lines                           */
-
-/* Okabe & Ito (2008) colour-blind-safe palette, most distinct first. */
-static const int okabe_ito[NCOLOURS][3] = {
-    {0x00, 0x72, 0xB2}, /* blue           */
-    {0xE6, 0x9F, 0x00}, /* orange         */
-    {0x00, 0x9E, 0x73}, /* bluish green   */
-    {0xD5, 0x5E, 0x00}, /* vermillion     */
-    {0x56, 0xB4, 0xE9}, /* sky blue       */
-    {0xCC, 0x79, 0xA7}, /* reddish purple */
-    {0xF0, 0xE4, 0x42}, /* yellow         */
-    {0x00, 0x00, 0x00}, /* black          */
-};
-
-/* Hatch of a style: angles in tenths of a degree (plpat), 0 lines = none. */
-static const struct {
-  int n;
-  PLINT inc[2];
-} hatch[NHATCH] = {{0, {0, 0}}, {1, {450, 0}}, {1, {-450, 0}},
-                   {2, {450, -450}}, {1, {0, 0}}};
-
-/* Lines of text laid out for drawing. */
-struct lines {
-  char t[MAX_CAPTION][LINE_LEN];
-  size_t n;
-};
-
-static double line_h(double scale) { return 1.32 * EM_MM * scale; }
+double np_chart_line_h(double scale) { return 1.32 * EM_MM * scale; }
 
 /* plplot treats '#' as its text escape; double it so labels print as-is. */
-static char *pl_text(const char *s) {
+char *np_chart_pl_text(const char *s) {
   size_t n = 0;
   for (const char *p = s; *p; p++)
     n += (*p == '#') ? 2 : 1;
@@ -96,9 +54,9 @@ static char *pl_text(const char *s) {
 
 /* Text at (x, y) in the current world coordinates along (dx, dy); just 0
  * left, 0.5 centre, 1 right; allocation failure only loses the text. */
-static void text_at(double x, double y, double dx, double dy, double just,
+void np_chart_text_at(double x, double y, double dx, double dy, double just,
                     double scale, const char *s) {
-  char *t = pl_text(s);
+  char *t = np_chart_pl_text(s);
   plschr(0, scale);
   if (t != NULL)
     plptex(x, y, dx, dy, just, t);
@@ -107,7 +65,7 @@ static void text_at(double x, double y, double dx, double dy, double just,
 
 /* Greedy word wrap of s into out (appending) so no line is wider than
  * max_mm at scale; a word wider than that gets a line of its own. */
-static void wrap(const char *s, double scale, double max_mm,
+void np_chart_wrap(const char *s, double scale, double max_mm,
                  struct lines *out) {
   char line[LINE_LEN] = "";
   const char *p = s;
@@ -135,7 +93,7 @@ static void wrap(const char *s, double scale, double max_mm,
     snprintf(out->t[out->n++], LINE_LEN, "%s", line);
 }
 
-static int svg_device_present(void) {
+int np_chart_svg_device_present(void) {
   const char *menu[128], *names[128];
   const char **mp = menu, **np = names; /* plgDevs fills caller arrays */
   int n = 128;
@@ -282,7 +240,7 @@ static void stub(const struct plot_geom *g, double x0, double x1,
     pllsty(1);
   }
   plcol0(COL_FG);
-  text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
+  np_chart_text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
 }
 
 /* Draw bars, error bars and marks of every series; category i spans
@@ -311,7 +269,7 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
       if (c->log_y && m == 0) {
         /* Zero has no place on a log axis: say it at the base. */
         plcol0(COL_FG);
-        text_at(x0 + w / 2, g->ylo + 2.5 * g->wy_mm, 1, 0, 0.5, 0.8, "0");
+        np_chart_text_at(x0 + w / 2, g->ylo + 2.5 * g->wy_mm, 1, 0, 0.5, 0.8, "0");
         continue;
       }
       if (!isfinite(m) || (c->log_y && m <= 0))
@@ -351,7 +309,7 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
                           : (mk & NP_CHART_UNSTABLE) ? "\xe2\x80\xa0"
                                                      : "\xe2\x80\xa1";
         plcol0(COL_FG);
-        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95, sym);
+        np_chart_text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95, sym);
       }
     }
   }
@@ -448,11 +406,11 @@ static void draw_chart(const struct np_chart *c) {
 
   /* top: stamp, title, subtitle */
   struct lines sub = {.n = 0};
-  wrap(c->subtitle ? c->subtitle : "", 0.95, tw, &sub);
+  np_chart_wrap(c->subtitle ? c->subtitle : "", 0.95, tw, &sub);
   const char *title = c->title ? c->title : "";
   double tsc = fmin(1.25, tw / fmax(np_chart_text_mm(title, 1.0), 1));
-  double top = MARGIN + (c->stamp ? line_h(1.0) : 0) + line_h(tsc) +
-               (double)sub.n * line_h(0.95) + 3.0;
+  double top = MARGIN + (c->stamp ? np_chart_line_h(1.0) : 0) + np_chart_line_h(tsc) +
+               (double)sub.n * np_chart_line_h(0.95) + 3.0;
 
   /* right: legend */
   double lsc = 0.95, lmax = 0;
@@ -472,7 +430,7 @@ static void draw_chart(const struct np_chart *c) {
   double tick_w = np_chart_text_mm(tick, 0.95);
   label_fn(2, ylo, tick, sizeof tick, &log_y);
   tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
-  double left = MARGIN + line_h(1.0) + 2.5 + tick_w + 2.0;
+  double left = MARGIN + np_chart_line_h(1.0) + 2.5 + tick_w + 2.0;
   double right = W - MARGIN - legend_w - 3.0;
   double cat_w = (right - left) / (double)c->ncat;
 
@@ -494,9 +452,9 @@ static void draw_chart(const struct np_chart *c) {
   size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
   struct lines cap = {.n = 0};
   for (size_t k = 0; k < np; k++)
-    wrap(part[k], 0.82, tw, &cap);
-  double bottom = MARGIN + (double)cap.n * line_h(0.82) + 2.0 + line_h(1.0) +
-                  1.5 + (double)maxl * line_h(csc) + 2.0;
+    np_chart_wrap(part[k], 0.82, tw, &cap);
+  double bottom = MARGIN + (double)cap.n * np_chart_line_h(0.82) + 2.0 + np_chart_line_h(1.0) +
+                  1.5 + (double)maxl * np_chart_line_h(csc) + 2.0;
 
   /* the plot */
   double ph = H - top - bottom;
@@ -531,31 +489,31 @@ static void draw_chart(const struct np_chart *c) {
   double y = H - MARGIN;
   if (c->stamp) {
     plcol0(COL_WARN);
-    text_at(W / 2, y - line_h(1.0) / 2, 1, 0, 0.5, 1.0, c->stamp);
-    y -= line_h(1.0);
+    np_chart_text_at(W / 2, y - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0, c->stamp);
+    y -= np_chart_line_h(1.0);
   }
   plcol0(COL_FG);
-  text_at(W / 2, y - line_h(tsc) / 2, 1, 0, 0.5, tsc, title);
-  y -= line_h(tsc);
-  for (size_t k = 0; k < sub.n; k++, y -= line_h(0.95))
-    text_at(W / 2, y - line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
+  np_chart_text_at(W / 2, y - np_chart_line_h(tsc) / 2, 1, 0, 0.5, tsc, title);
+  y -= np_chart_line_h(tsc);
+  for (size_t k = 0; k < sub.n; k++, y -= np_chart_line_h(0.95))
+    np_chart_text_at(W / 2, y - np_chart_line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
   double yb = bottom - 2.0;
   for (size_t i = 0; i < c->ncat; i++)
     for (size_t k = 0; k < cl[i].n; k++)
-      text_at(left + ((double)i + 0.5) * cat_w,
-              yb - ((double)k + 0.5) * line_h(csc), 1, 0, 0.5, csc,
+      np_chart_text_at(left + ((double)i + 0.5) * cat_w,
+              yb - ((double)k + 0.5) * np_chart_line_h(csc), 1, 0, 0.5, csc,
               cl[i].t[k]);
-  yb -= (double)maxl * line_h(csc) + 1.5;
-  text_at((left + right) / 2, yb - line_h(1.0) / 2, 1, 0, 0.5, 1.0,
+  yb -= (double)maxl * np_chart_line_h(csc) + 1.5;
+  np_chart_text_at((left + right) / 2, yb - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0,
           c->xlabel ? c->xlabel : "");
-  yb -= line_h(1.0) + 2.0;
+  yb -= np_chart_line_h(1.0) + 2.0;
   for (size_t k = 0; k < cap.n; k++)
-    text_at(MARGIN, yb - ((double)k + 0.5) * line_h(0.82), 1, 0, 0, 0.82,
+    np_chart_text_at(MARGIN, yb - ((double)k + 0.5) * np_chart_line_h(0.82), 1, 0, 0, 0.82,
             cap.t[k]);
-  text_at(MARGIN + line_h(1.0) / 2, bottom + ph / 2, 0, 1, 0.5, 1.0,
+  np_chart_text_at(MARGIN + np_chart_line_h(1.0) / 2, bottom + ph / 2, 0, 1, 0.5, 1.0,
           c->ylabel ? c->ylabel : "");
   /* legend: framed, top-aligned with the plot */
-  double lx = right + 3.0, ly = H - top, step = fmax(line_h(lsc), box_h + 2);
+  double lx = right + 3.0, ly = H - top, step = fmax(np_chart_line_h(lsc), box_h + 2);
   double lh = (double)c->nseries * step + 2.5;
   double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
          fy[5] = {ly, ly - lh, ly - lh, ly, ly};
@@ -569,7 +527,7 @@ static void draw_chart(const struct np_chart *c) {
                     cy - box_h / 2};
     styled_box(c->series[i].style, 4, bx, by);
     plcol0(COL_FG);
-    text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc, c->series[i].name);
+    np_chart_text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc, c->series[i].name);
   }
   plschr(0, 1.0);
   free(cl);
@@ -589,8 +547,8 @@ static int validate(const struct np_chart *c, struct np_errbuf *eb) {
 }
 
 /* Set up a fresh plplot stream writing SVG to path; 0 or NP_EPLOT. */
-static int open_stream(const char *path, struct np_errbuf *eb) {
-  if (!svg_device_present())
+int np_chart_open_stream(const char *path, struct np_errbuf *eb) {
+  if (!np_chart_svg_device_present())
     return np_errbuf_set(eb, NP_EPLOT,
                          "plplot: the \"svg\" output device is not "
                          "installed (Debian package libplplot17)");
@@ -628,11 +586,23 @@ static void describe(const struct np_chart *c, char *desc, size_t len) {
     k += (size_t)snprintf(desc + k, len - k, " %s.", part[i]);
 }
 
+static void draw_bar_chart(const void *arg) { draw_chart(arg); }
+
 int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
                         struct np_errbuf *eb) {
   int rc = validate(c, eb);
   if (rc != 0)
     return rc;
+  char desc[2048];
+  describe(c, desc, sizeof desc);
+  return np_chart_render_(draw_bar_chart, c, c->title ? c->title : "chart",
+                          desc, out, out_len, eb);
+}
+
+int np_chart_render_(void (*draw)(const void *), const void *arg,
+                     const char *title, const char *desc, char **out,
+                     size_t *out_len, struct np_errbuf *eb) {
+  int rc;
   const char *tmpdir = getenv("TMPDIR");
   char path[512];
   snprintf(path, sizeof path, "%s/np-chart-XXXXXX.svg",
@@ -650,9 +620,9 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
     rc = np_errbuf_set(eb, NP_EPLOT, "plplot: no free stream");
     goto remove_tmp;
   }
-  rc = open_stream(path, eb);
+  rc = np_chart_open_stream(path, eb);
   if (rc == 0)
-    draw_chart(c);
+    draw(arg);
   plend1();
   plsstrm(prev);
   if (rc != 0)
@@ -666,10 +636,7 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
     np_errbuf_set(eb, rc, "chart: reading plplot's SVG: %s", feb.msg);
     goto remove_tmp;
   }
-  char desc[2048];
-  describe(c, desc, sizeof desc);
-  rc = np_svg_add_title_desc(raw, c->title ? c->title : "chart", desc, out,
-                             out_len);
+  rc = np_svg_add_title_desc(raw, title, desc, out, out_len);
   free(raw);
   if (rc != 0)
     np_errbuf_set(eb, rc, "chart: plplot's output has no <svg> element");

@@ -17,6 +17,7 @@
 #include "np_file.h"
 #include "np_json.h"
 #include "np_report_exec.h"
+#include "np_report_latency.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
 #include "np_results_exec.h"
@@ -74,11 +75,15 @@ static int build_set(struct np_report_ctx *ctx,
       rc = np_report_rudp_charts(ctx, s);
     if (rc == 0)
       np_report_rudp_tables(ctx, s);
+    if (rc == 0) /* --interval series where recorded */
+      rc = np_report_latency_series(ctx, s);
     return rc;
   }
   fprintf(ctx->md, "## Throughput and latency: %s\n\n", name);
   np_report_conditions_set(ctx, s);
   int rc = np_report_headline(ctx, s);
+  if (np_report_is_stream(s)) /* no round trips: the streams table */
+    return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0)
     rc = np_report_charts(ctx, s, "io");
   if (rc == 0)
@@ -98,7 +103,7 @@ static int build_set(struct np_report_ctx *ctx,
       np_report_isolation_table(ctx, s);
   }
   np_report_kernel_example(ctx, s);
-  return rc;
+  return np_report_latency(ctx, s); /* open loop, distributions, series */
 }
 
 int np_report_build(struct np_results_set *const *sets, size_t nsets,

@@ -24,7 +24,7 @@
 #include "np_results_exec.h"
 #include "np_results_rudp.h"
 
-enum cond_kind { K_STR, K_SEC, K_BYTES, K_NUM };
+enum cond_kind { K_STR, K_SEC, K_BYTES, K_NUM, K_COUNT };
 
 /* The conditions a set may vary, one row each: the item its conditions
  * table shows, where a record keeps it, and the column it becomes. */
@@ -39,6 +39,9 @@ static const struct {
     [NP_C_SNDBUF] = {"/config/udp_send_buffer", "Send buffer", K_BYTES},
     [NP_C_RCVBUF] = {"/config/udp_receive_buffer", "Receive buffer", K_BYTES},
     [NP_C_WORK] = {"/config/work", "Work / rounds", K_NUM},
+    [NP_C_RATE] = {"/config/rate", "Offered / s", K_COUNT},
+    [NP_C_GSO] = {"/config/gso", "GSO / B", K_COUNT},
+    [NP_C_GRO] = {"/config/gro", "GRO", K_NUM},
 };
 
 static const char *suite_of(const struct np_results_set *s) {
@@ -55,6 +58,8 @@ static void field_text(char *buf, size_t len, enum np_report_cond k,
   double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
   if (cond_field[k].kind == K_BYTES)
     np_fmt_bytes(buf, len, x);
+  else if (cond_field[k].kind == K_COUNT)
+    np_fmt_num(buf, len, x, 0); /* "35,738"; "-" when not recorded */
   else if (isfinite(x))
     snprintf(buf, len, "%g", x);
   else
@@ -95,7 +100,11 @@ void np_report_cond_text(char *buf, size_t len, unsigned varying,
       continue;
     char v[64];
     field_text(v, sizeof v, (enum np_report_cond)k, c->runs[0].doc);
-    const char *unit = cond_field[k].kind == K_SEC ? " s" : "";
+    const char *unit = cond_field[k].kind == K_SEC ? " s"
+                       : k == NP_C_RATE               ? "/s"
+                       : k == NP_C_GSO                ? " B GSO"
+                       : k == NP_C_GRO                ? " GRO"
+                                                      : "";
     n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s%s",
                           n ? ", " : "", v, unit);
   }

@@ -107,6 +107,9 @@ enum np_report_cond {
   NP_C_SNDBUF,  /* config.udp_send_buffer (requested)      */
   NP_C_RCVBUF,  /* config.udp_receive_buffer (requested)   */
   NP_C_WORK,    /* config.work                             */
+  NP_C_RATE,    /* config.rate (open loop, messages/s)     */
+  NP_C_GSO,     /* config.gso (udp-stream, bytes)          */
+  NP_C_GRO,     /* config.gro (udp-stream)                 */
   NP_C_COUNT_
 };
 /* Bits (1 << cond) of the conditions that differ between runs of s. */

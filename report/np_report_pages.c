@@ -15,6 +15,7 @@
 #include "np_json.h"
 #include "np_report_int.h"
 #include "np_report_exec.h"
+#include "np_report_latency.h"
 #include "np_report_mdx.h"
 #include "np_results_exec.h"
 #include "np_report_rudp.h"
@@ -78,10 +79,16 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     heading(ctx, s, "Payload and outstanding window");
   else if (strcmp(n, "udp-stress") == 0)
     heading(ctx, s, "Sustained load");
+  else if (strcmp(n, "udp-latency-load") == 0)
+    heading(ctx, s, "Latency under load");
+  else if (strcmp(n, "udp-stream") == 0)
+    heading(ctx, s, "One-way streams");
   else
     heading(ctx, s, NULL);
   np_report_conditions_set(ctx, s);
   rc = np_report_headline(ctx, s);
+  if (np_report_is_stream(s)) /* no round trips: the streams table */
+    return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0 && strcmp(n, "udp-payload-window") != 0)
     rc = np_report_charts(ctx, s, "io");
   if (rc == 0 && strcmp(n, "udp-io-models") != 0)
@@ -90,6 +97,8 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     np_report_tables_perf(ctx, s);
   if (rc == 0)
     np_report_kernel_example(ctx, s);
+  if (rc == 0) /* open loop, distributions, time series where recorded */
+    rc = np_report_latency(ctx, s);
   return rc;
 }
 
@@ -126,6 +135,8 @@ static int rudp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     rc = np_report_rudp_charts(ctx, s);
   if (rc == 0)
     np_report_rudp_tables(ctx, s);
+  if (rc == 0) /* --interval series where recorded */
+    rc = np_report_latency_series(ctx, s);
   return rc;
 }
 

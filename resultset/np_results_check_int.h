@@ -105,6 +105,8 @@ struct np_chk_run {
   long plan_idx;          /* its configuration in the plan (-1: none)     */
   uint64_t fingerprint;   /* identifies one run's data (copies)           */
   cJSON *entry;           /* its summary.json entry (np_results_summary_rep) */
+  double rps;             /* measurement.roundtrips_per_sec, or NAN (a
+                             plan's capacity, np_matrix_capacity.h)     */
 };
 
 struct np_results_check {
@@ -224,6 +226,10 @@ void np_chk_exec_record(const struct np_chk_rec *r);
 /* udp-external records (udp --connect): attribution and reply kinds add
  * up, check verdicts follow their counts (np_results_check_external.c). */
 void np_chk_external_record(const struct np_chk_rec *r);
+
+/* udp-stream records: checks, status and reasons from the stream part by
+ * np_udp_stream_checks, loss and drop sums (np_results_check_stream.c). */
+void np_chk_stream_record(const struct np_chk_rec *r);
 
 /* rudp records: per-round invariants, round and record checks, reasons,
  * relay sums and applied rates, config from the command

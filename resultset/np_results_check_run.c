@@ -19,6 +19,7 @@
 
 #include "np_json.h"
 #include "np_results_check_int.h"
+#include "np_results_hist.h"
 #include "np_results_summary.h"
 
 /* FNV-1a over a string, chained. */
@@ -146,8 +147,10 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
   }
   run->binary = strdup(cmd.argv[0]);
   /* the command a record's kind runs: `udp --connect` writes udp-external */
-  const char *want_cmd =
-      strcmp(run->protocol, "udp-external") == 0 ? "udp" : run->protocol;
+  const char *want_cmd = strcmp(run->protocol, "udp-external") == 0 ||
+                                 strcmp(run->protocol, "udp-stream") == 0
+                             ? "udp"
+                             : run->protocol;
   if (strcmp(cmd.argv[1], want_cmd) != 0)
     np_chk_problem(c, cf, "", "runs \"%s\", but %s is a %s record",
                    cmd.argv[1], run->file, run->protocol);
@@ -302,6 +305,17 @@ static void check_others(struct np_results_check *c,
     }
 }
 
+/* The histogram rule's problems (np_results_hist.h), as this record's. */
+struct hist_ctx {
+  struct np_results_check *c; /* the check in progress */
+  const char *file;           /* the record            */
+};
+
+static void on_hist_problem(void *ctx, const char *ptr, const char *reason) {
+  struct hist_ctx *h = ctx;
+  np_chk_problem(h->c, h->file, ptr, "%s", reason);
+}
+
 void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                       struct np_chk_run *run) {
   snprintf(run->cid, sizeof run->cid, "%s", cur->cid);
@@ -334,6 +348,7 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(doc, "config");
   snprintf(run->protocol, sizeof run->protocol, "%s",
            np_json_get_string(cfg, "protocol", "?"));
+  run->rps = np_results_num(doc, "/measurement/roundtrips_per_sec");
   snprintf(run->session, sizeof run->session, "%s",
            np_json_get_string(cJSON_GetObjectItemCaseSensitive(doc, "runner"),
                               "session", ""));
@@ -385,6 +400,11 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
       np_chk_external_record(&r);
     else if (strcmp(run->protocol, "exec") == 0)
       np_chk_exec_record(&r);
+    else if (strcmp(run->protocol, "udp-stream") == 0)
+      np_chk_stream_record(&r);
+    /* every record's histograms reproduce their summaries */
+    struct hist_ctx hc = {.c = c, .file = run->file};
+    np_results_check_hist(doc, on_hist_problem, &hc);
     if (!run->runner_written && cJSON_HasObjectItem(doc, "kernel"))
       np_chk_kernel(&r);
   }

@@ -19,11 +19,13 @@
  *     unless suite.json says it spans hosts ("spans_hosts": true);
  *   - kept/ records and the sessions' kept_records lists agree.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "np_json.h"
+#include "np_matrix_capacity.h"
 #include "np_results_check_int.h"
 
 /* One session of suite.json. */
@@ -52,6 +54,40 @@ static char *join_plan_args(const struct np_matrix_config *cf) {
   for (size_t i = 0; i < cf->ntail; i++)
     w += sprintf(w, "%s%s", w == s ? "" : "\x1f", cf->tail[i]);
   return s;
+}
+
+/* A rate-fraction configuration's arguments with its --rate as the runner
+ * set it: round(F x median round trips/s of the capacity configuration's
+ * passed runs in this set), the same formula (np_matrix_capacity.h).
+ * Takes want; returns the new string (want itself when there is no
+ * capacity: the comparison then reports the stand-in), NULL on no memory. */
+static char *resolved_rate(const struct np_results_check *c,
+                           const struct np_matrix_plan *p,
+                           const struct np_matrix_config *cf, char *want) {
+  double *v = calloc(c->nruns + 1, sizeof *v);
+  size_t n = 0;
+  char text[32];
+  if (v == NULL) {
+    free(want);
+    return NULL;
+  }
+  for (size_t i = 0; i < c->nruns; i++)
+    if (c->runs[i].plan_idx == p->capacity_ref &&
+        strcmp(c->runs[i].status, "passed") == 0 && isfinite(c->runs[i].rps))
+      v[n++] = c->runs[i].rps;
+  int rc = np_matrix_capacity_rate_text(cf->rate_fraction, v, n, text,
+                                        sizeof text, NULL);
+  free(v);
+  const char *stand = cf->argv[cf->rate_arg];
+  char *at = strstr(want, stand);
+  if (rc != 0 || at == NULL)
+    return want;
+  size_t pre = (size_t)(at - want);
+  char *out = malloc(strlen(want) - strlen(stand) + strlen(text) + 1);
+  if (out != NULL)
+    sprintf(out, "%.*s%s%s", (int)pre, want, text, at + strlen(stand));
+  free(want);
+  return out;
 }
 
 /* "a\x1fb" -> "a b" for messages. */
@@ -119,12 +155,19 @@ static void check_runs_against_plan(struct np_results_check *c,
     snprintf(cmdf, sizeof cmdf, "%.*s.cmd.txt", (int)strlen(r->file) - 5,
              r->file);
     if (strcmp(r->protocol, p->protocol) != 0 &&
-        !(strcmp(r->protocol, "udp-external") == 0 &&
+        !((strcmp(r->protocol, "udp-external") == 0 ||
+           strcmp(r->protocol, "udp-stream") == 0) &&
           strcmp(p->protocol, "udp") == 0))
       np_chk_problem(c, r->file, "/config/protocol",
                      "\"%s\", but the plan runs \"%s\"", r->protocol,
                      p->protocol);
     char *want = join_plan_args(cf);
+    if (want == NULL) {
+      c->oom = 1;
+      return;
+    }
+    if (cf->rate_fraction > 0)
+      want = resolved_rate(c, p, cf, want);
     if (want == NULL) {
       c->oom = 1;
       return;

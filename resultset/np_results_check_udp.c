@@ -13,7 +13,9 @@
  *     edited config field contradicts the command; the phases last their
  *     configured time;
  *   - stderr: the summary line (np_udp_summary_line) and the failed-check
- *     lines the command printed for this record.
+ *     lines the command printed for this record;
+ *   - open loop (udp --rate): its checks and its part of the summary line
+ *     from the open_loop section (np_udp_open_checks, np_udp_open_summary).
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include "np_json.h"
 #include "np_results_check_int.h"
 #include "np_udp_checks.h"
+#include "np_udp_open.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 
@@ -239,6 +242,12 @@ static void check_stderr(const struct np_chk_rec *r,
       .kernel_drops = np_chk_u64(np_results_num(d, "/sockets/kernel_drops")),
       .cpu_percent = np_results_num(d, "/measurement/cpu_percent"),
       .status = np_json_get_string(d, "status", "?")};
+  struct np_udp_open_input oi;
+  char open_text[200];
+  if (np_udp_open_input_json(d, &oi) == 0) {
+    np_udp_open_summary(&oi, open_text, sizeof open_text);
+    in.extra = open_text;
+  }
   char *lines[NP_UDP_MAX_CHECKS + 1];
   size_t n = 0;
   char buf[NP_UDP_MAX_CHECKS + 1][600];
@@ -261,6 +270,9 @@ void np_chk_udp_record(const struct np_chk_rec *r) {
   input_of(r->doc, &in);
   np_udp_loss_compute(&in, &loss);
   np_udp_checks_eval(&in, &loss, &cs);
+  struct np_udp_open_input oi; /* udp --rate adds its own checks */
+  if (np_udp_open_input_json(r->doc, &oi) == 0)
+    np_udp_open_checks(&oi, &cs);
   struct np_bench_check list[NP_UDP_MAX_CHECKS];
   for (unsigned i = 0; i < cs.n; i++)
     list[i] = (struct np_bench_check){cs.item[i].name, cs.item[i].passed,

@@ -6,39 +6,20 @@
 
 #include <unistd.h>
 
+#include "np_hist_codec.h"
 #include "np_json.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
 cJSON *np_bench_record_rtt(const struct np_hist *h) {
-  static const struct {
-    const char *key; /* record name      */
-    double p;        /* percentile        */
-  } ps[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p999", 99.9}};
-  cJSON *o = cJSON_CreateObject();
-  if (o == NULL)
-    return NULL;
-  uint64_t n = np_hist_count(h);
-  NUM(o, "count", n);
-  if (n)
-    NUM(o, "min", (double)np_hist_min(h) / 1000.0);
-  else
-    cJSON_AddNullToObject(o, "min");
-  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-    int64_t v;
-    if (np_hist_percentile(h, ps[i].p, &v) == 0)
-      NUM(o, ps[i].key, (double)v / 1000.0);
-    else
-      cJSON_AddNullToObject(o, ps[i].key);
-  }
-  if (n) {
-    NUM(o, "max", (double)np_hist_max(h) / 1000.0);
-    NUM(o, "mean", np_hist_mean(h) / 1000.0);
-  } else {
-    cJSON_AddNullToObject(o, "max");
-    cJSON_AddNullToObject(o, "mean");
-  }
-  if (cJSON_GetArraySize(o) != 8) {
+  return np_hist_summary_json(h, 1000.0);
+}
+
+cJSON *np_bench_record_histogram(const struct np_hist *h,
+                                 const char *summarizes) {
+  cJSON *o = np_hist_to_json(h, "ns");
+  if (o && summarizes &&
+      !cJSON_AddStringToObject(o, "summarizes", summarizes)) {
     cJSON_Delete(o);
     return NULL;
   }
@@ -63,6 +44,12 @@ cJSON *np_bench_record_measurement(const struct np_bench_measurement *m) {
   cJSON *rtt = np_bench_record_rtt(m->rtt_ns);
   if (!cJSON_AddItemToObject(o, "rtt_us", rtt)) {
     cJSON_Delete(rtt);
+    cJSON_Delete(o);
+    return NULL;
+  }
+  cJSON *hist = np_bench_record_histogram(m->rtt_ns, "rtt_us");
+  if (!cJSON_AddItemToObject(o, "rtt_histogram", hist)) {
+    cJSON_Delete(hist);
     cJSON_Delete(o);
     return NULL;
   }

@@ -32,7 +32,15 @@ struct np_bench_measurement {
  * (np_hist_percentile refuses it), never invented.  NULL on no memory. */
 cJSON *np_bench_record_rtt(const struct np_hist *h);
 
-/* The "measurement" object: rates over seconds + drain_seconds, CPU
+/* The whole histogram (common/np_hist_codec.h: HdrHistogram V2 encoding
+ * plus exact min, max, sum and overflows; values in ns), with
+ * "summarizes": the name of the member beside it that holds the summary
+ * it reproduces (or NULL), so the self-check recomputes that summary.  NULL on no memory. */
+cJSON *np_bench_record_histogram(const struct np_hist *h,
+                                 const char *summarizes);
+
+/* The "measurement" object (with "rtt_histogram", the whole distribution
+ * behind rtt_us): rates over seconds + drain_seconds, CPU
  * percent with one core = 100 and divided by the online cores.  NULL on
  * no memory. */
 cJSON *np_bench_record_measurement(const struct np_bench_measurement *m);

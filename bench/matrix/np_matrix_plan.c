@@ -27,6 +27,7 @@
 #include "np_bench_opt.h"
 #include "np_exec_options.h"
 #include "np_json.h"
+#include "np_matrix_capacity.h"
 #include "np_matrix_exec.h"
 #include "np_rudp_options.h"
 #include "np_schema.h"
@@ -112,6 +113,8 @@ static const struct np_bench_opt *row(const struct np_plan_ctx *c, int i) {
 /* ---- 1. option names (before the schema) -------------------------------- */
 
 static int name_ok(struct np_plan_ctx *c, const char *name, const char *ptr) {
+  if (np_matrix_capacity_name(c->doc, c->protocol, name))
+    return 0; /* "rate-fraction": the runner's (np_matrix_capacity.c) */
   int i = np_bench_opt_find(c->set, name);
   if (i >= 0 && !(row(c, i)->flags & NP_BENCH_OPT_NOPLAN))
     return 0;
@@ -255,6 +258,12 @@ static int schema_check(struct np_plan_ctx *c, const cJSON *doc) {
 
 static int value_ok(struct np_plan_ctx *c, const char *name, const cJSON *v,
                     const char *ptr) {
+  if (np_matrix_capacity_name(c->doc, c->protocol, name)) {
+    char r[300];
+    if (np_matrix_capacity_value_ok(v, r, sizeof r))
+      return 0;
+    return plan_err(c, NP_ESCHEMA, ptr, r);
+  }
   int i = np_bench_opt_find(c->set, name);
   if (i < 0)
     return 0; /* an exec placeholder: any string or number (the schema) */
@@ -402,6 +411,11 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
    * udp-external (config.protocol), and so is its id's first word */
   if (strcmp(p->protocol, "udp") == 0 && cJSON_HasObjectItem(r, "connect"))
     snprintf(cf->id, sizeof cf->id, "udp-external");
+  /* and udp --mode stream's are of kind udp-stream */
+  const cJSON *mode = cJSON_GetObjectItemCaseSensitive(r, "mode");
+  if (strcmp(p->protocol, "udp") == 0 && cJSON_IsString(mode) &&
+      strcmp(mode->valuestring, "stream") == 0)
+    snprintf(cf->id, sizeof cf->id, "udp-stream");
   const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(d, "compare");
   double warm = table_default(c, "warmup", 0);
   double secs = table_default(c, "seconds", 1);
@@ -444,16 +458,18 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
   /* a command with rounds repeats warm-up + measurement per round, each
    * with a drain and an orderly close (NP_ROUND_OVERHEAD_S); udp has one
    * "round" and none */
+  int rc = np_matrix_capacity_config(r, cf, c->eb);
+  if (rc != 0)
+    return rc;
   int has_rounds = np_bench_opt_find(c->set, "rounds") >= 0;
   double per_round = warm + secs + (rounds > 1 || has_rounds
                                         ? NP_ROUND_OVERHEAD_S : 0);
   cf->est_seconds = rounds * per_round + NP_REP_OVERHEAD_S;
   cf->timeout_seconds = p->timeout_seconds > 0 ? p->timeout_seconds
                                                : 2 * rounds * per_round + 15;
-  int rc = np_matrix_exec_is(d) ? np_matrix_exec_config(d, c->name, r, cf,
-                                                        p->timeout_seconds,
-                                                        c->eb)
-                                : 0;
+  rc = np_matrix_exec_is(d) ? np_matrix_exec_config(d, c->name, r, cf,
+                                                    p->timeout_seconds, c->eb)
+                            : 0;
   if (rc != 0)
     return rc;
   const cJSON *e;
@@ -473,7 +489,9 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
       return plan_err(c, NP_ESCHEMA, ptr, msg);
     }
   }
-  return config_ok(c, cf, ptr);
+  if ((rc = config_ok(c, cf, ptr)) != 0)
+    return rc;
+  return np_matrix_capacity_placeholder(cf, c->eb);
 }
 
 /* Merge src's options (a bundle, a scalar under key, or a row) into r and
@@ -562,6 +580,37 @@ static int expand(struct np_plan_ctx *c) {
 
 /* ---- the plan ----------------------------------------------------------- */
 
+/* "capacity": the configuration its "match" selects (the first without a
+ * rate fraction), which must come before every rate-fraction one. */
+static int capacity_ref(struct np_plan_ctx *c) {
+  struct np_matrix_plan *p = c->plan;
+  const cJSON *cap = cJSON_GetObjectItemCaseSensitive(p->doc, "capacity");
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(cap, "match");
+  p->capacity_ref = -1;
+  if (cap == NULL)
+    return 0;
+  if (p->until_stable) /* fractions must see the capacity's every run */
+    return plan_err(c, NP_ESCHEMA, "/capacity",
+                    "not with until_stable (its rounds would run a "
+                    "fraction before the capacity's repetitions are done)");
+  for (size_t i = 0; i < p->nconfigs; i++) {
+    const struct np_matrix_config *cf = &p->configs[i];
+    if (cf->rate_fraction > 0) {
+      if (p->capacity_ref < 0)
+        return plan_err(c, NP_ESCHEMA, "/capacity/match",
+                        "no configuration before the first rate-fraction "
+                        "one matches it (the capacity is measured first)");
+      continue;
+    }
+    if (p->capacity_ref < 0 && row_matches(c, cf->options, m))
+      p->capacity_ref = (long)i;
+  }
+  if (p->capacity_ref < 0)
+    return plan_err(c, NP_ESCHEMA, "/capacity/match",
+                    "matches no configuration");
+  return 0;
+}
+
 /* "until_stable" (the schema checked its fields): repetitions becomes its
  * maximum; the target is about round trips/s, which exec plans lack. */
 static int until_stable(struct np_plan_ctx *c) {
@@ -628,7 +677,7 @@ int np_matrix_plan_from_json(const cJSON *doc, const char *name,
   p->timeout_seconds = np_json_get_number(p->doc, "timeout_seconds", 0);
   if ((rc = until_stable(&c)) != 0)
     goto fail_plan;
-  if ((rc = expand(&c)) != 0)
+  if ((rc = expand(&c)) != 0 || (rc = capacity_ref(&c)) != 0)
     goto fail_plan;
   char *compact = cJSON_PrintUnformatted(p->doc);
   if (compact == NULL) {

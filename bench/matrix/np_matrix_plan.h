@@ -47,6 +47,10 @@ struct np_matrix_config {
   char group[512];          /* ranking group key: non-compared options    */
   double est_seconds;       /* estimated wall time of one repetition      */
   double timeout_seconds;   /* kill the child after this long             */
+  double rate_fraction;     /* udp "rate-fraction": --rate is this x the
+                               plan's capacity, set by the runner before
+                               the first repetition; 0 = none            */
+  size_t rate_arg;          /* argv index of that --rate's value          */
 };
 
 struct np_matrix_plan {
@@ -63,6 +67,9 @@ struct np_matrix_plan {
   double timeout_seconds;   /* plan's per-run timeout, 0 = per config     */
   struct np_matrix_config *configs; /* expansion, in plan order           */
   size_t nconfigs;
+  long capacity_ref;        /* "capacity": the configuration whose median
+                               round trips/s rate fractions refer to (it
+                               comes first); -1 = none                    */
 };
 
 /* Load path, check it and expand it: option names against the command's

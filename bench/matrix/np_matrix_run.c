@@ -22,6 +22,7 @@
 
 #include "np_identity.h"
 #include "np_json.h"
+#include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
 #include "np_matrix_services.h"
 #include "np_matrix_summary.h"
@@ -303,7 +304,7 @@ static int keep_stray(struct np_run_ctx *c, const struct np_matrix_rep *r,
  * when complete, else run.  Sets res->interrupted and returns 0 when a
  * signal stops the suite. */
 static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
-                   int n, struct np_errbuf *eb) {
+                   int n, int *resolved, struct np_errbuf *eb) {
   const struct np_matrix_plan *p = c->p;
   struct np_matrix_rep r = {.cf = &p->configs[i],
                             .protocol = p->protocol,
@@ -322,6 +323,11 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
      * latter behind: set aside, never deleted */
     return keep_stray(c, &r, eb);
   }
+  if (resolved && !*resolved && /* before the first repetition it runs */
+      (rc = np_matrix_capacity_resolve(p, i, c->o->out_dir, stderr, eb)) != 0)
+    return rc;
+  if (resolved)
+    *resolved = 1;
   sigset_t pend;
   sigpending(&pend);
   if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM)) {
@@ -370,8 +376,9 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
     if (!c->sel[i])
       continue;
     ci++;
+    int resolved = 0; /* rate-fraction: --rate set from the capacity */
     for (int n = 1; n <= p->repetitions && !c->res->interrupted; n++) {
-      int rc = run_rep(c, i, ci, nsel, n, eb);
+      int rc = run_rep(c, i, ci, nsel, n, &resolved, eb);
       if (rc != 0)
         return rc;
     }
@@ -430,7 +437,8 @@ static int run_stable(struct np_run_ctx *c, struct np_errbuf *eb) {
           c->pg.est_left += r.cf->est_seconds;
         }
       }
-      if ((rc = run_rep(c, i, pos[i], nsel, n, eb)) != 0 ||
+      /* NULL: the plan refuses a capacity with until_stable */
+      if ((rc = run_rep(c, i, pos[i], nsel, n, NULL, eb)) != 0 ||
           c->res->interrupted)
         break;
       int stop = stable_stop(c, i, n);

@@ -50,6 +50,7 @@ struct np_rudp_config {
                            arq.reo_wnd_protected_ns = fec wait + 3 ms    */
   double warmup;        /* seconds per round                            */
   double seconds;       /* measured seconds per round                   */
+  double interval;      /* --interval: time-series slice, s (0 = off)   */
   uint32_t rounds;      /* measurement rounds, seeds seed, seed+1, ...  */
   uint64_t seed;
   int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */

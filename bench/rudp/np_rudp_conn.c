@@ -161,9 +161,14 @@ void np_rudp__on_deliver(void *ud, const uint8_t *msg, size_t len) {
     return;
   }
   c->app.received++;
-  if (c->measuring && bad != 2)
-    (void)np_hist_record(l->rtt, (int64_t)(np_rudp__now_ns() -
-                                           c->sent_at[k % c->ring]));
+  if (c->measuring && bad != 2) {
+    int64_t rtt = (int64_t)(np_rudp__now_ns() - c->sent_at[k % c->ring]);
+    (void)np_hist_record(l->rtt, rtt);
+    if (l->iv_hist) { /* --interval's slice */
+      (void)np_hist_record(l->iv_hist, rtt);
+      l->iv_received++;
+    }
+  }
   if (l->phase_seen < NP_RUDP_DRAIN)
     np_rudp__client_send(c);
   np_rudp__note_drained(c);

@@ -260,7 +260,10 @@ static void lane_phase(struct lane *l) {
   lane_flush_tx(l);
 }
 
-static void on_wake(uv_async_t *a) { lane_phase(a->data); }
+static void on_wake(uv_async_t *a) {
+  lane_phase(a->data);
+  np_rudp__iv_handover(a->data); /* --interval: a boundary asked */
+}
 
 static void lane_main(void *arg) {
   struct lane *l = arg;
@@ -366,6 +369,8 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
   l->scratch = malloc(n->cfg->payload);
   if (!l->conns || !l->msgbuf || !l->scratch || !l->retained ||
       np_rudp_rxb_init(&l->rxb, n->cfg->batch, n->cfg->arq.mtu) != 0)
+    return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
+  if (n->cfg->interval > 0 && np_rudp__iv_alloc(l) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
   return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
 }
@@ -612,6 +617,7 @@ void np_rudp_net_free(struct np_rudp_net *n) {
     uv_run(&l->loop, UV_RUN_DEFAULT);
     uv_loop_close(&l->loop);
     np_hist_free(l->rtt);
+    np_rudp__iv_free(l);
     free(l->conns);
     free(l->msgbuf);
     free(l->scratch);

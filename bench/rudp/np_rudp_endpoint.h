@@ -60,6 +60,11 @@ void np_rudp_net_wake(struct np_rudp_net *n);
 /* Join the lane threads (after NP_RUDP_STOP) and fill r's endpoint part. */
 int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r);
 uint32_t np_rudp_net_conns(const struct np_rudp_net *n);
+/* --interval: every lane hands over the slice's latencies (merged into
+ * slice) and its measured round trips so far (summed into *roundtrips);
+ * controller thread only.  NP_EINVAL when the lanes keep no slices. */
+int np_rudp_net_interval(struct np_rudp_net *n, struct np_hist *slice,
+                         uint64_t *roundtrips);
 void np_rudp_net_free(struct np_rudp_net *n); /* accepts NULL */
 
 #endif /* NP_RUDP_ENDPOINT_H */

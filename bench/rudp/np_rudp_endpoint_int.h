@@ -77,6 +77,14 @@ struct lane {
   unsigned nconns;
   int phase_seen;
   struct np_hist *rtt;
+  /* --interval (np_rudp_interval.c) */
+  struct np_hist *iv_hist;     /* this slice's latencies (own)        */
+  struct np_hist *iv_pub;      /* handed over at a boundary           */
+  uint64_t iv_received;        /* measured round trips so far (own)   */
+  uint64_t iv_received_pub;    /* ... at the hand-over                */
+  uv_mutex_t iv_lock;          /* guards iv_pub, iv_received_pub      */
+  int iv_lock_init;
+  _Atomic unsigned iv_req, iv_ack; /* boundary asked / handed over     */
   uint64_t send_errors, foreign;
   uint8_t *msgbuf, *scratch;   /* payload-sized                       */
 };
@@ -97,6 +105,11 @@ static inline uint64_t np_rudp__now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/* np_rudp_interval.c */
+int np_rudp__iv_alloc(struct lane *l);
+void np_rudp__iv_free(struct lane *l);
+void np_rudp__iv_handover(struct lane *l); /* lane thread, on wake-up */
 
 /* np_rudp_conn.c */
 void np_rudp__client_send(struct conn *c); /* queue the next request     */

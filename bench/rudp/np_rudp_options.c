@@ -7,6 +7,8 @@
  */
 #include "np_rudp_options.h"
 
+#include "np_bench_interval.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -210,6 +212,7 @@ static const struct np_bench_opt run_opts[] = {
          "rounds; the relay is seeded seed, seed + 1, ..."),
     UINT("seed", 0, UINT64_MAX - NP_RUDP_MAX_ROUNDS, "42", seed, "seed",
          "root seed"),
+    NP_BENCH_OPT_INTERVAL_ROW(CFG),
     NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
@@ -254,6 +257,8 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
                          struct np_errbuf *eb) {
   CFG *cfg = p;
   int rc = np_relay_config_validate(&cfg->relay, eb);
+  if (rc == 0) /* per round */
+    rc = np_bench_interval_check(cfg->interval, cfg->seconds, eb);
   if (rc != 0)
     return rc;
   if ((cfg->relay_ext == NULL) != (cfg->relay_stats == NULL))

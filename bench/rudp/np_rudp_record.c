@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "np_bench_record_sections.h"
+#include "np_bench_interval.h"
 #include "np_json.h"
 #include "np_rudp_record_fec.h"
 
@@ -204,6 +205,9 @@ static cJSON *round_json(const struct np_rudp_config *cfg,
   NUM(o, "warmup_seconds", r->warmup_seconds);
   NUM(o, "close_seconds", r->close_seconds);
   cJSON_AddItemToObject(o, "measurement", measurement_json(r, rss));
+  if (cfg->interval > 0)
+    cJSON_AddItemToObject(o, "intervals",
+                          np_bench_interval_json(&r->intervals));
   cJSON_AddItemToObject(o, "counters", counters_json(&r->total));
   cJSON_AddItemToObject(o, "counters_window", counters_json(&r->app));
   cJSON_AddItemToObject(o, "arq", arq_json(r));
@@ -374,6 +378,8 @@ cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
   NUM(o, "warmup_seconds", cfg->warmup);
   NUM(o, "seconds", cfg->seconds);
   NUM(o, "rounds", cfg->rounds);
+  if (cfg->interval > 0)
+    NUM(o, "interval", cfg->interval);
   NUM(o, "udp_send_buffer", cfg->socket_buffer);
   NUM(o, "udp_receive_buffer", cfg->socket_buffer);
   cJSON_AddStringToObject(o, "address", "127.0.0.1");

@@ -160,6 +160,43 @@ static void counts_sub(struct np_relay_counts *a,
   a->forwarded -= b->forwarded;
 }
 
+/* --interval: the relay's losses of every route so far (0 for an
+ * external relay, whose counters the run reads only at its ends). */
+#define NP_RUDP_IV_LOST_RULE                                                  \
+  "copies the in-process relay dropped in the interval (random, burst, "     \
+  "Gilbert-Elliott loss and capacity overflow, both directions); 0 with "    \
+  "an external relay"
+
+static uint64_t relay_lost(const struct np_relay *relay, uint32_t routes) {
+  struct np_relay_counts c;
+  if (relay == NULL)
+    return 0;
+  relay_sum(relay, routes, &c);
+  return c.lost_random + c.lost_burst + c.lost_ge + c.overflow;
+}
+
+struct iv_ctx {
+  struct np_rudp_net *net;     /* the lanes                 */
+  const struct np_relay *relay; /* its losses, or NULL       */
+  uint32_t routes;             /* relay routes              */
+  uint64_t lost0;              /* losses when the phase began */
+  uint32_t payload;            /* message bytes               */
+  struct np_hist *slice;       /* the slice over every lane */
+};
+
+static int iv_sample(void *ctx, struct np_bench_iv_sample *out) {
+  struct iv_ctx *iv = ctx;
+  uint64_t rt = 0;
+  int rc = np_rudp_net_interval(iv->net, iv->slice, &rt);
+  if (rc)
+    return rc;
+  out->ops = rt;
+  out->bytes = rt * iv->payload; /* the requests' payload, one way */
+  out->lost = relay_lost(iv->relay, iv->routes) - iv->lost0;
+  out->lat = iv->slice;
+  return 0;
+}
+
 static int run_round(const struct np_rudp_config *cfg,
                      struct np_bench_ctl *w, uint64_t seed,
                      struct np_rudp_round *r, struct np_errbuf *eb) {
@@ -196,7 +233,22 @@ static int run_round(const struct np_rudp_config *cfg,
   relay_sum(relay, cfg->clients, &rc0);
   np_bench_cpu_now(&cpu0);
   set_phase(&ctl, net, NP_RUDP_MEASURE);
-  r->measure_seconds = np_bench_ctl_sleep(w, cfg->seconds);
+  struct iv_ctx iv = {.net = net, .relay = relay, .routes = cfg->clients,
+                      .payload = cfg->payload,
+                      .lost0 = relay_lost(relay, cfg->clients)};
+  if (cfg->interval > 0 &&
+      ((rc = np_bench_interval_init(&r->intervals, cfg->interval,
+                                    cfg->seconds, "netproof-bench rudp",
+                                    NP_RUDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+       (rc = np_hist_new(1000, 60000000000ll, 3, &iv.slice)) != 0)) {
+    np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
+    set_phase(&ctl, net, NP_RUDP_STOP);
+    np_rudp_net_join(net, r);
+    goto out_relay;
+  }
+  r->measure_seconds =
+      np_bench_interval_sleep(w, cfg->seconds, &r->intervals, iv_sample, &iv);
+  np_hist_free(iv.slice);
   double t1 = np_time_mono_s();
   set_phase(&ctl, net, NP_RUDP_DRAIN);
   struct counts_goal drained = {&ctl.drained, cfg->clients};
@@ -313,6 +365,7 @@ void np_rudp_result_free(struct np_rudp_result *res) {
     return;
   for (uint32_t i = 0; res->rounds && i < res->nrounds; i++) {
     np_hist_free(res->rounds[i].rtt_ns);
+    np_bench_interval_free(&res->rounds[i].intervals);
     cJSON_Delete(res->rounds[i].relay_stats);
     free(res->rounds[i].socks);
     free(res->rounds[i].fec_retained);

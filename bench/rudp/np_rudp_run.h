@@ -18,6 +18,7 @@
 
 #include "np_arq.h"
 #include "np_bench_ctl.h"
+#include "np_bench_interval.h"
 #include "np_fec.h"
 #include "np_hist.h"
 #include "np_kernel.h"
@@ -85,6 +86,7 @@ struct np_rudp_round {
   uint64_t relay_errors, relay_overflow;
   struct np_relay_counts relay_window; /* both directions, all routes,
                                           measurement + drain only    */
+  struct np_bench_intervals intervals; /* --interval's series; owned */
   cJSON *relay_stats;        /* np_relay_stats_json, or an external
                                 relay's link (owned)                     */
   const char *relay_scope;   /* what the relay counters cover; NULL =

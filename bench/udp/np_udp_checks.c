@@ -108,11 +108,11 @@ void np_udp_summary_line(const struct np_udp_summary_input *in, char *buf,
            "netproof-bench udp: %s/%s %" PRIu64 " B x %" PRIu64
            " clients x window %" PRIu64 ": %.0f round trips/s, p50 %.2f us, "
            "p99 %s%.2f us, lost %" PRId64 " (kernel drops %" PRIu64
-           "), cpu %.1f %%: %s",
+           "), cpu %.1f %%%s: %s",
            in->backend, in->io_model, in->payload, in->clients, in->window,
            in->roundtrips_per_sec, h50 ? in->p50_us : 0.0, h99 ? "" : "n/a ",
            h99 ? in->p99_us : 0.0, in->lost, in->kernel_drops,
-           in->cpu_percent, in->status);
+           in->cpu_percent, in->extra ? in->extra : "", in->status);
 }
 
 void np_udp_check_line(const struct np_udp_check *c, char *buf, size_t len) {

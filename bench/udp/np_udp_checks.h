@@ -55,7 +55,7 @@ struct np_udp_loss {
 void np_udp_loss_compute(const struct np_udp_check_input *in,
                          struct np_udp_loss *out);
 
-#define NP_UDP_MAX_CHECKS 12
+#define NP_UDP_MAX_CHECKS 16
 
 struct np_udp_check {
   const char *name; /* static string */
@@ -92,6 +92,8 @@ struct np_udp_summary_input {
   uint64_t kernel_drops;     /* per-socket drops                     */
   double cpu_percent;        /* process CPU over measurement + drain */
   const char *status;        /* the record's status                  */
+  const char *extra;         /* open loop's part (np_udp_open_summary)
+                                before ": status", or NULL          */
 };
 
 /* "netproof-bench udp: uv/single 1024 B x 16 clients x window 1: 75611

@@ -15,6 +15,8 @@
 #include "np_bench_summary.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
+#include "np_udp_open.h"
+#include "np_udp_stream.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
@@ -36,6 +38,8 @@ struct udp_ctx {
   struct np_udp_loss loss;     /* losses of the measured phase    */
   struct np_udp_checks checks; /* the invariants                  */
   struct np_udp_attrib attrib; /* --connect: where losses went      */
+  char open_text[200];         /* open loop's part of the summary    */
+  struct np_udp_stream_result stream; /* --mode stream's run          */
 };
 
 /* --connect's line: the target, who answered, what was attributed. */
@@ -53,13 +57,21 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
              a->not_attributed);
   fprintf(stderr,
           PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
-          " lost %" PRId64 " (client sockets %" PRIu64 ", %s): %s\n",
+          " lost %" PRId64 " (client sockets %" PRIu64 ", %s)%s: %s\n",
           ctx->cfg.connect, who, rate, p50, p99, a->lost, a->client_socket,
-          server, np_bench_status_name(st));
+          server, ctx->open_text, np_bench_status_name(st));
 }
 
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM) {
+    np_udp_stream_summary(&ctx->cfg, &ctx->stream, np_bench_status_name(st));
+    for (unsigned i = 0; i < ctx->checks.n; i++)
+      if (!ctx->checks.item[i].passed)
+        fprintf(stderr, PROG ": check %s failed: %s\n",
+                ctx->checks.item[i].name, ctx->checks.item[i].detail);
+    return;
+  }
   const struct np_udp_config *cfg = &ctx->cfg;
   const struct np_udp_result *res = &ctx->res;
   double wall = res->measure_seconds + res->drain_seconds;
@@ -92,7 +104,8 @@ static void summary(const void *ctxp, enum np_bench_status st) {
             wall > 0
                 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) / wall
                 : 0.0,
-        .status = np_bench_status_name(st)};
+        .status = np_bench_status_name(st),
+        .extra = ctx->open_text};
     np_udp_summary_line(&in, line, sizeof line);
     fprintf(stderr, "%s\n", line);
   }
@@ -116,24 +129,42 @@ static int kind_parse(void *ctxp, int argc, char **argv,
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM) {
+    int rc = np_udp_stream_run(&ctx->cfg, ctl, &ctx->stream, eb);
+    if (rc == 0) {
+      struct np_udp_stream_check_input in;
+      np_udp_stream_check_input_of(&ctx->stream, &in);
+      np_udp_stream_checks(&in, &ctx->checks);
+    }
+    return rc;
+  }
   int rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
   if (rc)
     return rc;
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
     np_udp_external_attrib(&ctx->res, &ctx->attrib);
     np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
-    return 0;
+  } else {
+    struct np_udp_check_input in;
+    np_udp_check_input_of(&ctx->res.measure, &ctx->res, &in);
+    np_udp_loss_compute(&in, &ctx->loss);
+    np_udp_checks_eval(&in, &ctx->loss, &ctx->checks);
   }
-  struct np_udp_check_input in;
-  np_udp_check_input_of(&ctx->res.measure, &ctx->res, &in);
-  np_udp_loss_compute(&in, &ctx->loss);
-  np_udp_checks_eval(&in, &ctx->loss, &ctx->checks);
+  if (ctx->cfg.rate > 0) { /* the same inputs the self-check reads back */
+    struct np_udp_open_input oi;
+    np_udp_open_input_of(&ctx->cfg, &ctx->res, &oi);
+    np_udp_open_checks(&oi, &ctx->checks);
+    np_udp_open_summary(&oi, ctx->open_text, sizeof ctx->open_text);
+  }
   return 0;
 }
 
 static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
                       struct np_bench_verdict *v, struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
+  if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM)
+    return np_udp_stream_record_build(&ctx->cfg, &ctx->stream, &ctx->checks,
+                                      argc, argv, doc, v, eb);
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT)
     return np_udp_external_record_build(&ctx->cfg, &ctx->res, &ctx->attrib,
                                         &ctx->checks, argc, argv, doc, v, eb);
@@ -144,6 +175,7 @@ static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
 static void kind_free(void *ctxp) {
   struct udp_ctx *ctx = ctxp;
   np_udp_result_free(&ctx->res);
+  np_udp_stream_result_free(&ctx->stream);
 }
 
 const struct np_bench_kind np_udp_bench_kind = {

@@ -121,8 +121,8 @@ void np_udp_layout_of(const struct np_udp_config *cfg,
   uint32_t payload = cfg->payload ? cfg->payload : 1;
   out->rx_batch_server = clampu((4u << 20) / payload, 1, NP_UDP_BATCH_MAX);
   out->tx_batch = clampu((1u << 20) / payload, 1, NP_UDP_BATCH_MAX);
-  if (out->tx_batch > cfg->window)
-    out->tx_batch = cfg->window;
+  if (out->tx_batch > np_udp_config_inflight(cfg)) /* window or in flight */
+    out->tx_batch = np_udp_config_inflight(cfg);
   out->rx_batch_client = out->tx_batch;
   /* reuseport: steer each client's requests to its own lane's server
    * socket (client id low byte mod lanes) instead of the kernel's flow
@@ -130,3 +130,11 @@ void np_udp_layout_of(const struct np_udp_config *cfg,
   out->steered = cfg->io_model == NP_UDP_IO_REUSEPORT && out->lanes > 1 &&
                  cfg->payload >= 9 && cfg->mode == NP_UDP_MODE_LOOPBACK;
 }
+
+const char *const np_udp_arrivals_names[] = {"constant", "poisson", NULL};
+
+uint32_t np_udp_config_inflight(const struct np_udp_config *cfg) {
+  return cfg->rate > 0 ? cfg->max_outstanding : cfg->window;
+}
+
+const char *const np_udp_traffic_names[] = {"echo", "stream", NULL};

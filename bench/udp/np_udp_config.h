@@ -44,6 +44,18 @@ enum np_udp_backend {
   NP_UDP_BACKEND_URING /* io_uring (liburing): batched submission       */
 };
 
+/* What travels: echoes (round trips) or one-way streams. */
+enum np_udp_traffic {
+  NP_UDP_TRAFFIC_ECHO,  /* the echo benchmark                            */
+  NP_UDP_TRAFFIC_STREAM /* --mode stream: one-way (np_udp_stream.h)      */
+};
+
+/* Open loop (--rate): how send times are spaced. */
+enum np_udp_arrivals {
+  NP_UDP_ARRIVALS_CONSTANT, /* every client every clients/rate seconds   */
+  NP_UDP_ARRIVALS_POISSON   /* exponential gaps of that mean per client  */
+};
+
 struct np_udp_config {
   uint32_t payload;             /* datagram payload bytes                    */
   uint32_t clients;             /* client sockets                            */
@@ -67,6 +79,18 @@ struct np_udp_config {
   uint16_t port;                /* --connect's port / --listen's (0 = any)   */
   double max_seconds;           /* serve: the upper bound of its lifetime    */
   uint64_t seed;                /* payload generator seed                    */
+  double rate;                  /* --rate: messages/s over all clients on a
+                                   fixed schedule (open loop); 0 = closed
+                                   loop (--window per client)               */
+  enum np_udp_arrivals arrivals;/* open loop: constant or Poisson spacing    */
+  uint32_t max_outstanding;     /* open loop: in flight per client at most   */
+  double interval;              /* --interval: time-series slice, s (0 off)  */
+  enum np_udp_traffic traffic;  /* --mode echo | stream                      */
+  double bitrate;               /* stream: payload bits/s (0 = unlimited)    */
+  double packet_rate;           /* stream: datagrams/s (0 = from --bitrate)  */
+  uint32_t gso;                 /* stream: bytes per UDP_SEGMENT send, 0 off */
+  uint32_t gro;                 /* stream: 1 = UDP_GRO on the receiver       */
+  uint32_t batch;               /* stream: sendmmsg/recvmmsg vlen            */
   const char *output;           /* record path, "-" = stdout (not owned)     */
   int summary;                  /* --summary: enum np_bench_summary_kind     */
   int quiet;                    /* 1 = no human summary on stderr            */
@@ -84,6 +108,10 @@ void np_udp_config_defaults(struct np_udp_config *cfg);
 int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
                            char addr[64], int *family, uint16_t *port,
                            struct np_errbuf *eb);
+
+/* Messages a client keeps track of: --window closed loop, else
+ * --max-outstanding. */
+uint32_t np_udp_config_inflight(const struct np_udp_config *cfg);
 
 /* Threads the model uses: single 1, split 2, pool/reuseport/connected
  * io_threads. */
@@ -110,6 +138,8 @@ void np_udp_layout_of(const struct np_udp_config *cfg,
 /* Names by enum value, NULL-terminated (the option table's choices). */
 extern const char *const np_udp_io_model_names[];
 extern const char *const np_udp_backend_names[];
+extern const char *const np_udp_arrivals_names[];
+extern const char *const np_udp_traffic_names[];
 
 const char *np_udp_io_model_name(enum np_udp_io_model m);
 const char *np_udp_backend_name(enum np_udp_backend b);

@@ -5,6 +5,9 @@
  * reaction to phase changes.  Runs only on lane threads; nothing here
  * allocates.
  *
+ * With --rate the client sends on a schedule instead (np_udp_open.c) and
+ * the latency of a reply counts from when its message was due.
+ *
  * Counter attribution: client counters follow the lane's own view of the
  * phase (seen_phase), so a client's sends and replies land in the same set;
  * the server reads the global phase, which the controller publishes before
@@ -105,6 +108,7 @@ static void client_fill(struct np_udp_client *cl) {
          * shrinks by one for good, as in the reference benchmark. */
         s->seq = seq;
         s->ts = now;
+        s->intended = now;
         s->live = 1;
         cl->outstanding++;
       }
@@ -171,14 +175,22 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       c->content_errors++;
       c->corrupted++;
     }
-    int64_t rtt = now - s->ts;
-    if (set == 1)
+    int64_t rtt = now - s->intended; /* open loop: corrected (see np_udp_open.c) */
+    if (set == 1) {
       np_hist_record(l->hist, rtt);
+      if (l->service)
+        np_hist_record(l->service, now - s->ts);
+      if (l->iv_hist)
+        np_hist_record(l->iv_hist, rtt);
+    }
     if (rtt > maxrtt)
       maxrtt = rtt;
   }
   l->outstanding -= before - cl->outstanding;
-  if (l->seen_phase == NP_UDP_PH_WARMUP || l->seen_phase == NP_UDP_PH_MEASURE) {
+  if (cfg->rate > 0) {
+    np_udp_open_send_due(l); /* sends on its schedule, not on replies */
+  } else if (l->seen_phase == NP_UDP_PH_WARMUP ||
+             l->seen_phase == NP_UDP_PH_MEASURE) {
     before = cl->outstanding;
     client_fill(cl);
     l->outstanding += cl->outstanding - before;
@@ -201,6 +213,10 @@ static void lane_reset_clients(struct np_udp_lane *l) {
 }
 
 static void lane_start_sending(struct np_udp_lane *l) {
+  if (l->eng->cfg->rate > 0) {
+    np_udp_open_start(l);
+    return;
+  }
   for (uint32_t i = 0; i < l->nclients; i++) {
     struct np_udp_client *cl = l->clients[i];
     uint32_t before = cl->outstanding;
@@ -232,6 +248,10 @@ void np_udp_lane_on_wake(void *ctx) {
       break;
     }
   }
+  if (l->eng->cfg->rate > 0 && l->nclients)
+    np_udp_open_send_due(l); /* the pacer's wake-up, or a phase change */
+  if (l->iv_hist)
+    np_udp_interval_on_wake(l);
   publish(l);
   atomic_store_explicit(&l->ack_phase, l->seen_phase, memory_order_release);
 }

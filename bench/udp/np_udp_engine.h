@@ -15,8 +15,11 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "np_bench_interval.h"
 #include "np_hist.h"
+#include "np_rng.h"
 #include "np_udp_msg.h"
+#include "np_udp_open.h"
 #include "np_udp_config.h"
 #include "np_udp_run.h"
 #include "np_udp_transport.h"
@@ -37,9 +40,11 @@ struct np_udp_engine;
 struct np_udp_lane;
 
 struct np_udp_slot {
-  uint64_t seq;  /* sequence this slot holds           */
-  int64_t ts;    /* its send time, CLOCK_MONOTONIC ns  */
-  int live;      /* 1 while the reply is outstanding   */
+  uint64_t seq;     /* sequence this slot holds                  */
+  int64_t ts;       /* its send time, CLOCK_MONOTONIC ns         */
+  int64_t intended; /* when it was due: open loop's schedule; ts
+                       in closed loop (latency counts from here) */
+  int live;         /* 1 while the reply is outstanding          */
 };
 
 struct np_udp_client {
@@ -61,6 +66,13 @@ struct np_udp_client {
                                  messages at seq & answered_mask (tells a
                                  duplicate from a stale reply), or NULL  */
   uint64_t answered_mask;     /* entries - 1 (a power of two >= 2 x window) */
+  /* open loop (np_udp_open.c) */
+  int64_t next_due;           /* intended time of the next message (ns) */
+  int64_t phase_t0;           /* the schedule's origin in this phase    */
+  uint64_t due_index;         /* messages scheduled in this phase       */
+  double period_ns;           /* mean gap between this client's sends   */
+  int64_t *due;               /* tx_batch intended times of a batch     */
+  struct np_rng rng;          /* Poisson gaps                           */
 };
 
 struct np_udp_server {
@@ -89,6 +101,21 @@ struct np_udp_lane {
   _Atomic int ack_phase;            /* seen_phase, for the controller  */
   _Atomic uint32_t outstanding_pub; /* outstanding, for the controller */
   _Atomic int64_t max_rtt_pub;      /* largest RTT so far (ns)         */
+  /* open loop */
+  struct np_hist *service;          /* measurement: reply - actual send */
+  struct np_hist *send_lag;         /* measurement: send - intended     */
+  _Atomic int64_t next_due_pub;     /* earliest due send of the lane, ns;
+                                       INT64_MAX = none (for the pacer) */
+  pthread_t pacer;                  /* wakes the loop when a send is due */
+  int pacer_started;
+  _Atomic int pacer_stop;           /* set by the controller           */
+  /* --interval (np_udp_interval.c) */
+  struct np_hist *iv_hist;          /* this slice's latencies (own)    */
+  struct np_hist *iv_pub;           /* handed over at a boundary       */
+  uint64_t iv_received;             /* ctr[1].received at the hand-over */
+  pthread_mutex_t iv_lock;          /* guards iv_pub and iv_received   */
+  int iv_lock_init;
+  _Atomic unsigned iv_req, iv_ack;  /* boundary asked / handed over    */
 };
 
 struct np_udp_engine {
@@ -105,6 +132,33 @@ struct np_udp_engine {
   int steered;                      /* reuseport steered by client id  */
   uint16_t bound_port;              /* the (first) server socket's port */
 };
+
+/* np_udp_open.c: open loop (--rate) */
+int np_udp_open_alloc(struct np_udp_engine *eng, struct np_udp_client *cl);
+void np_udp_open_start(struct np_udp_lane *l);   /* a sending phase begins */
+void np_udp_open_send_due(struct np_udp_lane *l); /* send what is due now  */
+
+/* np_udp_pacer.c: one thread per lane that sleeps until the lane's next
+ * due send and wakes its loop (transports have no sub-millisecond timer) */
+int np_udp_pacer_start(struct np_udp_lane *l);
+void np_udp_pacer_stop(struct np_udp_lane *l); /* joins; accepts unstarted */
+
+/* np_udp_interval.c: --interval's hand-over between lanes and the
+ * controller's sampler (bench/core/np_bench_interval.h) */
+int np_udp_interval_alloc(struct np_udp_lane *l);
+void np_udp_interval_free(struct np_udp_lane *l);
+void np_udp_interval_on_wake(struct np_udp_lane *l); /* lane thread */
+struct np_udp_iv_ctx {
+  struct np_udp_engine *eng;        /* the lanes                       */
+  const struct np_udp_result *res;  /* drop counters' starting values  */
+  struct np_hist *merged;           /* the slice over every lane       */
+};
+int np_udp_interval_sample(void *ctx, struct np_bench_iv_sample *out);
+
+/* np_udp_run.c: kernel drops on the run's sockets since the measurement
+ * began (controller thread) */
+int64_t np_udp_drops_since(struct np_udp_engine *eng,
+                           const struct np_udp_result *res);
 
 /* np_udp_echo.c */
 int64_t np_udp_now_ns(void);

@@ -9,6 +9,7 @@
 
 #include "np_bench_record_sections.h"
 #include "np_json.h"
+#include "np_udp_open.h"
 #include "np_udp_external.h"
 #include "np_udp_target.h"
 
@@ -36,6 +37,7 @@ static cJSON *config_json(const struct np_udp_config *cfg,
   cJSON_AddStringToObject(o, "family",
                           cfg->family == AF_INET6 ? "ipv6" : "ipv4");
   NUM(o, "seed", cfg->seed);
+  np_udp_open_config_json(o, cfg);
   cJSON *b = cJSON_AddObjectToObject(o, "batch");
   NUM(b, "client_receive", res->rx_batch_client);
   NUM(b, "client_send", res->tx_batch);
@@ -217,9 +219,17 @@ int np_udp_external_record_build(const struct np_udp_config *cfg,
                         counters_json(&res->warmup, (int64_t)res->warmup_lost));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, a));
   cJSON_AddItemToObject(doc, "external", external_json(cfg, res, a));
+  if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
+                                              np_udp_open_json(cfg, res)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  if (cfg->interval > 0 &&
+      !cJSON_AddItemToObject(doc, "intervals",
+                             np_bench_interval_json(&res->intervals)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   static const char *const need[] = {"config", "measurement", "counters",
                                      "warmup", "sockets",     "external"};
-  rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0], eb);
+  if (rc == 0)
+    rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0], eb);
   if (rc == 0 && !cJSON_GetObjectItemCaseSensitive(w, "counters"))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (rc) {

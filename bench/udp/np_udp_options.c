@@ -94,11 +94,16 @@ static const struct np_bench_opt udp_opts[] = {
      .help = "record system calls (raw, uring) and context switches per "
              "round trip",
      NP_BENCH_AT(CFG, count_syscalls), .flags = NP_BENCH_OPT_NOPLAN},
+};
+
+static const struct np_bench_opt runner_opts[] = {
     NP_BENCH_OPT_RUNNER_ROWS(CFG),
 };
 
 static const struct np_bench_opt_section udp_sections[] = {
     {NULL, udp_opts, sizeof udp_opts / sizeof udp_opts[0], 0},
+    {"offered load:", np_udp_load_opts, NP_UDP_LOAD_NOPTS, 0},
+    {NULL, runner_opts, sizeof runner_opts / sizeof runner_opts[0], 0},
 };
 
 static void udp_init(void *cfg) { memset(cfg, 0, sizeof(CFG)); }
@@ -119,12 +124,15 @@ static int check_payload(const CFG *cfg, struct np_errbuf *eb) {
             : "65,535 - 20 - 8 = 65,507: IPv4 total length minus 20-byte "
               "IPv4 header minus 8-byte UDP header");
   unsigned bits = np_udp_msg_seq_bits(cfg->payload);
-  if (bits < 64 && (uint64_t)cfg->window > ((uint64_t)1 << bits))
+  uint32_t inflight = np_udp_config_inflight(cfg);
+  if (bits < 64 && (uint64_t)inflight > ((uint64_t)1 << bits))
     return np_errbuf_set(eb, NP_EUSAGE,
-                         "--window %" PRIu32 ": a %" PRIu32
+                         "--%s %" PRIu32 ": a %" PRIu32
                          "-byte payload carries %u sequence bits, so the "
-                         "window must be <= %" PRIu64,
-                         cfg->window, cfg->payload, bits,
+                         "%s must be <= %" PRIu64,
+                         cfg->rate > 0 ? "max-outstanding" : "window",
+                         inflight, cfg->payload, bits,
+                         cfg->rate > 0 ? "messages in flight" : "window",
                          (uint64_t)1 << bits);
   return 0;
 }
@@ -176,6 +184,8 @@ static int udp_validate(void *p, const struct np_bench_given *g,
                          "more",
                          cfg->io_threads, np_udp_io_model_name(cfg->io_model),
                          np_udp_config_lanes(cfg));
+  if ((rc = np_udp_load_validate(cfg, g, eb)) != 0)
+    return rc;
   return check_payload(cfg, eb);
 }
 

@@ -11,6 +11,7 @@
 #include "np_bench_record_sections.h"
 #include "np_json.h"
 #include "np_udp_msg.h"
+#include "np_udp_open.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
@@ -63,6 +64,7 @@ cJSON *np_udp_config_json(const struct np_udp_config *cfg,
   cJSON_AddStringToObject(o, "family",
                           cfg->family == AF_INET6 ? "ipv6" : "ipv4");
   NUM(o, "seed", cfg->seed);
+  np_udp_open_config_json(o, cfg);
   cJSON *b = cJSON_AddObjectToObject(o, "batch");
   NUM(b, "server_receive", res->rx_batch_server);
   NUM(b, "client_receive", res->rx_batch_client);
@@ -248,12 +250,20 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   wl.lost = (int64_t)res->warmup_lost; /* outstanding when measurement began */
   cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, loss));
+  if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
+                                              np_udp_open_json(cfg, res)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  if (cfg->interval > 0 &&
+      !cJSON_AddItemToObject(doc, "intervals",
+                             np_bench_interval_json(&res->intervals)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (cfg->count_syscalls)
     cJSON_AddItemToObject(doc, "syscalls", syscalls_json(res));
   /* a failed allocation above leaves a hole: name it as such */
   static const char *const need[] = {"config", "measurement", "counters",
                                      "warmup", "sockets"};
-  rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0], eb);
+  if (rc == 0)
+    rc = np_bench_record_require(doc, need, sizeof need / sizeof need[0], eb);
   if (rc == 0 && !cJSON_GetObjectItemCaseSensitive(w, "counters"))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (rc) {

@@ -65,6 +65,10 @@ void np_udp_counters_add(struct np_udp_counters *d,
   d->stale += s->stale;
   d->wrong_length += s->wrong_length;
   d->corrupted += s->corrupted;
+  d->scheduled += s->scheduled;
+  d->dropped_by_client += s->dropped_by_client;
+  d->late_sends += s->late_sends;
+  d->expired += s->expired;
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
@@ -108,10 +112,11 @@ static uint64_t answered_entries(uint32_t window) {
 static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   const struct np_udp_config *cfg = eng->cfg;
   unsigned bits = np_udp_msg_seq_bits(cfg->payload);
-  cl->ring_len = cfg->window;
+  uint32_t inflight = np_udp_config_inflight(cfg);
+  cl->ring_len = inflight;
   if (cfg->mode == NP_UDP_MODE_CLIENT &&
-      (bits >= 64 || 2 * (uint64_t)cfg->window <= ((uint64_t)1 << bits)))
-    cl->ring_len = 2 * cfg->window;
+      (bits >= 64 || 2 * (uint64_t)inflight <= ((uint64_t)1 << bits)))
+    cl->ring_len = 2 * inflight;
   cl->ring = calloc(cl->ring_len, sizeof *cl->ring);
   cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
   cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
@@ -123,6 +128,8 @@ static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
     if ((cl->answered = calloc(n, sizeof *cl->answered)) == NULL)
       return NP_ENOMEM;
   }
+  if (cfg->rate > 0 && np_udp_open_alloc(eng, cl) != 0)
+    return NP_ENOMEM;
   return np_udp_msg_gen_init(&cl->gen, cfg->seed, cl->id, cfg->payload);
 }
 
@@ -138,11 +145,15 @@ static void engine_free(struct np_udp_engine *eng) {
     free(cl->ring);
     free(cl->txbufs);
     free(cl->tx);
+    free(cl->due);
     np_udp_msg_gen_free(&cl->gen);
   }
   for (uint32_t i = 0; i < eng->nlanes && eng->lanes; i++) {
     eng->tp->loop_free(eng->lanes[i].loop);
     np_hist_free(eng->lanes[i].hist);
+    np_hist_free(eng->lanes[i].service);
+    np_hist_free(eng->lanes[i].send_lag);
+    np_udp_interval_free(&eng->lanes[i]);
     free(eng->lanes[i].clients);
   }
   free(eng->servers);
@@ -256,8 +267,14 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (!l->clients)
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = np_hist_new(1, 60000000000LL, 3, &l->hist);
+    if (rc == 0 && cfg->rate > 0 &&
+        (rc = np_hist_new(1, 60000000000LL, 3, &l->service)) == 0)
+      rc = np_hist_new(1, 60000000000LL, 3, &l->send_lag);
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
+    atomic_init(&l->next_due_pub, INT64_MAX);
+    if (cfg->interval > 0 && np_udp_interval_alloc(l) != 0)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
     if (rc)
       return rc;
@@ -376,7 +393,7 @@ static double ctl_drain_bound(struct ctl *c) {
   return b > 1.0 ? 1.0 : b;
 }
 
-static int64_t drops_since(struct np_udp_engine *eng,
+int64_t np_udp_drops_since(struct np_udp_engine *eng,
                            const struct np_udp_result *res) {
   uint64_t sum = 0;
   for (uint32_t k = 0; k < res->nsocks; k++) {
@@ -424,7 +441,7 @@ static int ctl_drain(struct ctl *c, int ph, const struct np_udp_result *res,
     if (acked) {
       int64_t dropped = 0;
       if (total > 0 && res && (res->nsocks <= 64 || iter % 10 == 0))
-        dropped = drops_since(eng, res);
+        dropped = np_udp_drops_since(eng, res);
       if (total == 0 || (res && total <= dropped)) {
         done = 1;
         break;
@@ -546,7 +563,16 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
     ctl_wait_ack(c, NP_UDP_PH_MEASURE);
   }
-  res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->seconds);
+  struct np_udp_iv_ctx iv = {.eng = c->eng, .res = res};
+  if (cfg->interval > 0 &&
+      ((rc = np_bench_interval_init(&res->intervals, cfg->interval,
+                                    cfg->seconds, "netproof-bench udp",
+                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+       (rc = np_hist_new(1, 60000000000LL, 3, &iv.merged)) != 0))
+    return np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
+  res->measure_seconds = np_bench_interval_sleep(
+      c->bc, cfg->seconds, &res->intervals, np_udp_interval_sample, &iv);
+  np_hist_free(iv.merged);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
       ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
@@ -606,6 +632,9 @@ static int serve_phases(struct ctl *c, struct np_udp_result *res,
 
 static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
   int rc = np_hist_new(1, 60000000000LL, 3, &res->rtt_ns);
+  if (rc == 0 && eng->cfg->rate > 0 &&
+      (rc = np_hist_new(1, 60000000000LL, 3, &res->service_ns)) == 0)
+    rc = np_hist_new(1, 60000000000LL, 3, &res->send_lag_ns);
   if (rc)
     return rc;
   for (uint32_t i = 0; i < eng->nlanes; i++) {
@@ -615,6 +644,10 @@ static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
     res->warmup_lost += l->warmup_lost;
     res->work_digest ^= l->work_digest;
     if ((rc = np_hist_merge(res->rtt_ns, l->hist)) != 0)
+      return rc;
+    if (res->service_ns &&
+        ((rc = np_hist_merge(res->service_ns, l->service)) != 0 ||
+         (rc = np_hist_merge(res->send_lag_ns, l->send_lag)) != 0))
       return rc;
     if (l->run_rc)
       return l->run_rc;
@@ -669,9 +702,17 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
     }
     eng.lanes[i].thread_started = 1;
   }
+  /* open loop: a pacer per lane that sends */
+  for (uint32_t i = 0; cfg->rate > 0 && i < eng.nlanes; i++)
+    if (eng.lanes[i].nclients && np_udp_pacer_start(&eng.lanes[i]) != 0) {
+      rc = np_errbuf_set(eb, NP_ESYS, "pthread_create (pacer) failed");
+      goto out_threads;
+    }
   rc = cfg->mode == NP_UDP_MODE_SERVER ? serve_phases(&c, res, eb)
                                        : run_phases(&c, res, eb);
 out_threads:
+  for (uint32_t i = 0; i < eng.nlanes; i++)
+    np_udp_pacer_stop(&eng.lanes[i]);
   ctl_set_phase(&c, NP_UDP_PH_STOP);
   for (uint32_t i = 0; i < eng.nlanes; i++)
     if (eng.lanes[i].thread_started)
@@ -698,6 +739,9 @@ void np_udp_result_free(struct np_udp_result *res) {
   if (!res)
     return;
   np_hist_free(res->rtt_ns);
+  np_hist_free(res->service_ns);
+  np_hist_free(res->send_lag_ns);
+  np_bench_interval_free(&res->intervals);
   np_bench_run_free(&res->run);
   np_udp_target_free(res->target);
   free(res->socks);

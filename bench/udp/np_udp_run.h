@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "np_bench_ctl.h"
+#include "np_bench_interval.h"
 #include "np_err.h"
 #include "np_hist.h"
 #include "np_kernel.h"
@@ -48,6 +49,13 @@ struct np_udp_counters {
                                   MSG_TRUNC)                               */
   uint64_t corrupted;          /* matched reply of the right length whose
                                   bytes differ                             */
+  /* open loop (--rate): scheduled = sent + dropped_by_client + send_errors */
+  uint64_t scheduled;          /* messages that came due                   */
+  uint64_t dropped_by_client;  /* due while --max-outstanding were in flight:
+                                  not sent                                 */
+  uint64_t late_sends;         /* left more than 1 ms after their due time */
+  uint64_t expired;            /* outstanding when their ring slot was
+                                  needed again: given up (counted lost)     */
   int errnos[NP_UDP_MAX_ERRNOS];         /* errno values seen on sends      */
   uint64_t errno_counts[NP_UDP_MAX_ERRNOS];
 };
@@ -82,7 +90,12 @@ struct np_udp_result {
   struct np_udp_counters warmup;   /* warm-up phase incl. its drain      */
   struct np_udp_counters measure;  /* measurement phase incl. its drain  */
   uint64_t warmup_lost;            /* warm-up messages never answered    */
-  struct np_hist *rtt_ns;          /* measurement RTTs, merged; owned    */
+  struct np_hist *rtt_ns;          /* measurement RTTs, merged; owned (open
+                                      loop: from the intended send time) */
+  struct np_hist *service_ns;      /* open loop: from the actual send;
+                                      owned, NULL in closed loop          */
+  struct np_hist *send_lag_ns;     /* open loop: actual - intended send;
+                                      owned, NULL in closed loop          */
   double warmup_seconds;           /* warm-up as run (without its drain) */
   double measure_seconds;          /* measurement as run                 */
   double drain_seconds;            /* drain as run                       */
@@ -103,6 +116,7 @@ struct np_udp_result {
                                        process as /proc saw them before and
                                        after; owned, NULL otherwise       */
   uint16_t bound_port;              /* serve: the port the server bound   */
+  struct np_bench_intervals intervals; /* --interval's time series; owned */
   struct np_udp_syscount sys_before; /* --count-syscalls: at measurement
                                        start ...                          */
   struct np_udp_syscount sys_after;  /* ... and at the end of the drain   */

@@ -43,40 +43,49 @@ static const struct {
     {"reo-wnd-fec-ms", "8", "x"},
 };
 
-/* Options that need a companion to reach an end of their range. */
+/* Options that need companions to reach an end of their range: up to
+ * three (name, value) pairs, NULL-terminated. */
+#define STREAM "mode", "stream", "backend", "raw", "io-model", "split"
 static const struct {
-  const char *command, *name, *with, *value;
+  const char *command, *name;
+  const char *with[7];
 } context[] = {
-    {"udp", "payload", "address", "::1"},  /* 65527 is IPv6's maximum */
-    {"udp", "io-threads", "io-model", "pool"},
-    {"rudp", "io-threads", "io-model", "pool"},
-    {"rudp", "relay", "relay-stats", "relay.jsonl"}, /* they go together */
-    {"rudp", "relay-stats", "relay", "127.0.0.1:9000"},
+    {"udp", "payload", {"address", "::1"}}, /* 65527 is IPv6's maximum */
+    {"udp", "io-threads", {"io-model", "pool"}},
+    {"udp", "arrivals", {"rate", "1000"}},
+    {"udp", "max-outstanding", {"rate", "1000"}},
+    {"udp", "mode", {"backend", "raw", "io-model", "split"}},
+    {"udp", "bitrate", {STREAM}},
+    {"udp", "packet-rate", {STREAM}},
+    {"udp", "gso", {STREAM}},
+    {"udp", "gro", {STREAM}},
+    {"udp", "batch", {STREAM}},
+    {"rudp", "io-threads", {"io-model", "pool"}},
+    {"rudp", "relay", {"relay-stats", "relay.jsonl"}}, /* they go together */
+    {"rudp", "relay-stats", {"relay", "127.0.0.1:9000"}},
 };
 
-static const char *context_for(const struct np_bench_optset *s,
-                               const char *name, const char **value) {
+static const char *const *context_for(const struct np_bench_optset *s,
+                                      const char *name) {
   for (size_t i = 0; i < sizeof context / sizeof context[0]; i++)
     if (!strcmp(context[i].command, s->command) &&
-        !strcmp(context[i].name, name)) {
-      *value = context[i].value;
+        !strcmp(context[i].name, name))
       return context[i].with;
-    }
   return NULL;
 }
 
 /* The command line "--name text [--with value]" through the parser. */
 static int cli(const struct np_bench_optset *s, const char *name,
                const char *text, struct np_errbuf *eb) {
-  char opt[80], with[80];
-  const char *wval = NULL, *w = context_for(s, name, &wval);
-  char *argv[6] = {(char *)s->command, opt, (char *)text, NULL, NULL, NULL};
+  char opt[80], with[3][80];
+  const char *const *w = context_for(s, name);
+  char *argv[10] = {(char *)s->command, opt, (char *)text};
   int argc = 3;
   snprintf(opt, sizeof opt, "--%s", name);
-  if (w != NULL) {
-    snprintf(with, sizeof with, "--%s", w);
-    argv[argc++] = with;
-    argv[argc++] = (char *)wval;
+  for (int k = 0; w != NULL && k < 3 && w[2 * k] != NULL; k++) {
+    snprintf(with[k], sizeof with[k], "--%s", w[2 * k]);
+    argv[argc++] = with[k];
+    argv[argc++] = (char *)w[2 * k + 1];
   }
   memset(eb, 0, sizeof *eb);
   return np_bench_opt_check(s, argc, argv, eb);
@@ -94,9 +103,16 @@ static int plan(const struct np_bench_optset *s, const char *name, cJSON *v,
   cJSON_AddItemToArray(cJSON_AddArrayToObject(d, "configurations"), row);
   if (v != NULL) {
     cJSON_AddItemToObject(row, name, v);
-    const char *wval = NULL, *w = context_for(s, name, &wval);
-    if (w != NULL)
-      cJSON_AddStringToObject(row, w, wval);
+    const char *const *w = context_for(s, name);
+    for (int k = 0; w != NULL && k < 3 && w[2 * k] != NULL; k++) {
+      const char *wval = w[2 * k + 1];
+      char *end;
+      double num = strtod(wval, &end);
+      if (end != wval && *end == '\0') /* a numeric companion */
+        cJSON_AddNumberToObject(row, w[2 * k], num);
+      else
+        cJSON_AddStringToObject(row, w[2 * k], wval);
+    }
   }
   if (exclude != NULL)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(d, "exclude"), exclude);

@@ -1,0 +1,76 @@
+/*
+ * np_chart_int.h - what the chart renderers share (internal to report/):
+ * the page, palette and text layout of np_chart.c, its text helpers, and
+ * the render-to-SVG frame (a private plplot stream writing a temporary
+ * file read back with <title> and <desc> added).  np_chart.c draws bar
+ * charts on it, np_chart_xy.c line charts.
+ */
+#ifndef NP_CHART_INT_H
+#define NP_CHART_INT_H
+
+#include <stddef.h>
+
+#include "np_err.h"
+
+#define CHART_W 960      /* page width, px                          */
+#define CHART_H 600      /* page height, px                         */
+#define MAX_SERIES 8     /* series per chart                        */
+#define NCOLOURS 8       /* palette entries                         */
+#define NHATCH 5         /* hatch patterns (0 = none)               */
+#define COL_BG 0         /* cmap0 index: white background           */
+#define COL_FG 1         /* cmap0 index: black text and axes        */
+#define COL_GRID 2       /* cmap0 index: light grey grid            */
+#define COL_MUTED 3      /* cmap0 index: grey of marks              */
+#define COL_WARN 4       /* cmap0 index: the stamp (vermillion)     */
+#define COL_SERIES 5     /* cmap0 index of the first series colour  */
+#define MAX_SVG_BYTES ((size_t)16 << 20) /* plplot's output read back  */
+#define EM_MM 7.056      /* font size at character scale 1, mm      */
+#define MARGIN 4.0       /* page margin, mm                         */
+#define MAX_LINES 6      /* lines of one category label or caption  */
+#define LINE_LEN 160     /* bytes of one laid-out line              */
+#define MAX_CAPTION 12   /* caption lines                           */
+
+/* Okabe & Ito (2008) colour-blind-safe palette, most distinct first. */
+static const int okabe_ito[NCOLOURS][3] = {
+    {0x00, 0x72, 0xB2}, /* blue           */
+    {0xE6, 0x9F, 0x00}, /* orange         */
+    {0x00, 0x9E, 0x73}, /* bluish green   */
+    {0xD5, 0x5E, 0x00}, /* vermillion     */
+    {0x56, 0xB4, 0xE9}, /* sky blue       */
+    {0xCC, 0x79, 0xA7}, /* reddish purple */
+    {0xF0, 0xE4, 0x42}, /* yellow         */
+    {0x00, 0x00, 0x00}, /* black          */
+};
+
+/* Hatch of a style: angles in tenths of a degree (plpat), 0 lines = none. */
+static const struct {
+  int n;
+  PLINT inc[2];
+} hatch[NHATCH] = {{0, {0, 0}}, {1, {450, 0}}, {1, {-450, 0}},
+                   {2, {450, -450}}, {1, {0, 0}}};
+
+/* Lines of text laid out for drawing. */
+struct lines {
+  char t[MAX_CAPTION][LINE_LEN];
+  size_t n;
+};
+
+double np_chart_line_h(double scale);
+/* plplot's '#' escape doubled; malloc'd */
+char *np_chart_pl_text(const char *s);
+/* text at (x, y) in world coordinates along (dx, dy); just 0, 0.5, 1 */
+void np_chart_text_at(double x, double y, double dx, double dy, double just,
+             double scale, const char *s);
+/* greedy word wrap of s into out (appending), lines at most max_mm wide */
+void np_chart_wrap(const char *s, double scale, double max_mm, struct lines *out);
+int np_chart_svg_device_present(void);
+/* a fresh plplot stream on the svg device writing path, palette set */
+int np_chart_open_stream(const char *path, struct np_errbuf *eb);
+
+/* Render: a fresh stream, draw(arg), the SVG read back with title and desc
+ * inserted into *out (malloc'd).  NP_EPLOT, NP_EIO, NP_ENOMEM. */
+int np_chart_render_(void (*draw)(const void *), const void *arg,
+                     const char *title, const char *desc, char **out,
+                     size_t *out_len, struct np_errbuf *eb);
+
+#endif /* NP_CHART_INT_H */

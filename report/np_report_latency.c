@@ -1,0 +1,505 @@
+/*
+ * np_report_latency.c - the views of issue 19 for a udp set, each drawn
+ * only when the set's records carry what it needs:
+ *   - latency under load: p50 / p99 / p99.9 (medians over passed runs,
+ *     or over every run of a configuration none of whose runs passed -
+ *     overload loses datagrams, and its latencies are the point of the
+ *     chart - from each message's intended send time) against the
+ *     offered rate of the open-loop configurations, with the closed-loop
+ *     capacity (median round trips/s of the set's one closed-loop
+ *     configuration) marked;
+ *   - the percentile distribution: every passed run's histogram of a
+ *     configuration merged, latency against percentile on HdrHistogram's
+ *     1/(1-p) axis, out to the tail the merged count supports;
+ *   - time series (--interval): p50 / p99 per slice of each
+ *     configuration's first passed run, and a trend line in the text when
+ *     p99 or the resident set grows from the first third of the run to
+ *     the last (p99 x 1.5, RSS + 10 % and + 1 MiB).
+ * Stream sets (udp-stream) get a table of their rates, loss, jitter and
+ * one-way delay (the echo table's round trips mean nothing there) and
+ * the distribution of their one-way delay;
+ * rudp sets only the time series (np_report_latency_series: the first
+ * round's slices of each configuration's first passed run).
+ */
+#include "np_report_latency.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_chart_xy.h"
+#include "np_hist_codec.h"
+#include "np_json.h"
+#include "np_report_assets.h"
+#include "np_report_fmt.h"
+#include "np_report_int.h"
+#include "np_stats.h"
+
+#define MAX_CFG NP_CHART_XY_MAX_SERIES
+#define NPCT 12
+
+static const double pcts[NPCT] = {0,    50,    75,     90,     95,     99,
+                                  99.5, 99.9,  99.95,  99.99,  99.995, 99.999};
+
+static const char *host_of(const struct np_results_set *s) {
+  return np_json_get_string(
+      cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, "machine"), "hostname",
+      "unknown");
+}
+
+static double num(const cJSON *d, const char *ptr) {
+  const cJSON *v = np_json_pointer(d, ptr);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Median of ptr over c's passed runs (every run when none passed: an
+ * overloaded configuration's latencies are still measured); NAN when
+ * none has it. */
+static double median_of(const struct np_results_config *c, const char *ptr) {
+  double v[64];
+  size_t n = 0;
+  for (size_t i = 0; i < c->nruns && n < 64; i++)
+    if ((c->runs[i].passed || c->npassed == 0) &&
+        isfinite(num(c->runs[i].doc, ptr)))
+      v[n++] = num(c->runs[i].doc, ptr);
+  double m = NAN;
+  if (n == 0 || np_stats_median(v, n, &m) != 0)
+    return NAN;
+  return m;
+}
+
+/* One report.json point. */
+static void point(cJSON *arr, const char *series, double x, double y,
+                  const struct np_results_config *c) {
+  char cat[48];
+  snprintf(cat, sizeof cat, "%.6g", x);
+  cJSON *b = cJSON_CreateObject();
+  if (b == NULL)
+    return;
+  cJSON_AddStringToObject(b, "series", series);
+  cJSON_AddStringToObject(b, "category", cat);
+  cJSON_AddStringToObject(b, "config", c->id);
+  cJSON_AddBoolToObject(b, "excluded", 0);
+  np_json_add_number(b, "median", y);
+  np_json_add_number(b, "min", y);
+  np_json_add_number(b, "max", y);
+  cJSON_AddItemToObject(b, "runs", np_report_run_ids(c, 1));
+  cJSON_AddItemToArray(arr, b);
+}
+
+static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
+                const struct np_chart_xy *ch, const char *stem,
+                cJSON **series) {
+  char *svg = NULL, alt[600];
+  size_t len = 0;
+  cJSON *jc = NULL;
+  int rc = np_chart_xy_svg(ch, &svg, &len, ctx->eb);
+  if (rc != 0)
+    return rc;
+  snprintf(alt, sizeof alt, "%s: %s", ch->title, ch->subtitle);
+  rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
+  free(svg);
+  if (rc != 0)
+    return rc;
+  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
+  cJSON_AddStringToObject(jc, "title", ch->title);
+  cJSON_AddStringToObject(jc, "subtitle", ch->subtitle);
+  cJSON_AddStringToObject(jc, "y_label", ch->ylabel);
+  cJSON_AddBoolToObject(jc, "log_y", ch->log_y);
+  *series = cJSON_AddArrayToObject(jc, "series");
+  return 0;
+}
+
+/* ---- latency under load ---- */
+
+static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
+                  const struct np_results_config **cfg, size_t ncfg) {
+  double x[64], y[3][64], cap = NAN;
+  const struct np_results_config *pc[64];
+  size_t n = 0, closed = 0, unpassed = 0;
+  static const char *const key[3] = {"/measurement/rtt_us/p50",
+                                     "/measurement/rtt_us/p99",
+                                     "/measurement/rtt_us/p999"};
+  for (size_t i = 0; i < ncfg; i++) {
+    const cJSON *d = cfg[i]->nruns ? cfg[i]->runs[0].doc : NULL;
+    double rate = num(d, "/config/rate");
+    if (!isfinite(rate)) {
+      closed++;
+      cap = median_of(cfg[i], "/measurement/roundtrips_per_sec");
+      continue;
+    }
+    if (cfg[i]->npassed == 0)
+      unpassed++; /* drawn from its failed runs, said in the caption */
+    if (n == 64)
+      continue;
+    size_t at = n; /* keep the points sorted by rate */
+    for (; at > 0 && x[at - 1] > rate; at--) {
+      x[at] = x[at - 1];
+      pc[at] = pc[at - 1];
+      for (int q = 0; q < 3; q++)
+        y[q][at] = y[q][at - 1];
+    }
+    x[at] = rate;
+    pc[at] = cfg[i];
+    for (int q = 0; q < 3; q++)
+      y[q][at] = median_of(cfg[i], key[q]);
+    n++;
+  }
+  if (n < 2)
+    return 0;
+  if (closed != 1)
+    cap = NAN;
+  char sub[700], capl[64], c1[200], c2[200];
+  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; open loop (udp "
+           "--rate), latency from each intended send time",
+           np_json_get_string(s->suite, "suite", s->label),
+           np_report_info(ctx, s)->name, host_of(s));
+  snprintf(capl, sizeof capl, "closed-loop capacity %.0f/s", cap);
+  snprintf(c1, sizeof c1, "points: medians over the passed runs of each "
+           "configuration; p99.9 only where a run has 1,000 samples");
+  snprintf(c2, sizeof c2, "%zu configuration%s without a passed run (lost "
+           "datagrams: overloaded) %s drawn from %s failed runs, excluded "
+           "from rankings", unpassed, unpassed == 1 ? "" : "s",
+           unpassed == 1 ? "is" : "are", unpassed == 1 ? "its" : "their");
+  const char *caption[] = {c1, isfinite(cap) ? "dashed line: the closed-loop "
+                           "capacity measured first in the same suite"
+                                             : "no single closed-loop "
+                           "configuration: no capacity marked",
+                           unpassed ? c2 : NULL, NULL};
+  struct np_chart_xy_series se[3] = {
+      {"p50", n, x, y[0], 0}, {"p99", n, x, y[1], 1}, {"p99.9", n, x, y[2], 3}};
+  struct np_chart_xy ch = {.title = "UDP latency under load: p50 / p99 / "
+                                    "p99.9 against offered load",
+                           .subtitle = sub,
+                           .xlabel = "offered load / messages per second",
+                           .ylabel = "latency / us (log)",
+                           .caption = caption,
+                           .stamp = np_report_stamp(ctx, s),
+                           .log_y = 1,
+                           .vline_x = cap,
+                           .vline_label = capl,
+                           .nseries = 3,
+                           .series = se};
+  fprintf(ctx->md, "### Latency under load (open loop)\n\n");
+  cJSON *js = NULL;
+  int rc = emit(ctx, s, &ch, "latency-load", &js);
+  if (rc != 0)
+    return rc;
+  for (int q = 0; q < 3 && js; q++)
+    for (size_t i = 0; i < n; i++)
+      point(js, se[q].name, x[i], y[q][i], pc[i]);
+  fprintf(ctx->md, "| Offered / s | of capacity | Runs passed | p50 / μs | "
+          "p99 / μs | p99.9 / μs | Sender behind |\n|---:|---:|---:|---:|"
+          "---:|---:|---:|\n");
+  for (size_t i = 0; i < n; i++) {
+    size_t behind = 0;
+    for (size_t r = 0; r < pc[i]->nruns; r++)
+      behind += cJSON_IsTrue(np_json_pointer(pc[i]->runs[r].doc,
+                                             "/open_loop/sender_behind"));
+    char off[32], frac[32], p50[32], p99[32], p999[32];
+    np_fmt_num(off, sizeof off, x[i], 0);
+    np_fmt_num(frac, sizeof frac, isfinite(cap) ? 100 * x[i] / cap : NAN, 0);
+    np_fmt_num(p50, sizeof p50, y[0][i], 2);
+    np_fmt_num(p99, sizeof p99, y[1][i], 2);
+    np_fmt_num(p999, sizeof p999, y[2][i], 2);
+    fprintf(ctx->md, "| %s | %s%s | %zu / %zu | %s | %s | %s | %zu of %zu "
+            "runs%s |\n", off, frac, isfinite(cap) ? " %" : "",
+            pc[i]->npassed, pc[i]->nruns, p50, p99, p999, behind,
+            pc[i]->nruns, pc[i]->npassed ? "" : " (all failed: drawn from them)");
+  }
+  fprintf(ctx->md, "\nA run whose sender fell behind (more than 1 %% of "
+          "its sends over 1 ms late) includes the load generator's own "
+          "delay in its latencies.\n\n");
+  return 0;
+}
+
+/* ---- percentile distribution ---- */
+
+/* Every passed run's histogram at ptr merged; NULL when none has one. */
+static struct np_hist *merged(const struct np_results_config *c,
+                              const char *ptr) {
+  struct np_hist *m = NULL;
+  for (size_t i = 0; i < c->nruns; i++) {
+    struct np_hist *h = NULL;
+    const cJSON *o = np_json_pointer(c->runs[i].doc, ptr);
+    if (!c->runs[i].passed || o == NULL ||
+        np_hist_from_json(o, &h, NULL) != 0)
+      continue;
+    if (m == NULL)
+      m = h;
+    else {
+      np_hist_merge(m, h);
+      np_hist_free(h);
+    }
+  }
+  return m;
+}
+
+static int distribution(struct np_report_ctx *ctx,
+                        const struct np_results_set *s,
+                        const struct np_results_config **cfg, size_t ncfg,
+                        const char *ptr, const char *what) {
+  double x[MAX_CFG][NPCT], y[MAX_CFG][NPCT];
+  struct np_chart_xy_series se[MAX_CFG];
+  const struct np_results_config *pc[MAX_CFG];
+  size_t ns = 0, more = 0;
+  for (size_t i = 0; i < ncfg; i++) {
+    struct np_hist *h = merged(cfg[i], ptr);
+    if (h == NULL)
+      continue;
+    if (ns == MAX_CFG) {
+      more++;
+      np_hist_free(h);
+      continue;
+    }
+    size_t k = 0;
+    for (size_t p = 0; p < NPCT; p++) {
+      int64_t v;
+      int rc = pcts[p] == 0 ? (v = np_hist_min(h), np_hist_count(h) ? 0 : -1)
+                            : np_hist_percentile(h, pcts[p], &v);
+      if (rc == 0) {
+        x[ns][k] = pcts[p];
+        y[ns][k++] = (double)v / 1e3;
+      }
+    }
+    pc[ns] = cfg[i];
+    se[ns] = (struct np_chart_xy_series){cfg[i]->id, k, x[ns], y[ns],
+                                         (int)ns};
+    ns++;
+    np_hist_free(h);
+  }
+  if (ns == 0)
+    return 0;
+  char sub[700], title[200], c2[160];
+  snprintf(title, sizeof title, "%s against percentile", what);
+  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; every passed run "
+           "of a configuration merged",
+           np_json_get_string(s->suite, "suite", s->label),
+           np_report_info(ctx, s)->name, host_of(s));
+  snprintf(c2, sizeof c2, "%zu more configuration%s not drawn (at most %d "
+           "per chart)", more, more == 1 ? "" : "s", MAX_CFG);
+  const char *caption[] = {
+      "x: percentile on a 1/(1-p) axis, as HdrHistogram plots; each line "
+      "stops at the tail its sample count supports (p needs ceil(100 / "
+      "(100 - p)) samples)",
+      more ? c2 : NULL, NULL};
+  struct np_chart_xy ch = {.title = title,
+                           .subtitle = sub,
+                           .xlabel = "percentile",
+                           .ylabel = "latency / us (log)",
+                           .caption = caption,
+                           .stamp = np_report_stamp(ctx, s),
+                           .log_y = 1,
+                           .x_percentile = 1,
+                           .vline_x = NAN,
+                           .nseries = ns,
+                           .series = se};
+  fprintf(ctx->md, "### %s: percentile distribution\n\n", what);
+  cJSON *js = NULL;
+  int rc = emit(ctx, s, &ch, "latency-distribution", &js);
+  for (size_t i = 0; rc == 0 && js && i < ns; i++)
+    for (size_t k = 0; k < se[i].n; k++)
+      point(js, se[i].name, x[i][k], y[i][k], pc[i]);
+  return rc;
+}
+
+/* ---- time series ---- */
+
+/* Median of member key over points [a, b). */
+static double third(const cJSON *pts, size_t a, size_t b, const char *key) {
+  double *v = calloc(b > a ? b - a : 1, sizeof *v), m = NAN;
+  size_t n = 0;
+  for (size_t i = a; v && i < b; i++) {
+    double d = np_json_get_number(cJSON_GetArrayItem(pts, (int)i), key, NAN);
+    if (isfinite(d))
+      v[n++] = d;
+  }
+  if (n == 0 || np_stats_median(v, n, &m) != 0)
+    m = NAN;
+  free(v);
+  return m;
+}
+
+static int series_of(struct np_report_ctx *ctx, const struct np_results_set *s,
+                     const struct np_results_config *c, const cJSON *pts,
+                     const char *run_id) {
+  size_t n = (size_t)cJSON_GetArraySize(pts);
+  double *x = calloc(n + 1, sizeof *x), *p50 = calloc(n + 1, sizeof *p50),
+         *p99 = calloc(n + 1, sizeof *p99);
+  int rc = 0;
+  if (!x || !p50 || !p99) {
+    rc = NP_ENOMEM;
+    goto free_arrays;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const cJSON *e = cJSON_GetArrayItem(pts, (int)i);
+    x[i] = np_json_get_number(e, "t", NAN);
+    p50[i] = np_json_get_number(e, "p50_us", NAN);
+    p99[i] = np_json_get_number(e, "p99_us", NAN);
+  }
+  char sub[900], title[240], stem[240];
+  snprintf(title, sizeof title, "Time series: %s", c->id);
+  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; run %s, one "
+           "point per --interval slice",
+           np_json_get_string(s->suite, "suite", s->label),
+           np_report_info(ctx, s)->name, host_of(s), run_id);
+  const char *caption[] = {"points: p50 and p99 of each slice's latencies",
+                           NULL};
+  struct np_chart_xy_series se[2] = {{"p50", n, x, p50, 0},
+                                     {"p99", n, x, p99, 1}};
+  struct np_chart_xy ch = {.title = title, .subtitle = sub,
+                           .xlabel = "time since the measurement began / s",
+                           .ylabel = "latency / us (log)",
+                           .caption = caption,
+                           .stamp = np_report_stamp(ctx, s),
+                           .log_y = 1, .vline_x = NAN, .nseries = 2,
+                           .series = se};
+  snprintf(stem, sizeof stem, "timeseries-%s", c->id);
+  cJSON *js = NULL;
+  int drawable = 0;
+  for (size_t i = 0; i < n; i++)
+    drawable |= isfinite(x[i]) && (p50[i] > 0 || p99[i] > 0);
+  if (!drawable)
+    goto trend; /* every slice too small for a percentile: text only */
+  if ((rc = emit(ctx, s, &ch, stem, &js)) != 0)
+    goto free_arrays;
+  for (int q = 0; q < 2 && js; q++)
+    for (size_t i = 0; i < n; i++)
+      if (isfinite(se[q].y[i]))
+        point(js, se[q].name, x[i], se[q].y[i], c);
+trend:;
+  size_t t3 = n / 3;
+  double a99 = third(pts, 0, t3, "p99_us"), b99 = third(pts, n - t3, n,
+                                                       "p99_us");
+  double ar = third(pts, 0, t3, "rss_bytes"), br = third(pts, n - t3, n,
+                                                        "rss_bytes");
+  int up99 = t3 > 0 && isfinite(a99) && isfinite(b99) && b99 >= 1.5 * a99;
+  int uprss = t3 > 0 && isfinite(ar) && isfinite(br) && br >= 1.1 * ar &&
+              br - ar >= 1 << 20;
+  fprintf(ctx->md, "%s: %zu slices; median p99 of the first third %.1f μs, "
+          "of the last %.1f μs; RSS %.1f MiB -> %.1f MiB. %s%s%s%s\n\n",
+          c->id, n, a99, b99, ar / (1 << 20), br / (1 << 20),
+          up99 || uprss ? "**Trend:** " : "No trend (p99 x 1.5, RSS + 10 % "
+                                          "and + 1 MiB).",
+          up99 ? "p99 grows across the run." : "", up99 && uprss ? " " : "",
+          uprss ? "RSS grows across the run." : "");
+free_arrays:
+  free(x);
+  free(p50);
+  free(p99);
+  return rc;
+}
+
+static int timeseries(struct np_report_ctx *ctx,
+                      const struct np_results_set *s,
+                      const struct np_results_config **cfg, size_t ncfg) {
+  int said = 0, rc = 0;
+  for (size_t i = 0; i < ncfg && rc == 0; i++)
+    for (size_t r = 0; r < cfg[i]->nruns; r++) {
+      const cJSON *doc = cfg[i]->runs[r].doc, *pts =
+          np_json_pointer(doc, "/intervals/points");
+      if (pts == NULL) /* rudp: one series per round, the first drawn */
+        pts = np_json_pointer(doc, "/rudp/rounds/0/intervals/points");
+      if (!cfg[i]->runs[r].passed || cJSON_GetArraySize(pts) < 1)
+        continue;
+      if (!said++)
+        fprintf(ctx->md, "### Time series (--interval)\n\n");
+      rc = series_of(ctx, s, cfg[i], pts, cfg[i]->runs[r].id);
+      break;
+    }
+  return rc;
+}
+
+int np_report_is_stream(const struct np_results_set *s) {
+  return s->nruns > 0 &&
+         strcmp(np_json_get_string(np_json_pointer(s->runs[0].doc, "/config"),
+                                   "protocol", ""),
+                "udp-stream") == 0;
+}
+
+/* ---- stream table (instead of the echo table's round trips) ---- */
+static void stream_table(struct np_report_ctx *ctx,
+                         const struct np_results_set *s,
+                         const struct np_results_config **cfg, size_t n) {
+  static const struct {
+    const char *ptr;
+    const char *key;
+    double scale;
+    int decimals;
+  } col[] = {{"/stream/datagrams_per_sec", "datagrams_per_sec", 1, 0},
+             {"/stream/bitrate_bps", "bitrate_mbps", 1e-6, 1},
+             {"/stream/loss_percent", "loss_percent", 1, 3},
+             {"/stream/jitter_us", "jitter_us", 1, 2},
+             {"/stream/one_way_delay_us/p50", "one_way_p50_us", 1, 2},
+             {"/stream/one_way_delay_us/p99", "one_way_p99_us", 1, 2},
+             {"/stream/cpu_percent", "cpu_percent", 1, 1}};
+  enum { NCOL = sizeof col / sizeof col[0] };
+  fprintf(ctx->md, "### Streams: rate, loss, jitter and one-way delay\n\n"
+          "| Configuration | Runs passed | Datagrams / s | Received / Mbit/s "
+          "| Loss / %% | Jitter / μs | One-way p50 / μs | One-way p99 / μs | "
+          "Process CPU / %% |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "\n");
+  cJSON *rows = np_report_new_table(ctx, "streams", s);
+  for (size_t i = 0; i < n; i++) {
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "config", cfg[i]->id);
+    fprintf(ctx->md, "| %s | %zu / %zu |", cfg[i]->id, cfg[i]->npassed,
+            cfg[i]->nruns);
+    for (size_t k = 0; k < NCOL; k++) {
+      double v = median_of(cfg[i], col[k].ptr) * col[k].scale;
+      char cell[48];
+      np_fmt_num(cell, sizeof cell, v, col[k].decimals);
+      fprintf(ctx->md, " %s |", cell);
+      if (isfinite(v))
+        cJSON_AddNumberToObject(r, col[k].key, v);
+    }
+    fprintf(ctx->md, "\n");
+    cJSON_AddNumberToObject(r, "runs_passed", (double)cfg[i]->npassed);
+    cJSON_AddItemToObject(r, "runs", np_report_run_ids(cfg[i], 0));
+    if (rows)
+      cJSON_AddItemToArray(rows, r);
+    else
+      cJSON_Delete(r);
+  }
+  fprintf(ctx->md, "\nMedians over the passed runs (over every run of a "
+          "configuration none of whose runs passed). Received: payload "
+          "bits/s at the receiver; loss: sent - distinct received; jitter: "
+          "RFC 3550 as iperf3; one-way delay from each send time to the "
+          "kernel's receive timestamp (one process, one clock).\n\n");
+}
+
+int np_report_latency_series(struct np_report_ctx *ctx,
+                             const struct np_results_set *s) {
+  if (s->nruns == 0)
+    return 0;
+  const struct np_results_config **cfg = np_report_plan_order(s);
+  if (cfg == NULL)
+    return NP_ENOMEM;
+  int rc = timeseries(ctx, s, cfg, s->nconfigs);
+  free(cfg);
+  return rc;
+}
+
+int np_report_latency(struct np_report_ctx *ctx,
+                      const struct np_results_set *s) {
+  if (s->nruns == 0)
+    return 0;
+  const struct np_results_config **cfg = np_report_plan_order(s);
+  if (cfg == NULL)
+    return NP_ENOMEM;
+  int stream = np_report_is_stream(s);
+  if (stream)
+    stream_table(ctx, s, cfg, s->nconfigs);
+  int rc = stream ? 0 : hockey(ctx, s, cfg, s->nconfigs);
+  if (rc == 0)
+    rc = stream ? distribution(ctx, s, cfg, s->nconfigs,
+                               "/stream/one_way_delay_histogram",
+                               "One-way delay")
+                : distribution(ctx, s, cfg, s->nconfigs,
+                               "/measurement/rtt_histogram", "Latency");
+  if (rc == 0)
+    rc = timeseries(ctx, s, cfg, s->nconfigs);
+  free(cfg);
+  return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * np_report_latency.h - issue 19's views of a udp or udp-stream set
+ * (np_report_latency.c): latency under load against offered load with
+ * the closed-loop capacity marked, the percentile distribution on a
+ * 1/(1-p) axis, time series with a trend line.  Internal to report/.
+ */
+#ifndef NP_REPORT_LATENCY_H
+#define NP_REPORT_LATENCY_H
+
+#include "np_results.h"
+
+struct np_report_ctx;
+
+/* Append what s's records support to ctx (nothing for records without
+ * open-loop configurations, histograms or intervals).  0 or NP_E*. */
+int np_report_latency(struct np_report_ctx *ctx,
+                      const struct np_results_set *s);
+
+/* 1 when s is a udp-stream set (its records' config.protocol). */
+int np_report_is_stream(const struct np_results_set *s);
+
+/* The time series alone (rudp sets: rudp.rounds[0].intervals of each
+ * configuration's first passed run).  0 or NP_E*. */
+int np_report_latency_series(struct np_report_ctx *ctx,
+                             const struct np_results_set *s);
+
+#endif /* NP_REPORT_LATENCY_H */
