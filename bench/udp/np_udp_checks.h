@@ -26,7 +26,7 @@ void np_udp_loss_compute(const struct np_udp_counters *c,
                          const struct np_udp_result *res,
                          struct np_udp_loss *out);
 
-#define NP_UDP_MAX_CHECKS 12
+#define NP_UDP_MAX_CHECKS 16 /* udp --agent: 9 udp-external + 4 far */
 
 struct np_udp_check {
   const char *name; /* static string */
