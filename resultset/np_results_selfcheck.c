@@ -398,6 +398,7 @@ int np_results_self_check(const struct np_ftree *t, const char *label,
       check_run(&c, p, d);
       np_results_check_rudp_run(&c, p, d);
       np_results_check_external_run(&c, p, d);
+      np_results_check_far_run(&c, p, d);
       np_results_check_exec_run(&c, t, p, d);
       cJSON_Delete(d);
       check_siblings(&c, t, p);

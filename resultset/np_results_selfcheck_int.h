@@ -45,6 +45,11 @@ void np_results_check_rudp_run(struct np_results_chk *c, const char *f,
 void np_results_check_external_run(struct np_results_chk *c, const char *f,
                                    const cJSON *d);
 
+/* Two-host records (udp --agent, np_results_far.h) through the set's
+ * problem list (np_results_selfcheck_far.c); nothing without a far part. */
+void np_results_check_far_run(struct np_results_chk *c, const char *f,
+                              const cJSON *d);
+
 /* For a rudp configuration, compare summary.json entry idx's statistics
  * with np_results_rudp_stat over the records and return 1; 0 (nothing checked)
  * for any other protocol. */

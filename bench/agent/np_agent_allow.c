@@ -248,6 +248,10 @@ int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
   snprintf(ms, sizeof ms, "%.3f", lifetime);
   args[n++] = (char *)"--max-seconds";
   args[n++] = ms;
+  if (kind == NP_AGENT_RELAY) { /* the agent's own file (not opened here) */
+    args[n++] = (char *)"--stats-lines";
+    args[n++] = (char *)"stats.jsonl";
+  }
   args[n] = NULL;
   struct np_errbuf inner = {{0}};
   if (np_bench_opt_check(set, n, args, &inner) != 0) {

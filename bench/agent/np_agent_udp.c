@@ -49,6 +49,7 @@ struct np_agent_udp {
 /* The whole run's loss, per leg and per host (see the rule in legs_json). */
 struct legs {
   int64_t sent, server_received, server_echoed, arrived, received;
+  int64_t unmatched_warmup, unmatched_measure; /* duplicates + stale */
   int64_t far_socket_drops, near_socket_drops;
   int64_t request_lost, request_in_network, at_server_lost, reply_lost,
       reply_in_network;
@@ -377,8 +378,9 @@ static void legs_of(const struct np_agent_udp *au,
   memset(l, 0, sizeof *l);
   l->sent = (int64_t)(w->sent + m->sent);
   l->received = (int64_t)(w->received + m->received);
-  l->arrived = (int64_t)(w->received + w->duplicates + w->stale +
-                         m->received + m->duplicates + m->stale);
+  l->unmatched_warmup = (int64_t)(w->duplicates + w->stale);
+  l->unmatched_measure = (int64_t)(m->duplicates + m->stale);
+  l->arrived = l->received + l->unmatched_warmup + l->unmatched_measure;
   for (uint32_t i = 0; i < res->nsocks; i++)
     if (res->socks[i].role == NP_UDP_ROLE_CLIENT)
       l->near_socket_drops += (int64_t)res->socks[i].drops_after;
@@ -465,6 +467,9 @@ static cJSON *legs_json(const struct legs *l) {
   NUM(o, "server_echoed", l->server_echoed);
   NUM(o, "arrived", l->arrived);
   NUM(o, "received", l->received);
+  x = cJSON_AddObjectToObject(o, "unmatched");
+  NUM(x, "warmup", l->unmatched_warmup);
+  NUM(x, "measurement", l->unmatched_measure);
   x = cJSON_AddObjectToObject(o, "request_leg");
   NUM(x, "lost", l->request_lost);
   NUM(x, "far_socket_drops", l->far_socket_drops);
@@ -479,8 +484,8 @@ static cJSON *legs_json(const struct legs *l) {
       o, "rule",
       "over the whole run (warm-up and measurement with their drains) "
       "against the server's whole life, which encloses it: sent and "
-      "arrived (replies our client sockets read: received + duplicates + "
-      "stale) from this host's counters, server_received and server_echoed "
+      "arrived (replies our client sockets read: received + unmatched, the "
+      "duplicates and stale ones per phase) from this host's counters, server_received and server_echoed "
       "from the server's record; request_leg.lost = sent - server_received, "
       "of which far_socket_drops = the server sockets' drops (its record); "
       "at_server.lost = server_received - server_echoed; reply_leg.lost = "

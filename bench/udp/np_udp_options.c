@@ -93,12 +93,11 @@ static const struct np_bench_opt udp_opts[] = {
     {.name = "agent", .type = NP_BENCH_OPT_STR, .metavar = "HOST:PORT",
      .help = "across hosts: the netproof-bench agent at HOST:PORT starts "
              "the echo server there, the clients run here; see docs/agent.md",
-     NP_BENCH_AT(CFG, agent), .set = set_connect,
-     .flags = NP_BENCH_OPT_NOPLAN},
+     NP_BENCH_AT(CFG, agent), .set = set_connect, .tag = "ag"},
     {.name = "token-file", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
      .help = "with --agent: the shared secret (64+ hex digits, mode 0600)",
      NP_BENCH_AT(CFG, token_file), .set = np_bench_opt_set_path,
-     .flags = NP_BENCH_OPT_NOPLAN},
+     .tag = "tf"},
     {.name = "count-syscalls", .type = NP_BENCH_OPT_FLAG,
      .help = "record system calls (raw, uring) and context switches per "
              "round trip",
