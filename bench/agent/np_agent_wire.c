@@ -67,6 +67,45 @@ static void on_schema_error(void *ctx, const char *pointer,
                 keyword, reason);
 }
 
+static int cmp_key(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A member name twice in one object is ambiguous (RFC 8259 4: names
+ * SHOULD be unique; readers differ on which one wins): refused.  Keys are
+ * sorted per object, so a hostile message costs n log n.  0, NP_EPARSE
+ * (with the name in eb) or NP_ENOMEM. */
+static int unique_keys(const cJSON *o, struct np_errbuf *eb) {
+  size_t n = 0;
+  const cJSON *c;
+  for (c = o ? o->child : NULL; c; c = c->next)
+    n++;
+  if (cJSON_IsObject(o) && n > 1) {
+    const char **keys = malloc(n * sizeof *keys);
+    if (keys == NULL)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    size_t i = 0;
+    for (c = o->child; c; c = c->next)
+      keys[i++] = c->string;
+    qsort(keys, n, sizeof *keys, cmp_key);
+    for (i = 1; i < n; i++)
+      if (strcmp(keys[i - 1], keys[i]) == 0) {
+        int rc = np_errbuf_set(eb, NP_EPARSE,
+                               "member \"%.64s\" twice in one object",
+                               keys[i]);
+        free(keys);
+        return rc;
+      }
+    free(keys);
+  }
+  for (c = o ? o->child : NULL; c; c = c->next) {
+    int rc = unique_keys(c, eb);
+    if (rc)
+      return rc;
+  }
+  return 0;
+}
+
 int np_agent_msg_parse(const struct np_agent_schema *s, const char *buf,
                        size_t len, cJSON **out, enum np_agent_type *type,
                        struct np_errbuf *eb) {
@@ -79,6 +118,10 @@ int np_agent_msg_parse(const struct np_agent_schema *s, const char *buf,
   int rc = np_json_parse(buf, len, &lim, &doc, eb);
   if (rc != 0)
     return rc;
+  if ((rc = unique_keys(doc, eb)) != 0) {
+    cJSON_Delete(doc);
+    return rc;
+  }
   struct first_err fe = {.eb = eb};
   rc = np_schema_validate(s->compiled, doc, on_schema_error, &fe);
   if (rc != 0) {

@@ -4,7 +4,8 @@
  *
  * A message is a 4-byte big-endian length N (1 <= N <= 65,536), then N
  * bytes of one JSON object tagged "netproof/agent/1" that validates
- * against schema/agent.schema.json (our validator).  np_agent_msg_parse is
+ * against schema/agent.schema.json (our validator), with no member name
+ * twice in one object.  np_agent_msg_parse is
  * the one way bytes become a message, on both sides: the size and depth
  * limits come before cJSON sees anything, the schema before any field is
  * read, so every later reader may trust the shape (it is the libFuzzer
@@ -50,7 +51,8 @@ void np_agent_schema_free(struct np_agent_schema *s); /* accepts NULL */
 
 /* Parse and validate len bytes (the body, without the length prefix).
  * On success *out owns the message and *type says which it is.  Errors:
- * NP_ETOOBIG (over NP_AGENT_MSG_MAX or 0 bytes), NP_ETOODEEP, NP_EPARSE,
+ * NP_ETOOBIG (over NP_AGENT_MSG_MAX or 0 bytes), NP_ETOODEEP, NP_EPARSE
+ * (also for a member name twice in one object),
  * NP_ENONFINITE, NP_ESCHEMA ("/pointer: keyword: reason" in eb),
  * NP_ENOMEM. */
 int np_agent_msg_parse(const struct np_agent_schema *s, const char *buf,

@@ -107,6 +107,15 @@ static void test_refused(void) {
       {"{\"schema\":\"netproof/agent/1\",\"type\":\"refused\",\"x\":1}",
        NP_ESCHEMA},
       {"{\"schema\":\"netproof/agent/1\",\"type\":\"shell\"}", NP_ESCHEMA},
+      /* found by the fuzzer: a name twice, the validator and a reader could
+       * see different values */
+      {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"" N64
+       "\",\"mac\":\"x\"}",
+       NP_EPARSE},
+      {REQ("start", "{\"service\":\"serve\",\"options\":{\"listen\":"
+                    "\"127.0.0.1:0\",\"listen\":\"0.0.0.0:1\"},"
+                    "\"lifetime_seconds\":1}"),
+       NP_EPARSE},
       {"[1,2,3]", NP_ESCHEMA},
       {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"00\"}",
        NP_ESCHEMA},
