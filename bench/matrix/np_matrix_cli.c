@@ -13,11 +13,12 @@
 #include "np_err.h"
 #include "np_matrix.h"
 #include "np_matrix_find.h"
+#include "np_matrix_shard.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench matrix PLAN --output DIR [--resume]\n"
         "                             [--only GLOB] [--dry-run] [--quiet]\n"
-        "                             [--plans-dir DIR]\n"
+        "                             [--plans-dir DIR] [--shard K/N]\n"
         "\n"
         "Runs every configuration of a suite plan, each repetition as its\n"
         "own netproof-bench process, and keeps the raw evidence in DIR\n"
@@ -33,6 +34,9 @@ static void usage(FILE *fp) {
         "  --dry-run        print configurations, commands, estimated duration\n"
         "  --quiet          no progress lines or end summary on stderr\n"
         "  --plans-dir DIR  look a plan name up in DIR only\n"
+        "  --shard K/N      run only the K-th (0-based) of N slices of the plan,\n"
+        "                   balanced by estimated time; netproof-report merge\n"
+        "                   joins the N folders (docs/guides/fleets.md)\n"
         "\n"
         "exit codes: 0 all passed (or failed as expected), 1 a configuration\n"
         "failed, 2 usage error, bad plan/folder or folder in use by another\n"
@@ -69,6 +73,13 @@ int np_matrix_cli_main(int argc, char **argv) {
       plans_dir = argv[++i];
     } else if (strcmp(a, "--only") == 0 && more) {
       o.only = argv[++i];
+    } else if (strcmp(a, "--shard") == 0 && more) {
+      struct np_errbuf seb = {{0}};
+      if (np_matrix_shard_parse(argv[++i], &o.shard_index, &o.shard_count,
+                                &seb) != 0) {
+        fprintf(stderr, "netproof-bench matrix: %s\n", seb.msg);
+        return NP_EXIT_USAGE;
+      }
     } else if (strcmp(a, "--bench-binary") == 0 && more) {
       o.bench_binary = argv[++i]; /* hidden: tests spawn a fake bench */
     } else if (strcmp(a, "--resume") == 0) {
@@ -86,6 +97,12 @@ int np_matrix_cli_main(int argc, char **argv) {
               a);
       return NP_EXIT_USAGE;
     }
+  }
+  if (o.shard_count && o.only) {
+    fprintf(stderr, "netproof-bench matrix: --shard and --only: choose one "
+                    "(a slice that leaves configurations out cannot be "
+                    "merged)\n");
+    return NP_EXIT_USAGE;
   }
   if (plan_arg == NULL || (o.out_dir == NULL && !o.dry_run)) {
     fprintf(stderr, "netproof-bench matrix: %s (try --help)\n",
