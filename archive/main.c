@@ -2,16 +2,19 @@
  * main.c - netproof-archive: argument parsing over np_archive.
  *
  *   netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] [--zlib]
- *   netproof-archive verify BUNDLE.tar.gz [LIMITS]
- *   netproof-archive list BUNDLE.tar.gz [LIMITS]
- *   netproof-archive extract BUNDLE.tar.gz -C DEST [LIMITS]
+ *   netproof-archive verify BUNDLE.tar.gz [--pubkey PUB.pem] [LIMITS]
+ *   netproof-archive list BUNDLE.tar.gz [--pubkey PUB.pem] [LIMITS]
+ *   netproof-archive extract BUNDLE.tar.gz -C DEST [--pubkey PUB.pem] [LIMITS]
+ *   netproof-archive keygen --out KEY.pem
+ *   netproof-archive sign BUNDLE.tar.gz --key KEY.pem [--sig FILE]
  *   netproof-archive snapshot -o DIR
  * LIMITS: --max-entries N --max-file-bytes N --max-bytes N --max-ratio N
- * Exit: 0 valid/done, 1 invalid bundle, 2 usage or unreadable input,
- * 3 run-time failure (I/O while writing, memory).
+ * Exit: 0 valid/done, 1 invalid bundle or a set that fails its self-check,
+ * 2 usage or unreadable input, 3 run-time failure (I/O while writing,
+ * memory), 4 an incomplete result set (pack without --allow-incomplete;
+ * verify of a bundle packed with it).
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,23 +31,41 @@ struct cli {
   const char *out;         /* -o */
   const char *dest;        /* -C */
   const char *name;        /* --name */
+  const char *key;         /* --key (sign) */
+  const char *pubkey;      /* --pubkey (verify, list, extract) */
+  const char *sig;         /* --sig (sign, verify, list, extract) */
   int use_zlib;            /* --zlib */
+  int allow_incomplete;    /* --allow-incomplete (pack) */
   const char *dirs[MAX_DIRS];
   size_t ndirs;
   struct np_archive_limits lim;
 };
 
 static void usage(FILE *fp) {
-  fputs("usage: netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] [--zlib]\n"
-        "       netproof-archive verify BUNDLE.tar.gz [LIMITS]\n"
-        "       netproof-archive list BUNDLE.tar.gz [LIMITS]\n"
-        "       netproof-archive extract BUNDLE.tar.gz -C DEST [LIMITS]\n"
+  fputs("usage: netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] "
+        "[--zlib] [--allow-incomplete]\n"
+        "       netproof-archive verify BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
+        "       netproof-archive list BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
+        "       netproof-archive extract BUNDLE.tar.gz -C DEST [SIGNATURE] "
+        "[LIMITS]\n"
+        "       netproof-archive keygen --out KEY.pem   (also writes "
+        "KEY.pub.pem)\n"
+        "       netproof-archive sign BUNDLE.tar.gz --key KEY.pem [--sig "
+        "FILE]\n"
         "       netproof-archive snapshot -o DIR\n"
         "       netproof-archive --help | --version\n"
+        "pack runs the result-set self-check on every DIR and refuses a set "
+        "that fails it\n"
+        "SIGNATURE: --pubkey PUB.pem [--sig FILE]  (FILE defaults to "
+        "BUNDLE.tar.gz.sig)\n"
         "LIMITS: --max-entries N (200000)  --max-file-bytes N (268435456)\n"
         "        --max-bytes N (1073741824)  --max-ratio N (200)\n"
-        "exit: 0 ok/valid, 1 invalid bundle, 2 usage or unreadable input, "
-        "3 run-time error\n",
+        "exit: 0 ok/valid, 1 invalid bundle, bad signature or a set that "
+        "fails its self-check,\n"
+        "      2 usage or unreadable input, 3 run-time error, 4 an "
+        "incomplete result set\n"
+        "      (pack refuses one unless --allow-incomplete; verify of a "
+        "bundle that holds one)\n",
         fp);
 }
 
@@ -70,8 +91,18 @@ static int parse_args(int argc, char **argv, struct cli *c) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = 1, rc = 0;
-    if (strcmp(a, "-o") == 0 && v)
+    if ((strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) && v)
       c->out = v;
+    else if (strcmp(a, "--key") == 0 && v)
+      c->key = v;
+    else if (strcmp(a, "--pubkey") == 0 && v)
+      c->pubkey = v;
+    else if (strcmp(a, "--sig") == 0 && v)
+      c->sig = v;
+    else if (strcmp(a, "--allow-incomplete") == 0) {
+      c->allow_incomplete = 1;
+      takes = 0;
+    }
     else if (strcmp(a, "-C") == 0 && v)
       c->dest = v;
     else if (strcmp(a, "--name") == 0 && v)
@@ -113,13 +144,23 @@ static void print_problem(void *ctx, const char *where, const char *reason) {
   fprintf(stderr, "%s: %s\n", where, reason);
 }
 
+/* A self-check problem, in netproof-report --self-check's form. */
+static void print_check_problem(void *ctx, const char *file,
+                                const char *pointer, const char *reason) {
+  (void)ctx;
+  fprintf(stderr, "%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+}
+
 /* Exit code for a library result. */
 static int exit_for(int rc) {
   switch (rc) {
   case 0:
     return NP_EXIT_OK;
   case NP_ECORRUPT:
+  case NP_ECHECK:
     return NP_EXIT_FAIL;
+  case NP_EINCOMPLETE:
+    return NP_EXIT_INCOMPLETE;
   case NP_EUSAGE:
   case NP_EINVAL:
   case NP_ENOENT:
@@ -129,10 +170,60 @@ static int exit_for(int rc) {
   case NP_EEXIST:
   case NP_ETOOBIG:
   case NP_EIO:
+  case NP_EUNSUPPORTED:
     return NP_EXIT_USAGE;
   default:
     return NP_EXIT_RUNTIME;
   }
+}
+
+/* pack: SOURCE_DATE_EPOCH, then np_archive_pack. */
+static int run_pack(const struct cli *c, struct np_errbuf *eb) {
+  const char *sde = getenv("SOURCE_DATE_EPOCH");
+  struct np_archive_pack_opts o = {.dirs = c->dirs, .ndirs = c->ndirs,
+                                   .out = c->out, .name = c->name,
+                                   .max_total_bytes = c->lim.max_total_bytes,
+                                   .use_zlib = c->use_zlib,
+                                   .allow_incomplete = c->allow_incomplete,
+                                   .on_problem = print_check_problem};
+  if (sde != NULL && sde[0] != '\0') {
+    char *end;
+    long long v = strtoll(sde, &end, 10);
+    if (*end != '\0' || v < 0)
+      return np_errbuf_set(eb, NP_EUSAGE, "SOURCE_DATE_EPOCH: not a "
+                                          "non-negative integer");
+    o.has_source_date_epoch = 1;
+    o.source_date_epoch = v;
+  }
+  struct np_archive_verdict v;
+  int rc = np_archive_pack(&o, &v, eb);
+  if (rc == 0 && v.incomplete > 0)
+    fprintf(stderr, "netproof-archive: %s: packed with --allow-incomplete "
+                    "(%zu incomplete result set(s), marked in evidence.json)"
+                    "\n", v.incomplete_note, v.incomplete);
+  return rc;
+}
+
+/* verify: the verdict line on stdout when valid. */
+static int run_verify(const struct cli *c,
+                      const struct np_archive_sigcheck *sc,
+                      struct np_errbuf *eb) {
+  struct np_archive_verdict v;
+  int rc = np_archive_verify_ex(c->bundle, &c->lim, sc, print_problem, NULL,
+                                &v, eb);
+  if (rc != 0)
+    return rc;
+  if (v.signer_sha256[0] != '\0')
+    printf("%s: valid, signed by key sha256 %s (%s)\n", c->bundle,
+           v.signer_sha256, c->pubkey);
+  else
+    printf("%s: valid\n", c->bundle);
+  if (v.incomplete > 0) { /* packed with --allow-incomplete, and marked */
+    printf("%s: %zu incomplete result set(s): %s\n", c->bundle, v.incomplete,
+           v.incomplete_note);
+    return NP_EINCOMPLETE;
+  }
+  return 0;
 }
 
 static int run(struct cli *c) {
@@ -140,33 +231,33 @@ static int run(struct cli *c) {
   int rc;
   const char *cmd = c->cmd;
   int one = c->ndirs == 1;
+  struct np_archive_sigcheck sc = {.pubkey = c->pubkey, .sig = c->sig};
+  const struct np_archive_sigcheck *scp = c->pubkey ? &sc : NULL;
+  int reads = strcmp(cmd, "verify") == 0 || strcmp(cmd, "list") == 0 ||
+              strcmp(cmd, "extract") == 0;
+  if ((c->pubkey && !reads) || (c->sig && !reads && strcmp(cmd, "sign")) ||
+      (c->sig && reads && !c->pubkey) ||
+      (c->key && strcmp(cmd, "sign") != 0) ||
+      (c->allow_incomplete && strcmp(cmd, "pack") != 0)) {
+    fprintf(stderr, "netproof-archive %s: --pubkey goes with verify, list "
+                    "and extract (--sig with it or with sign), --key with "
+                    "sign, --allow-incomplete with pack\n", cmd);
+    return NP_EXIT_USAGE;
+  }
   if (strcmp(cmd, "pack") == 0 && c->ndirs > 0 && c->out) {
-    const char *sde = getenv("SOURCE_DATE_EPOCH");
-    struct np_archive_pack_opts o = {.dirs = c->dirs, .ndirs = c->ndirs,
-                                     .out = c->out, .name = c->name,
-                                     .max_total_bytes = c->lim.max_total_bytes,
-                                     .use_zlib = c->use_zlib};
-    if (sde != NULL && sde[0] != '\0') {
-      char *end;
-      long long v = strtoll(sde, &end, 10);
-      if (*end != '\0' || v < 0) {
-        fprintf(stderr, "netproof-archive: SOURCE_DATE_EPOCH: not a "
-                        "non-negative integer\n");
-        return NP_EXIT_USAGE;
-      }
-      o.has_source_date_epoch = 1;
-      o.source_date_epoch = v;
-    }
-    rc = np_archive_pack(&o, &eb);
+    rc = run_pack(c, &eb);
   } else if (strcmp(cmd, "verify") == 0 && one) {
-    rc = np_archive_verify(c->bundle, &c->lim, print_problem, NULL, &eb);
-    if (rc == 0)
-      printf("%s: valid\n", c->bundle);
+    rc = run_verify(c, scp, &eb);
   } else if (strcmp(cmd, "list") == 0 && one) {
-    rc = np_archive_list(c->bundle, &c->lim, print_problem, NULL, &eb);
+    rc = np_archive_list(c->bundle, &c->lim, scp, print_problem, NULL, &eb);
   } else if (strcmp(cmd, "extract") == 0 && one && c->dest) {
-    rc = np_archive_extract(c->bundle, c->dest, &c->lim, print_problem, NULL,
-                            &eb);
+    rc = np_archive_extract(c->bundle, c->dest, &c->lim, scp, print_problem,
+                            NULL, &eb);
+  } else if (strcmp(cmd, "keygen") == 0 && c->ndirs == 0 && c->out) {
+    rc = np_archive_keygen(c->out, &eb);
+  } else if (strcmp(cmd, "sign") == 0 && one && c->key) {
+    rc = np_archive_sign(c->bundle, c->key, c->sig, &c->lim, print_problem,
+                         NULL, &eb);
   } else if (strcmp(cmd, "snapshot") == 0 && c->ndirs == 0 && c->out) {
     rc = np_archive_snapshot(c->out, &eb);
   } else {
@@ -178,39 +269,7 @@ static int run(struct cli *c) {
   return exit_for(rc);
 }
 
-/* The bundle lives in memory while it is packed or verified; on VMs a page
- * fault per 4 KiB of it costs more than the hashing and inflating together
- * (measured: verify of 100 MiB 1.04 s -> 0.40 s CPU).  glibc backs malloc
- * with transparent huge pages only when told at start-up, so the process
- * re-executes itself once with that tunable set; if that fails it simply
- * carries on.  NP_ARCHIVE_NO_THP=1 disables this. */
-static void maybe_reexec_with_thp(char **argv) {
-  const char *cur = getenv("GLIBC_TUNABLES");
-  if (getenv("NP_ARCHIVE_NO_THP") != NULL || getenv("NP_ARCHIVE_THP") != NULL ||
-      (cur != NULL && strstr(cur, "glibc.malloc.hugetlb") != NULL))
-    return;
-  char val[1024];
-  if (cur != NULL && cur[0] != '\0')
-    snprintf(val, sizeof(val), "%s:glibc.malloc.hugetlb=1", cur);
-  else
-    snprintf(val, sizeof(val), "glibc.malloc.hugetlb=1");
-  if (setenv("GLIBC_TUNABLES", val, 1) != 0 ||
-      setenv("NP_ARCHIVE_THP", "1", 1) != 0)
-    return;
-  execv("/proc/self/exe", argv); /* returns only on failure */
-}
-
 int main(int argc, char **argv) {
-  if (argc >= 2 && (strcmp(argv[1], "pack") == 0 ||
-                    strcmp(argv[1], "verify") == 0 ||
-                    strcmp(argv[1], "list") == 0 ||
-                    strcmp(argv[1], "extract") == 0))
-  {
-    maybe_reexec_with_thp(argv);
-    /* Grow the heap in 64 MiB steps: fewer brk/madvise calls while the
-     * bundle is loaded file by file. */
-    mallopt(M_TOP_PAD, 64 << 20);
-  }
   if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
     np_identity_print_version(stdout, "netproof-archive");
     return NP_EXIT_OK;

@@ -1,12 +1,14 @@
 /*
- * np_archive_extract.c - write a verified bundle to disk.
+ * np_archive_extract.c - write a bundle to disk as it is verified.
  *
- * The bundle is verified first and the files written are the verified
- * in-memory copy (no second read the file could change under).  They go
- * to a fresh temporary folder beside DEST through libarchive's disk writer
- * with its secure flags (no symlink following, no "..", no overwrite), and
- * the folder is renamed to DEST only when everything was written; any
- * failure removes the temporary folder, so DEST never holds a partial bag.
+ * One read: every file the entry checks accept is written, right after
+ * the content checks saw its bytes, to a fresh temporary folder beside
+ * DEST through libarchive's disk writer with its secure flags (no symlink
+ * following, no "..", no overwrite).  Only when the whole bundle verified
+ * is the folder renamed to DEST; any problem or failure removes it, so
+ * DEST never holds a partial or unverified bag, and what lands there is
+ * exactly the bytes that were checked (there is no second read the file
+ * could change under).
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -49,93 +51,86 @@ static int dest_ok(const char *dest, struct np_errbuf *eb) {
   return 0;
 }
 
-static int write_files(struct archive *disk, const char *root,
-                       const struct np_read_result *res,
-                       struct np_errbuf *eb) {
-  struct archive_entry *e = archive_entry_new();
-  if (e == NULL)
-    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  int rc = 0;
+/* The writer sink: each file under root/<top>/. */
+struct xw {
+  struct archive *disk;       /* libarchive's disk writer          */
+  struct archive_entry *e;    /* reused entry                      */
+  const char *root;           /* the temporary folder              */
+  struct np_errbuf *eb;       /* where a write failure is told     */
+};
+
+static int xw_file(void *ctx, const struct np_read_result *res,
+                   const char *rel, const char *data, size_t len,
+                   int in_order) {
+  struct xw *w = ctx;
   char path[PATH_MAX + 512];
-  for (int w = 1; w >= 0 && rc == 0; w--) {
-    struct np_bag_files f = {0};
-    rc = np_bag_files_list(res->bag, w, &f);
-    for (size_t i = 0; rc == 0 && i < f.n; i++) {
-      int n = snprintf(path, sizeof(path), "%s/%s/%s", root, res->bag->name,
-                       f.v[i].path);
-      if (n < 0 || (size_t)n >= sizeof(path)) { /* never a truncated name */
-        rc = np_errbuf_set(eb, NP_EINVAL, "%s/%s: path too long to extract",
-                           res->bag->name, f.v[i].path);
-        break;
-      }
-      archive_entry_clear(e);
-      archive_entry_set_pathname(e, path);
-      archive_entry_set_filetype(e, AE_IFREG);
-      archive_entry_set_perm(e, 0644);
-      archive_entry_set_size(e, (la_int64_t)f.v[i].len);
-      archive_entry_set_mtime(e, (time_t)res->mtime, 0);
-      if (archive_write_header(disk, e) != ARCHIVE_OK ||
-          (f.v[i].len > 0 &&
-           archive_write_data(disk, f.v[i].data, f.v[i].len) !=
-               (la_ssize_t)f.v[i].len) ||
-          archive_write_finish_entry(disk) != ARCHIVE_OK)
-        rc = np_errbuf_set(eb, NP_EIO, "%s: %s", path,
-                           archive_error_string(disk));
-    }
-    np_bag_files_free(&f);
-  }
-  archive_entry_free(e);
-  return rc;
+  (void)in_order;
+  int n = snprintf(path, sizeof(path), "%s/%s/%s", w->root, res->top, rel);
+  if (n < 0 || (size_t)n >= sizeof(path)) /* never a truncated name */
+    return np_errbuf_set(w->eb, NP_EINVAL, "%s/%s: path too long to extract",
+                         res->top, rel);
+  archive_entry_clear(w->e);
+  archive_entry_set_pathname(w->e, path);
+  archive_entry_set_filetype(w->e, AE_IFREG);
+  archive_entry_set_perm(w->e, 0644);
+  archive_entry_set_size(w->e, (la_int64_t)len);
+  archive_entry_set_mtime(w->e, (time_t)res->mtime, 0);
+  if (archive_write_header(w->disk, w->e) != ARCHIVE_OK ||
+      (len > 0 &&
+       archive_write_data(w->disk, data, len) != (la_ssize_t)len) ||
+      archive_write_finish_entry(w->disk) != ARCHIVE_OK)
+    return np_errbuf_set(w->eb, NP_EIO, "%s: %s", path,
+                         archive_error_string(w->disk));
+  return 0;
 }
 
 int np_archive_extract(const char *path, const char *dest,
                        const struct np_archive_limits *lim,
+                       const struct np_archive_sigcheck *sc,
                        np_archive_problem_fn on_problem, void *ctx,
                        struct np_errbuf *eb) {
-  struct np_read_result res;
   int rc = dest_ok(dest, eb);
-  if (rc != 0)
-    return rc;
-  rc = np_archive_verify_keep(path, lim, on_problem, ctx, &res, eb);
   if (rc != 0)
     return rc;
   char copy[PATH_MAX], parent[PATH_MAX], tmp[PATH_MAX + 64];
   snprintf(copy, sizeof(copy), "%s", dest);
-  if (realpath(dirname(copy), parent) == NULL) {
-    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: parent folder: %s",
-                       dest, strerror(errno));
-    goto free_bag;
-  }
+  if (realpath(dirname(copy), parent) == NULL)
+    return np_errbuf_set(eb, np_err_from_errno(errno), "%s: parent folder: %s",
+                         dest, strerror(errno));
   snprintf(tmp, sizeof(tmp), "%s/.np-extract-XXXXXX", parent);
-  if (mkdtemp(tmp) == NULL) {
-    rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", tmp,
-                       strerror(errno));
-    goto free_bag;
-  }
+  if (mkdtemp(tmp) == NULL)
+    return np_errbuf_set(eb, np_err_from_errno(errno), "%s: %s", tmp,
+                         strerror(errno));
   chmod(tmp, 0755);
-  struct archive *disk = archive_write_disk_new();
-  if (disk == NULL) {
+  struct xw w = {.root = tmp, .eb = eb};
+  w.disk = archive_write_disk_new();
+  w.e = archive_entry_new();
+  if (w.disk == NULL || w.e == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-    goto remove_tmp;
+    goto free_writer;
   }
-  /* Absolute paths are ours (tmp); entry names were checked by verify. */
+  /* Absolute paths are ours (tmp); entry names were checked by the reader
+   * before a file reaches the writer. */
   archive_write_disk_set_options(
-      disk, ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_SECURE_NODOTDOT |
-                ARCHIVE_EXTRACT_NO_OVERWRITE | ARCHIVE_EXTRACT_TIME |
-                ARCHIVE_EXTRACT_PERM);
-  rc = write_files(disk, tmp, &res, eb);
-  if (archive_write_close(disk) != ARCHIVE_OK && rc == 0)
-    rc = np_errbuf_set(eb, NP_EIO, "%s: %s", tmp, archive_error_string(disk));
-  archive_write_free(disk);
+      w.disk, ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                  ARCHIVE_EXTRACT_SECURE_NODOTDOT |
+                  ARCHIVE_EXTRACT_NO_OVERWRITE | ARCHIVE_EXTRACT_TIME |
+                  ARCHIVE_EXTRACT_PERM);
+  struct np_read_sink sink = {.file = xw_file, .ctx = &w};
+  rc = np_archive_verify_run(path, lim, sc, &sink, on_problem, ctx, NULL, eb);
+  if (archive_write_close(w.disk) != ARCHIVE_OK && rc == 0)
+    rc = np_errbuf_set(eb, NP_EIO, "%s: %s", tmp,
+                       archive_error_string(w.disk));
   if (rc == 0 && rename(tmp, dest) != 0)
     rc = np_errbuf_set(eb, errno == ENOTEMPTY || errno == EEXIST
                                ? NP_EEXIST
                                : np_err_from_errno(errno),
                        "%s: %s", dest, strerror(errno));
-remove_tmp:
+free_writer:
+  if (w.disk != NULL)
+    archive_write_free(w.disk);
+  archive_entry_free(w.e);
   if (rc != 0)
     rm_tree(tmp);
-free_bag:
-  np_bag_free(res.bag);
   return rc;
 }

@@ -1,12 +1,14 @@
 /*
  * np_archive_pack.c - build a bundle from results folders, deterministically.
  *
- * The folders are loaded into memory (np_ftree, bounded), evidence.json and
- * the BagIt tag files are derived from that copy, and the tar is written
- * from the same copy, so the manifests describe exactly the bytes packed
- * even if a folder changes meanwhile.  Determinism: entries sorted by path,
- * one mtime for all, uid/gid 0 without names, modes 0644/0755, pax
- * restricted format, gzip header without timestamp.
+ * The folders are loaded into memory (np_ftree, bounded), each is
+ * self-checked (np_results_check_tree, as `netproof-report --self-check`
+ * does) and refused when it fails or is incomplete (unless allowed), evidence.json and the BagIt tag files
+ * are derived from that copy, and the tar is written from the same copy,
+ * so the manifests describe exactly the bytes checked and packed even if a
+ * folder changes meanwhile.  Determinism: entries sorted by path, one
+ * mtime for all, uid/gid 0 without names, modes 0644/0755, pax restricted
+ * format, gzip header without timestamp.
  */
 #include "np_archive.h"
 
@@ -26,6 +28,7 @@
 #include "np_evidence.h"
 #include "np_gzsink.h"
 #include "np_json.h"
+#include "np_results_selfcheck.h"
 
 /* --zlib: libarchive's gzip filter, no timestamp in the header. */
 #define NP_ARCHIVE_GZIP_OPTIONS "gzip:!timestamp,gzip:compression-level=6"
@@ -249,6 +252,13 @@ free_texts:
   return rc;
 }
 
+/* A PEM private key: "-----BEGIN ...PRIVATE KEY-----". */
+static int looks_like_private_key(const char *d, size_t len) {
+  static const char tail[] = "PRIVATE KEY-----";
+  return memmem(d, len, tail, sizeof tail - 1) != NULL &&
+         memmem(d, len, "-----BEGIN ", 11) != NULL;
+}
+
 /* Load each folder as data/<basename>. */
 static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
                      struct np_errbuf *eb) {
@@ -274,13 +284,22 @@ static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
     for (size_t k = 0; k < cnt; k++) {
       const char *p = np_ftree_path_at(t, k);
       if (!np_bagit_path_ok(p)) {
-        np_ftree_free(t);
-        return np_errbuf_set(eb, NP_EINVAL,
-                             "%s/%s: file name has '%%', '\\' or control "
-                             "characters, which BagIt manifests cannot carry",
-                             o->dirs[i], p);
+        np_errbuf_set(eb, NP_EINVAL,
+                      "%s/%s: file name has '%%', '\\' or control "
+                      "characters, which BagIt manifests cannot carry",
+                      o->dirs[i], p);
+        np_ftree_free(t); /* p belonged to t */
+        return NP_EINVAL;
       }
-      np_ftree_get(t, p, &len);
+      const char *d = np_ftree_get(t, p, &len);
+      if (looks_like_private_key(d, len)) {
+        np_errbuf_set(eb, NP_EINVAL,
+                      "%s/%s: holds a PEM private key; keys never enter "
+                      "bundles (move it out of the folder)",
+                      o->dirs[i], p);
+        np_ftree_free(t); /* p belonged to t */
+        return NP_EINVAL;
+      }
       budget -= len < budget ? len : budget;
     }
     if (np_ftree_get(t, "suite.json", &len) == NULL) {
@@ -299,6 +318,75 @@ static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
   return 0;
 }
 
+/* Names of the suites the self-check found incomplete (pack
+ * --allow-incomplete), for evidence.json. */
+struct pack_outcome {
+  char **incomplete; /* suite names                   */
+  size_t n;          /* names held                    */
+  char note[600];    /* the first one's self-check note */
+};
+
+static int pack_is_incomplete(void *ctx, const char *suite) {
+  const struct pack_outcome *o = ctx;
+  for (size_t i = 0; i < o->n; i++)
+    if (strcmp(o->incomplete[i], suite) == 0)
+      return 1;
+  return 0;
+}
+
+/* The result-set self-check of every suite: NP_ECHECK (problems told
+ * through o->on_problem) or NP_EINCOMPLETE (without --allow-incomplete)
+ * refuses the pack; incomplete suites that may be packed are listed in
+ * out for evidence.json. */
+static int pack_selfcheck(const struct np_archive_pack_opts *o,
+                          const struct np_bag *b, struct pack_outcome *out,
+                          struct np_errbuf *eb) {
+  size_t failed = 0, incomplete = 0;
+  char note[600] = "";
+  for (size_t i = 0; i < b->nsuites; i++) {
+    struct np_results_outcome oc;
+    const char *name = b->suites[i].name;
+    int rc = np_results_check_tree(b->suites[i].tree, name, o->on_problem,
+                                   o->ctx, &oc);
+    if (rc == NP_ECHECK) {
+      failed++;
+    } else if (rc == NP_EINCOMPLETE) {
+      if (incomplete++ == 0)
+        snprintf(note, sizeof note, "%.300s: %.280s", name,
+                 oc.note[0] ? oc.note : "incomplete");
+      char **v = realloc(out->incomplete, (out->n + 1) * sizeof(*v));
+      if (v == NULL || (v[out->n] = strdup(name)) == NULL) {
+        if (v != NULL)
+          out->incomplete = v;
+        return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+      }
+      out->incomplete = v;
+      out->n++;
+    } else if (rc != 0) {
+      return np_errbuf_set(eb, rc, "%s: self-check could not run: %s", name,
+                           np_strerror(rc));
+    }
+  }
+  if (failed > 0)
+    return np_errbuf_set(eb, NP_ECHECK,
+                         "%zu of %zu result set(s) fail their self-check; "
+                         "not packed",
+                         failed, b->nsuites);
+  if (incomplete > 0 && !o->allow_incomplete)
+    return np_errbuf_set(eb, NP_EINCOMPLETE,
+                         "%.380s; not packed (--allow-incomplete packs it, "
+                         "marked incomplete in evidence.json)",
+                         note);
+  snprintf(out->note, sizeof out->note, "%s", note);
+  return 0;
+}
+
+static void pack_outcome_free(struct pack_outcome *o) {
+  for (size_t i = 0; i < o->n; i++)
+    free(o->incomplete[i]);
+  free(o->incomplete);
+}
+
 /* Derive the bag name from out: basename minus .tar.gz / .tgz. */
 static void pack_default_name(const char *out, char *name, size_t len) {
   const char *slash = strrchr(out, '/');
@@ -311,7 +399,7 @@ static void pack_default_name(const char *out, char *name, size_t len) {
 }
 
 int np_archive_pack(const struct np_archive_pack_opts *o,
-                    struct np_errbuf *eb) {
+                    struct np_archive_verdict *verdict, struct np_errbuf *eb) {
   char name[256];
   if (o->ndirs == 0 || o->out == NULL)
     return np_errbuf_set(eb, NP_EUSAGE, "pack needs DIR... and -o BUNDLE");
@@ -327,23 +415,29 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
   struct np_bag *b = NULL;
   struct np_bag_files payload = {0}, tags = {0};
   struct pack_list l = {0};
+  struct pack_outcome outcome = {0};
   cJSON *ev = NULL;
   int rc = np_bag_new(name, &b);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "out of memory");
   rc = pack_load(o, b, eb);
+  if (rc == 0)
+    rc = pack_selfcheck(o, b, &outcome, eb);
   if (rc != 0)
     goto free_bag;
-  int64_t mtime = o->source_date_epoch;
-  const char *src = NP_EVIDENCE_SRC_ENV;
-  if (!o->has_source_date_epoch) {
-    int found;
-    np_evidence_newest_start(b, &mtime, &found);
-    src = found ? NP_EVIDENCE_SRC_RUNS : NP_EVIDENCE_SRC_NONE;
-  }
   rc = np_bag_files_list(b, 0, &payload);
   if (rc == 0)
-    rc = np_evidence_build(b, &payload, mtime, src, &ev);
+    rc = np_evidence_add_facts(&payload);
+  int64_t mtime = o->source_date_epoch;
+  const char *src = NP_EVIDENCE_SRC_ENV;
+  if (rc == 0 && !o->has_source_date_epoch) {
+    int found;
+    np_evidence_newest_start(&payload, &mtime, &found);
+    src = found ? NP_EVIDENCE_SRC_RUNS : NP_EVIDENCE_SRC_NONE;
+  }
+  if (rc == 0)
+    rc = np_evidence_build(name, &payload, mtime, src, pack_is_incomplete,
+                           &outcome, &ev);
   if (rc == 0)
     rc = pack_add_tags(b, ev, &payload);
   if (rc == 0)
@@ -355,12 +449,20 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     goto free_all;
   }
   rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
+  if (rc == 0 && verdict != NULL) {
+    memset(verdict, 0, sizeof *verdict);
+    verdict->suites = b->nsuites;
+    verdict->incomplete = outcome.n;
+    snprintf(verdict->incomplete_note, sizeof verdict->incomplete_note, "%s",
+             outcome.note);
+  }
 free_all:
   pack_list_free(&l);
   cJSON_Delete(ev);
   np_bag_files_free(&tags);
   np_bag_files_free(&payload);
 free_bag:
+  pack_outcome_free(&outcome);
   np_bag_free(b);
   return rc;
 }

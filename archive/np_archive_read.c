@@ -1,13 +1,24 @@
 /*
- * np_archive_read.c - stream a bundle once into an in-memory bag.
+ * np_archive_read.c - stream a bundle once, handing each file to a sink.
  *
  * libarchive parses the tar (tar format only, no filter) from plain bytes
  * that np_gzsrc inflates and bounds.  Each entry is checked before any of
  * its data is read: a name that is absolute, has "." / ".." or empty
  * components or control characters, lies outside the single top folder,
- * or a type other than file/folder is a problem and its data is skipped.
- * Sizes are checked against the limits from the header, so an oversized
- * entry is refused before it is decompressed.  Nothing touches the disk.
+ * repeats an earlier entry, comes out of order, or a type other than
+ * file/folder is a problem and its data is skipped.  Sizes are checked
+ * against the limits from the header, so an oversized entry is refused
+ * before it is decompressed.
+ *
+ * Memory does not grow with the bundle's bytes: one file's bytes at a time
+ * (zero-copy when libarchive hands the file over in one block, the common
+ * case; else a gather buffer, reused up to 1 MiB), plus the entry path
+ * hashes (8 bytes an entry), so it grows with --max-entries only.
+ *
+ * Order: entry paths (without a folder's trailing '/') must increase
+ * bytewise, as pack writes them.  That keeps a suite's files together and
+ * sorted, which is what lets the self-check take them as they go by and
+ * finish the suite when the stream leaves its folder.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -22,17 +33,77 @@
 #include "np_archive_int.h"
 #include "np_gzsrc.h"
 
-struct rd_ctx {
-  struct np_gzsrc gz;
-  struct np_problems *p;
-  const struct np_archive_limits *lim;
-  struct np_read_result *res;
-  char **paths; /* every entry path (relative to the top), for duplicates */
-  size_t npaths, cap;
-  uint64_t entries, bytes;
-  int seen_first;
-  char top[256];
+/* A gather buffer up to this size is kept for the next file. */
+#define RD_KEEP_BUF ((size_t)1 << 20)
+
+/* A set of 64-bit path hashes: open addressing, grown at half load.
+ * Paths must increase, so a repeated path always breaks the order rule
+ * too; the set tells "duplicate entry" from "out of order" at 8 bytes per
+ * entry instead of a copy of every path (a hash collision could only
+ * misname an entry that is out of order anyway as a duplicate). */
+struct rd_set {
+  uint64_t *slot; /* 0 = empty (a hash of 0 is stored as 1) */
+  size_t cap;     /* slots, a power of two                  */
+  size_t n;       /* hashes held                            */
 };
+
+struct rd_ctx {
+  struct np_gzsrc gz;                /* bounded inflate under libarchive */
+  struct np_problems *p;             /* where problems go                */
+  const struct np_archive_limits *lim; /* limits of this read            */
+  const struct np_read_sink *sink;   /* who gets each file               */
+  struct np_read_result *res;        /* what the caller gets back        */
+  struct rd_set paths;               /* hashes of every entry path       */
+  char *prev;                        /* the previous entry's path        */
+  char *buf;                         /* gathered bytes of one file       */
+  size_t bufcap;                     /* bytes allocated in buf           */
+  uint64_t entries, bytes;           /* entries and file bytes so far    */
+  int seen_first;                    /* the top folder entry was seen    */
+  int sink_failed;                   /* the sink stopped the read (its
+                                        own message)                     */
+  char top[256];                     /* the top folder's name            */
+};
+
+static uint64_t rd_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+/* Add the hash of s[0..n): 1 added, 0 already there, NP_ENOMEM. */
+static int rd_set_add(struct rd_set *st, const char *s, size_t n) {
+  uint64_t h = rd_hash(s, n);
+  if (2 * (st->n + 1) > st->cap) {
+    size_t cap = st->cap ? st->cap * 2 : 1024;
+    uint64_t *v = calloc(cap, sizeof(*v));
+    if (v == NULL)
+      return NP_ENOMEM;
+    for (size_t i = 0; i < st->cap; i++) {
+      if (st->slot[i] == 0)
+        continue;
+      size_t j = st->slot[i] & (cap - 1);
+      while (v[j] != 0)
+        j = (j + 1) & (cap - 1);
+      v[j] = st->slot[i];
+    }
+    free(st->slot);
+    st->slot = v;
+    st->cap = cap;
+  }
+  size_t i = h & (st->cap - 1);
+  for (; st->slot[i] != 0; i = (i + 1) & (st->cap - 1))
+    if (st->slot[i] == h)
+      return 0;
+  st->slot[i] = h;
+  st->n++;
+  return 1;
+}
+
+static void rd_set_free(struct rd_set *st) {
+  free(st->slot);
+  memset(st, 0, sizeof(*st));
+}
 
 /* libarchive's read callback: bytes, or -1 with the error set on a (its
  * contract, not an NP_E* code). */
@@ -153,77 +224,39 @@ static int rd_type_ok(struct rd_ctx *r, struct archive_entry *e,
   }
 }
 
-static int rd_note_path(struct rd_ctx *r, const char *rel, size_t len) {
-  if (r->npaths == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 256;
-    char **v = realloc(r->paths, cap * sizeof(*v));
-    if (v == NULL)
-      return NP_ENOMEM;
-    r->paths = v;
-    r->cap = cap;
+/* The order rule for entry rel (no trailing '/'): paths increase
+ * bytewise.  *in_order = 0 after reporting a problem.  0 or NP_ENOMEM. */
+static int rd_check_order(struct rd_ctx *r, const char *name, const char *rel,
+                          int *in_order) {
+  *in_order = r->prev == NULL || strcmp(rel, r->prev) > 0;
+  if (!*in_order) {
+    np_problem(r->p, name, "out of order: after '%.300s' (entries must be "
+               "sorted bytewise by path, as pack writes them)", r->prev);
+    return 0;
   }
-  char *s = strndup(rel, len);
-  if (s == NULL)
+  char *copy = strdup(rel);
+  if (copy == NULL)
     return NP_ENOMEM;
-  r->paths[r->npaths++] = s;
+  free(r->prev);
+  r->prev = copy;
   return 0;
 }
 
-static int str_cmp(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+/* Hand one file to the sink. */
+static int rd_deliver(struct rd_ctx *r, const char *rel, const char *data,
+                      size_t len, int in_order) {
+  int rc = r->sink->file(r->sink->ctx, r->res, rel, data, len, in_order);
+  r->sink_failed = rc != 0;
+  return rc;
 }
 
-static void rd_report_duplicates(struct rd_ctx *r) {
-  if (r->npaths > 1)
-    qsort(r->paths, r->npaths, sizeof(char *), str_cmp);
-  for (size_t i = 1; i < r->npaths; i++) {
-    if (strcmp(r->paths[i], r->paths[i - 1]) == 0 &&
-        (i < 2 || strcmp(r->paths[i], r->paths[i - 2]) != 0)) {
-      char where[4400];
-      snprintf(where, sizeof(where), "%s/%s", r->top, r->paths[i]);
-      np_problem(r->p, where, "duplicate entry");
-    }
-  }
-}
-
-/* Place a file's bytes in the bag: a tag file, or data/<suite>/<path>. */
-static int rd_store(struct rd_ctx *r, const char *name, const char *rel,
-                    const char *data, size_t len) {
-  struct np_bag *b = r->res->bag;
-  struct np_ftree *t = b->tags;
-  const char *sub = rel;
-  if (strncmp(rel, "data/", 5) == 0) {
-    const char *s = strchr(rel + 5, '/');
-    char suite[256];
-    if (s == NULL || (size_t)(s - rel - 5) >= sizeof(suite)) {
-      np_problem(r->p, name, "payload file outside any suite folder");
-      return 0;
-    }
-    memcpy(suite, rel + 5, (size_t)(s - rel - 5));
-    suite[s - rel - 5] = '\0';
-    if (np_bag_suite(b, suite, &t) != 0) {
-      np_problem(r->p, name, "suite folder name is not [A-Za-z0-9._-]+");
-      return 0;
-    }
-    sub = s + 1;
-  } else if (strchr(rel, '/') != NULL) {
-    np_problem(r->p, name, "unexpected folder outside data/");
-    return 0;
-  }
-  int rc = np_ftree_add(t, sub, data, len);
-  if (rc == NP_EEXIST)
-    return 0; /* reported with the other duplicates */
-  if (rc != 0)
-    np_problem(r->p, name, "cannot keep file: %s", np_strerror(rc));
-  return rc == NP_ENOMEM ? rc : 0;
-}
-
-/* Read the current entry's data (size checked against limits first).
- * 0, NP_ENOMEM, or NP_ECORRUPT when the entry broke a limit or the stream
- * (a problem is reported, here or by the caller): stop reading. */
+/* Read the current entry's data (size checked against limits first) and
+ * hand it to the sink.  0, a fatal code from the sink or NP_ENOMEM, or
+ * NP_ECORRUPT when the entry broke a limit or the stream (a problem is
+ * reported, here or by the caller): stop reading. */
 static int rd_data(struct rd_ctx *r, struct archive *a,
                    struct archive_entry *e, const char *name,
-                   const char *rel) {
+                   const char *rel, int in_order) {
   const struct np_archive_limits *lim = r->lim;
   la_int64_t size = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
   if (size < 0 || (uint64_t)size > lim->max_file_bytes) {
@@ -238,13 +271,12 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
     return NP_ECORRUPT;
   }
   /* Zero-copy when libarchive hands the whole file as one block (the
-   * common case): it is stored before the next read can recycle the
-   * block.  Otherwise the blocks are gathered. */
+   * common case): it is delivered before the next read can recycle the
+   * block.  Otherwise the blocks are gathered in r->buf. */
   const void *blk;
   size_t blen, got = 0;
   la_int64_t off;
-  char *buf = NULL;
-  int stored = 0, rc = 0;
+  int delivered = 0, rc = 0;
   for (;;) {
     int ar = archive_read_data_block(a, &blk, &blen, &off);
     if (ar == ARCHIVE_EOF)
@@ -254,30 +286,38 @@ static int rd_data(struct rd_ctx *r, struct archive *a,
       if (ar == ARCHIVE_OK || ar == ARCHIVE_WARN)
         np_problem(r->p, name, "entry data does not match its header "
                    "(sparse or oversized)");
-      free(buf);
       return NP_ECORRUPT; /* a stream error is reported by the caller */
     }
     if (got == 0 && blen == (size_t)size && size > 0) {
-      rc = rd_store(r, name, rel, blk, blen);
-      stored = 1;
+      rc = rd_deliver(r, rel, blk, blen, in_order);
+      delivered = 1;
       if (rc != 0)
         return rc;
     } else if (blen > 0) {
-      if (buf == NULL && (buf = malloc((size_t)size + 1)) == NULL)
-        return NP_ENOMEM;
-      memcpy(buf + got, blk, blen);
+      if (r->bufcap < (size_t)size + 1) {
+        char *nb = realloc(r->buf, (size_t)size + 1);
+        if (nb == NULL)
+          return NP_ENOMEM;
+        r->buf = nb;
+        r->bufcap = (size_t)size + 1;
+      }
+      memcpy(r->buf + got, blk, blen);
     }
     got += blen;
   }
   r->bytes += got;
   if (got != (size_t)size) {
     np_problem(r->p, name, "entry is shorter than its header declares");
-    free(buf);
     return NP_ECORRUPT;
   }
-  if (!stored)
-    rc = rd_store(r, name, rel, buf != NULL ? buf : "", got);
-  free(buf);
+  if (!delivered)
+    rc = rd_deliver(r, rel, got > 0 ? r->buf : "", got, in_order);
+  if (r->bufcap > RD_KEEP_BUF) { /* one big file (evidence.json of a
+                                    large bag) does not stay resident */
+    free(r->buf);
+    r->buf = NULL;
+    r->bufcap = 0;
+  }
   return rc;
 }
 
@@ -314,10 +354,11 @@ static void rd_drain(struct rd_ctx *r) {
   }
 }
 
-/* Walk every entry.  0, or NP_ENOMEM / NP_EIO (unreadable). */
+/* Walk every entry.  0, or NP_ENOMEM / NP_EIO (unreadable) / a fatal code
+ * from the sink. */
 static int rd_loop(struct rd_ctx *r, struct archive *a) {
   struct archive_entry *e;
-  char name[4200];
+  char name[4200], relc[4200];
   for (;;) {
     int ar = archive_read_next_header(a, &e);
     if (ar == ARCHIVE_EOF) {
@@ -354,16 +395,30 @@ static int rd_loop(struct rd_ctx *r, struct archive *a) {
     if (rd_check_path(r, name, is_dir, &rel) != 0 ||
         !rd_type_ok(r, e, name))
       continue; /* libarchive skips the unread data */
-    if (r->res->bag == NULL && np_bag_new(r->top, &r->res->bag) != 0)
-      return NP_ENOMEM;
+    snprintf(r->res->top, sizeof(r->res->top), "%s", r->top);
     size_t rl = strlen(rel);
-    if (rl > 0 && rd_note_path(r, rel, rel[rl - 1] == '/' ? rl - 1 : rl) != 0)
-      return NP_ENOMEM;
+    if (rl == 0)
+      continue; /* the top folder itself */
+    memcpy(relc, rel, rl + 1);
+    if (relc[rl - 1] == '/')
+      relc[--rl] = '\0';
+    int added = rd_set_add(&r->paths, relc, rl);
+    if (added < 0)
+      return added;
+    if (added == 0) { /* a file and a folder of one name count too */
+      char where[4400];
+      snprintf(where, sizeof(where), "%s/%s", r->top, relc);
+      np_problem(r->p, where, "duplicate entry");
+      continue;
+    }
+    int in_order, rc = rd_check_order(r, name, relc, &in_order);
+    if (rc != 0)
+      return rc;
     if (is_dir)
       continue;
-    int rc = rd_data(r, a, e, name, rel);
-    if (rc == NP_ENOMEM)
-      return rc;
+    rc = rd_data(r, a, e, name, relc, in_order);
+    if (rc != 0 && rc != NP_ECORRUPT)
+      return rc; /* out of memory, or the sink failed (its own message) */
     if (rc != 0) {
       if (r->gz.state == NP_GZSRC_IOERR)
         return NP_EIO;
@@ -381,9 +436,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
 }
 
 int np_archive_read(const char *path, const struct np_archive_limits *lim,
-                    struct np_problems *p, struct np_read_result *res,
-                    struct np_errbuf *eb) {
-  struct rd_ctx r = {.p = p, .lim = lim, .res = res};
+                    struct np_problems *p, const struct np_read_sink *sink,
+                    struct np_read_result *res, struct np_errbuf *eb) {
+  struct rd_ctx r = {.p = p, .lim = lim, .sink = sink, .res = res};
   memset(res, 0, sizeof(*res));
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -430,24 +485,19 @@ int np_archive_read(const char *path, const struct np_archive_limits *lim,
     rd_drain(&r);
   if (rc == 0 && r.gz.state == NP_GZSRC_IOERR)
     rc = NP_EIO;
-  if (rc != 0)
+  if (rc != 0 && !r.sink_failed)
     np_errbuf_set(eb, rc, "%s: %s", path,
                   rc == NP_EIO ? strerror(r.gz.errnum) : np_strerror(rc));
-  else
-    rd_report_duplicates(&r);
   if (rc == 0 && res->complete && r.entries == 0)
     np_problem(p, NULL, "empty archive (no top folder)");
+  res->entries = r.entries;
 free_archive:
   archive_read_free(a);
 free_gz:
   np_gzsrc_free(&r.gz);
   close(fd);
-  for (size_t i = 0; i < r.npaths; i++)
-    free(r.paths[i]);
-  free(r.paths);
-  if (rc != 0) {
-    np_bag_free(res->bag);
-    res->bag = NULL;
-  }
+  rd_set_free(&r.paths);
+  free(r.prev);
+  free(r.buf);
   return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * np_bag.c - the in-memory bag model (see np_bag.h).
+ * np_bag.c - the bag model and its file lists (see np_bag.h).
  */
 #include "np_bag.h"
 
@@ -125,17 +125,23 @@ static int bag_file_cmp(const void *a, const void *b) {
                 ((const struct np_bag_file *)b)->path);
 }
 
-static int bag_files_push(struct np_bag_files *f, size_t *cap,
-                          const char *prefix, const char *path,
-                          const char *data, size_t len) {
-  if (f->n == *cap) {
-    size_t ncap = *cap ? *cap * 2 : 64;
-    struct np_bag_file *v = realloc(f->v, ncap * sizeof(*v));
-    if (v == NULL)
-      return NP_ENOMEM;
-    f->v = v;
-    *cap = ncap;
-  }
+/* Make room for one more entry. */
+static int bag_files_grow(struct np_bag_files *f) {
+  if (f->n < f->cap)
+    return 0;
+  size_t ncap = f->cap ? f->cap * 2 : 64;
+  struct np_bag_file *v = realloc(f->v, ncap * sizeof(*v));
+  if (v == NULL)
+    return NP_ENOMEM;
+  f->v = v;
+  f->cap = ncap;
+  return 0;
+}
+
+static int bag_files_add(struct np_bag_files *f, const char *prefix,
+                         const char *path, const char *data, size_t len) {
+  if (bag_files_grow(f) != 0)
+    return NP_ENOMEM;
   struct np_bag_file *e = &f->v[f->n];
   size_t need = strlen(prefix) + strlen(path) + 1;
   e->path = malloc(need);
@@ -144,6 +150,7 @@ static int bag_files_push(struct np_bag_files *f, size_t *cap,
   snprintf(e->path, need, "%s%s", prefix, path);
   e->data = data;
   e->len = len;
+  e->facts = NULL;
   int rc = np_sha256_buf(data, len, e->sha256);
   if (rc != 0) {
     free(e->path);
@@ -154,14 +161,32 @@ static int bag_files_push(struct np_bag_files *f, size_t *cap,
   return 0;
 }
 
-static int bag_files_add_tree(struct np_bag_files *f, size_t *cap,
-                              const char *prefix, const struct np_ftree *t) {
+int np_bag_files_push(struct np_bag_files *f, const char *path, size_t len,
+                      const char sha256[NP_SHA256_HEX_SIZE], cJSON *facts) {
+  char *copy = strdup(path);
+  if (copy == NULL || bag_files_grow(f) != 0) {
+    free(copy);
+    cJSON_Delete(facts);
+    return NP_ENOMEM;
+  }
+  struct np_bag_file *e = &f->v[f->n++];
+  e->path = copy;
+  e->data = NULL;
+  e->len = len;
+  memcpy(e->sha256, sha256, NP_SHA256_HEX_SIZE);
+  e->facts = facts;
+  f->bytes += len;
+  return 0;
+}
+
+static int bag_files_add_tree(struct np_bag_files *f, const char *prefix,
+                              const struct np_ftree *t) {
   size_t n = np_ftree_count(t);
   for (size_t i = 0; i < n; i++) {
     const char *p = np_ftree_path_at(t, i);
     size_t len = 0;
     const char *d = np_ftree_get(t, p, &len);
-    int rc = bag_files_push(f, cap, prefix, p, d, len);
+    int rc = bag_files_add(f, prefix, p, d, len);
     if (rc != 0)
       return rc;
   }
@@ -171,35 +196,40 @@ static int bag_files_add_tree(struct np_bag_files *f, size_t *cap,
 int np_bag_files_list(const struct np_bag *b, int with_tags,
                       struct np_bag_files *out) {
   struct np_bag_files f = {0};
-  size_t cap = 0;
   int rc = 0;
   if (with_tags) {
-    rc = bag_files_add_tree(&f, &cap, "", b->tags);
+    rc = bag_files_add_tree(&f, "", b->tags);
   } else {
     for (size_t i = 0; i < b->nsuites && rc == 0; i++) {
       char prefix[256];
       snprintf(prefix, sizeof(prefix), "data/%s/", b->suites[i].name);
-      rc = bag_files_add_tree(&f, &cap, prefix, b->suites[i].tree);
+      rc = bag_files_add_tree(&f, prefix, b->suites[i].tree);
     }
   }
   if (rc != 0) {
     np_bag_files_free(&f);
     return rc;
   }
-  if (f.n > 1)
-    qsort(f.v, f.n, sizeof(f.v[0]), bag_file_cmp);
+  np_bag_files_sort(&f);
   *out = f;
   return 0;
+}
+
+void np_bag_files_sort(struct np_bag_files *f) {
+  if (f->n > 1)
+    qsort(f->v, f->n, sizeof(f->v[0]), bag_file_cmp);
 }
 
 void np_bag_files_free(struct np_bag_files *f) {
   if (f == NULL)
     return;
-  for (size_t i = 0; i < f->n; i++)
+  for (size_t i = 0; i < f->n; i++) {
     free(f->v[i].path);
+    cJSON_Delete(f->v[i].facts);
+  }
   free(f->v);
   f->v = NULL;
-  f->n = 0;
+  f->n = f->cap = 0;
   f->bytes = 0;
 }
 

@@ -1,14 +1,21 @@
 /*
- * np_bag.h - the in-memory model of a bundle shared by pack, verify and
- * extract: a top-folder name, the tag files at the top of the bag and one
- * np_ftree per suite under data/.  Paths handed out by np_bag_files are
- * relative to the top folder ("bagit.txt", "data/<suite>/runs/...").
+ * np_bag.h - the model of a bundle shared by pack, verify and extract.
+ *
+ * Pack holds a whole bag in memory: a top-folder name, the tag files at
+ * the top and one np_ftree per suite under data/.  Verify never does: it
+ * keeps only a file list (struct np_bag_files: path, SHA-256, size and the
+ * few facts evidence.json needs), built as the tar streams past.  Both
+ * sides derive the manifests and evidence.json from that list, so the two
+ * cannot disagree on what they mean.  Paths in np_bag_files are relative
+ * to the top folder ("bagit.txt", "data/<suite>/runs/...").
  */
 #ifndef NP_BAG_H
 #define NP_BAG_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cjson/cJSON.h>
 
 #include "np_err.h"
 #include "np_ftree.h"
@@ -27,19 +34,23 @@ struct np_bag {
   size_t cap;
 };
 
-/* One file of the bag, for manifests and writing. */
+/* One file of the bag, for manifests, evidence and writing. */
 struct np_bag_file {
   char *path;        /* relative to the top folder (owned)                */
-  const char *data;  /* bytes, owned by the bag's trees                   */
-  size_t len;
-  char sha256[NP_SHA256_HEX_SIZE];
+  const char *data;  /* bytes owned by the bag's trees; NULL in verify    */
+  size_t len;        /* bytes                                             */
+  char sha256[NP_SHA256_HEX_SIZE]; /* lowercase hex                       */
+  cJSON *facts;      /* what evidence.json takes from a run record or a
+                        suite.json (np_evidence_facts), else NULL (owned) */
 };
 
-/* A file list sorted bytewise by path; free with np_bag_files_free. */
+/* A file list, sorted bytewise by path once complete; free with
+ * np_bag_files_free. */
 struct np_bag_files {
-  struct np_bag_file *v;
-  size_t n;
-  uint64_t bytes; /* sum of len */
+  struct np_bag_file *v; /* the files                                    */
+  size_t n;              /* files in v                                   */
+  size_t cap;            /* slots allocated in v                         */
+  uint64_t bytes;        /* sum of len                                   */
 };
 
 int np_bag_new(const char *name, struct np_bag **out);
@@ -62,6 +73,14 @@ int np_bag_name_ok(const char *s);
 int np_bag_files_list(const struct np_bag *b, int with_tags,
                       struct np_bag_files *out);
 void np_bag_files_free(struct np_bag_files *f);
+
+/* Append a file already hashed (verify's stream); path is copied, facts
+ * is taken over (also on failure).  NP_ENOMEM. */
+int np_bag_files_push(struct np_bag_files *f, const char *path, size_t len,
+                      const char sha256[NP_SHA256_HEX_SIZE], cJSON *facts);
+
+/* Sort bytewise by path (after the last push). */
+void np_bag_files_sort(struct np_bag_files *f);
 
 /* Binary search in a sorted list; NULL when absent. */
 const struct np_bag_file *np_bag_files_find(const struct np_bag_files *f,

@@ -50,13 +50,14 @@
   X(EISDIR, -33, "is a directory")                                          \
   X(ENOTDIR, -34, "not a directory")                                        \
   X(ECORRUPT, -35, "data is corrupt or was tampered with")                  \
-  X(ESYS, -36, "system error")
+  X(ESYS, -36, "system error")                                              \
+  X(EINCOMPLETE, -37, "result set is incomplete")
 
 enum np_err {
 #define NP_ERR_ENUM_(name, val, msg) NP_##name = (val),
   NP_ERRNO_MAP(NP_ERR_ENUM_)
 #undef NP_ERR_ENUM_
-  NP_ERR_MIN_ = -36
+  NP_ERR_MIN_ = -37
 };
 
 /* X(errno, NP code) - every errno value netproof names and translates, one
@@ -99,7 +100,10 @@ enum np_exit {
   NP_EXIT_OK = 0,      /* everything passed / valid                    */
   NP_EXIT_FAIL = 1,    /* a data check failed, a document is invalid   */
   NP_EXIT_USAGE = 2,   /* bad command line or unreadable input         */
-  NP_EXIT_RUNTIME = 3  /* environment or run-time error                */
+  NP_EXIT_RUNTIME = 3, /* environment or run-time error                */
+  NP_EXIT_INCOMPLETE = 4 /* a result set is consistent but incomplete:
+                            repetitions missing (interrupted, killed,
+                            --only), and nothing else is wrong       */
 };
 
 /* Human message for code; "unknown error" for anything not in the map. */

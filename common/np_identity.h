@@ -13,7 +13,8 @@
 #include "np_err.h"
 #include "np_sha256.h"
 
-#define NP_VERSION "0.1.0"
+/* NP_VERSION ("0.2.0") comes from the top-level CMakeLists.txt project()
+ * version, the one place it is written (a PUBLIC definition of np_common). */
 
 /* SHA-256 of the project's sources, fixed at build time. */
 const char *np_identity_source_sha256(void);

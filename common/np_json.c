@@ -28,11 +28,20 @@ static void limits_or_default(const struct np_json_limits *lim,
 }
 
 /* Depth of [ and { outside strings; returns the offset of the first byte
- * that exceeds max_depth, or -1 when the text stays within it. */
+ * that exceeds max_depth, or -1 when the text stays within it.  Bytes that
+ * cannot change the depth are skipped in a tight loop (the common case:
+ * numbers, names, whitespace). */
 static long depth_scan(const char *buf, size_t len, int max_depth) {
+  static const unsigned char special[256] = {
+      ['"'] = 1, ['\\'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1};
+  const unsigned char *b = (const unsigned char *)buf;
   int depth = 0, in_string = 0;
   for (size_t i = 0; i < len; i++) {
-    char c = buf[i];
+    while (i < len && !special[b[i]])
+      i++;
+    if (i >= len)
+      break;
+    unsigned char c = b[i];
     if (in_string) {
       if (c == '\\')
         i++;
@@ -50,6 +59,17 @@ static long depth_scan(const char *buf, size_t len, int max_depth) {
     }
   }
   return -1;
+}
+
+/* 1 when a number under item is not finite (no pointer built: the
+ * common case, a clean document, costs one walk and no formatting). */
+static int any_nonfinite(const cJSON *item) {
+  if (cJSON_IsNumber(item))
+    return !isfinite(item->valuedouble);
+  for (const cJSON *c = item->child; c != NULL; c = c->next)
+    if ((cJSON_IsNumber(c) || c->child != NULL) && any_nonfinite(c))
+      return 1;
+  return 0;
 }
 
 /* Finds the first non-finite number; writes its JSON pointer into ptr. */
@@ -111,7 +131,7 @@ int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
                          "malformed JSON: trailing data at byte %zu", off);
   }
   char ptr[256] = "";
-  if (find_nonfinite(doc, ptr, sizeof(ptr))) {
+  if (any_nonfinite(doc) && find_nonfinite(doc, ptr, sizeof(ptr))) {
     cJSON_Delete(doc);
     return np_errbuf_set(eb, NP_ENONFINITE,
                          "%s: number is not finite (NaN or Infinity)",

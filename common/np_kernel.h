@@ -68,4 +68,17 @@ cJSON *np_kernel_to_json(const struct np_kernel *k);
 cJSON *np_kernel_delta_json(const struct np_kernel *before,
                             const struct np_kernel *after);
 
+/* A snapshot rebuilt from its JSON form ({"sources", "counters"}, as
+ * np_kernel_to_json writes it, e.g. a run record's kernel.before), so the
+ * same code (np_kernel_get, np_kernel_delta_json) reads records and raw
+ * text alike.  The rebuilt snapshot has no raw text (np_kernel_raw gives
+ * "").  NP_EPARSE (detail in eb) when a counter is not an integer or a
+ * source not "present" / "absent: reason"; NP_ENOMEM. */
+int np_kernel_from_json(const cJSON *snapshot, struct np_kernel **out,
+                        struct np_errbuf *eb);
+
+/* The i-th counter of np_kernel_delta_json's list (all monotone counters),
+ * or NULL past the end. */
+const char *np_kernel_delta_name(size_t i);
+
 #endif /* NP_KERNEL_H */

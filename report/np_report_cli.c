@@ -51,7 +51,13 @@ static void usage(FILE *f) {
         "       netproof-report --pages --results DIR [--results DIR ...] "
         "--output docs/performance\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
-        "[--force]\n",
+        "[--force]\n"
+        "exit: 0 ok; 1 a check failed (self-check: problems found; report: "
+        "a set fails its\n"
+        "      self-check, not rendered without --force); 2 usage or "
+        "unreadable input;\n"
+        "      3 run-time error; 4 self-check: the result set is incomplete "
+        "(nothing else wrong)\n",
         f);
 }
 
@@ -185,30 +191,39 @@ static void print_problem(void *ctx, const char *file, const char *pointer,
   printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
 }
 
+/* Every folder through the streaming self-check (np_results_check_dir):
+ * exit 1 when any has a problem, else 4 when any is incomplete (its
+ * "incomplete: N of M repetitions" note on stderr), else 0. */
 static int self_check(const struct cli *c) {
-  int problems = 0;
+  int problems = 0, incomplete = 0;
   for (size_t i = 0; i < c->nresults; i++) {
-    struct np_ftree *t = NULL;
+    struct np_results_outcome o;
     struct np_errbuf eb = {{0}};
-    if (np_ftree_load_dir(c->results[i], 0, &t, &eb) != 0) {
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
-      return NP_EXIT_USAGE;
-    }
-    int rc =
-        np_results_self_check(t, label_of(c->results[i]), print_problem, NULL);
-    np_ftree_free(t);
-    if (rc == NP_ECHECK)
-      problems = 1;
-    else if (rc != 0) {
+    int rc = np_results_check_dir(c->results[i], label_of(c->results[i]),
+                                  print_problem, NULL, &o, &eb);
+    if (rc == NP_ECHECK || rc == NP_EINCOMPLETE) {
+      problems |= rc == NP_ECHECK;
+      incomplete |= o.incomplete;
+      if (o.incomplete) {
+        fflush(stdout);
+        fprintf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
+                o.note);
+      }
+    } else if (rc == NP_ENOMEM) {
       fprintf(stderr, "netproof-report: %s: %s\n", c->results[i],
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
+    } else if (rc != 0) {
+      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      return NP_EXIT_USAGE;
     }
   }
   fflush(stdout);
   fprintf(stderr, "netproof-report: self-check %s\n",
-          problems ? "found problems" : "clean");
-  return problems ? NP_EXIT_FAIL : NP_EXIT_OK;
+          problems     ? "found problems"
+          : incomplete ? "clean, but the result set is incomplete"
+                       : "clean");
+  return problems ? NP_EXIT_FAIL : incomplete ? NP_EXIT_INCOMPLETE : NP_EXIT_OK;
 }
 
 /* The headline of DIR/<plan file name> into the set's plan copy, when the
@@ -250,8 +265,15 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
       return NP_EXIT_USAGE;
     }
     size_t problems = 0;
-    rc = np_results_self_check(t, label, print_problem, &problems);
+    struct np_results_outcome oc;
+    rc = np_results_check_tree(t, label, print_problem, &problems, &oc);
     np_ftree_free(t);
+    if (oc.incomplete && (rc == NP_ECHECK || rc == NP_EINCOMPLETE)) {
+      /* rendered with its banner (np_report_info_init finds the missing
+       * configurations); said here too */
+      fflush(stdout);
+      fprintf(stderr, "netproof-report: %s: %s\n", label, oc.note);
+    }
     if (rc == NP_ECHECK) {
       failed[i] = 1;
       fflush(stdout);
@@ -263,10 +285,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
                        : "; not rendering it (--force renders it stamped "
                          "\"self-check failed\")");
       refused |= !c->force;
-    } else if (rc != 0) {
-      /* issue 13 adds an "incomplete" verdict of its own; until then an
-       * incomplete set checks clean here and np_report_info_init finds
-       * its missing configurations for the banner */
+    } else if (rc != 0 && rc != NP_EINCOMPLETE) {
       fprintf(stderr, "netproof-report: %s: self-check: %s\n", label,
               np_strerror(rc));
       return NP_EXIT_RUNTIME;

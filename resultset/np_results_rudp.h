@@ -2,7 +2,7 @@
  * np_results_rudp.h - the statistics of `netproof-bench rudp` result sets
  * (issue 8), shared by the self-check and the report.
  *
- * The rule is summary.json's (bench/matrix/np_matrix_summary_rudp.h): a
+ * The rule is summary.json's (np_results_summary_rudp.h): a
  * configuration run as one process of several rounds uses its rounds -
  * the median is the record's median round (rudp.median_round, by round
  * trips/s), min / max span the rounds - and a configuration with several

@@ -79,6 +79,13 @@ const char *np_schema__type_name(const cJSON *inst);
 bool np_schema__multiple_of(double inst, double m);
 
 /* State of one np_schema_validate call. */
+/* One step of the instance location: an object key (borrowed from the
+ * instance, which outlives the validation) or, with key NULL, an index. */
+struct np_vseg {
+  const char *key;
+  int index;
+};
+
 struct np_vctx {
   const struct np_schema *s;
   np_schema_error_fn on_error; /* may be NULL                           */
@@ -87,8 +94,11 @@ struct np_vctx {
                     * stop at the first failure                         */
   int fatal;       /* NP_E* once evaluation must stop (limits, memory)  */
   unsigned long steps;         /* schema evaluations so far             */
-  char *ptr;                   /* instance location, JSON pointer       */
-  size_t ptr_len, ptr_cap;
+  struct np_vseg *seg;         /* instance location: its segments, kept
+                                  as borrowed keys / indices and written
+                                  out as a JSON pointer only when an
+                                  error is reported                     */
+  size_t nseg, capseg;
   pcre2_match_data *md;        /* reused for every regex match          */
   pcre2_match_context *mc;     /* match/depth limits                    */
 };
@@ -116,7 +126,7 @@ void np_schema__fatal(struct np_vctx *v, int code, const char *keyword,
 int np_schema__match(struct np_vctx *v, const cJSON *key,
                      const char *subject);
 
-/* Instance location: append a key or index; returns the length to restore
+/* Instance location: append a key or index; returns the depth to restore
  * with np_schema__ptr_pop, or (size_t)-1 (fatal set) without memory. */
 size_t np_schema__ptr_key(struct np_vctx *v, const char *key);
 size_t np_schema__ptr_index(struct np_vctx *v, int index);

@@ -20,24 +20,51 @@
 #define NP_SCHEMA_REGEX_MATCH_LIMIT 1000000u
 #define NP_SCHEMA_REGEX_DEPTH_LIMIT 10000u
 
+/* The current location as a JSON pointer (RFC 6901) into buf. */
+static void ptr_text(const struct np_vctx *v, char *buf, size_t len) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < v->nseg && o + 1 < len; i++) {
+    buf[o++] = '/';
+    if (v->seg[i].key == NULL) {
+      int n = snprintf(buf + o, len - o, "%d", v->seg[i].index);
+      o += n > 0 ? (size_t)n : 0;
+      continue;
+    }
+    for (const char *k = v->seg[i].key; *k && o + 3 < len; k++) {
+      if (*k == '~' || *k == '/') {
+        buf[o++] = '~';
+        buf[o++] = *k == '~' ? '0' : '1';
+      } else {
+        buf[o++] = *k;
+      }
+    }
+  }
+  buf[o < len ? o : len - 1] = '\0';
+}
+
 void np_schema__report(struct np_vctx *v, const char *keyword,
                        const char *fmt, ...) {
   if (v->silent || v->fatal || !v->on_error)
     return;
-  char reason[256];
+  char reason[256], ptr[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(reason, sizeof(reason), fmt, ap);
   va_end(ap);
-  v->on_error(v->ctx, v->ptr, keyword, reason);
+  ptr_text(v, ptr, sizeof ptr);
+  v->on_error(v->ctx, ptr, keyword, reason);
 }
 
 void np_schema__fatal(struct np_vctx *v, int code, const char *keyword,
                       const char *why) {
   if (v->fatal)
     return;
-  if (v->on_error)
-    v->on_error(v->ctx, v->ptr, keyword, why);
+  if (v->on_error) {
+    char ptr[1024];
+    ptr_text(v, ptr, sizeof ptr);
+    v->on_error(v->ctx, ptr, keyword, why);
+  }
   v->fatal = code;
 }
 
@@ -59,45 +86,33 @@ int np_schema__match(struct np_vctx *v, const cJSON *key,
   return NP_ERANGE;
 }
 
-static size_t ptr_append(struct np_vctx *v, const char *tok, size_t n) {
-  size_t old = v->ptr_len, need = v->ptr_len + 2 * n + 2;
-  if (need > v->ptr_cap) {
-    char *np = realloc(v->ptr, need * 2);
-    if (!np) {
+static size_t ptr_push(struct np_vctx *v, const char *key, int index) {
+  if (v->nseg == v->capseg) {
+    size_t cap = v->capseg ? 2 * v->capseg : 32;
+    struct np_vseg *n = realloc(v->seg, cap * sizeof *n);
+    if (!n) {
       np_schema__fatal(v, NP_ENOMEM, "schema", "out of memory");
       return (size_t)-1;
     }
-    v->ptr = np;
-    v->ptr_cap = need * 2;
+    v->seg = n;
+    v->capseg = cap;
   }
-  v->ptr[v->ptr_len++] = '/';
-  for (size_t i = 0; i < n; i++) {
-    if (tok[i] == '~' || tok[i] == '/') {
-      v->ptr[v->ptr_len++] = '~';
-      v->ptr[v->ptr_len++] = tok[i] == '~' ? '0' : '1';
-    } else {
-      v->ptr[v->ptr_len++] = tok[i];
-    }
-  }
-  v->ptr[v->ptr_len] = '\0';
-  return old;
+  v->seg[v->nseg] = (struct np_vseg){key, index};
+  return v->nseg++;
 }
 
 size_t np_schema__ptr_key(struct np_vctx *v, const char *key) {
-  return ptr_append(v, key, strlen(key));
+  return ptr_push(v, key, 0);
 }
 
 size_t np_schema__ptr_index(struct np_vctx *v, int index) {
-  char buf[16];
-  int n = snprintf(buf, sizeof(buf), "%d", index);
-  return ptr_append(v, buf, (size_t)n);
+  return ptr_push(v, NULL, index);
 }
 
 void np_schema__ptr_pop(struct np_vctx *v, size_t old) {
   if (old == (size_t)-1)
     return;
-  v->ptr_len = old;
-  v->ptr[old] = '\0';
+  v->nseg = old;
 }
 
 /* Evaluate a subschema at a child location (key, or index when key is
@@ -335,11 +350,9 @@ int np_schema_validate(const struct np_schema *s, const cJSON *instance,
     return NP_EINVAL;
   struct np_vctx v = {.s = s, .on_error = on_error, .ctx = ctx};
   int rc = NP_ENOMEM;
-  v.ptr = calloc(1, 64);
-  v.ptr_cap = 64;
   v.md = pcre2_match_data_create(1, NULL);
   v.mc = pcre2_match_context_create(NULL);
-  if (!v.ptr || !v.md || !v.mc)
+  if (!v.md || !v.mc)
     goto cleanup;
   pcre2_set_match_limit(v.mc, NP_SCHEMA_REGEX_MATCH_LIMIT);
   pcre2_set_depth_limit(v.mc, NP_SCHEMA_REGEX_DEPTH_LIMIT);
@@ -348,6 +361,6 @@ int np_schema_validate(const struct np_schema *s, const cJSON *instance,
 cleanup:
   pcre2_match_context_free(v.mc);
   pcre2_match_data_free(v.md);
-  free(v.ptr);
+  free(v.seg);
   return rc;
 }

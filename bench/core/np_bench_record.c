@@ -84,16 +84,17 @@ cJSON *np_bench_record_command(int argc, char **argv) {
   return a;
 }
 
-/* The signal first, then the kind's reasons or one line per failed check.
- * Consumes kind. */
-static cJSON *reasons_json(const struct np_bench_envelope *env, cJSON *kind) {
+const char *np_bench_signal_reason(int signal) {
+  return signal == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM";
+}
+
+cJSON *np_bench_record_reasons(const struct np_bench_check *checks,
+                               unsigned nchecks, int sig, cJSON *kind) {
   cJSON *a = cJSON_CreateArray();
   if (a == NULL)
     goto fail_kind;
-  int sig = env->run->signal;
   if (sig && !cJSON_AddItemToArray(
-                 a, cJSON_CreateString(sig == SIGINT ? "interrupted by SIGINT"
-                                                     : "interrupted by SIGTERM")))
+                 a, cJSON_CreateString(np_bench_signal_reason(sig))))
     goto fail_array;
   if (kind) {
     cJSON *r;
@@ -102,8 +103,8 @@ static cJSON *reasons_json(const struct np_bench_envelope *env, cJSON *kind) {
     cJSON_Delete(kind);
     return a;
   }
-  for (unsigned i = 0; i < env->nchecks; i++) {
-    const struct np_bench_check *c = &env->checks[i];
+  for (unsigned i = 0; i < nchecks; i++) {
+    const struct np_bench_check *c = &checks[i];
     if (c->passed)
       continue;
     char buf[400];
@@ -152,7 +153,8 @@ int np_bench_record_new(struct np_bench_envelope *env, cJSON **out,
   cJSON_AddStringToObject(doc, "schema", "netproof/run/1");
   cJSON_AddStringToObject(doc, "status", np_bench_status_name(status));
   if (status != NP_BENCH_PASSED) {
-    cJSON *why = reasons_json(env, kind_reasons);
+    cJSON *why = np_bench_record_reasons(env->checks, env->nchecks,
+                                         run->signal, kind_reasons);
     kind_reasons = NULL;
     if (!cJSON_AddItemToObject(doc, "reasons", why)) {
       cJSON_Delete(why);

@@ -46,6 +46,16 @@ struct np_bench_verdict {
 enum np_bench_status np_bench_status_of(const struct np_bench_check *checks,
                                         unsigned n, int signal);
 
+/* The record's reasons[]: the signal's reason first ("interrupted by
+ * SIGINT" / "interrupted by SIGTERM", when signal is not 0), then the
+ * kind's own reasons (kind, consumed; may be NULL) or else one
+ * "name: detail" per failed check.  NULL on no memory. */
+cJSON *np_bench_record_reasons(const struct np_bench_check *checks,
+                               unsigned nchecks, int signal, cJSON *kind);
+
+/* The reason text of a signal that ended a run. */
+const char *np_bench_signal_reason(int signal);
+
 /* "passed", "failed", "interrupted". */
 const char *np_bench_status_name(enum np_bench_status s);
 

@@ -2,7 +2,7 @@
  * np_exec_metric.h - numbers taken from another program's output, and
  * the bounds they are held to.  One piece of code, used twice: by
  * `netproof-bench exec` when it writes a record, and by the result-set
- * self-check (resultset/np_results_selfcheck_exec.c) when it re-derives
+ * self-check (resultset/np_results_check_exec.c) when it re-derives
  * every metric from the output kept beside the record.  So this library
  * links only np_common and PCRE2, never the benchmark.
  *

@@ -27,8 +27,9 @@
  * (--timeout ..., one --metric / --check / --env / --keep-env per entry)
  * and its tail is "--" and the substituted command; the runner adds
  * --output and --keep between the two.  Summary statistics of each
- * metric are "exec.NAME" entries of summary.json's stats; exec suites are
- * not ranked (there is no common headline number).
+ * metric are "exec.NAME" entries of summary.json's stats
+ * (resultset/np_results_summary.c); exec suites are not ranked (there is
+ * no common headline number).
  */
 #ifndef NP_MATRIX_EXEC_H
 #define NP_MATRIX_EXEC_H
@@ -55,11 +56,5 @@ int np_matrix_exec_config(const cJSON *doc, const char *name,
                           const cJSON *r, struct np_matrix_config *cf,
                           double plan_timeout,
                           struct np_errbuf *eb);
-
-/* summary.json: add "exec.NAME" {median, min, max, n} to stats for every
- * metric of the plan, over the repetitions whose record has its value
- * (read from DIR/runs/<id>/rep-<n>.json). */
-int np_matrix_exec_stats(const char *dir, const struct np_matrix_plan *p,
-                         const struct np_matrix_config *cf, cJSON *stats);
 
 #endif /* NP_MATRIX_EXEC_H */

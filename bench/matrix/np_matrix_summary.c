@@ -1,414 +1,82 @@
 /*
- * np_matrix_summary.c - summary.json from a results folder (see
- * np_matrix_summary.h for what is computed and the status rules).
- *
- * Only finished repetitions (rep-<n>.json present) count; a configuration
- * with fewer is "incomplete" and, like a failed one, never ranked.  Loss
- * evidence comes from two independent sources on purpose: the record's own
- * counters and the runner's kernel snapshots taken outside the child.
+ * np_matrix_summary.c - summary.json from a results folder on disk: each
+ * repetition's record and the runner's kernel snapshots become its entry
+ * (np_results_summary_rep), then the shared builder computes everything
+ * (np_results_summary_build).  Only the file reading lives here.
  */
 #include "np_matrix_summary.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
-#include "np_matrix_exec.h"
 #include "np_matrix_int.h"
 #include "np_matrix_plan.h"
-#include "np_matrix_summary_rudp.h"
+#include "np_results_summary.h"
 
-/* A metric: where it lives in a record (first pointer that resolves). */
-struct np_metric {
-  const char *name;
-  const char *ptrs[3];
-};
-
-static const struct np_metric np_metrics[] = {
-    {"roundtrips_per_sec", {"/measurement/roundtrips_per_sec", NULL, NULL}},
-    {"rtt_p99_us", {"/measurement/rtt_us/p99", NULL, NULL}},
-    {"cpu_percent", {"/measurement/cpu_percent", NULL, NULL}},
-    {"rss_max_bytes", {"/measurement/rss_max_bytes", NULL, NULL}},
-    {"lost", {"/counters/lost", "/measurement/counters/lost",
-              "/measurement/lost"}},
-    {"kernel_drops", {"/sockets/kernel_drops", "/kernel_drops", NULL}},
-};
-#define NP_NREC (sizeof np_metrics / sizeof np_metrics[0])
-/* Two more metrics come from the runner's kernel snapshots. */
-static const char *const np_kmetrics[] = {"udp_rcvbuf_errors_delta",
-                                          "ip_reasm_reqds_delta"};
-#define NP_NMETRICS (NP_NREC + 2)
-
-static const char *metric_name(size_t i) {
-  return i < NP_NREC ? np_metrics[i].name : np_kmetrics[i - NP_NREC];
+/* The runner's snapshot rep-<n><suffix>, or NULL when absent or broken. */
+static struct np_kernel *load_kernel(const struct np_matrix_rep *r,
+                                     const char *suffix) {
+  char p[NP_MATRIX_PATH_MAX], *buf = NULL;
+  size_t len = 0;
+  struct np_kernel *k = NULL;
+  np_matrix_rep_file(r, suffix, p, sizeof p);
+  if (np_file_read_all(p, 0, &buf, &len, NULL) == 0)
+    np_kernel_parse_raw(buf, len, &k, NULL);
+  free(buf);
+  return k;
 }
 
-/* Kernel counters the loss tables need, from the runner's snapshots. */
-static const char *const np_kcounters[][2] = {
-    {"udp_rcvbuf_errors", "Udp.RcvbufErrors"},
-    {"udp6_rcvbuf_errors", "Udp6.Udp6RcvbufErrors"},
-    {"ip_reasm_reqds", "Ip.ReasmReqds"},
-    {"ip_reasm_oks", "Ip.ReasmOKs"},
-    {"ip_frag_creates", "Ip.FragCreates"},
-};
-#define NP_NKC (sizeof np_kcounters / sizeof np_kcounters[0])
-
-static int metric_value(const cJSON *rec, const struct np_metric *m,
-                        double *v) {
-  for (size_t i = 0; i < 3 && m->ptrs[i] != NULL; i++) {
-    const cJSON *x = np_json_pointer(rec, m->ptrs[i]);
-    if (cJSON_IsNumber(x)) {
-      *v = x->valuedouble;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* {median, min, max, n} of v[0..n) (n may be 0: nulls). */
-static cJSON *stats_json(double *v, size_t n) {
-  cJSON *o = cJSON_CreateObject();
-  if (o == NULL)
-    return NULL;
-  if (n == 0) {
-    cJSON_AddNullToObject(o, "median");
-    cJSON_AddNullToObject(o, "min");
-    cJSON_AddNullToObject(o, "max");
-  } else {
-    qsort(v, n, sizeof *v, cmp_double);
-    double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    np_json_add_number(o, "median", med);
-    np_json_add_number(o, "min", v[0]);
-    np_json_add_number(o, "max", v[n - 1]);
-  }
-  cJSON_AddNumberToObject(o, "n", (double)n);
-  return o;
-}
-
-/* Kernel counter deltas of one repetition from its snapshot files. */
-static void kernel_deltas(const struct np_matrix_rep *r, cJSON *rep) {
-  struct np_kernel *k[2] = {NULL, NULL};
-  const char *suffix[2] = {".kernel-before.txt", ".kernel-after.txt"};
-  for (int i = 0; i < 2; i++) {
-    char p[NP_MATRIX_PATH_MAX], *buf = NULL;
-    size_t len = 0;
-    np_matrix_rep_file(r, suffix[i], p, sizeof p);
-    if (np_file_read_all(p, 0, &buf, &len, NULL) == 0)
-      np_kernel_parse_raw(buf, len, &k[i], NULL);
-    free(buf);
-  }
-  cJSON *d = cJSON_AddObjectToObject(rep, "kernel_delta");
-  for (size_t i = 0; d != NULL && i < NP_NKC; i++) {
-    int64_t a, b;
-    if (k[0] && k[1] && np_kernel_get(k[0], np_kcounters[i][1], &a) == 0 &&
-        np_kernel_get(k[1], np_kcounters[i][1], &b) == 0)
-      cJSON_AddNumberToObject(d, np_kcounters[i][0], (double)(b - a));
-    else
-      cJSON_AddNullToObject(d, np_kcounters[i][0]);
-  }
-  np_kernel_free(k[0]);
-  np_kernel_free(k[1]);
-}
-
-/* One repetition's entry; *status gets "passed"/"failed"/... or NULL when
- * the repetition has not finished. */
-static cJSON *rep_json(const struct np_matrix_rep *r, const cJSON **status,
-                       double vals[NP_NMETRICS], int have[NP_NMETRICS],
-                       cJSON **rec_out) {
-  char p[NP_MATRIX_PATH_MAX];
-  cJSON *rec = NULL, *o = cJSON_CreateObject();
-  if (o == NULL)
-    return NULL;
-  cJSON_AddNumberToObject(o, "n", r->n);
-  np_matrix_rep_file(r, ".json", p, sizeof p);
-  *status = NULL;
-  if (np_json_load_file(p, NULL, &rec, NULL) != 0 || !cJSON_IsObject(rec)) {
-    cJSON_AddStringToObject(o, "status", "missing");
-    cJSON_Delete(rec);
-    *rec_out = NULL;
-    return o;
-  }
-  const char *st = np_json_get_string(rec, "status", "invalid");
-  *status = cJSON_AddStringToObject(o, "status", st);
-  /* runner-written records carry failure.reason, the bench's own carry a
-   * reasons list (one per failed check) */
-  const cJSON *why = np_json_pointer(rec, "/failure/reason");
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(rec, "reasons");
-  char text[512] = "";
-  if (cJSON_IsString(why))
-    snprintf(text, sizeof text, "%s", why->valuestring);
-  const cJSON *it;
-  cJSON_ArrayForEach(it, list) {
-    size_t used = strlen(text);
-    if (cJSON_IsString(it) && used + 8 < sizeof text)
-      snprintf(text + used, sizeof text - used, "%s%s", used ? "; " : "",
-               it->valuestring);
-  }
-  if (text[0] == '\0' && strcmp(st, "passed") != 0)
-    snprintf(text, sizeof text, "record status is %s", st);
-  if (text[0] != '\0')
-    cJSON_AddStringToObject(o, "reason", text);
-  for (size_t i = 0; i < NP_NREC; i++) {
-    have[i] = metric_value(rec, &np_metrics[i], &vals[i]);
-    if (have[i])
-      np_json_add_number(o, np_metrics[i].name, vals[i]);
-    else
-      cJSON_AddNullToObject(o, np_metrics[i].name);
-  }
-  kernel_deltas(r, o);
-  const cJSON *kd = cJSON_GetObjectItemCaseSensitive(o, "kernel_delta");
-  const char *kc[2] = {"udp_rcvbuf_errors", "ip_reasm_reqds"};
-  for (size_t i = 0; i < 2; i++) {
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(kd, kc[i]);
-    have[NP_NREC + i] = cJSON_IsNumber(x);
-    vals[NP_NREC + i] = have[NP_NREC + i] ? x->valuedouble : 0;
-  }
-  *rec_out = rec;
-  return o;
-}
-
-/* Summarize one configuration into a new object; *ok is 1 when it may be
- * ranked, *why (static text) says why not otherwise. */
-static cJSON *config_json(const char *dir, const struct np_matrix_plan *p,
-                          const struct np_matrix_config *cf, int *ok,
-                          char *why, size_t whylen, double *median_rps) {
-  char first_bad[256] = "";
-  cJSON *o = cJSON_CreateObject(), *reps;
-  size_t R = (size_t)p->repetitions, done = 0, passed = 0, nv[NP_NMETRICS];
-  double *v[NP_NMETRICS];
-  memset(nv, 0, sizeof nv);
-  memset(v, 0, sizeof v);
-  /* rudp records carry rounds: their own statistics (basis "rounds" for
-   * one repetition, else "repetitions"), np_matrix_summary_rudp.c */
-  struct np_matrix_rudp_acc *ra = NULL;
-  if (strcmp(p->protocol, "rudp") == 0 &&
-      (ra = np_matrix_rudp_acc_new(R == 1)) == NULL) {
-    cJSON_Delete(o);
-    return NULL;
-  }
-  if (o == NULL)
-    return NULL;
-  cJSON_AddStringToObject(o, "id", cf->id);
-  cJSON_AddItemToObject(o, "options", cJSON_Duplicate(cf->options, 1));
-  cJSON_AddStringToObject(o, "group", cf->group);
-  cJSON_AddStringToObject(o, "expect", cf->expect_fail ? "fail" : "pass");
-  if (cf->expect_reason)
-    cJSON_AddStringToObject(o, "expect_reason", cf->expect_reason);
-  reps = cJSON_AddArrayToObject(o, "repetitions");
-  for (size_t i = 0; i < NP_NMETRICS; i++)
-    v[i] = calloc(R, sizeof *v[i]);
-  for (size_t n = 1; n <= R && reps; n++) {
-    struct np_matrix_rep r;
-    memset(&r, 0, sizeof r);
-    r.cf = cf;
-    r.n = (int)n;
-    np_matrix_rep_paths(&r, dir);
-    const cJSON *st;
-    double vals[NP_NMETRICS];
-    int have[NP_NMETRICS];
-    cJSON *rec = NULL;
-    cJSON *rj = rep_json(&r, &st, vals, have, &rec);
-    if (ra != NULL && rj != NULL && st != NULL)
-      np_matrix_rudp_acc_add(ra, rec, rj);
-    cJSON_Delete(rec);
-    if (rj == NULL)
-      continue;
-    cJSON_AddItemToArray(reps, rj);
-    if (st == NULL)
-      continue;
-    done++;
-    passed += strcmp(st->valuestring, "passed") == 0;
-    if (strcmp(st->valuestring, "passed") != 0 && first_bad[0] == '\0')
-      snprintf(first_bad, sizeof first_bad, "repetition %zu %s: %s", n,
-               st->valuestring, np_json_get_string(rj, "reason", "?"));
-    for (size_t i = 0; i < NP_NMETRICS; i++)
-      if (have[i] && v[i] != NULL)
-        v[i][nv[i]++] = vals[i];
-  }
-  const char *status;
-  *ok = 0;
-  if (done < R) {
-    status = "incomplete";
-    snprintf(why, whylen, "incomplete: %zu of %zu repetitions finished", done,
-             R);
-  } else if (cf->expect_fail) {
-    status = passed == 0 ? "confirmed" : "unexpected-pass";
-    snprintf(why, whylen, "%s", passed == 0
-                                    ? "expected to fail, and every "
-                                      "repetition did (confirmed)"
-                                    : "expected to fail, but a repetition "
-                                      "passed");
-  } else if (passed < R) {
-    status = "failed";
-    snprintf(why, whylen, "%s", first_bad);
-  } else {
-    status = "passed";
-    *ok = 1;
-  }
-  cJSON_AddStringToObject(o, "status", status);
-  if (!*ok)
-    cJSON_AddStringToObject(o, "exclusion_reason", why);
-  cJSON_AddNumberToObject(o, "repetitions_done", (double)done);
-  cJSON_AddNumberToObject(o, "repetitions_passed", (double)passed);
-  cJSON *stats = cJSON_AddObjectToObject(o, "stats");
-  *median_rps = -1;
-  for (size_t i = 0; i < NP_NMETRICS && stats; i++) {
-    cJSON *s = stats_json(v[i] ? v[i] : (double[1]){0}, v[i] ? nv[i] : 0);
-    cJSON_AddItemToObject(stats, metric_name(i), s);
-    if (i == 0 && nv[0] > 0)
-      *median_rps = np_json_get_number(s, "median", -1);
-  }
-  /* exec suites: each declared metric, np_matrix_exec.c */
-  if (stats != NULL && strcmp(p->protocol, "exec") == 0 &&
-      np_matrix_exec_stats(dir, p, cf, stats) != 0) {
-    for (size_t i = 0; i < NP_NMETRICS; i++)
-      free(v[i]);
-    np_matrix_rudp_acc_free(ra);
-    cJSON_Delete(o);
-    return NULL;
-  }
-  /* spread of round trips/s across repetitions */
-  double spread = -1;
-  if (nv[0] > 1 && *median_rps > 0)
-    spread = (v[0][nv[0] - 1] - v[0][0]) / *median_rps;
-  if (spread >= 0)
-    np_json_add_number(o, "spread", spread);
-  else
-    cJSON_AddNullToObject(o, "spread");
-  cJSON_AddBoolToObject(o, "unstable", spread > NP_MATRIX_SPREAD_LIMIT);
-  if (ra != NULL)
-    np_matrix_rudp_acc_finish(ra, o, NP_MATRIX_SPREAD_LIMIT, median_rps);
-  np_matrix_rudp_acc_free(ra);
-  for (size_t i = 0; i < NP_NMETRICS; i++)
-    free(v[i]);
-  return o;
-}
-
-/* Rank passed configurations per group by median round trips/s. */
-static cJSON *rankings_json(const struct np_matrix_plan *p, const int *ok,
-                            char (*why)[256], const double *med) {
-  cJSON *groups = cJSON_CreateArray();
-  char *seen = calloc(p->nconfigs + 1, 1);
-  size_t *idx = calloc(p->nconfigs + 1, sizeof *idx);
-  if (groups == NULL || seen == NULL || idx == NULL) {
-    free(seen);
-    free(idx);
-    cJSON_Delete(groups);
-    return NULL;
-  }
-  for (size_t g = 0; g < p->nconfigs; g++) {
-    if (seen[g])
-      continue;
-    cJSON *gj = cJSON_CreateObject();
-    cJSON_AddItemToArray(groups, gj);
-    cJSON_AddStringToObject(gj, "group", p->configs[g].group);
-    cJSON *ranked = cJSON_AddArrayToObject(gj, "ranked");
-    cJSON *excl = cJSON_AddArrayToObject(gj, "excluded");
-    size_t n = 0;
-    for (size_t i = g; i < p->nconfigs; i++) {
-      if (seen[i] || strcmp(p->configs[i].group, p->configs[g].group) != 0)
-        continue;
-      seen[i] = 1;
-      if (ok[i] && med[i] >= 0) {
-        idx[n++] = i;
-      } else {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "id", p->configs[i].id);
-        cJSON_AddStringToObject(e, "reason",
-                                ok[i] ? "no round-trip figures" : why[i]);
-        cJSON_AddItemToArray(excl, e);
-      }
-    }
-    for (size_t a = 1; a < n; a++) /* insertion sort, descending */
-      for (size_t b = a; b > 0 && med[idx[b]] > med[idx[b - 1]]; b--) {
-        size_t t = idx[b];
-        idx[b] = idx[b - 1];
-        idx[b - 1] = t;
-      }
-    for (size_t a = 0; a < n; a++) {
-      cJSON *e = cJSON_CreateObject();
-      cJSON_AddNumberToObject(e, "rank", (double)(a + 1));
-      cJSON_AddStringToObject(e, "id", p->configs[idx[a]].id);
-      np_json_add_number(e, "median_roundtrips_per_sec", med[idx[a]]);
-      cJSON_AddItemToArray(ranked, e);
-    }
-  }
-  free(seen);
-  free(idx);
-  return groups;
+/* Repetition n of cf's entry (NULL on no memory). */
+static cJSON *rep_entry(const char *dir, const struct np_matrix_plan *p,
+                        const struct np_matrix_config *cf, int n) {
+  struct np_matrix_rep r = {.cf = cf, .n = n};
+  char path[NP_MATRIX_PATH_MAX];
+  cJSON *rec = NULL;
+  np_matrix_rep_paths(&r, dir);
+  np_matrix_rep_file(&r, ".json", path, sizeof path);
+  if (np_json_load_file(path, NULL, &rec, NULL) != 0)
+    rec = NULL;
+  struct np_kernel *kb = rec ? load_kernel(&r, ".kernel-before.txt") : NULL;
+  struct np_kernel *ka = rec ? load_kernel(&r, ".kernel-after.txt") : NULL;
+  cJSON *e = np_results_summary_rep(p->protocol, n, rec, kb, ka);
+  np_kernel_free(kb);
+  np_kernel_free(ka);
+  cJSON_Delete(rec);
+  return e;
 }
 
 int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb) {
   char path[NP_MATRIX_PATH_MAX];
-  cJSON *suite = NULL, *sum = NULL;
+  cJSON *suite = NULL, **entries = NULL;
   struct np_matrix_plan *p = NULL;
-  int *ok = NULL, rc;
-  char (*why)[256] = NULL;
-  double *med = NULL;
   snprintf(path, sizeof path, "%s/suite.json", dir);
-  if ((rc = np_json_load_file(path, NULL, &suite, eb)) != 0)
+  int rc = np_json_load_file(path, NULL, &suite, eb);
+  if (rc != 0)
     return rc;
   rc = np_matrix_plan_from_json(cJSON_GetObjectItemCaseSensitive(suite, "plan"),
                                 path, &p, eb);
   if (rc != 0)
     goto cleanup_suite;
-  rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  ok = calloc(p->nconfigs, sizeof *ok);
-  why = calloc(p->nconfigs, sizeof *why);
-  med = calloc(p->nconfigs, sizeof *med);
-  sum = cJSON_CreateObject();
-  if (ok == NULL || why == NULL || med == NULL || sum == NULL)
-    goto cleanup_all;
-  cJSON_AddStringToObject(sum, "schema", "netproof/summary/1");
-  cJSON_AddStringToObject(sum, "suite", p->suite);
-  cJSON_AddStringToObject(sum, "plan_sha256", p->hash);
-  cJSON_AddNumberToObject(sum, "repetitions", p->repetitions);
-  cJSON_AddNumberToObject(sum, "spread_limit", NP_MATRIX_SPREAD_LIMIT);
-  cJSON *totals = cJSON_AddObjectToObject(sum, "totals");
-  cJSON *configs = cJSON_AddArrayToObject(sum, "configurations");
-  if (totals == NULL || configs == NULL)
-    goto cleanup_all;
-  static const char *const kinds[] = {"passed", "confirmed", "failed",
-                                      "unexpected-pass", "incomplete"};
-  double count[5] = {0}, unstable = 0;
-  for (size_t i = 0; i < p->nconfigs; i++) {
-    cJSON *c = config_json(dir, p, &p->configs[i], &ok[i], why[i],
-                           sizeof why[i], &med[i]);
-    if (c == NULL)
-      goto cleanup_all;
-    cJSON_AddItemToArray(configs, c);
-    const char *st = np_json_get_string(c, "status", "");
-    for (size_t k = 0; k < 5; k++)
-      count[k] += strcmp(st, kinds[k]) == 0;
-    unstable += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "unstable"));
+  size_t R = (size_t)p->repetitions, n = p->nconfigs * R;
+  if ((entries = calloc(n ? n : 1, sizeof *entries)) == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    goto cleanup_plan;
   }
-  cJSON_AddNumberToObject(totals, "configurations", (double)p->nconfigs);
-  for (size_t k = 0; k < 5; k++)
-    cJSON_AddNumberToObject(totals, kinds[k], count[k]);
-  cJSON_AddNumberToObject(totals, "unstable", unstable);
-  /* exec suites have no common headline number to rank by */
-  cJSON *rank = strcmp(p->protocol, "exec") == 0 ? cJSON_CreateArray()
-                                                 : rankings_json(p, ok, why, med);
-  if (rank == NULL)
-    goto cleanup_all;
-  cJSON_AddItemToObject(sum, "rankings", rank);
-  *out = sum;
-  sum = NULL;
-  rc = 0;
-cleanup_all:
-  cJSON_Delete(sum);
-  free(ok);
-  free(why);
-  free(med);
+  for (size_t i = 0; i < n; i++)
+    if ((entries[i] = rep_entry(dir, p, &p->configs[i / R],
+                                (int)(i % R) + 1)) == NULL) {
+      for (size_t k = 0; k < i; k++)
+        cJSON_Delete(entries[k]);
+      rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+      goto cleanup_entries;
+    }
+  rc = np_results_summary_build(p, entries, out, eb);
+cleanup_entries:
+  free(entries);
+cleanup_plan:
   np_matrix_plan_free(p);
 cleanup_suite:
   cJSON_Delete(suite);

@@ -7,7 +7,6 @@
  */
 #include "np_rudp_cli.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 
 #include "np_bench_summary.h"
@@ -31,33 +30,18 @@ struct rudp_ctx {
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct np_rudp_result *res = &((const struct rudp_ctx *)ctxp)->res;
   (void)st; /* one line per round says each round's own status */
+  char line[600];
   for (uint32_t i = 0; i < res->nrounds; i++) {
     const struct np_rudp_round *r = &res->rounds[i];
-    double wall = r->measure_seconds + r->drain_seconds;
-    int64_t p99 = 0;
-    int h = np_hist_percentile(r->rtt_ns, 99, &p99) == 0;
-    uint64_t retx = r->arq_client.retransmits + r->arq_server.retransmits;
-    uint64_t spur = r->arq_client.spurious + r->arq_server.spurious;
-    fprintf(stderr,
-            PROG ": round %" PRIu32 " seed %" PRIu64 ": %.0f round trips/s, "
-            "p99 %s%.2f ms, retx %.1f/1000 (spurious %" PRIu64 " of %" PRIu64
-            "), overhead %.1f %%, fec rec %.1f/1000 unrec %.0f, "
-            "cpu %.0f %%: %s\n",
-            i, r->seed, wall > 0 ? (double)r->app.received / wall : 0.0,
-            h ? "" : "n/a ", h ? (double)p99 / 1e6 : 0.0,
-            r->app.received ? 1000.0 * (double)retx / (double)r->app.received
-                            : 0.0,
-            spur, retx,
-            np_rudp_round_overhead(r), np_rudp_round_recoveries_per_1000(r),
-            np_rudp_round_unrecoverable(r),
-            wall > 0 ? 100.0 * (r->cpu_user_seconds + r->cpu_sys_seconds) /
-                           wall
-                     : 0.0,
-            r->failed ? "failed" : "passed");
+    struct np_rudp_summary_input in;
+    np_rudp_round_summary_input(r, i, &in);
+    np_rudp_summary_line(&in, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
     for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
-      if (!r->checks[k].passed)
-        fprintf(stderr, PROG ": round %" PRIu32 ": check %s failed: %s\n", i,
-                r->checks[k].name, r->checks[k].detail);
+      if (!r->checks[k].passed) {
+        np_rudp_check_line(i, &r->checks[k], line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+      }
   }
 }
 

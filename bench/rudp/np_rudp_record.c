@@ -347,13 +347,13 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
 }
 
 /* The in-process relay's configuration, or the external relay's as its
- * stats line of the first round says, with where it was reached. */
+ * stats line of the first round says (ext_stats), with where it was
+ * reached. */
 static cJSON *relay_config_json(const struct np_rudp_config *cfg,
-                                const struct np_rudp_result *res) {
+                                const cJSON *ext_stats) {
   if (cfg->relay_ext == NULL)
     return np_relay_config_json(&cfg->relay);
-  const cJSON *st = res->nrounds ? res->rounds[0].relay_stats : NULL;
-  cJSON *o = cJSON_Duplicate(cJSON_GetObjectItem(st, "config"), 1);
+  cJSON *o = cJSON_Duplicate(cJSON_GetObjectItem(ext_stats, "config"), 1);
   if (o == NULL)
     o = cJSON_CreateObject();
   cJSON *x = cJSON_AddObjectToObject(o, "external");
@@ -362,16 +362,15 @@ static cJSON *relay_config_json(const struct np_rudp_config *cfg,
   return o;
 }
 
-static cJSON *config_json(const struct np_rudp_config *cfg,
-                          const struct np_rudp_result *res, int argc,
-                          char **argv) {
+cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
+                           const cJSON *ext_stats, int argc, char **argv) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "protocol", "rudp");
   NUM(o, "payload", cfg->payload);
   NUM(o, "clients", cfg->clients);
   NUM(o, "window", cfg->window);
   cJSON_AddStringToObject(o, "io_model", np_rudp_io_model_name(cfg->io_model));
-  NUM(o, "io_threads", res->lanes);
+  NUM(o, "io_threads", lanes);
   NUM(o, "warmup_seconds", cfg->warmup);
   NUM(o, "seconds", cfg->seconds);
   NUM(o, "rounds", cfg->rounds);
@@ -398,7 +397,7 @@ static cJSON *config_json(const struct np_rudp_config *cfg,
   NUM(q, "ack_delay_ms", cfg->arq.ack_delay_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);
   NUM(q, "dead_timeout_ms", cfg->arq.dead_timeout_ns / 1e6);
-  cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, res));
+  cJSON_AddItemToObject(o, "relay", relay_config_json(cfg, ext_stats));
   cJSON_AddStringToObject(o, "roundtrip_rate_rule", RATE_RULE);
   cJSON_AddStringToObject(o, "rtt_rule", RTT_RULE);
   cJSON_AddStringToObject(o, "seed_rule",
@@ -446,9 +445,7 @@ static cJSON *reasons_json(const struct np_rudp_result *res) {
     for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
       if (!res->rounds[i].checks[k].passed) {
         char buf[300];
-        snprintf(buf, sizeof buf, "round %u: %s: %s", i,
-                 res->rounds[i].checks[k].name,
-                 res->rounds[i].checks[k].detail);
+        np_rudp_reason_text(i, &res->rounds[i].checks[k], buf, sizeof buf);
         cJSON_AddItemToArray(why, cJSON_CreateString(buf));
       }
   return why;
@@ -464,22 +461,17 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
     return np_errbuf_set(eb, NP_EINVAL, "record: no round ran");
   /* a check passes when it passed in every round */
   struct np_rudp_check all[NP_RUDP_CHECKS];
-  for (unsigned c = 0; c < NP_RUDP_CHECKS; c++) {
-    all[c] = res->rounds[0].checks[c];
-    unsigned nfail = 0;
-    for (uint32_t i = 0; i < res->nrounds; i++)
-      nfail += !res->rounds[i].checks[c].passed;
-    all[c].passed = nfail == 0;
-    snprintf(all[c].detail, sizeof all[c].detail,
-             "%u of %u rounds failed (per-round detail under "
-             "/rudp/rounds/*/checks)", nfail, res->nrounds);
-  }
+  const struct np_rudp_check *per[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds && i < NP_RUDP_MAX_ROUNDS; i++)
+    per[i] = res->rounds[i].checks;
+  np_rudp_checks_aggregate(per, res->nrounds, all);
   struct np_bench_check list[NP_RUDP_CHECKS];
   bench_checks(all, list);
   struct np_bench_envelope env = {.run = &res->run,
                                   .checks = list,
                                   .nchecks = NP_RUDP_CHECKS,
-                                  .config = config_json(cfg, res, argc, argv),
+                                  .config = np_rudp_config_json(cfg, res->lanes, res->nrounds ? res->rounds[0].relay_stats : NULL, argc,
+                                                           argv),
                                   .reasons = reasons_json(res)};
   int rc = np_bench_record_new(&env, &doc, &verdict, eb);
   if (rc)

@@ -26,6 +26,14 @@ int np_rudp_record_build(const struct np_rudp_config *cfg,
                          char **argv, cJSON **out, struct np_bench_verdict *v,
                          struct np_errbuf *eb);
 
+/* The record's "config" for lanes loop threads (np_rudp_config_lanes) and
+ * argv (argc entries, may be NULL) as "command"; with --relay, ext_stats is
+ * the external relay's stats line of the first round (its "config" is the
+ * relay's), else NULL.  The self-check rebuilds it from a record's command
+ * (and, with --relay, the record's own stats line).  NULL on no memory. */
+cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
+                           const cJSON *ext_stats, int argc, char **argv);
+
 /* The "rudp" part alone (caller deletes), for tests. */
 cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
                          const struct np_rudp_result *res);

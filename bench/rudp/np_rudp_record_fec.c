@@ -8,6 +8,8 @@
  */
 #include "np_rudp_record_fec.h"
 
+#include <math.h>
+
 #include "np_json.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
@@ -166,4 +168,29 @@ void np_rudp_fec_header_json(cJSON *h) {
   NUM(h, "fec_data_header_bytes", NP_FEC_HDR_DATA);
   NUM(h, "fec_parity_header_bytes", NP_FEC_HDR_PARITY);
   NUM(h, "fec_report_bytes", NP_FEC_HDR_REPORT);
+}
+
+void np_rudp_round_summary_input(const struct np_rudp_round *r, uint32_t i,
+                                 struct np_rudp_summary_input *in) {
+  double wall = r->measure_seconds + r->drain_seconds;
+  int64_t p99 = 0;
+  int h = np_hist_percentile(r->rtt_ns, 99, &p99) == 0;
+  uint64_t retx = r->arq_client.retransmits + r->arq_server.retransmits;
+  *in = (struct np_rudp_summary_input){
+      .round = i,
+      .seed = r->seed,
+      .roundtrips_per_sec = wall > 0 ? (double)r->app.received / wall : 0.0,
+      .p99_ms = h ? (double)p99 / 1e6 : NAN,
+      .retransmits_per_1000 =
+          r->app.received ? 1000.0 * (double)retx / (double)r->app.received
+                          : 0.0,
+      .spurious = r->arq_client.spurious + r->arq_server.spurious,
+      .retransmits = retx,
+      .overhead_percent = np_rudp_round_overhead(r),
+      .recoveries_per_1000 = np_rudp_round_recoveries_per_1000(r),
+      .unrecoverable = np_rudp_round_unrecoverable(r),
+      .cpu_percent =
+          wall > 0 ? 100.0 * (r->cpu_user_seconds + r->cpu_sys_seconds) / wall
+                   : 0.0,
+      .failed = r->failed};
 }

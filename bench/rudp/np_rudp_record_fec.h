@@ -30,5 +30,8 @@ double np_rudp_round_policy_changes(const struct np_rudp_round *r);
 double np_rudp_round_applied_loss(const struct np_rudp_round *r);
 /* (wire bytes of every endpoint / app message bytes - 1) x 100. */
 double np_rudp_round_overhead(const struct np_rudp_round *r);
+/* The summary line's figures of round i (np_rudp_summary_line). */
+void np_rudp_round_summary_input(const struct np_rudp_round *r, uint32_t i,
+                                 struct np_rudp_summary_input *in);
 
 #endif /* NP_RUDP_RECORD_FEC_H */

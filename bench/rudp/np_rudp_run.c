@@ -13,7 +13,6 @@
 #include "np_rudp_run.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,61 +233,30 @@ out_relay:
   np_rudp_net_free(net);
   np_relay_destroy(relay);
   if (rc == 0)
-    np_rudp_round_checks(r);
+    np_rudp_round_checks(r, cfg->arq.delivery == NP_ARQ_UNORDERED);
 out_base:
   np_relay_link_line_free(&base);
   return rc;
 }
 
-static int check_set(struct np_rudp_check *c, const char *name, int ok,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int check_set(struct np_rudp_check *c, const char *name, int ok,
-                     const char *fmt, ...) {
-  va_list ap;
-  c->name = name;
-  c->passed = ok;
-  va_start(ap, fmt);
-  vsnprintf(c->detail, sizeof c->detail, fmt, ap);
-  va_end(ap);
-  return !ok;
-}
-
-void np_rudp_round_checks(struct np_rudp_round *r) {
+void np_rudp_round_checks(struct np_rudp_round *r, int unordered) {
   const struct np_rudp_app *t = &r->total;
-  int f = 0;
-  f |= check_set(&r->checks[NP_RUDP_CHECK_CONTENT], "content",
-                 t->content_errors == 0,
-                 "%" PRIu64 " messages with wrong bytes (server + client)",
-                 t->content_errors);
-  f |= check_set(&r->checks[NP_RUDP_CHECK_ORDER], "order",
-                 t->sequence_errors == 0,
-                 "%" PRIu64 " messages out of delivery order (ordered: not "
-                 "the next one; unordered: twice, or never sent)",
-                 t->sequence_errors);
-  f |= check_set(&r->checks[NP_RUDP_CHECK_SEND_COMPLETION], "send_completion",
-                 t->sent == t->received && t->server_received == t->sent &&
-                     t->server_replied == t->server_received &&
-                     t->send_errors == 0 && r->drain_complete,
-                 "sent %" PRIu64 ", server received %" PRIu64
-                 ", replied %" PRIu64 ", echoes received %" PRIu64
-                 ", send errors %" PRIu64 ", drain %s",
-                 t->sent, t->server_received, t->server_replied, t->received,
-                 t->send_errors, r->drain_complete ? "complete" : "timed out");
-  f |= check_set(&r->checks[NP_RUDP_CHECK_SHUTDOWN], "shutdown",
-                 r->conns_closed == r->conns && r->conns_unacked == 0,
-                 "%" PRIu32 " of %" PRIu32 " connections closed in order, %"
-                 PRIu32 " failed, %" PRIu32 " with unacknowledged data",
-                 r->conns_closed, r->conns, r->conns_failed,
-                 r->conns_unacked);
-  f |= check_set(&r->checks[NP_RUDP_CHECK_RELAY_ERRORS], "relay_errors",
-                 r->relay_errors == 0,
-                 "%" PRIu64 " relay receive/send/truncation errors",
-                 r->relay_errors);
-  f |= check_set(&r->checks[NP_RUDP_CHECK_RELAY_OVERFLOW], "relay_overflow",
-                 r->relay_overflow == 0,
-                 "%" PRIu64 " packets tail-dropped at the route capacity",
-                 r->relay_overflow);
-  r->failed = f;
+  struct np_rudp_check_input in = {.sent = t->sent,
+                                   .server_received = t->server_received,
+                                   .server_replied = t->server_replied,
+                                   .received = t->received,
+                                   .content_errors = t->content_errors,
+                                   .sequence_errors = t->sequence_errors,
+                                   .send_errors = t->send_errors,
+                                   .drain_complete = r->drain_complete,
+                                   .conns = r->conns,
+                                   .conns_closed = r->conns_closed,
+                                   .conns_failed = r->conns_failed,
+                                   .conns_unacked = r->conns_unacked,
+                                   .relay_errors = r->relay_errors,
+                                   .relay_overflow = r->relay_overflow,
+                                   .unordered = unordered};
+  r->failed = np_rudp_checks_eval(&in, r->checks);
 }
 
 static double round_rate(const struct np_rudp_round *r) {
@@ -296,20 +264,15 @@ static double round_rate(const struct np_rudp_round *r) {
   return wall > 0 ? (double)r->app.received / wall : 0.0;
 }
 
-/* The median round by round-trip rate; for an even count, the lower
- * middle. */
+_Static_assert(NP_RUDP_MEDIAN_MAX >= NP_RUDP_MAX_ROUNDS,
+               "np_rudp_median_index sees every round");
+
+/* The median round by round-trip rate (np_rudp_median_index). */
 static uint32_t median_round(const struct np_rudp_result *res) {
-  uint32_t idx[NP_RUDP_MAX_ROUNDS];
-  for (uint32_t i = 0; i < res->nrounds; i++)
-    idx[i] = i;
-  for (uint32_t i = 1; i < res->nrounds; i++)
-    for (uint32_t j = i; j > 0 && round_rate(&res->rounds[idx[j - 1]]) >
-                                      round_rate(&res->rounds[idx[j]]); j--) {
-      uint32_t t = idx[j];
-      idx[j] = idx[j - 1];
-      idx[j - 1] = t;
-    }
-  return res->nrounds ? idx[(res->nrounds - 1) / 2] : 0;
+  double rate[NP_RUDP_MAX_ROUNDS];
+  for (uint32_t i = 0; i < res->nrounds && i < NP_RUDP_MAX_ROUNDS; i++)
+    rate[i] = round_rate(&res->rounds[i]);
+  return np_rudp_median_index(rate, res->nrounds);
 }
 
 int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *w,

@@ -22,6 +22,7 @@
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_relay.h"
+#include "np_rudp_checks.h"
 #include "np_rudp_config.h"
 #include "np_rudp_endpoint_io.h"
 
@@ -49,22 +50,6 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
 void np_rudp_arq_add_delta(struct np_arq_stats *acc,
                            const struct np_arq_stats *a,
                            const struct np_arq_stats *b);
-
-enum np_rudp_check_id {
-  NP_RUDP_CHECK_CONTENT,
-  NP_RUDP_CHECK_ORDER,
-  NP_RUDP_CHECK_SEND_COMPLETION,
-  NP_RUDP_CHECK_SHUTDOWN,
-  NP_RUDP_CHECK_RELAY_ERRORS,
-  NP_RUDP_CHECK_RELAY_OVERFLOW,
-  NP_RUDP_CHECKS
-};
-
-struct np_rudp_check {
-  const char *name;
-  int passed;
-  char detail[200];
-};
 
 /* One endpoint socket, for the record's `sockets` list. */
 struct np_rudp_sockrep {
@@ -136,7 +121,8 @@ int np_rudp_run(const struct np_rudp_config *cfg, struct np_bench_ctl *ctl,
                 struct np_rudp_result *res, struct np_errbuf *eb);
 void np_rudp_result_free(struct np_rudp_result *res); /* accepts NULL */
 
-/* Evaluate the six checks of one round (fills r->checks, r->failed). */
-void np_rudp_round_checks(struct np_rudp_round *r);
+/* Evaluate the six checks of one round (fills r->checks, r->failed) with
+ * np_rudp_checks_eval over the round's counters. */
+void np_rudp_round_checks(struct np_rudp_round *r, int unordered);
 
 #endif /* NP_RUDP_RUN_H */

@@ -1,64 +1,58 @@
 #!/bin/sh
-# Pack and verify throughput of netproof-archive on a synthetic results set.
-#   bench/scripts/archive_bench.sh [BUILD_DIR] [MIB] [FIXTURE]
-# BUILD_DIR (default build) holds archive/netproof-archive and
-# bench/netproof-bench.  The set is a real `quick` results folder (FIXTURE,
-# or a fresh `netproof-bench matrix quick`) plus MIB (default 100) MiB of
-# evidence-like text under raw/: copies of its records and kernel snapshots
-# with every number re-drawn, so it compresses like real evidence rather
-# than like zeros.  Prints MB/s (10^6 bytes of payload per second) for the
-# best of 3 packs and 3 verifies; target >= 150 MB/s each.
+# Pack and verify throughput and peak memory of netproof-archive on large
+# valid result sets.
+#   bench/scripts/archive_bench.sh [BUILD_DIR] [RUNS...] [--source DIR]
+# For each RUNS (default: 2000) bench/scripts/large_set.py builds a valid
+# set of that many runs from a real one (DIR, or a fresh `matrix quick`),
+# which is packed and verified three times each.  Prints MB/s (10^6 bytes
+# of payload per second, best of 3 wall-clock) and the peak RSS of pack and
+# verify (`/usr/bin/time`); verify's peak RSS should not grow with the set.
+# Targets: verify >= 150 MB/s, verify memory independent of the set's size.
 set -eu
-build=$(cd "${1:-build}" && pwd)
-mib=${2:-100}
-fixture=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+[ $# -gt 0 ] && shift
+sizes=""
+source=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --source) source=$2; shift 2 ;;
+    *) sizes="$sizes $1"; shift ;;
+  esac
+done
+[ -n "$sizes" ] || sizes=2000
 work=$(mktemp -d "${TMPDIR:-/tmp}/np-archive-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 A="$build/archive/netproof-archive"
-
-if [ -z "$fixture" ]; then
+if [ -z "$source" ]; then
   "$build/bench/netproof-bench" matrix "$root/bench/plans/quick.json" \
     --output "$work/src" --quiet
-  fixture="$work/src"
+  source="$work/src"
 fi
-mkdir -p "$work/set"
-cp -r "$fixture" "$work/set/synthetic"
-python3 - "$work/set/synthetic" "$mib" <<'PY'
-import os, random, re, sys
-d, mib = sys.argv[1], int(sys.argv[2])
-rnd = random.Random(42)
-samples = []
-for root, _, files in os.walk(os.path.join(d, "runs")):
-    for f in sorted(files):
-        if f.endswith((".json", ".txt")):
-            samples.append(open(os.path.join(root, f)).read())
-num = re.compile(r"\d+")
-os.makedirs(os.path.join(d, "raw"))
-total, i = 0, 0
-while total < mib << 20:
-    text = num.sub(lambda m: str(rnd.randrange(10 ** len(m.group()))),
-                   samples[i % len(samples)])
-    with open(os.path.join(d, "raw", "f%05d.txt" % i), "w") as f:
-        f.write(text)
-    total += len(text)
-    i += 1
-print("synthetic set: %d files, %.1f MiB under raw/" % (i, total / 2**20))
-PY
-bytes=$(du -sb "$work/set/synthetic" | cut -f1)
-now() { date +%s.%N; }
-best_pack=999999; best_verify=999999
-for rep in 1 2 3; do
-  rm -f "$work/b.tar.gz"
-  t0=$(now); "$A" pack "$work/set/synthetic" -o "$work/b.tar.gz"; t1=$(now)
-  best_pack=$(awk -v a="$t0" -v z="$t1" -v b="$best_pack" 'BEGIN {d=z-a; print (d<b)?d:b}')
-  t0=$(now); "$A" verify "$work/b.tar.gz" >/dev/null 2>"$work/verify.err" || true
-  t1=$(now)
-  best_verify=$(awk -v a="$t0" -v z="$t1" -v b="$best_verify" 'BEGIN {d=z-a; print (d<b)?d:b}')
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for runs in $sizes; do
+  set_dir="$work/set-$runs"
+  python3 "$root/bench/scripts/large_set.py" "$build" "$set_dir" --runs "$runs" \
+    --source "$source" >/dev/null
+  bytes=$(find "$set_dir" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+  best_pack=999999; best_verify=999999; pack_kb=0; verify_kb=0
+  for rep in 1 2 3; do
+    rm -f "$work/b.tar.gz"
+    /usr/bin/time -f '%e %M' -o "$work/t" "$A" pack "$set_dir" -o "$work/b.tar.gz" \
+      2>"$work/pack.err" || { cat "$work/pack.err"; exit 1; }
+    read -r s kb <"$work/t"
+    best_pack=$(awk -v d="$s" -v b="$best_pack" 'BEGIN {print (d<b)?d:b}')
+    pack_kb=$kb
+    /usr/bin/time -f '%e %M' -o "$work/t" "$A" verify "$work/b.tar.gz" \
+      >/dev/null 2>"$work/verify.err" || { cat "$work/verify.err"; exit 1; }
+    read -r s kb <"$work/t"
+    best_verify=$(awk -v d="$s" -v b="$best_verify" 'BEGIN {print (d<b)?d:b}')
+    verify_kb=$kb
+  done
+  comp=$(stat -c %s "$work/b.tar.gz")
+  awk -v r="$runs" -v b="$bytes" -v c="$comp" -v p="$best_pack" -v v="$best_verify" \
+      -v pk="$pack_kb" -v vk="$verify_kb" 'BEGIN {
+    printf "%d runs: payload %.1f MB, bundle %.1f MB (ratio %.1f)\n", r, b/1e6, c/1e6, b/c
+    printf "  pack:   %.2f s  %4.0f MB/s  peak RSS %d MiB\n", p, b/p/1e6, pk/1024
+    printf "  verify: %.2f s  %4.0f MB/s  peak RSS %d MiB\n", v, b/v/1e6, vk/1024 }'
 done
-problems=$(wc -l <"$work/verify.err")
-comp=$(stat -c %s "$work/b.tar.gz")
-awk -v b="$bytes" -v c="$comp" -v p="$best_pack" -v v="$best_verify" -v n="$problems" 'BEGIN {
-  printf "payload %.1f MiB, bundle %.1f MiB (ratio %.1f)\n", b/1048576, c/1048576, b/c
-  printf "pack:   %.3f s  %.0f MB/s\n", p, b/p/1e6
-  printf "verify: %.3f s  %.0f MB/s  (%d problem line(s))\n", v, b/v/1e6, n }'

@@ -1,16 +1,22 @@
 #!/bin/sh
-# report_bench.sh [BUILD_DIR] - time netproof-report on a synthetic 500-run
-# result set (tests/report/synth_results.py: 167 configurations x 3
-# repetitions = 501 runs).  Target: under 2 s wall on the 2-core dev machine.
-# Prints the median of 3 renders and the self-check time.
+# report_bench.sh [BUILD_DIR] [RUNS] [SOURCE] - time netproof-report on a
+# large VALID result set: bench/scripts/large_set.py copies a real set's
+# runs (SOURCE, or a fresh `matrix quick`) into RUNS (default 500) runs
+# with consistent ids, timeline and a summary the matrix runner writes, and
+# fails unless the set passes its self-check.  Prints the median of 3
+# renders and the self-check's time and peak RSS; target under 2 s wall on
+# the 2-core dev machine.  Fails (exit 1) when the self-check is not clean.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$here/build}
+build=$(cd "${1:-$here/build}" && pwd)
+runs=${2:-500}
+source=${3:-}
 bin=$build/report/netproof-report
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 "$here/tests/report/synth_results.py" "$tmp/set" --configs 167 --reps 3
-runs=$(find "$tmp/set/runs" -name 'rep-*.json' | wc -l)
+python3 "$here/bench/scripts/large_set.py" "$build" "$tmp/set" --runs "$runs" \
+  ${source:+--source "$source"}
+n=$(find "$tmp/set/runs" -name 'rep-*.json' | wc -l)
 times=""
 for i in 1 2 3; do
   rm -rf "$tmp/out"
@@ -21,7 +27,7 @@ for i in 1 2 3; do
 done
 charts=$(ls "$tmp/out/assets" | wc -l)
 med=$(echo $times | tr ' ' '\n' | sort -n | sed -n 2p)
-s=$(date +%s.%N)
-"$bin" --self-check --results "$tmp/set" >/dev/null 2>&1 || true
-e=$(date +%s.%N)
-echo "report_bench: $runs runs, $charts charts: render median ${med} s (runs:$times); self-check $(echo "$e - $s" | bc) s; target < 2 s"
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$bin" --self-check --results "$tmp/set" \
+  >"$tmp/check" 2>&1 || { cat "$tmp/check"; echo "report_bench: self-check not clean" >&2; exit 1; }
+read -r sc_s sc_kb <"$tmp/time"
+echo "report_bench: $n runs, $charts charts: render median ${med} s (runs:$times); self-check ${sc_s} s, peak RSS $((sc_kb / 1024)) MiB; target < 2 s"

@@ -1,29 +1,47 @@
 /*
  * np_udp_checks.c - the run's invariants, one check per entry, each with
- * the numbers it compared so a failed record explains itself.
+ * the numbers it compared so a failed record explains itself, and the
+ * summary line; pure functions of plain inputs (see the header), shared
+ * by the benchmark and the result-set self-check.
  */
 #include "np_udp_checks.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-void np_udp_loss_compute(const struct np_udp_counters *c,
-                         const struct np_udp_result *res,
+void np_udp_check_input_of(const struct np_udp_counters *c,
+                           const struct np_udp_result *res,
+                           struct np_udp_check_input *in) {
+  *in = (struct np_udp_check_input){
+      .sent = c->sent,
+      .server_received = c->server_received,
+      .server_replied = c->server_replied,
+      .received = c->received,
+      .content_errors = c->content_errors,
+      .sequence_errors = c->sequence_errors,
+      .send_errors = c->send_errors,
+      .server_send_errors = c->server_send_errors,
+      .truncated = c->truncated};
+  for (uint32_t i = 0; i < res->nsocks; i++) {
+    const struct np_udp_sock_report *s = &res->socks[i];
+    uint64_t d = s->drops_after - s->drops_before;
+    if (s->role == NP_UDP_ROLE_SERVER)
+      in->server_drops += d;
+    else
+      in->client_drops += d;
+  }
+}
+
+void np_udp_loss_compute(const struct np_udp_check_input *c,
                          struct np_udp_loss *out) {
   out->lost = (int64_t)c->sent - (int64_t)c->received;
   out->request_leg = (int64_t)c->sent - (int64_t)c->server_received;
   out->server = (int64_t)c->server_received - (int64_t)c->server_replied;
   out->reply_leg = (int64_t)c->server_replied - (int64_t)c->received;
-  out->server_drops = out->client_drops = 0;
-  for (uint32_t i = 0; i < res->nsocks; i++) {
-    const struct np_udp_sock_report *s = &res->socks[i];
-    uint64_t d = s->drops_after - s->drops_before;
-    if (s->role == NP_UDP_ROLE_SERVER)
-      out->server_drops += d;
-    else
-      out->client_drops += d;
-  }
+  out->server_drops = c->server_drops;
+  out->client_drops = c->client_drops;
   out->kernel_drops = out->server_drops + out->client_drops;
 }
 
@@ -42,10 +60,9 @@ void np_udp_checks_add(struct np_udp_checks *cs, const char *name, int passed,
     cs->failed++;
 }
 
-void np_udp_checks_eval(const struct np_udp_result *res,
+void np_udp_checks_eval(const struct np_udp_check_input *c,
                         const struct np_udp_loss *l,
                         struct np_udp_checks *cs) {
-  const struct np_udp_counters *c = &res->measure;
   cs->n = cs->failed = 0;
   np_udp_checks_add(cs, "roundtrips_completed", c->received > 0,
       "%" PRIu64 " round trips completed in the measurement", c->received);
@@ -82,4 +99,23 @@ void np_udp_checks_eval(const struct np_udp_result *res,
   np_udp_checks_add(cs, "no_send_errors", c->send_errors == 0 && c->server_send_errors == 0,
       "%" PRIu64 " client and %" PRIu64 " server sends refused",
       c->send_errors, c->server_send_errors);
+}
+
+void np_udp_summary_line(const struct np_udp_summary_input *in, char *buf,
+                         size_t len) {
+  int h50 = !isnan(in->p50_us), h99 = !isnan(in->p99_us);
+  snprintf(buf, len,
+           "netproof-bench udp: %s/%s %" PRIu64 " B x %" PRIu64
+           " clients x window %" PRIu64 ": %.0f round trips/s, p50 %.2f us, "
+           "p99 %s%.2f us, lost %" PRId64 " (kernel drops %" PRIu64
+           "), cpu %.1f %%: %s",
+           in->backend, in->io_model, in->payload, in->clients, in->window,
+           in->roundtrips_per_sec, h50 ? in->p50_us : 0.0, h99 ? "" : "n/a ",
+           h99 ? in->p99_us : 0.0, in->lost, in->kernel_drops,
+           in->cpu_percent, in->status);
+}
+
+void np_udp_check_line(const struct np_udp_check *c, char *buf, size_t len) {
+  snprintf(buf, len, "netproof-bench udp: check %s failed: %s", c->name,
+           c->detail);
 }

@@ -9,6 +9,7 @@
 #include "np_udp_cli.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "np_agent_udp.h"
@@ -65,11 +66,11 @@ static void summary(const void *ctxp, enum np_bench_status st) {
   const struct udp_ctx *ctx = ctxp;
   const struct np_udp_config *cfg = &ctx->cfg;
   const struct np_udp_result *res = &ctx->res;
-  const struct np_udp_loss *l = &ctx->loss;
   double wall = res->measure_seconds + res->drain_seconds;
   int64_t p50 = 0, p99 = 0;
   int h50 = np_hist_percentile(res->rtt_ns, 50, &p50) == 0;
   int h99 = np_hist_percentile(res->rtt_ns, 99, &p99) == 0;
+  char line[600];
   if (cfg->mode == NP_UDP_MODE_CLIENT) {
     char t50[32] = "n/a", t99[32] = "n/a";
     if (h50)
@@ -79,24 +80,31 @@ static void summary(const void *ctxp, enum np_bench_status st) {
     summary_external(ctx, wall > 0 ? (double)res->measure.received / wall : 0,
                      t50, t99, st);
   } else {
-    fprintf(stderr,
-            PROG ": %s/%s %" PRIu32 " B x %" PRIu32 " clients x window %" PRIu32
-            ": %.0f round trips/s, p50 %.2f us, p99 %s%.2f us, lost %" PRId64
-            " (kernel drops %" PRIu64 "), cpu %.1f %%: %s\n",
-            np_udp_backend_name(cfg->backend),
-            np_udp_io_model_name(cfg->io_model), cfg->payload, cfg->clients,
-            cfg->window, wall > 0 ? (double)res->measure.received / wall : 0.0,
-            h50 ? (double)p50 / 1e3 : 0.0, h99 ? "" : "n/a ",
-            h99 ? (double)p99 / 1e3 : 0.0, l->lost, l->kernel_drops,
-            wall > 0 ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) /
-                           wall
-                     : 0.0,
-            np_bench_status_name(st));
+    struct np_udp_summary_input in = {
+        .backend = np_udp_backend_name(cfg->backend),
+        .io_model = np_udp_io_model_name(cfg->io_model),
+        .payload = cfg->payload,
+        .clients = cfg->clients,
+        .window = cfg->window,
+        .roundtrips_per_sec =
+            wall > 0 ? (double)res->measure.received / wall : 0.0,
+        .p50_us = h50 ? (double)p50 / 1e3 : NAN,
+        .p99_us = h99 ? (double)p99 / 1e3 : NAN,
+        .lost = ctx->loss.lost,
+        .kernel_drops = ctx->loss.kernel_drops,
+        .cpu_percent =
+            wall > 0
+                ? 100.0 * (res->cpu_user_seconds + res->cpu_sys_seconds) / wall
+                : 0.0,
+        .status = np_bench_status_name(st)};
+    np_udp_summary_line(&in, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)
-    if (!ctx->checks.item[i].passed)
-      fprintf(stderr, PROG ": check %s failed: %s\n",
-              ctx->checks.item[i].name, ctx->checks.item[i].detail);
+    if (!ctx->checks.item[i].passed) {
+      np_udp_check_line(&ctx->checks.item[i], line, sizeof line);
+      fprintf(stderr, "%s\n", line);
+    }
 }
 
 static int kind_parse(void *ctxp, int argc, char **argv,
@@ -147,8 +155,10 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
       np_agent_udp_checks(ctx->far, &ctx->res, &ctx->checks);
     return 0;
   }
-  np_udp_loss_compute(&ctx->res.measure, &ctx->res, &ctx->loss);
-  np_udp_checks_eval(&ctx->res, &ctx->loss, &ctx->checks);
+  struct np_udp_check_input in;
+  np_udp_check_input_of(&ctx->res.measure, &ctx->res, &in);
+  np_udp_loss_compute(&in, &ctx->loss);
+  np_udp_checks_eval(&in, &ctx->loss, &ctx->checks);
   return 0;
 }
 

@@ -100,3 +100,33 @@ const char *np_udp_io_model_name(enum np_udp_io_model m) {
 const char *np_udp_backend_name(enum np_udp_backend b) {
   return (unsigned)b <= NP_UDP_BACKEND_URING ? np_udp_backend_names[b] : "?";
 }
+
+#define NP_UDP_BATCH_MAX 64u
+
+static uint32_t clampu(uint64_t v, uint32_t lo, uint32_t hi) {
+  return v < lo ? lo : v > hi ? hi : (uint32_t)v;
+}
+
+void np_udp_layout_of(const struct np_udp_config *cfg,
+                      struct np_udp_layout *out) {
+  out->lanes = np_udp_config_lanes(cfg);
+  out->clients = cfg->mode == NP_UDP_MODE_SERVER ? 0 : cfg->clients;
+  /* connected: one unconnected reuseport socket per lane plus one
+   * connected server socket per client on the shared port */
+  out->servers = cfg->mode == NP_UDP_MODE_CLIENT       ? 0
+                 : cfg->io_model == NP_UDP_IO_REUSEPORT ? out->lanes
+                 : cfg->io_model == NP_UDP_IO_CONNECTED
+                     ? out->lanes + out->clients
+                     : 1;
+  uint32_t payload = cfg->payload ? cfg->payload : 1;
+  out->rx_batch_server = clampu((4u << 20) / payload, 1, NP_UDP_BATCH_MAX);
+  out->tx_batch = clampu((1u << 20) / payload, 1, NP_UDP_BATCH_MAX);
+  if (out->tx_batch > cfg->window)
+    out->tx_batch = cfg->window;
+  out->rx_batch_client = out->tx_batch;
+  /* reuseport: steer each client's requests to its own lane's server
+   * socket (client id low byte mod lanes) instead of the kernel's flow
+   * hash; needs the 9-byte header's client id */
+  out->steered = cfg->io_model == NP_UDP_IO_REUSEPORT && out->lanes > 1 &&
+                 cfg->payload >= 9 && cfg->mode == NP_UDP_MODE_LOOPBACK;
+}

@@ -92,6 +92,24 @@ int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
  * io_threads. */
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg);
 
+/* What a configuration makes the run set up: threads, server sockets,
+ * batch sizes, reuseport steering.  One rule for the run (np_udp_run.c)
+ * and for a self-check re-deriving a record's config from its command. */
+struct np_udp_layout {
+  uint32_t lanes;           /* threads (np_udp_config_lanes)               */
+  uint32_t servers;         /* server sockets: one per lane for reuseport,
+                               none for --connect (the target serves)     */
+  uint32_t clients;         /* client sockets: none for serve             */
+  uint32_t rx_batch_server; /* datagrams per server receive call           */
+  uint32_t rx_batch_client; /* ... per client receive call                 */
+  uint32_t tx_batch;        /* ... per client send call                    */
+  int steered;              /* reuseport cBPF steering by client id (the
+                               loopback benchmark only)                   */
+};
+
+void np_udp_layout_of(const struct np_udp_config *cfg,
+                      struct np_udp_layout *out);
+
 /* Names by enum value, NULL-terminated (the option table's choices). */
 extern const char *const np_udp_io_model_names[];
 extern const char *const np_udp_backend_names[];

@@ -39,8 +39,8 @@ static void uring_json(cJSON *cfg, const struct np_udp_loop_info *li) {
   NUM(u, "sync_sends", li->sync_sends);
 }
 
-static cJSON *config_json(const struct np_udp_config *cfg,
-                          const struct np_udp_result *res, int argc,
+cJSON *np_udp_config_json(const struct np_udp_config *cfg,
+                          const struct np_udp_layout *res, int argc,
                           char **argv) {
   cJSON *o = cJSON_CreateObject();
   if (!o)
@@ -77,7 +77,7 @@ static cJSON *config_json(const struct np_udp_config *cfg,
   if (cfg->io_model == NP_UDP_IO_REUSEPORT)
     cJSON_AddStringToObject(
         o, "reuseport_steering",
-        res->reuseport_steered
+        res->steered
             ? "SO_ATTACH_REUSEPORT_CBPF: client id low byte mod threads; "
               "each client's server socket is on its own thread"
             : "kernel flow hash (one thread, or payload under 9 bytes)");
@@ -86,8 +86,6 @@ static cJSON *config_json(const struct np_udp_config *cfg,
         o, "server_sockets",
         "one unconnected SO_REUSEPORT socket per thread and one per client, "
         "connected to it, on the same port, in the client's thread");
-  if (cfg->backend == NP_UDP_BACKEND_URING)
-    uring_json(o, &res->transport);
   cJSON_AddStringToObject(
       o, "roundtrip_rate_rule",
       "completed round trips / (measurement seconds + drain seconds)");
@@ -217,16 +215,26 @@ int np_udp_record_build(const struct np_udp_config *cfg,
                         struct np_errbuf *eb) {
   struct np_bench_check list[NP_UDP_MAX_CHECKS];
   struct np_bench_verdict verdict;
+  /* what ran, as the run reports it */
+  struct np_udp_layout lay = {.lanes = res->lanes,
+                              .rx_batch_server = res->rx_batch_server,
+                              .rx_batch_client = res->rx_batch_client,
+                              .tx_batch = res->tx_batch,
+                              .steered = res->reuseport_steered};
   struct np_udp_loss wl;
   cJSON *doc = NULL;
   for (unsigned i = 0; i < checks->n; i++)
     list[i] = (struct np_bench_check){checks->item[i].name,
                                       checks->item[i].passed,
                                       checks->item[i].detail};
+  cJSON *config = np_udp_config_json(cfg, &lay, argc, argv);
+  /* the uring set-up the kernel accepted is the run's, not the command's */
+  if (config && cfg->backend == NP_UDP_BACKEND_URING)
+    uring_json(config, &res->transport);
   struct np_bench_envelope env = {.run = &res->run,
                                   .checks = list,
                                   .nchecks = checks->n,
-                                  .config = config_json(cfg, res, argc, argv)};
+                                  .config = config};
   int rc = np_bench_record_new(&env, &doc, &verdict, eb);
   if (rc)
     return rc;
@@ -234,7 +242,9 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, loss));
   cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
   NUM(w, "seconds", res->warmup_seconds);
-  np_udp_loss_compute(&res->warmup, res, &wl);
+  struct np_udp_check_input win;
+  np_udp_check_input_of(&res->warmup, res, &win);
+  np_udp_loss_compute(&win, &wl);
   wl.lost = (int64_t)res->warmup_lost; /* outstanding when measurement began */
   cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, loss));

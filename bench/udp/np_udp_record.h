@@ -16,6 +16,14 @@
 #include "np_udp_config.h"
 #include "np_udp_run.h"
 
+/* The record's "config": the options, the layout that ran (threads,
+ * batches, steering) and argv (argc entries, may be NULL) as "command".
+ * The self-check rebuilds it from a record's command with
+ * np_udp_layout_of.  NULL on no memory. */
+cJSON *np_udp_config_json(const struct np_udp_config *cfg,
+                          const struct np_udp_layout *layout, int argc,
+                          char **argv);
+
 /* The whole record.  argv (argc entries, may be NULL) is stored as
  * config.command.  The status (and *v's exit code) follows from the checks
  * and res->run.signal (np_bench_status_of).  *out owns a new tree on

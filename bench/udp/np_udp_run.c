@@ -36,8 +36,6 @@
 #include "np_udp_engine.h"
 #include "np_udp_target.h"
 
-#define BATCH_MAX 64u
-
 void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,
                                 uint64_t n) {
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++) {
@@ -70,10 +68,6 @@ void np_udp_counters_add(struct np_udp_counters *d,
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
-}
-
-static unsigned clampu(uint64_t v, unsigned lo, unsigned hi) {
-  return v < lo ? lo : v > hi ? hi : (unsigned)v;
 }
 
 static double now_s(void) { return (double)np_udp_now_ns() / 1e9; }
@@ -240,18 +234,15 @@ static int open_client(struct np_udp_engine *eng, struct np_udp_client *cl,
 static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   const struct np_udp_config *cfg = eng->cfg;
   int rc;
-  eng->nlanes = np_udp_config_lanes(cfg);
-  eng->nclients = cfg->mode == NP_UDP_MODE_SERVER ? 0 : cfg->clients;
-  eng->nservers = cfg->mode == NP_UDP_MODE_CLIENT       ? 0
-                  : cfg->io_model == NP_UDP_IO_REUSEPORT ? eng->nlanes
-                  : cfg->io_model == NP_UDP_IO_CONNECTED
-                      ? eng->nlanes + eng->nclients
-                      : 1;
-  eng->rx_batch_server = clampu((4u << 20) / cfg->payload, 1, BATCH_MAX);
-  eng->tx_batch = clampu((1u << 20) / cfg->payload, 1, BATCH_MAX);
-  if (eng->tx_batch > cfg->window)
-    eng->tx_batch = cfg->window;
-  eng->rx_batch_client = eng->tx_batch;
+  struct np_udp_layout lay;
+  np_udp_layout_of(cfg, &lay);
+  eng->nlanes = lay.lanes;
+  eng->nservers = lay.servers;
+  eng->nclients = lay.clients;
+  eng->rx_batch_server = lay.rx_batch_server;
+  eng->tx_batch = lay.tx_batch;
+  eng->rx_batch_client = lay.rx_batch_client;
+  eng->steered = lay.steered;
   eng->lanes = calloc(eng->nlanes, sizeof *eng->lanes);
   eng->servers = calloc(eng->nservers + 1, sizeof *eng->servers);
   eng->clients = calloc(eng->nclients + 1, sizeof *eng->clients);
@@ -300,9 +291,8 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
   }
   /* reuseport: steer each client's requests to its own lane's server
    * socket (client id low byte mod lanes) instead of the kernel's flow
-   * hash, which would send about half of them across threads */
-  eng->steered = cfg->io_model == NP_UDP_IO_REUSEPORT && eng->nlanes > 1 &&
-                 cfg->payload >= 9 && cfg->mode == NP_UDP_MODE_LOOPBACK;
+   * hash, which would send about half of them across threads
+   * (np_udp_layout_of decided whether) */
   if (eng->steered) {
     rc = np_udp_sock_steer_reuseport(eng->tp->sock_fd(eng->servers[0].sock),
                                      eng->nlanes);

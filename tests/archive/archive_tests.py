@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """netproof-archive end-to-end tests: hostile bundles, reproducibility,
-interoperability with GNU tar / bsdtar / sha256sum / jq, extract, CLI.
+interoperability with GNU tar / bsdtar / sha256sum / jq, extract, CLI,
+signatures (with openssl interop both ways), packing refusals.
 
 usage: archive_tests.py GROUP BUILD_DIR WORK_DIR
   GROUP: setup | hostile | hostile_content | repro | interop | extract | cli
+         | sign | pack | largeset | memory
 `setup` runs `netproof-bench matrix bench/plans/quick.json` once into
 WORK_DIR/fixture/quick (a real results folder) and packs WORK_DIR/base.tar.gz;
 the other groups craft their cases from those.  Every case states the exit
 code and the message it expects, and checks that nothing was written.
 """
+import base64
+import glob
 import gzip
 import hashlib
 import io
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -103,6 +108,43 @@ def replace(members, name, fn):
 
 def top():
     return load(BASE)[0][0].name.rstrip("/")
+
+
+def rebag(members, t, edits, ev_fn=None):
+    """A dishonest re-bagging: replace payload files (edits: entry name ->
+    bytes) and make every checksum agree again - manifest lines,
+    evidence.json's file entries and payload size, bag-info's
+    Payload-Oxum, the tag manifest - exactly what a careful forger does."""
+    members = [(m, edits.get(m.name, d)) for m, d in members]
+    data = {m.name: d for m, d in members if d is not None}
+    pre = f"{t}/"
+    payload = {n[len(pre):]: d for n, d in data.items() if n.startswith(pre + "data/")}
+    man = "".join(f"{hashlib.sha256(d).hexdigest()}  {p}\n" for p, d in sorted(payload.items()))
+    ev = json.loads(data[pre + "evidence.json"])
+    def fix(o):
+        if isinstance(o, dict):
+            if "path" in o and "sha256" in o and o["path"] in payload:
+                o["sha256"] = hashlib.sha256(payload[o["path"]]).hexdigest()
+                o["bytes"] = len(payload[o["path"]])
+            for v in o.values():
+                fix(v)
+        elif isinstance(o, list):
+            for v in o:
+                fix(v)
+    fix(ev)
+    ev["payload"]["bytes"] = sum(len(d) for d in payload.values())
+    if ev_fn is not None:
+        ev_fn(ev)
+    info = data[pre + "bag-info.txt"].decode()
+    info = "".join(f"Payload-Oxum: {ev['payload']['bytes']}.{len(payload)}\n"
+                   if l.startswith("Payload-Oxum:") else l for l in info.splitlines(True))
+    tags = {"bag-info.txt": info.encode(), "bagit.txt": data[pre + "bagit.txt"],
+            "evidence.json": json.dumps(ev, indent="\t").encode() + b"\n",
+            "manifest-sha256.txt": man.encode()}
+    tags["tagmanifest-sha256.txt"] = "".join(
+        f"{hashlib.sha256(d).hexdigest()}  {n}\n" for n, d in sorted(tags.items())).encode()
+    return [(m, tags.get(m.name[len(pre):], d) if m.name[len(pre):] in tags else d)
+            for m, d in members]
 
 
 def expect_verify(name, path, code, needles, extra=()):
@@ -197,6 +239,24 @@ def group_hostile():
     expect_verify("too many entries", p("many.tgz"), 1, ["--max-entries"],
                   extra=["--max-entries", "40"])
 
+    # Order: entry paths must increase bytewise (what lets verify
+    # self-check a suite as it streams past).
+    recs = [i for i, (m, _) in enumerate(base) if m.name.endswith("/rep-1.json")]
+    moved = base[:recs[0]] + base[recs[0] + 1:recs[1]] + [base[recs[0]]] + base[recs[1]:]
+    write(moved, p("reentered.tgz"))
+    before = base[recs[1] - 1][0].name[len(t) + 1:].rstrip("/")
+    expect_verify("a record moved into the next configuration", p("reentered.tgz"), 1,
+                  [f"{base[recs[0]][0].name}: out of order: after '{before}' (entries must "
+                   "be sorted bytewise by path, as pack writes them)"])
+    write(base[:recs[0]] + base[recs[0] + 1:] + [base[recs[0]]], p("reentered-top.tgz"))
+    expect_verify("a record after the tag files", p("reentered-top.tgz"), 1,
+                  ["out of order: after 'tagmanifest-sha256.txt'"])
+    i = recs[0]
+    swapped = base[:i - 1] + [base[i], base[i - 1]] + base[i + 1:]
+    write(swapped, p("swapped.tgz"))
+    expect_verify("two files of a run swapped", p("swapped.tgz"), 1,
+                  [f"{base[i - 1][0].name}: out of order: after '"])
+
 
 
 def hostile_setup():
@@ -258,8 +318,8 @@ def group_hostile_content():
     expect_verify("edited record, manifests not updated", p("edited-record.tgz"), 1,
                   ["checksum mismatch"])
 
-    # Tampered record, re-packed so every checksum is consistent: only the
-    # report self-check's invariants can see it.
+    # Tampered record: pack refuses the folder; re-bagged by hand so that
+    # every checksum is consistent, only the self-check can see it.
     tam = os.path.join(d, "tampered", "quick")
     shutil.copytree(FIXTURE, tam)
     rec_path = os.path.join(tam, os.path.relpath(run_rec, f"{t}/data/quick"))
@@ -267,9 +327,12 @@ def group_hostile_content():
     rec["counters"]["received"] -= 1
     json.dump(rec, open(rec_path, "w"), indent=2)
     rc, out = run([ARCHIVE, "pack", tam, "-o", p("tampered.tgz")])
-    check(rc == 0, f"tampered folder packs ({out})")
-    expect_verify("tampered record (self-check)", p("tampered.tgz"), 1,
-                  [os.path.basename(run_rec)])
+    check(rc == 1 and os.path.basename(run_rec) in out and "not packed" in out
+          and not os.path.exists(p("tampered.tgz")),
+          f"pack refuses the tampered folder, exit 1 ({rc}: {out.strip()[:400]})")
+    write(rebag(base, t, {run_rec: open(rec_path, "rb").read()}), p("tampered.tgz"))
+    expect_verify("tampered record, re-bagged consistently (self-check)",
+                  p("tampered.tgz"), 1, [os.path.basename(run_rec)])
 
     renamed = []
     for m, x in base:
@@ -430,6 +493,320 @@ def group_cli():
     os.chmod(d, 0o755)
 
 
+def openssl_verify(pub, bundle, sig, d):
+    """The documented check with nothing but coreutils, tar and openssl:
+    the tag manifest's digest is the one signed, the first five lines are
+    the message, the signature line is base64."""
+    t = top()
+    msg, raw = os.path.join(d, "msg"), os.path.join(d, "sig.bin")
+    lines = open(sig, "rb").read().splitlines(True)
+    open(msg, "wb").write(b"".join(lines[:5]))
+    rc, out = run(["sh", "-c", f"sed -n 's/^signature: //p' '{sig}' | base64 -d > '{raw}'"])
+    rc1, out1 = run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pub, "-rawin",
+                     "-in", msg, "-sigfile", raw])
+    rc2, tm = run(["sh", "-c", f"tar -xzOf '{bundle}' '{t}/tagmanifest-sha256.txt' | sha256sum"])
+    rc3, fp = run(["sh", "-c", f"openssl pkey -pubin -in '{pub}' -outform DER | sha256sum"])
+    fields = dict(l.decode().rstrip("\n").split(": ", 1) for l in lines)
+    return (rc1 == 0 and "Signature Verified Successfully" in out1,
+            tm.split()[0] == fields.get("tagmanifest-sha256"),
+            fp.split()[0] == fields.get("key-sha256"))
+
+
+def group_sign():
+    d = tempfile.mkdtemp(dir=WORK, prefix="sign-")
+    p = lambda n: os.path.join(d, n)
+    b = p("b.tar.gz")
+    shutil.copyfile(BASE, b)
+    key, pub = p("k.pem"), p("k.pub.pem")
+    rc, out = run([ARCHIVE, "keygen", "--out", key])
+    check(rc == 0 and os.path.exists(pub), f"keygen writes KEY.pem and KEY.pub.pem ({rc} {out})")
+    check(os.stat(key).st_mode & 0o777 == 0o600, f"private key 0600 ({oct(os.stat(key).st_mode)})")
+    check(b"BEGIN PRIVATE KEY" in open(key, "rb").read() and
+          b"BEGIN PUBLIC KEY" in open(pub, "rb").read(), "PKCS#8 and SubjectPublicKeyInfo PEM")
+    before = open(key, "rb").read()
+    rc, out = run([ARCHIVE, "keygen", "--out", key])
+    check(rc == 2 and "refusing to overwrite" in out and open(key, "rb").read() == before,
+          f"keygen never overwrites ({rc} {out.strip()})")
+    rc, out = run([ARCHIVE, "sign", b, "--key", key])
+    check(rc == 0 and os.path.exists(b + ".sig"), f"sign writes BUNDLE.sig ({rc} {out})")
+    sig = open(b + ".sig", "rb").read()
+    lines = sig.decode().splitlines()
+    check([l.split(": ")[0] for l in lines] == ["netproof-signature", "algorithm", "bag",
+                                               "tagmanifest-sha256", "key-sha256", "signature"]
+          and lines[1] == "algorithm: ed25519" and lines[2] == f"bag: {top()}",
+          f"signature file format ({lines})")
+    check(before not in sig and b"PRIVATE" not in sig, "no key material in the signature")
+    rc, out = run([ARCHIVE, "sign", b, "--key", key])
+    check(rc == 2 and "refusing to overwrite" in out and open(b + ".sig", "rb").read() == sig,
+          f"sign never overwrites a signature ({rc} {out.strip()})")
+    rc, out = run([ARCHIVE, "verify", b, "--pubkey", pub])
+    check(rc == 0 and "valid, signed by key sha256 " in out, f"good signature: exit {rc} {out.strip()}")
+    ok = openssl_verify(pub, b, b + ".sig", d)
+    check(all(ok), f"openssl pkeyutl -verify -rawin checks our signature; digests match ({ok})")
+
+    # wrong key
+    rc, out = run([ARCHIVE, "keygen", "--out", p("other.pem")])
+    rc, out = run([ARCHIVE, "verify", b, "--pubkey", p("other.pub.pem")])
+    check(rc == 1 and f"{b}.sig: signed by key sha256 " in out and "other.pub.pem" in out,
+          f"wrong key: exit {rc} {out.strip()}")
+    # modified signature: one character of the signature, or a signed line
+    def sig_case(name, text, code, needle):
+        f = p(name + ".sig")
+        open(f, "wb").write(text)
+        rc, out = run([ARCHIVE, "verify", b, "--pubkey", pub, "--sig", f])
+        check(rc == code and needle in out, f"{name}: exit {rc} (want {code}) '{needle}'\n{out.strip()}")
+    s64 = lines[5][len("signature: "):]
+    flip = s64[:10] + ("A" if s64[10] != "A" else "B") + s64[11:]
+    sig_case("flipped", "\n".join(lines[:5] + ["signature: " + flip]).encode() + b"\n", 1,
+             "signature does not verify with")
+    tm = lines[3][:-1] + ("0" if lines[3][-1] != "0" else "1")
+    sig_case("signed-line", "\n".join(lines[:3] + [tm] + lines[4:]).encode() + b"\n", 1,
+             "signature does not verify with")
+    sig_case("truncated", sig[:-20], 1, "line 6: ")
+    sig_case("truncated-lines", b"\n".join(sig.split(b"\n")[:4]) + b"\n", 1,
+             "line 5: missing (the file ends early: truncated?)")
+    sig_case("crlf", sig.replace(b"\n", b"\r\n"), 1, "carriage return")
+    sig_case("trailing", sig + b"extra\n", 1, "line 7: unexpected text after the signature")
+    sig_case("version", sig.replace(b"netproof-signature: 1", b"netproof-signature: 2"), 1,
+             "line 1: unsupported signature format version")
+    # modified bundle: a valid bundle of other bytes (re-packed with another
+    # mtime) under the first bundle's signature
+    b2 = p("b2.tar.gz")
+    rc, out = run([ARCHIVE, "pack", FIXTURE, "-o", b2, "--name", top()],
+                  env={"SOURCE_DATE_EPOCH": "1700000000"})
+    rc0, out0 = run([ARCHIVE, "verify", b2])
+    shutil.copyfile(b + ".sig", b2 + ".sig")
+    rc, out = run([ARCHIVE, "verify", b2, "--pubkey", pub])
+    check(rc0 == 0 and rc == 1 and "(the bundle changed after it was signed)" in out,
+          f"modified bundle: alone valid ({rc0}), signed check exit {rc}: {out.strip()}")
+    # a forged record re-bagged consistently: self-check and signature
+    t = top()
+    base = load(BASE)
+    rec = next(m.name for m, _ in base if m.name.endswith("/rep-1.json"))
+    forged = rebag(base, t, {rec: dict(base_map(base))[rec].replace(b'"lost":', b'"lost": ', 1)})
+    b3 = p("b3.tar.gz")
+    write(forged, b3)
+    shutil.copyfile(b + ".sig", b3 + ".sig")
+    rc, out = run([ARCHIVE, "verify", b3, "--pubkey", pub])
+    check(rc == 1 and "changed after it was signed" in out and "checksum" not in out,
+          f"re-bagged forgery: exit {rc}: {out.strip()[:600]}")
+    rc, out = run([ARCHIVE, "extract", b3, "-C", p("x3"), "--pubkey", pub])
+    check(rc == 1 and not os.path.exists(p("x3")), f"extract refuses it too ({rc})")
+    rc, out = run([ARCHIVE, "extract", b, "-C", p("x1"), "--pubkey", pub])
+    check(rc == 0 and os.path.isdir(p("x1")), f"extract of the signed bundle ({rc} {out.strip()})")
+    # unreadable inputs: exit 2
+    os.remove(b2 + ".sig")
+    for args, needle in [(["verify", b2, "--pubkey", pub], "No such file"),
+                         (["verify", b, "--pubkey", key], "not an unencrypted PEM public key"),
+                         (["verify", b, "--pubkey", p("missing.pem")], "No such file"),
+                         (["verify", b, "--sig", b + ".sig"], "--pubkey goes with"),
+                         (["sign", b2], "usage"),
+                         (["keygen"], "usage")]:
+        rc, out = run([ARCHIVE, *args])
+        check(rc == 2 and needle in out, f"{' '.join(args[:1] + args[2:])}: exit {rc}, '{needle}'")
+    # a private key file readable by group or others is refused, untouched
+    os.chmod(key, 0o640)
+    rc, out = run([ARCHIVE, "sign", b2, "--key", key])
+    check(rc == 2 and "accessible by group or others (mode 0640)" in out and "chmod 600" in out
+          and not os.path.exists(b2 + ".sig"), f"key with mode 0640: exit {rc} {out.strip()}")
+    os.chmod(key, 0o604)
+    rc, out = run([ARCHIVE, "sign", b2, "--key", key])
+    check(rc == 2 and "(mode 0604)" in out, f"key with mode 0604: exit {rc}")
+    os.chmod(key, 0o600)
+    os.symlink(key, p("link.pem"))
+    rc, out = run([ARCHIVE, "sign", b2, "--key", p("link.pem")])
+    check(rc == 2 and "symbolic link" in out, f"key through a symlink: exit {rc} {out.strip()}")
+    # never sign an invalid bundle
+    bad = p("bad.tar.gz")
+    open(bad, "wb").write(open(BASE, "rb").read()[:-9])
+    rc, out = run([ARCHIVE, "sign", bad, "--key", key])
+    check(rc == 1 and not os.path.exists(bad + ".sig"), f"invalid bundle not signed ({rc})")
+
+    # openssl the other way: a key openssl made signs with our tool, and a
+    # signature openssl made over our message verifies with our tool
+    okey, opub = p("ossl.pem"), p("ossl.pub.pem")
+    rc1, _ = run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", okey])
+    os.chmod(okey, 0o600)
+    rc2, _ = run(["openssl", "pkey", "-in", okey, "-pubout", "-out", opub])
+    rc, out = run([ARCHIVE, "sign", b2, "--key", okey])
+    rc3, out3 = run([ARCHIVE, "verify", b2, "--pubkey", opub])
+    check(rc1 == rc2 == rc == rc3 == 0 and all(openssl_verify(opub, b2, b2 + ".sig", d)),
+          f"openssl-made key: sign {rc}, verify {rc3} {out3.strip()}")
+    msg = b"".join(open(b2 + ".sig", "rb").read().splitlines(True)[:5])
+    open(p("m"), "wb").write(msg)
+    rc, _ = run(["openssl", "pkeyutl", "-sign", "-inkey", okey, "-rawin", "-in", p("m"),
+                 "-out", p("osig.bin")])
+    s64 = base64.b64encode(open(p("osig.bin"), "rb").read()).decode()
+    open(p("osig.sig"), "wb").write(msg + f"signature: {s64}\n".encode())
+    rc2, out2 = run([ARCHIVE, "verify", b2, "--pubkey", opub, "--sig", p("osig.sig")])
+    check(rc == 0 and rc2 == 0, f"signature made by openssl pkeyutl -sign verifies ({rc2} {out2.strip()})")
+
+
+def base_map(members):
+    return [(m.name, d) for m, d in members if d is not None]
+
+
+def group_pack():
+    """pack refuses what must never be bundled."""
+    d = tempfile.mkdtemp(dir=WORK, prefix="pack-")
+    p = lambda n: os.path.join(d, n)
+    def refused(name, folder, code, needles):
+        out_b = p(name + ".tar.gz")
+        rc, out = run([ARCHIVE, "pack", folder, "-o", out_b])
+        check(rc == code and all(n in out for n in needles) and not os.path.exists(out_b)
+              and [f for f in os.listdir(d) if f.startswith(name + ".tar.gz")] == [],
+              f"pack {name}: exit {rc} (want {code}) {needles}\n{out.strip()[:800]}")
+        return out
+    # a truncated record
+    tr = os.path.join(d, "trunc", "quick")
+    shutil.copytree(FIXTURE, tr)
+    rec = sorted(glob.glob(os.path.join(tr, "runs", "*", "rep-1.json")))[0]
+    data = open(rec, "rb").read()
+    open(rec, "wb").write(data[:len(data) // 2])
+    rel = os.path.relpath(rec, os.path.dirname(tr))
+    out = refused("truncated", tr, 1, [f"{rel}: /: ", "not packed"])
+    # edited counters (every number consistent within the record's legs
+    # but not with the summary)
+    ed = os.path.join(d, "edited", "quick")
+    shutil.copytree(FIXTURE, ed)
+    rec = sorted(glob.glob(os.path.join(ed, "runs", "*", "rep-2.json")))[0]
+    r = json.load(open(rec))
+    r["counters"]["sent"] += 7
+    json.dump(r, open(rec, "w"), indent="\t")
+    rel = os.path.relpath(rec, os.path.dirname(ed))
+    out = refused("edited", ed, 1, [f"{rel}: /counters/", "1 of 1 result set(s) fail their "
+                                    "self-check; not packed"])
+    lines = [l for l in out.splitlines() if l.strip()]
+    check(all(l.startswith("quick/") or l.startswith("netproof-archive:") for l in lines),
+          f"problems printed as the self-check prints them (file: pointer: reason)")
+    # one bad folder among good ones refuses the whole bundle
+    ok = os.path.join(d, "ok", "quick2")
+    shutil.copytree(FIXTURE, ok)
+    out_b = p("mixed.tar.gz")
+    rc, out = run([ARCHIVE, "pack", ok, ed, "-o", out_b])
+    check(rc == 1 and "1 of 2 result set(s)" in out and not os.path.exists(out_b),
+          f"one failing set of two: exit {rc}")
+    # a private key never enters a bundle
+    kd = os.path.join(d, "withkey", "quick")
+    shutil.copytree(FIXTURE, kd)
+    rc, out = run([ARCHIVE, "keygen", "--out", os.path.join(kd, "signing.pem")])
+    refused("withkey", kd, 2, ["signing.pem: holds a PEM private key; keys never enter bundles"])
+    # --allow-incomplete belongs to pack only
+    rc, out = run([ARCHIVE, "verify", BASE, "--allow-incomplete"])
+    check(rc == 2, f"verify --allow-incomplete: usage error ({rc})")
+    # incomplete sets (real ones: interrupted by SIGINT, runner SIGKILLed):
+    # refused with exit 4 unless --allow-incomplete, which marks them
+    for kind in ("interrupted", "killed"):
+        folder = os.path.join(d, "inc", kind)
+        shutil.copytree(os.path.join(SRC, "tests", "selfcheck", f"fixture-udp-{kind}"), folder)
+        refused(kind, folder, 4, [f"netproof-archive: {kind}: incomplete: ",
+                                  "; not packed (--allow-incomplete packs it, marked "
+                                  "incomplete in evidence.json)"])
+        b = p(kind + "-allowed.tar.gz")
+        rc, out = run([ARCHIVE, "pack", folder, "-o", b, "--allow-incomplete"])
+        check(rc == 0 and f"{kind}: incomplete: " in out and "packed with --allow-incomplete" in out,
+              f"{kind}: packed with --allow-incomplete ({rc} {out.strip()})")
+        members = load(b)
+        bt = members[0][0].name.rstrip("/")
+        ev = json.loads(dict(base_map(members))[f"{bt}/evidence.json"])
+        check([x["self_check"] for x in ev["suites"]] == ["incomplete"],
+              f"{kind}: evidence.json marks the suite incomplete")
+        rc, out = run([ARCHIVE, "verify", b])
+        check(rc == 4 and f"{b}: valid" in out and "1 incomplete result set(s): " in out,
+              f"{kind}: verify says valid and incomplete, exit 4 ({rc} {out.strip()})")
+        forged = p(kind + "-forged.tar.gz")
+        def claim_clean(e):
+            e["suites"][0]["self_check"] = "clean"
+        write(rebag(members, bt, {}, claim_clean), forged)
+        rc, out = run([ARCHIVE, "verify", forged])
+        check(rc == 1 and "evidence.json: /suites/0/self_check: does not match the payload" in out,
+              f"{kind}: evidence re-bagged to claim a clean set: exit {rc} ({out.strip()[:300]})")
+    rc, out = run([ARCHIVE, "pack", FIXTURE, "-o", p("complete.tar.gz"), "--allow-incomplete"])
+    ev = json.loads(dict(base_map(load(p("complete.tar.gz"))))["complete/evidence.json"])
+    check(rc == 0 and "incomplete" not in out and ev["suites"][0]["self_check"] == "clean",
+          f"a complete set with --allow-incomplete is simply clean ({rc} {out.strip()})")
+
+
+LARGE_SET = os.path.join(SRC, "bench", "scripts", "large_set.py")
+
+
+def group_largeset():
+    """bench/scripts/large_set.py makes valid sets, or fails."""
+    d = tempfile.mkdtemp(dir=WORK, prefix="large-")
+    out = os.path.join(d, "big")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, out, "--runs", "30", "--source", FIXTURE],
+                   timeout=120)
+    check(rc == 0 and "self-check clean" in text, f"large_set: exit {rc} {text.strip()[-300:]}")
+    recs = glob.glob(os.path.join(out, "runs", "*", "rep-*.json"))
+    summ = json.load(open(os.path.join(out, "summary.json")))
+    suite = json.load(open(os.path.join(out, "suite.json")))
+    check(len(recs) == 32 and suite["repetitions"] == 8 and summ["repetitions"] == 8
+          and summ["plan_sha256"] == suite["plan_sha256"],
+          f"4 configurations x 8 repetitions, summary by the runner ({len(recs)} records)")
+    starts = []
+    for cid in [c["id"] for c in summ["configurations"]]:
+        for k in range(1, 9):
+            starts.append(json.load(open(os.path.join(out, "runs", cid, f"rep-{k}.json")))["started_at"])
+    check(starts == sorted(starts) and len(set(starts)) == len(starts),
+          "runs laid end to end in the runner's order")
+    rc, text = run([ARCHIVE, "pack", out, "-o", os.path.join(d, "big.tar.gz")])
+    rc2, text2 = run([ARCHIVE, "verify", os.path.join(d, "big.tar.gz")])
+    check(rc == 0 and rc2 == 0, f"the large set packs and verifies ({rc} {rc2} {text2.strip()[:300]})")
+    # a source that fails its self-check makes no set
+    bad = os.path.join(d, "bad", "quick")
+    shutil.copytree(FIXTURE, bad)
+    rec = sorted(glob.glob(os.path.join(bad, "runs", "*", "rep-1.json")))[0]
+    r = json.load(open(rec))
+    r["counters"]["received"] -= 3
+    json.dump(r, open(rec, "w"), indent="\t")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, os.path.join(d, "bad-big"), "--runs", "12",
+                    "--source", bad], timeout=120)
+    check(rc == 1 and "fails its self-check" in text, f"a bad source: exit {rc} {text.strip()[-300:]}")
+
+
+def verify_under_as(bundle, mib):
+    """verify with RLIMIT_AS (what `ulimit -v` sets) of mib MiB."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))
+    p = subprocess.run([ARCHIVE, "verify", bundle], capture_output=True, text=True,
+                       preexec_fn=limit, timeout=120)
+    return p.returncode, p.stdout + p.stderr
+
+
+def group_memory():
+    """verify's memory does not grow with the bundle's bytes: the address
+    space that verifying the small base bundle needs (shared libraries and
+    all) is measured, and a generated bundle whose payload is at least
+    twice that plus 48 MiB verifies within that plus 48 MiB.  (What does
+    grow is a few KiB per run - file list, evidence facts, the
+    self-check's per-run summary - well inside the margin here.)"""
+    lo, hi = 8, 1024
+    if verify_under_as(BASE, hi)[0] != 0:
+        check(False, "the base bundle verifies under a 1 GiB address-space limit")
+        return
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if verify_under_as(BASE, mid)[0] == 0 else (mid, hi)
+    limit = hi + 48
+    per_run = sum(os.path.getsize(f) for f in glob.glob(os.path.join(FIXTURE, "runs", "*", "*")))
+    per_run /= len(glob.glob(os.path.join(FIXTURE, "runs", "*", "rep-*.json")))
+    runs = int(2 * (limit << 20) / per_run) + 1
+    d = tempfile.mkdtemp(dir=WORK, prefix="memory-")
+    big, bundle = os.path.join(d, "big"), os.path.join(d, "big.tar.gz")
+    rc, text = run([sys.executable, LARGE_SET, BUILD, big, "--runs", str(runs), "--source", FIXTURE],
+                   timeout=600)
+    check(rc == 0, f"large set of {runs} runs ({text.strip()[-200:]})")
+    payload = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(big) for f in fs)
+    rc, text = run([ARCHIVE, "pack", big, "-o", bundle], timeout=600)
+    check(rc == 0, f"pack ({text.strip()[:300]})")
+    shutil.rmtree(big)
+    rc, text = verify_under_as(bundle, limit)
+    check(rc == 0 and "valid" in text and payload >= 2 * (limit << 20),
+          f"a {payload / 2**20:.0f} MiB payload verifies under RLIMIT_AS {limit} MiB "
+          f"(floor {hi} MiB): exit {rc} {text.strip()[-300:]}")
+    os.remove(bundle)
+
+
 BASE_MTIME = 0
 if GROUP != "setup":
     if not os.path.exists(BASE):
@@ -437,6 +814,8 @@ if GROUP != "setup":
         sys.exit(1)
     BASE_MTIME = load(BASE)[0][0].mtime
 {"setup": group_setup, "hostile": group_hostile, "hostile_content": group_hostile_content, "repro": group_repro,
- "interop": group_interop, "extract": group_extract, "cli": group_cli}[GROUP]()
+ "interop": group_interop, "extract": group_extract, "cli": group_cli, "sign": group_sign,
+ "pack": group_pack, "largeset": group_largeset,
+ "memory": group_memory}[GROUP]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -1,8 +1,10 @@
 /*
  * test_archive_unit.c - np_archive's pure pieces: RFC 3339 parsing, name
- * and path rules, manifest checking, evidence diff; and the inputs verify
- * cannot read at all (a folder, a missing file).
+ * and path rules, manifest checking, evidence diff, the signature file's
+ * form, the record scanner; and the inputs verify cannot read at all (a
+ * folder, a missing file).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +13,8 @@
 #include "np_bag.h"
 #include "np_bagit.h"
 #include "np_evidence.h"
+#include "np_jscan.h"
+#include "np_sigfile.h"
 #include "np_test.h"
 
 static void test_parse_time(void) {
@@ -123,11 +127,125 @@ static void test_unreadable(void) {
   ASSERT_OK(rmdir(dir));
 }
 
+static const char HEX_A[] =
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+static const char HEX_B[] =
+    "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
+
+/* A rendered signature parses back to the same fields; each way a file
+ * can be damaged is refused with the line it is on. */
+static void test_sigfile(void) {
+  struct np_sigfile s, t;
+  memset(&s, 0, sizeof s);
+  snprintf(s.bag, sizeof s.bag, "quick");
+  memcpy(s.tagmanifest_sha256, HEX_A, 65);
+  memcpy(s.key_sha256, HEX_B, 65);
+  for (int i = 0; i < NP_SIGFILE_SIG_BYTES; i++)
+    s.sig[i] = (unsigned char)(i * 7);
+  ASSERT_OK(np_sigfile_message(&s));
+  const char *want_msg = "netproof-signature: 1\nalgorithm: ed25519\n"
+                         "bag: quick\ntagmanifest-sha256: ";
+  ASSERT_TRUE(strncmp(s.message, want_msg, strlen(want_msg)) == 0);
+  char text[NP_SIGFILE_MAX], why[256];
+  size_t len;
+  ASSERT_OK(np_sigfile_render(&s, text, &len));
+  ASSERT_OK(np_sigfile_parse(text, len, &t, why, sizeof why));
+  ASSERT_STR_EQ(t.bag, "quick");
+  ASSERT_STR_EQ(t.tagmanifest_sha256, HEX_A);
+  ASSERT_STR_EQ(t.key_sha256, HEX_B);
+  ASSERT_EQ(memcmp(t.sig, s.sig, sizeof s.sig), 0);
+  ASSERT_EQ(t.message_len, s.message_len);
+  ASSERT_EQ(memcmp(t.message, s.message, s.message_len), 0);
+  /* bad fields are refused when forming the message */
+  struct np_sigfile bad = s;
+  bad.key_sha256[3] = 'G';
+  ASSERT_EQ(np_sigfile_message(&bad), NP_EINVAL);
+  snprintf(bad.bag, sizeof bad.bag, "../x");
+  ASSERT_EQ(np_sigfile_message(&bad), NP_EINVAL);
+  /* damage, one kind at a time: (edit, line named in the reason) */
+  struct {
+    const char *from, *to;
+    const char *why;
+  } cases[] = {
+      {"algorithm: ed25519", "algorithm: rsa", "line 2: unsupported algorithm"},
+      {"bag: quick", "bag: qu ick", "line 3: bag name"},
+      {"tagmanifest-sha256: 0", "tagmanifest-sha256: X", "line 4: expected 64"},
+      {"key-sha256: f", "key-sha256: F", "line 5: expected 64"},
+      {"key-sha256", "key_sha256", "line 5: expected 'key-sha256: ...'"},
+      {"\nsignature: ", "\nsignature:", "line 6: expected 'signature: ...'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char copy[NP_SIGFILE_MAX + 8];
+    const char *at = strstr(text, cases[i].from);
+    ASSERT_NOT_NULL(at);
+    snprintf(copy, sizeof copy, "%.*s%s%s", (int)(at - text), text,
+             cases[i].to, at + strlen(cases[i].from));
+    ASSERT_EQ(np_sigfile_parse(copy, strlen(copy), &t, why, sizeof why),
+              NP_EPARSE);
+    ASSERT_TRUE(strncmp(why, cases[i].why, strlen(cases[i].why)) == 0);
+  }
+  /* a signature one character short, or not canonical base64 */
+  char shorter[NP_SIGFILE_MAX];
+  memcpy(shorter, text, len);
+  memmove(shorter + len - 4, shorter + len - 3, 3); /* drop one before "==\n" */
+  ASSERT_EQ(np_sigfile_parse(shorter, len - 1, &t, why, sizeof why), NP_EPARSE);
+  ASSERT_TRUE(strncmp(why, "line 6: not the base64", 22) == 0);
+  /* 64 bytes end in one byte: two characters and "==", the second
+   * carrying 4 padding bits; setting one decodes to the same bytes but is
+   * another spelling, refused */
+  static const char b64[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char noncanon[NP_SIGFILE_MAX];
+  memcpy(noncanon, text, len);
+  size_t idx = (size_t)(strchr(b64, noncanon[len - 4]) - b64);
+  noncanon[len - 4] = b64[idx ^ 1];
+  ASSERT_EQ(np_sigfile_parse(noncanon, len, &t, why, sizeof why), NP_EPARSE);
+  ASSERT_TRUE(strncmp(why, "line 6: not the base64", 22) == 0);
+  /* the file ends early; carries a NUL; is too large */
+  ASSERT_EQ(np_sigfile_parse(text, s.message_len - 1, &t, why, sizeof why),
+            NP_EPARSE);
+  ASSERT_TRUE(strncmp(why, "line 5: no line end", 19) == 0);
+  ASSERT_EQ(np_sigfile_parse(text, 0, &t, why, sizeof why), NP_EPARSE);
+  ASSERT_TRUE(strncmp(why, "line 1: missing", 15) == 0);
+  char nul[NP_SIGFILE_MAX];
+  memcpy(nul, text, len);
+  nul[5] = '\0';
+  ASSERT_EQ(np_sigfile_parse(nul, len, &t, why, sizeof why), NP_EPARSE);
+  ASSERT_EQ(np_sigfile_parse(text, NP_SIGFILE_MAX + 1, &t, why, sizeof why),
+            NP_EPARSE);
+}
+
+/* The scanner reads what cJSON would and skips everything else. */
+static void test_jscan(void) {
+  static const char *const keys[] = {"status", "started_at",
+                                     "tool/source_sha256", "tool/x"};
+  char *v[4];
+  const char *doc =
+      "{\"a\": [1, {\"status\": \"inner\"}, \"}\\\"{\"], \"tool\": "
+      "{\"source_sha256\": \"abc\", \"x\": 5}, \"status\": \"pa\\u0073sed\","
+      " \"status\": \"second\", \"started_at\": \"t\\\\\"}";
+  ASSERT_OK(np_jscan_strings(doc, strlen(doc), keys, 4, v));
+  ASSERT_STR_EQ(v[0], "passed"); /* the first top-level one, decoded */
+  ASSERT_STR_EQ(v[1], "t\\");
+  ASSERT_STR_EQ(v[2], "abc");
+  ASSERT_TRUE(v[3] == NULL); /* a number is not a string */
+  for (int i = 0; i < 4; i++)
+    free(v[i]);
+  const char *bad[] = {"", "[]", "{\"status\": \"x\"", "{\"status\" \"x\"}",
+                       "{\"status\": \"x\"} trailing", "{\"a\": [1, 2}"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ASSERT_EQ(np_jscan_strings(bad[i], strlen(bad[i]), keys, 4, v), NP_EPARSE);
+    ASSERT_TRUE(v[0] == NULL && v[1] == NULL && v[2] == NULL);
+  }
+}
+
 int main(void) {
   test_parse_time();
   test_names();
   test_manifest();
   test_diff();
+  test_sigfile();
+  test_jscan();
   test_unreadable();
   return 0;
 }

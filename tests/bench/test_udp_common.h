@@ -48,8 +48,10 @@ static inline void udp_run(const struct np_udp_config *cfg,
   if (rc)
     fprintf(stderr, "np_udp_run: %s\n", eb.msg);
   ASSERT_OK(rc);
-  np_udp_loss_compute(&o->res.measure, &o->res, &o->loss);
-  np_udp_checks_eval(&o->res, &o->loss, &o->checks);
+  struct np_udp_check_input in;
+  np_udp_check_input_of(&o->res.measure, &o->res, &in);
+  np_udp_loss_compute(&in, &o->loss);
+  np_udp_checks_eval(&in, &o->loss, &o->checks);
   cJSON *doc = NULL;
   struct np_bench_verdict v;
   ASSERT_OK(np_udp_record_build(cfg, &o->res, &o->loss, &o->checks, 0, NULL,

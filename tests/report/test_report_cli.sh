@@ -23,7 +23,7 @@ sed -i 's/"server_replied": /"server_replied": 9/' "$tmp/bad/runs/$run/rep-2.jso
 [ $? -eq 1 ] || fail "tampered copy should exit 1"
 [ "$(wc -l <"$tmp/out")" -ge 2 ] || fail "every problem listed: $(cat "$tmp/out")"
 grep -q "^bad/runs/$run/rep-1.cmd.txt: /: missing" "$tmp/out" || fail "missing-file line: $(cat "$tmp/out")"
-grep -q "^bad/runs/$run/rep-2.json: /counters/server_replied: " "$tmp/out" || fail "pointer line: $(cat "$tmp/out")"
+grep -q "^bad/runs/$run/rep-2.json: /counters/lost_at_server: " "$tmp/out" || fail "pointer line: $(cat "$tmp/out")"
 "$bin" --self-check --results "$tmp/nonexistent" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "unreadable folder should exit 2"
 "$bin" --results "$fx" >/dev/null 2>&1
@@ -38,7 +38,7 @@ if grep -rq "$tmp" "$tmp/report"; then fail "absolute path in output"; fi
 # a set failing its self-check is not rendered ...
 "$bin" --results "$tmp/bad" --output "$tmp/refused" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] || fail "failing set should exit 1"
-grep -q "^bad/runs/$run/rep-2.json: /counters/server_replied: " "$tmp/out" || fail "problems printed: $(cat "$tmp/out")"
+grep -q "^bad/runs/$run/rep-2.json: /counters/lost_at_server: " "$tmp/out" || fail "problems printed: $(cat "$tmp/out")"
 grep -q "^netproof-report: bad: self-check found [0-9]* problems; not rendering it (--force" "$tmp/err" || fail "refusal line: $(cat "$tmp/err")"
 [ -e "$tmp/refused" ] && fail "nothing written for a refused set"
 # ... unless --force, which stamps every page and chart

@@ -148,9 +148,10 @@ static void check_tampering(const struct np_ftree *fx) {
        "not monotone"},
       {"failed check in a passed round", ADAPT,
        "rudp/rounds/2/checks/1/passed", FALSE_, 0, NULL,
-       "failed in a round marked passed"},
+       "/rudp/rounds/2/checks/1/passed: false, but re-deriving"},
       {"round failed, checks passed", NONE, "rudp/rounds/0/status", STR, 0,
-       "failed", "every check passed"},
+       "failed", "/rudp/rounds/0/status: \"failed\", but the round's counters "
+       "give \"passed\""},
       {"median round out of range", NONE, "rudp/median_round", SET, 7, NULL,
        "/rudp/median_round"},
       {"record summary spread", ADAPT, "rudp/summary/rtt_p99_us/max", SCALE,

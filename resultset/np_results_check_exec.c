@@ -1,0 +1,236 @@
+/*
+ * np_results_check_exec.c - the self-check's rules for exec records
+ * (`netproof-bench exec`, any benchmark program).  Nothing is taken on
+ * trust from the record:
+ *   - each kept file (stdout, stderr, the files metrics read) is in the
+ *     set beside the record, with the recorded size and SHA-256, and its
+ *     truncation flag agrees with its sizes;
+ *   - every metric is evaluated again from those kept bytes, by the same
+ *     code the benchmark used (bench/exec/np_exec_metric.c): the value, or
+ *     the kind of failure, must be the record's;
+ *   - every bound is held again against the metric and the record's own
+ *     kernel delta, and every check's verdict (completed, exit_status,
+ *     output_complete, metric_NAME, bound_K) follows from the record;
+ *   - summary.json's "exec.NAME" statistics come from the shared summary
+ *     builder (np_results_summary.c), rebuilt and compared at the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_exec_metric.h"
+#include "np_json.h"
+#include "np_results_exec.h"
+#include "np_results_check_int.h"
+#include "np_sha256.h"
+
+/* The record's verdict for check name, or -1 when it has none. */
+static int check_verdict(const cJSON *d, const char *name) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(d, "checks")) {
+    if (strcmp(np_json_get_string(c, "name", ""), name) == 0)
+      return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+  }
+  return -1;
+}
+
+static void want_verdict(struct np_results_check *c, const char *f,
+                         const cJSON *d, const char *name, int want,
+                         const char *why) {
+  int have = check_verdict(d, name);
+  if (have < 0)
+    np_chk_problem(c, f, "/checks", "no %s check", name);
+  else if (have != want)
+    np_chk_problem(c, f, "/checks", "%s says %s, but %s", name,
+                       have ? "passed" : "failed", why);
+}
+
+/* The set's path of kept entry k of record f into path (the record's
+ * folder + its "file"). */
+static const char *kept_path(const char *f, const cJSON *k, char *path,
+                             size_t len) {
+  const char *name = np_json_get_string(k, "file", NULL);
+  const char *slash = strrchr(f, '/');
+  if (name == NULL || strchr(name, '/') != NULL)
+    return NULL;
+  snprintf(path, len, "%.*s%s", slash ? (int)(slash - f + 1) : 0, f, name);
+  return path;
+}
+
+/* A kept file's bytes among the repetition's files, or NULL. */
+static const char *kept_data(struct np_chk_cur *cur, const char *f,
+                             const cJSON *k, size_t *len) {
+  char path[NP_CHK_PATH_MAX + 64];
+  return kept_path(f, k, path, sizeof path) ? np_chk_cur_other(cur, path, len)
+                                            : NULL;
+}
+
+/* A kept file: present beside the record, size and SHA-256 as recorded.
+ * Returns its bytes or NULL. */
+static const char *kept_file(struct np_results_check *c,
+                             struct np_chk_cur *cur, const char *f,
+                             const cJSON *k, const char *ptr, size_t *len) {
+  char path[NP_CHK_PATH_MAX + 64], hex[NP_SHA256_HEX_SIZE];
+  if (kept_path(f, k, path, sizeof path) == NULL)
+    return NULL;
+  const char *data = np_chk_cur_other(cur, path, len);
+  if (data == NULL) {
+    np_chk_problem(c, path, "", "missing (%s names it at %s)", f, ptr);
+    return NULL;
+  }
+  double bytes = np_json_get_number(k, "bytes", NAN),
+         total = np_json_get_number(k, "total_bytes", NAN);
+  int trunc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "truncated"));
+  if (bytes != (double)*len)
+    np_chk_problem(c, path, "", "%zu bytes, but %s says %.0f at %s/bytes",
+                   *len, f, bytes, ptr);
+  if (np_sha256_buf(data, *len, hex) == 0 &&
+      strcmp(hex, np_json_get_string(k, "sha256", "")) != 0)
+    np_chk_problem(c, path, "", "SHA-256 %s, but %s says %s at %s/sha256",
+                   hex, f, np_json_get_string(k, "sha256", "?"), ptr);
+  if (isfinite(total) && isfinite(bytes) && trunc != (total > bytes))
+    np_chk_problem(c, f, ptr, "truncated is %s with %.0f of %.0f bytes kept",
+                   trunc ? "true" : "false", bytes, total);
+  return data;
+}
+
+/* Evaluate metric m (record entry, index i) again from the kept bytes. */
+static void check_metric(struct np_results_check *c, struct np_chk_cur *t,
+                         const char *f,
+                         const cJSON *d, const cJSON *m, int i) {
+  char ptr[96], text[2048], name[64];
+  snprintf(ptr, sizeof ptr, "/exec/metrics/%d", i);
+  snprintf(text, sizeof text, "%s=%s", np_json_get_string(m, "name", ""),
+           np_json_get_string(m, "spec", ""));
+  struct np_exec_metric_spec spec;
+  struct np_errbuf eb = {{0}};
+  if (np_exec_metric_parse(text, &spec, &eb) != 0) {
+    np_chk_problem(c, f, ptr, "spec does not parse: %s", eb.msg);
+    return;
+  }
+  if (strcmp(spec.expr, np_json_get_string(m, "expr", "")) != 0 ||
+      strcmp(spec.unit, np_json_get_string(m, "unit", "")) != 0)
+    np_chk_problem(c, f, ptr, "expr or unit differ from its spec");
+  const char *data = NULL;
+  size_t len = 0;
+  int trunc = 0, readable = 1;
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(d, "exec");
+  if (spec.source == NP_EXEC_SOURCE_STDOUT) {
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(x, "stdout");
+    data = kept_data(t, f, k, &len);
+    trunc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "truncated"));
+    if (data == NULL)
+      return;
+  } else {
+    const cJSON *e, *hit = NULL;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "files")) {
+      if (hit == NULL &&
+          strcmp(np_json_get_string(e, "path", ""), spec.path) == 0)
+        hit = e;
+    }
+    if (hit == NULL) {
+      np_chk_problem(c, f, ptr, "reads %s, which /exec/files lacks",
+                         spec.path);
+      return;
+    }
+    readable = cJSON_GetObjectItemCaseSensitive(hit, "error") == NULL;
+    if (readable) {
+      data = kept_data(t, f, hit, &len);
+      trunc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hit, "truncated"));
+      if (data == NULL)
+        return;
+    }
+  }
+  struct np_exec_metric_val v;
+  if (!readable)
+    np_exec_metric_unreadable(&spec, "unreadable", &v);
+  else if (np_exec_metric_eval(&spec, data, len, trunc, &v) != 0)
+    return; /* out of memory: nothing to compare */
+  const char *fail = np_json_get_string(m, "failure", NULL);
+  const cJSON *val = cJSON_GetObjectItemCaseSensitive(m, "value");
+  const char *now = v.fail == NP_EXEC_OK ? NULL : np_exec_fail_name(v.fail);
+  if ((fail == NULL) != (now == NULL) ||
+      (fail != NULL && strcmp(fail, now) != 0))
+    np_chk_problem(c, f, ptr,
+                       "re-derived from the kept output: %s%s, but the "
+                       "record says %s",
+                       now ? now : "the value ", now ? "" : v.raw,
+                       fail ? fail : "it has a value");
+  else if (now == NULL && (!cJSON_IsNumber(val) || val->valuedouble != v.value))
+    np_chk_problem(c, f, ptr, "re-derived value %.17g from the kept "
+                       "output, but the record says %.17g", v.value,
+                       cJSON_IsNumber(val) ? val->valuedouble : NAN);
+  snprintf(name, sizeof name, "metric_%s", spec.name);
+  want_verdict(c, f, d, name, now == NULL,
+               now == NULL ? "the metric has its value" : "it has none");
+}
+
+/* Bound b (index i): its right side from the record's kernel delta, its
+ * verdict from the metric's value. */
+static void check_bound(struct np_results_check *c, const char *f,
+                        const cJSON *d, const cJSON *b, int i) {
+  char ptr[64], name[32], detail[320];
+  snprintf(ptr, sizeof ptr, "/exec/bounds/%d", i);
+  struct np_exec_bound bound;
+  if (np_exec_bound_parse(np_json_get_string(b, "check", ""), &bound, NULL)) {
+    np_chk_problem(c, f, ptr, "check does not parse");
+    return;
+  }
+  double rhs = bound.value;
+  if (bound.kernel) {
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(
+        np_json_pointer(d, "/kernel/delta"), bound.counter);
+    rhs = cJSON_IsNumber(k) ? k->valuedouble : NAN;
+  }
+  double have = np_json_get_number(b, "rhs", NAN);
+  if (isfinite(rhs) != isfinite(have) || (isfinite(rhs) && rhs != have))
+    np_chk_problem(c, f, ptr, "rhs %.17g, but %s gives %.17g", have,
+                       bound.kernel ? "kernel.delta" : "the check", rhs);
+  double lhs = np_results_exec_value(d, bound.metric);
+  int ok = np_exec_bound_eval(&bound, lhs, rhs, detail, sizeof detail);
+  snprintf(name, sizeof name, "bound_%d", i + 1);
+  want_verdict(c, f, d, name, ok, detail);
+}
+
+void np_chk_exec_record(const struct np_chk_rec *r) {
+  struct np_results_check *c = r->c;
+  struct np_chk_cur *t = r->cur;
+  const char *f = r->file;
+  const cJSON *d = r->doc;
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(d, "exec"), *e;
+  if (x == NULL)
+    return;
+  size_t len;
+  kept_file(c, t, f, cJSON_GetObjectItemCaseSensitive(x, "stdout"),
+            "/exec/stdout", &len);
+  kept_file(c, t, f, cJSON_GetObjectItemCaseSensitive(x, "stderr"),
+            "/exec/stderr", &len);
+  int i = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "files")) {
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "/exec/files/%d", i++);
+    if (cJSON_GetObjectItemCaseSensitive(e, "error") == NULL)
+      kept_file(c, t, f, e, ptr, &len);
+  }
+  i = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "metrics"))
+    check_metric(c, t, f, d, e, i++);
+  i = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "bounds"))
+    check_bound(c, f, d, e, i++);
+  const cJSON *oc = cJSON_GetObjectItemCaseSensitive(x, "outcome");
+  const char *kind = np_json_get_string(oc, "kind", "");
+  double code = np_json_get_number(oc, "exit_code", NAN),
+         want = np_json_get_number(oc, "expected_exit", NAN);
+  want_verdict(c, f, d, "completed",
+               strcmp(kind, "timeout") != 0 && strcmp(kind, "interrupted") != 0,
+               "the outcome says otherwise");
+  want_verdict(c, f, d, "exit_status",
+               strcmp(kind, "exited") == 0 && code == want,
+               "the outcome says otherwise");
+  int trunc =
+      cJSON_IsTrue(np_json_pointer(x, "/stdout/truncated")) ||
+      cJSON_IsTrue(np_json_pointer(x, "/stderr/truncated"));
+  want_verdict(c, f, d, "output_complete", !trunc,
+               "the kept output says otherwise");
+}

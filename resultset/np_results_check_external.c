@@ -1,0 +1,131 @@
+/*
+ * np_results_check_external.c - the self-check's rules for records of
+ * kind "udp-external" (`udp --connect`): the loss attribution adds up from
+ * the counters it names, the reply kinds add up to the sequence and
+ * content errors, and every misbehaviour check's verdict follows from its
+ * count.  Re-derived from the record alone, as the other kinds' rules.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_results_check_int.h"
+
+/* The verdict of check name in d's checks[], or -1 when absent. */
+static int check_verdict(const cJSON *d, const char *name) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(d, "checks")) {
+    if (strcmp(np_json_get_string(c, "name", ""), name) == 0)
+      return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+  }
+  return -1;
+}
+
+static void sums(struct np_results_check *c, const char *f, const cJSON *d) {
+  double seq = np_results_num(d, "/counters/sequence_errors"),
+         con = np_results_num(d, "/counters/content_errors"),
+         dup = np_results_num(d, "/external/replies/duplicates"),
+         reo = np_results_num(d, "/external/replies/reordered"),
+         sta = np_results_num(d, "/external/replies/stale"),
+         len = np_results_num(d, "/external/replies/wrong_length"),
+         cor = np_results_num(d, "/external/replies/corrupted");
+  if (isfinite(seq) && dup + reo + sta != seq)
+    np_chk_problem(c, f, "/external/replies",
+                       "duplicates + reordered + stale = %.0f, but "
+                       "counters.sequence_errors is %.0f",
+                       dup + reo + sta, seq);
+  if (isfinite(con) && len + cor != con)
+    np_chk_problem(c, f, "/external/replies",
+                       "wrong_length + corrupted = %.0f, but "
+                       "counters.content_errors is %.0f",
+                       len + cor, con);
+  static const struct {
+    const char *check; /* the check's name          */
+    const char *ptr;   /* the count it judges        */
+  } kinds[] = {{"no_duplicates", "/external/replies/duplicates"},
+               {"no_reordering", "/external/replies/reordered"},
+               {"no_stale_replies", "/external/replies/stale"},
+               {"no_wrong_length", "/external/replies/wrong_length"},
+               {"no_corruption", "/external/replies/corrupted"},
+               {"no_loss", "/counters/lost"}};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    double v = np_results_num(d, kinds[i].ptr);
+    int passed = check_verdict(d, kinds[i].check);
+    if (passed < 0 || !isfinite(v))
+      np_chk_problem(c, f, "/checks", "no %s check or no %s",
+                         kinds[i].check, kinds[i].ptr);
+    else if (passed != (v == 0))
+      np_chk_problem(c, f, "/checks",
+                         "%s says %s, but %s is %.0f", kinds[i].check,
+                         passed ? "passed" : "failed", kinds[i].ptr, v);
+  }
+}
+
+static void attribution(struct np_results_check *c, const char *f,
+                        const cJSON *d) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(d, "external"), "attribution");
+  double lost = np_results_num(d, "/external/attribution/lost"),
+         client = np_results_num(d, "/external/attribution/client_socket"),
+         server = np_results_num(d, "/external/attribution/server_socket"),
+         between = np_results_num(d, "/external/attribution/in_between"),
+         rest = np_results_num(d, "/external/attribution/not_attributed");
+  if (lost != np_results_num(d, "/counters/lost"))
+    np_chk_problem(c, f, "/external/attribution/lost",
+                       "%.0f, but counters.lost is %.0f", lost,
+                       np_results_num(d, "/counters/lost"));
+  double list = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
+                            cJSON_GetObjectItemCaseSensitive(d, "sockets"),
+                            "list")) list += np_json_get_number(s, "drops", 0);
+  if (client != list)
+    np_chk_problem(c, f, "/external/attribution/client_socket",
+                       "%.0f, but the client sockets' drops sum to %.0f",
+                       client, list);
+  int known = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(a, "possible"), "server_socket"));
+  if (known != isfinite(server))
+    np_chk_problem(c, f, "/external/attribution/possible/server_socket",
+                       "%s, but server_socket is %s", known ? "true" : "false",
+                       isfinite(server) ? "a number" : "null");
+  if (isfinite(server)) {
+    double sum = 0;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
+                              cJSON_GetObjectItemCaseSensitive(
+                                  cJSON_GetObjectItemCaseSensitive(d, "external"),
+                                  "server"),
+                              "sockets")) {
+      double before = np_results_num(s, "/before/drops"),
+             after = np_results_num(s, "/after/drops");
+      sum += after - before;
+    }
+    if (sum != server)
+      np_chk_problem(c, f, "/external/attribution/server_socket",
+                         "%.0f, but the server sockets' drops (after - "
+                         "before) sum to %.0f",
+                         server, sum);
+    if (between != lost - client - server)
+      np_chk_problem(c, f, "/external/attribution/in_between",
+                         "%.0f, not lost - client_socket - server_socket = "
+                         "%.0f",
+                         between, lost - client - server);
+  } else if (rest != lost - client) {
+    np_chk_problem(c, f, "/external/attribution/not_attributed",
+                       "%.0f, not lost - client_socket = %.0f", rest,
+                       lost - client);
+  }
+}
+
+void np_chk_external_record(const struct np_chk_rec *r) {
+  struct np_results_check *c = r->c;
+  const char *f = r->file;
+  const cJSON *d = r->doc;
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0 ||
+      cJSON_GetObjectItemCaseSensitive(d, "external") == NULL)
+    return;
+  sums(c, f, d);
+  attribution(c, f, d);
+}

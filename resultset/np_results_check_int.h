@@ -1,0 +1,298 @@
+/*
+ * np_results_check_int.h - state shared by the self-check's parts
+ * (internal to resultset/; not a public interface).
+ *
+ * The engine (np_results_check.c) gathers the files of one run, then
+ * np_chk_run_check (np_results_check_run.c) checks them and leaves a
+ * compact struct np_chk_run; the cross-file checks at the end
+ * (np_results_check_suite.c, np_results_check_summary.c,
+ * np_results_check_ids.c) see only those, suite.json and summary.json.
+ */
+#ifndef NP_RESULTS_CHECK_INT_H
+#define NP_RESULTS_CHECK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_bench_record.h"
+#include "np_kernel.h"
+#include "np_matrix_plan.h"
+#include "np_results.h"
+#include "np_results_selfcheck.h"
+#include "np_schema.h"
+
+#define NP_CHK_PATH_MAX 1024
+#define NP_CHK_SESSION_LEN 32
+#define NP_CHK_NO_TIME INT64_MIN
+#define NP_CHK_OTHERS 16 /* other files one repetition may have */
+
+/* The files of one repetition, by suffix. */
+enum np_chk_file {
+  NP_CHK_CMD,     /* rep-N.cmd.txt           */
+  NP_CHK_JSON,    /* rep-N.json              */
+  NP_CHK_KAFTER,  /* rep-N.kernel-after.txt  */
+  NP_CHK_KBEFORE, /* rep-N.kernel-before.txt */
+  NP_CHK_STDERR,  /* rep-N.stderr.txt        */
+  NP_CHK_NFILES
+};
+
+/* Suffix of each (".cmd.txt", ...). */
+extern const char *const np_chk_suffix[NP_CHK_NFILES];
+
+/* One repetition's files as fed (copies, freed after the run's check). */
+struct np_chk_cur {
+  int active;                  /* a run is being gathered              */
+  char stem[NP_CHK_PATH_MAX];  /* "runs/<cid>/rep-<n>"                  */
+  char cid[NP_RESULTS_ID_MAX]; /* configuration id                      */
+  long rep;                    /* repetition number                     */
+  char *data[NP_CHK_NFILES];   /* file contents (NUL-terminated) or NULL */
+  size_t len[NP_CHK_NFILES];   /* their lengths                         */
+  int tmp_record;              /* rep-N.json.tmp present                */
+  int child_tmp;               /* a child's rep-N.json.tmp.tmp.<pid>     */
+  struct np_chk_other {        /* any other rep-N.* file (an exec record's
+                                  kept output: rep-N.program.stdout.txt) */
+    char suffix[64];           /* after the stem                        */
+    char *data;                /* contents (NUL-terminated)             */
+    size_t len;
+    int used;                  /* a record named it                     */
+  } other[NP_CHK_OTHERS];
+  size_t nother;
+};
+
+/* The bytes of the repetition's file at path (a set path beside the
+ * record), marked used; NULL when it has no such file. */
+const char *np_chk_cur_other(struct np_chk_cur *cur, const char *path,
+                             size_t *len);
+
+/* rep-N.cmd.txt, parsed. */
+struct np_chk_cmd {
+  int ok;                /* the file parsed                               */
+  char **argv;           /* the shell-unquoted command (malloc'd)         */
+  int argc;              /* entries of argv                               */
+  int64_t start, end;    /* started_at / ended_at, ms (NP_CHK_NO_TIME)    */
+  int start_whole, end_whole; /* written with whole seconds               */
+  double wall;           /* wall_seconds, NAN when absent                 */
+  char outcome[128];     /* "exit 0", "signal 9 (KILL)", ...; "" absent   */
+};
+
+/* What the end of the check needs of one repetition. */
+struct np_chk_run {
+  char cid[NP_RESULTS_ID_MAX]; /* configuration id (runs/<cid>/)           */
+  long rep;                    /* repetition number                        */
+  char file[NP_CHK_PATH_MAX + 8]; /* the record's path in the set          */
+  int have_record;             /* the record parsed as a JSON object       */
+  int partial;                 /* no record, but other files of the rep    */
+  int runner_written;          /* the matrix runner wrote it ("failure")   */
+  char status[16];             /* the record's status                      */
+  char protocol[16];           /* config.protocol ("udp-external", ...)    */
+  int64_t cmd_start, cmd_end;  /* cmd.txt's window (ms, NP_CHK_NO_TIME)    */
+  int cmd_whole;               /* cmd.txt times in whole seconds           */
+  int64_t rec_start, rec_end;  /* the record's started_at / ended_at       */
+  int rec_whole;               /* record times in whole seconds            */
+  char session[NP_CHK_SESSION_LEN + 1]; /* runner.session or ""            */
+  char *args;          /* the command's options (after the protocol,
+                          without --output), '\x1f'-joined; malloc'd     */
+  char *rec_args;      /* the record's own config.command, the same way  */
+  char *out_prefix;    /* --output's folder before "runs/<cid>/...";
+                          malloc'd or NULL                                */
+  char *binary;        /* cmd.txt's program path; malloc'd or NULL       */
+  char *identity;      /* machine identity fields, '\x1f'-joined; or NULL */
+  cJSON *options;      /* runner-written records: config without protocol
+                          and command (plan names restored); or NULL     */
+  int src_hash, bin_hash; /* interned tool hashes (-1: absent)            */
+  long plan_idx;          /* its configuration in the plan (-1: none)     */
+  uint64_t fingerprint;   /* identifies one run's data (copies)           */
+  cJSON *entry;           /* its summary.json entry (np_results_summary_rep) */
+};
+
+struct np_results_check {
+  char label[256];           /* prefix of file names in problems          */
+  np_results_problem_fn fn;  /* caller's callback                         */
+  void *ctx;                 /* caller's context                          */
+  size_t problems;           /* problems reported so far                  */
+  struct np_schema *schema_run, *schema_suite, *schema_summary; /* lazily */
+  const char *vfile;         /* file being validated (schema callback)    */
+  struct np_chk_cur cur;     /* the repetition being gathered             */
+  struct np_chk_run *runs;   /* checked repetitions, in feed order        */
+  size_t nruns, cap;
+  char last[NP_CHK_PATH_MAX]; /* the previous path fed                    */
+  cJSON *suite, *summary;    /* parsed (NULL when absent or broken)       */
+  int suite_seen, summary_seen; /* present in the set                     */
+  char **kept;               /* kept/... record paths                     */
+  size_t nkept;
+  int lock_seen;             /* .netproof-matrix.lock present             */
+  char **hashes;             /* interned tool hashes                      */
+  size_t nhashes;
+  int finished;              /* finish was called                         */
+  int oom;                   /* an allocation failed: finish says so      */
+};
+
+/* A record's number as a count: NaN, negative or absent give 0, a value
+ * beyond the type its largest value (no undefined conversion on hostile
+ * input). */
+static inline uint64_t np_chk_u64(double v) {
+  return !(v > 0) ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+static inline int64_t np_chk_i64(double v) {
+  return v != v                      ? 0
+         : v >= 9223372036854775807.0 ? INT64_MAX
+         : v <= -9223372036854775807.0 ? -INT64_MAX
+                                       : (int64_t)v;
+}
+
+/* Report one problem about file (relative to the set), JSON pointer ptr
+ * ("" for the whole file). */
+void np_chk_problem(struct np_results_check *c, const char *file,
+                    const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Parse data as JSON, check its "schema" tag and validate it (problems
+ * reported on file).  Returns the document, or NULL when it does not
+ * parse (then reported); *valid is 0 when the tag or the schema failed. */
+cJSON *np_chk_json(struct np_results_check *c, const char *file,
+                   const char *data, size_t len, const char *tag,
+                   int *valid);
+
+/* A timestamp (np_time_parse) in ms, NP_CHK_NO_TIME when s is NULL or
+ * not one; *whole = 1 when it has no fraction (sets before 0.2). */
+int64_t np_chk_time(const char *s, int *whole);
+
+/* a <= b, allowing the second a whole-second timestamp hides. */
+int np_chk_time_le(int64_t a, int a_whole, int64_t b, int b_whole);
+
+/* Compare have (the file's) with want (re-derived) recursively; every
+ * difference becomes one problem at base + its pointer, "<have>, but
+ * <what> gives <want>" (numbers equal within 1e-9 relative).  Returns the
+ * number of differences reported (at most max; then one more line says
+ * how many were left out). */
+size_t np_chk_diff(struct np_results_check *c, const char *file,
+                   const char *base, const cJSON *have, const cJSON *want,
+                   const char *what, size_t max);
+
+/* np_chk_diff for a record's config against the one its command gives:
+ * fields the record does not hold (added by later versions) and rules in
+ * words ("drain_rule", "work_unit": each version's own text) are not
+ * compared; every other field is, including any the record adds. */
+size_t np_chk_diff_subset(struct np_results_check *c, const char *file,
+                          const char *base, const cJSON *have,
+                          const cJSON *want, const char *what, size_t max);
+
+/* JSON pointer base + "/" + escaped key into buf. */
+void np_chk_ptr(char *buf, size_t len, const char *base, const char *key);
+
+/* Index of the interned copy of s (added when new), -1 for NULL. */
+int np_chk_intern(struct np_results_check *c, const char *s);
+
+/* Split a shell-quoted command line (the runner's quoting: plain words
+ * and '...' with '\'' for a quote) into *argv (malloc'd array and strings;
+ * free with np_chk_argv_free).  0 or NP_EPARSE / NP_ENOMEM. */
+int np_chk_shell_split(const char *line, char ***argv, int *argc);
+void np_chk_argv_free(char **argv, int argc);
+
+/* Parse rep-N.cmd.txt into *out (out->ok 0 when it has no command line). */
+void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out);
+void np_chk_cmd_free(struct np_chk_cmd *cmd);
+
+/* The checks of one repetition's files into run (np_results_check_run.c). */
+void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
+                      struct np_chk_run *run);
+
+/* What the record-level checks of one record share. */
+struct np_chk_rec {
+  struct np_results_check *c;
+  const char *file;          /* the record's path                       */
+  const char *stem;          /* "runs/<cid>/rep-<n>"                     */
+  const cJSON *doc;          /* the record                              */
+  const struct np_kernel *kb, *ka; /* runner's snapshots (NULL: absent)  */
+  const char *stderr_text;   /* rep-N.stderr.txt or NULL                */
+  size_t stderr_len;
+  struct np_chk_cur *cur;    /* all the repetition's files              */
+};
+
+/* udp records: counters, legs, percentiles, rates; checks[], status and
+ * reasons derived by np_udp_checks; sockets sums; config from the command
+ * (np_results_check_udp.c). */
+void np_chk_udp_record(const struct np_chk_rec *r);
+
+/* exec records: the kept output beside the record, every metric
+ * re-derived from it by np_exec_metric, every bound and check verdict
+ * (np_results_check_exec.c). */
+void np_chk_exec_record(const struct np_chk_rec *r);
+
+/* udp-external records (udp --connect): attribution and reply kinds add
+ * up, check verdicts follow their counts (np_results_check_external.c). */
+void np_chk_external_record(const struct np_chk_rec *r);
+
+/* Two-host records (udp --agent, np_results_far.h): both machine
+ * identities, far kernel deltas, server counters, legs, attribution and
+ * clocks; nothing without a far part (np_results_check_far.c). */
+void np_chk_far_record(const struct np_chk_rec *r);
+
+/* rudp records: per-round invariants, round and record checks, reasons,
+ * relay sums and applied rates, config from the command
+ * (np_results_check_rudp.c; relay: np_results_check_relay.c). */
+void np_chk_rudp_record(const struct np_chk_rec *r);
+void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *round,
+                        const cJSON *relay_cfg, int i);
+
+/* The record's verdict against the re-derived checks (n of them): its
+ * checks[] as np_bench_record_checks writes them, its status by
+ * np_bench_status_of with the signal its first reason names, and its
+ * reasons[] by np_bench_record_reasons (kind_reasons: the kind's own list,
+ * consumed; NULL for one line per failed check)
+ * (np_results_check_verdict.c). */
+void np_chk_verdict(const struct np_chk_rec *r,
+                    const struct np_bench_check *checks, unsigned n,
+                    cJSON *kind_reasons);
+
+/* Every line of want[0..n) is a whole line of the record's stderr file;
+ * prefix ("netproof-bench udp: ") finds the line shown instead. */
+void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
+                         size_t n, const char *prefix);
+
+/* The record's config.command as a malloc'd argv (np_chk_argv_free).
+ * 0, NP_EPARSE (not all strings) or NP_ENOMEM. */
+int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc);
+
+/* 1 when version v ("0.1.0") is older than ref ("0.2.0"), comparing the
+ * dotted numbers in turn; an empty or unreadable v counts as older. */
+int np_chk_version_before(const char *v, const char *ref);
+
+/* A phase measured for `measured` s against `configured` s: at least the
+ * configured time (unless the record is interrupted), at most 5 % + 0.5 s
+ * more; a problem at ptr otherwise. */
+void np_chk_phase_seconds(const struct np_chk_rec *r, const char *ptr,
+                          double measured, double configured);
+
+/* Kernel evidence of one record: kernel.delta = after - before, the
+ * record's snapshots inside the runner's, and the datagrams the record
+ * claims covered by the kernel's counts (np_results_check_kernel.c). */
+void np_chk_kernel(const struct np_chk_rec *r);
+
+/* Cross-file checks at the end (np_results_check_suite.c): fills out. */
+void np_chk_suite(struct np_results_check *c,
+                  const struct np_matrix_plan *plan,
+                  struct np_results_outcome *out);
+
+/* summary.json rebuilt from the runs' entries and compared
+ * (np_results_check_summary.c). */
+void np_chk_summary(struct np_results_check *c,
+                    const struct np_matrix_plan *plan);
+
+/* Duplicated ids, copies, config against the folder's id
+ * (np_results_check_ids.c). */
+void np_chk_ids(struct np_results_check *c);
+
+/* The fields that name one machine (hostname, cpu_model, logical_cores,
+ * mem_total_bytes, kernel_release, os_pretty_name, arch, hypervisor) as
+ * "key=value" joined by '\x1f' (malloc'd; NULL on no memory). */
+char *np_chk_identity(const cJSON *machine);
+
+/* Every run's plan_idx: the index of its configuration in the plan, or
+ * -1 (plan NULL, or not one of its ids). */
+void np_chk_plan_index_all(struct np_results_check *c,
+                           const struct np_matrix_plan *p);
+
+#endif /* NP_RESULTS_CHECK_INT_H */

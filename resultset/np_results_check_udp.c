@@ -1,0 +1,272 @@
+/*
+ * np_results_check_udp.c - a `netproof-bench udp` record re-derived:
+ *   - arithmetic: no negative count, the legs (lost = sent - received =
+ *     request leg + at server + reply leg), received <= server_replied,
+ *     monotone percentiles, round trips/s = roundtrips / (seconds + drain)
+ *     within 0.5 %;
+ *   - the verdict: checks[], status and reasons from the counters and the
+ *     per-socket drops by np_udp_checks (the benchmark's own code);
+ *     sockets.kernel_drops, server_drops, client_drops = the per-socket
+ *     drops summed by role;
+ *   - the configuration: config.command parsed by the command's option
+ *     table and turned back into "config" by np_udp_config_json, so an
+ *     edited config field contradicts the command; the phases last their
+ *     configured time;
+ *   - stderr: the summary line (np_udp_summary_line) and the failed-check
+ *     lines the command printed for this record.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_results_check_int.h"
+#include "np_udp_checks.h"
+#include "np_udp_options.h"
+#include "np_udp_record.h"
+
+static int near(double a, double b, double rel) {
+  return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-9;
+}
+
+static uint64_t u64(const cJSON *o, const char *key) {
+  return np_chk_u64(np_json_get_number(o, key, 0));
+}
+
+/* Any negative number directly under obj (counters are never negative). */
+static void no_negatives(const struct np_chk_rec *r, const cJSON *obj,
+                         const char *base) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, obj) {
+    if (cJSON_IsNumber(e) && e->valuedouble < 0) {
+      char p[256];
+      np_chk_ptr(p, sizeof p, base, e->string);
+      np_chk_problem(r->c, r->file, p, "negative count %g", e->valuedouble);
+    }
+  }
+}
+
+static void check_arithmetic(const struct np_chk_rec *r) {
+  struct np_results_check *c = r->c;
+  const char *f = r->file;
+  const cJSON *d = r->doc;
+  const cJSON *cn = cJSON_GetObjectItemCaseSensitive(d, "counters");
+  no_negatives(r, cn, "/counters");
+  double sent = np_results_num(d, "/counters/sent"),
+         srecv = np_results_num(d, "/counters/server_received"),
+         srepl = np_results_num(d, "/counters/server_replied"),
+         recv = np_results_num(d, "/counters/received"),
+         lost = np_results_num(d, "/counters/lost"),
+         lreq = np_results_num(d, "/counters/lost_request_leg"),
+         lsrv = np_results_num(d, "/counters/lost_at_server"),
+         lresp = np_results_num(d, "/counters/lost_reply_leg");
+  if (isfinite(sent) && isfinite(srecv) && isfinite(lreq) &&
+      sent - srecv != lreq)
+    np_chk_problem(c, f, "/counters/lost_request_leg",
+                   "sent - server_received = %.0f, record says %.0f",
+                   sent - srecv, lreq);
+  if (isfinite(srecv) && isfinite(srepl) && isfinite(lsrv) &&
+      srecv - srepl != lsrv)
+    np_chk_problem(c, f, "/counters/lost_at_server",
+                   "server_received - server_replied = %.0f, record says "
+                   "%.0f",
+                   srecv - srepl, lsrv);
+  if (isfinite(srepl) && isfinite(recv) && isfinite(lresp) &&
+      srepl - recv != lresp)
+    np_chk_problem(c, f, "/counters/lost_reply_leg",
+                   "server_replied - received = %.0f, record says %.0f",
+                   srepl - recv, lresp);
+  if (isfinite(sent) && isfinite(recv) && isfinite(lost) && sent - recv != lost)
+    np_chk_problem(c, f, "/counters/lost",
+                   "sent - received = %.0f, record says %.0f", sent - recv,
+                   lost);
+  if (isfinite(recv) && isfinite(srepl) && recv > srepl)
+    np_chk_problem(c, f, "/counters/received",
+                   "more echoes received (%.0f) than the server sent (%.0f)",
+                   recv, srepl);
+  double rt = np_results_num(d, "/measurement/roundtrips");
+  if (isfinite(rt) && isfinite(recv) && rt != recv)
+    np_chk_problem(c, f, "/measurement/roundtrips",
+                   "%.0f, but counters.received (completed round trips) is "
+                   "%.0f",
+                   rt, recv);
+  static const char *const pct[] = {"min", "p50", "p90", "p99", "p999", "max"};
+  double prev = NAN;
+  const char *prevk = NULL;
+  for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
+    char key[64];
+    snprintf(key, sizeof key, "/measurement/rtt_us/%s", pct[i]);
+    double v = np_results_num(d, key);
+    if (!isfinite(v))
+      continue;
+    if (v < 0)
+      np_chk_problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
+    if (isfinite(prev) && v < prev)
+      np_chk_problem(c, f, "/measurement/rtt_us",
+                     "percentiles not monotone: %s %g < %s %g", pct[i], v,
+                     prevk, prev);
+    prev = v;
+    prevk = pct[i];
+  }
+  double rps = np_results_num(d, "/measurement/roundtrips_per_sec"),
+         secs = np_results_num(d, "/measurement/seconds"),
+         drain = np_results_num(d, "/measurement/drain_seconds");
+  if (isfinite(rt) && isfinite(rps) && isfinite(secs) && secs > 0) {
+    double b = rt / (secs + (isfinite(drain) ? drain : 0));
+    if (!near(rps, b, 0.005))
+      np_chk_problem(c, f, "/measurement/roundtrips_per_sec",
+                     "%.3f is not roundtrips / (seconds + drain_seconds) "
+                     "(%.3f) within 0.5 %%",
+                     rps, b);
+  }
+  double u = np_results_num(d, "/measurement/cpu_user_seconds"),
+         sy = np_results_num(d, "/measurement/cpu_sys_seconds"),
+         cpu = np_results_num(d, "/measurement/cpu_percent");
+  if (isfinite(u) && isfinite(sy) && isfinite(cpu) && isfinite(secs) &&
+      secs > 0) {
+    double want = 100 * (u + sy) / (secs + (isfinite(drain) ? drain : 0));
+    if (!near(cpu, want, 0.005))
+      np_chk_problem(c, f, "/measurement/cpu_percent",
+                     "%.4g is not 100 x (cpu_user + cpu_sys) / (seconds + "
+                     "drain_seconds) = %.4g",
+                     cpu, want);
+  }
+}
+
+/* The check input from the record: counters and per-socket drops. */
+static void input_of(const cJSON *d, struct np_udp_check_input *in) {
+  const cJSON *cn = cJSON_GetObjectItemCaseSensitive(d, "counters");
+  *in = (struct np_udp_check_input){
+      .sent = u64(cn, "sent"),
+      .server_received = u64(cn, "server_received"),
+      .server_replied = u64(cn, "server_replied"),
+      .received = u64(cn, "received"),
+      .content_errors = u64(cn, "content_errors"),
+      .sequence_errors = u64(cn, "sequence_errors"),
+      .send_errors = u64(cn, "send_errors"),
+      .server_send_errors = u64(cn, "server_send_errors"),
+      .truncated = u64(cn, "truncated")};
+  const cJSON *s;
+  cJSON_ArrayForEach(s, np_json_pointer(d, "/sockets/list")) {
+    const char *role = np_json_get_string(s, "role", "");
+    if (strcmp(role, "server") == 0)
+      in->server_drops += u64(s, "drops");
+    else if (strcmp(role, "client") == 0)
+      in->client_drops += u64(s, "drops");
+  }
+}
+
+static void check_sockets(const struct np_chk_rec *r,
+                          const struct np_udp_loss *l) {
+  static const char *const keys[] = {"kernel_drops", "server_drops",
+                                     "client_drops"};
+  const uint64_t want[] = {l->kernel_drops, l->server_drops, l->client_drops};
+  const cJSON *sk = cJSON_GetObjectItemCaseSensitive(r->doc, "sockets");
+  for (int i = 0; i < 3; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(sk, keys[i]);
+    char p[64];
+    snprintf(p, sizeof p, "/sockets/%s", keys[i]);
+    if (cJSON_IsNumber(v) && v->valuedouble != (double)want[i])
+      np_chk_problem(r->c, r->file, p,
+                     "%.0f, but the per-socket drops of /sockets/list sum to "
+                     "%llu",
+                     v->valuedouble, (unsigned long long)want[i]);
+  }
+}
+
+/* config from config.command by the command's option table. */
+static void check_config(const struct np_chk_rec *r) {
+  char **argv = NULL;
+  int argc = 0, help = 0;
+  if (np_chk_record_argv(r->doc, &argv, &argc) != 0 || argc < 1) {
+    np_chk_problem(r->c, r->file, "/config/command",
+                   "not the argument vector the benchmark ran");
+    np_chk_argv_free(argv, argc);
+    return;
+  }
+  struct np_udp_config cfg;
+  struct np_errbuf eb = {{0}};
+  if (np_bench_opt_parse(&np_udp_optset, argc, argv, &cfg, &help, &eb) != 0) {
+    np_chk_problem(r->c, r->file, "/config/command",
+                   "netproof-bench udp refuses it: %s", eb.msg);
+  } else {
+    struct np_udp_layout lay;
+    np_udp_layout_of(&cfg, &lay);
+    cJSON *want = np_udp_config_json(&cfg, &lay, argc, argv);
+    if (want == NULL)
+      r->c->oom = 1;
+    else
+      np_chk_diff_subset(r->c, r->file, "/config",
+                  cJSON_GetObjectItemCaseSensitive(r->doc, "config"), want,
+                  "its command", 16);
+    cJSON_Delete(want);
+    np_chk_phase_seconds(r, "/measurement/seconds",
+                         np_results_num(r->doc, "/measurement/seconds"),
+                         cfg.seconds);
+    np_chk_phase_seconds(r, "/warmup/seconds",
+                         np_results_num(r->doc, "/warmup/seconds"),
+                         cfg.warmup);
+  }
+  np_chk_argv_free(argv, argc);
+}
+
+static int quiet(const cJSON *doc) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, np_json_pointer(doc, "/config/command")) {
+    if (cJSON_IsString(it) && strcmp(it->valuestring, "--quiet") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static void check_stderr(const struct np_chk_rec *r,
+                         const struct np_udp_checks *cs) {
+  const cJSON *d = r->doc;
+  if (quiet(d))
+    return;
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  struct np_udp_summary_input in = {
+      .backend = np_json_get_string(cfg, "backend", "?"),
+      .io_model = np_json_get_string(cfg, "io_model", "?"),
+      .payload = u64(cfg, "payload"),
+      .clients = u64(cfg, "clients"),
+      .window = u64(cfg, "window"),
+      .roundtrips_per_sec = np_results_num(d, "/measurement/roundtrips_per_sec"),
+      .p50_us = np_results_num(d, "/measurement/rtt_us/p50"),
+      .p99_us = np_results_num(d, "/measurement/rtt_us/p99"),
+      .lost = np_chk_i64(np_results_num(d, "/counters/lost")),
+      .kernel_drops = np_chk_u64(np_results_num(d, "/sockets/kernel_drops")),
+      .cpu_percent = np_results_num(d, "/measurement/cpu_percent"),
+      .status = np_json_get_string(d, "status", "?")};
+  char *lines[NP_UDP_MAX_CHECKS + 1];
+  size_t n = 0;
+  char buf[NP_UDP_MAX_CHECKS + 1][600];
+  np_udp_summary_line(&in, buf[0], sizeof buf[0]);
+  lines[n++] = buf[0];
+  for (unsigned i = 0; i < cs->n; i++)
+    if (!cs->item[i].passed) {
+      np_udp_check_line(&cs->item[i], buf[n], sizeof buf[n]);
+      lines[n] = buf[n];
+      n++;
+    }
+  np_chk_stderr_lines(r, lines, n, "netproof-bench udp: ");
+}
+
+void np_chk_udp_record(const struct np_chk_rec *r) {
+  check_arithmetic(r);
+  struct np_udp_check_input in;
+  struct np_udp_loss loss;
+  struct np_udp_checks cs;
+  input_of(r->doc, &in);
+  np_udp_loss_compute(&in, &loss);
+  np_udp_checks_eval(&in, &loss, &cs);
+  struct np_bench_check list[NP_UDP_MAX_CHECKS];
+  for (unsigned i = 0; i < cs.n; i++)
+    list[i] = (struct np_bench_check){cs.item[i].name, cs.item[i].passed,
+                                      cs.item[i].detail};
+  np_chk_verdict(r, list, cs.n, NULL);
+  check_sockets(r, &loss);
+  check_config(r);
+  check_stderr(r, &cs);
+}
