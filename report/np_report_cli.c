@@ -23,6 +23,7 @@
 #include "np_report.h"
 #include "np_report_formats.h"
 #include "np_report_pages.h"
+#include "np_results_merge.h"
 #include "np_results_selfcheck.h"
 
 #define MAX_RESULTS 32
@@ -52,6 +53,7 @@ static void usage(FILE *f) {
         "--output docs/performance\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
         "[--force]\n"
+        "       netproof-report merge DIR DIR... --output SET   (merge --help)\n"
         "exit: 0 ok; 1 a check failed (self-check: problems found; report: "
         "a set fails its\n"
         "      self-check, not rendered without --force); 2 usage or "
@@ -349,6 +351,8 @@ free_sets:
 
 int np_report_cli(int argc, char **argv) {
   struct cli c = {0};
+  if (argc > 1 && strcmp(argv[1], "merge") == 0)
+    return np_results_merge_main(argc - 1, argv + 1);
   if (parse(&c, argc, argv) != 0) {
     usage(stderr);
     return NP_EXIT_USAGE;
