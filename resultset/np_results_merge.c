@@ -106,19 +106,19 @@ static int check_one(const struct np_results_shard *a,
                      const struct np_matrix_plan *p, struct np_errbuf *eb) {
   struct np_results_outcome o;
   int rc = np_results_check_tree(a->tree, "", NULL, NULL, &o);
-  if (rc != 0 && rc != NP_EINCOMPLETE)
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "%s: fails its self-check (%zu problem%s; see "
-                         "netproof-report --self-check --results %s)",
-                         a->dir, o.problems, o.problems == 1 ? "" : "s",
-                         a->dir);
   const cJSON *ids = np_json_pointer(a->suite, "/shard/configurations");
   size_t want = (size_t)cJSON_GetArraySize(ids) * (size_t)p->repetitions;
-  if (o.reps_done != want)
+  if (rc != NP_ENOMEM && o.reps_done != want)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "%s: %zu of its slice's %zu repetitions (finish it "
                          "with matrix --resume and the same --shard)",
                          a->dir, o.reps_done, want);
+  if (rc != 0 && rc != NP_EINCOMPLETE)
+    return np_errbuf_set(eb, rc == NP_ENOMEM ? rc : NP_EUSAGE,
+                         "%s: fails its self-check (%zu problem%s; see "
+                         "netproof-report --self-check --results %s)",
+                         a->dir, o.problems, o.problems == 1 ? "" : "s",
+                         a->dir);
   for (size_t i = 0; i < np_ftree_count(a->tree); i++) {
     const char *path = np_ftree_path_at(a->tree, i);
     char cid[NP_RESULTS_ID_MAX];
