@@ -10,6 +10,8 @@ on this machine, and netproof-report merge's refusals.
     0..3, its --array range and N agree), k8s-shards.yaml parses and its
     container's command runs as each pod would (JOB_COMPLETION_INDEX 0..3;
     Indexed, completions = parallelism = N); both merge clean;
+  - matrix --shard refuses K >= N, more slices than configurations,
+    --only with it, and resuming a slice as another slice or the whole plan;
   - refused, one line naming the folder and the reason, exit 2, nothing
     written: a missing slice, a slice twice, a slice of another plan, a
     folder that is not a shard, a shard short of a repetition, a shard a
@@ -188,6 +190,24 @@ def main():
         check(os.listdir("x7") == ["keep"], "non-empty output: written into")
         r = merge(par, "par/merged")
         check(r.returncode == 2, "merge into an existing set")
+
+        # matrix --shard refusals (nothing runs)
+        for args, pat in [
+                (["--shard", "4/4", "--dry-run"],
+                 r"--shard '4/4': K out of range 0\.\.3"),
+                (["--shard", "0/5", "--dry-run"],
+                 r"5 slices of a plan with 4 configurations"),
+                (["--shard", "0/2", "--only", "*", "--dry-run"],
+                 r"--shard and --only: choose one"),
+                (["--shard", "1/4", "--resume", "--output", "par/shard-0"],
+                 r"par/shard-0/suite.json: holds shard 0/4 of this suite, not shard 1/4"),
+                (["--resume", "--output", "par/shard-1"],
+                 r"holds shard 1/4 of this suite, not the whole plan")]:
+            r = run([BENCH, "matrix", PLAN, *args])
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and
+                  re.search(pat, lines[0]) is not None,
+                  f"matrix {args}: {r.returncode} {r.stderr!r}")
     finally:
         os.chdir("/")
         shutil.rmtree(tmp, ignore_errors=True)
