@@ -43,16 +43,19 @@ static void check(struct tables *t, const char *where, const char *word) {
 
 static void value_arm(struct tables *t, const char *prog, const char *sub,
                       const char *opt, enum np_docgen_value kind,
-                      const char *const *choices) {
+                      const char *const *choices, unsigned mask) {
   static const char *const names[] = {"", "", "@file", "@dir", "@text"};
   if (kind == NP_DOCGEN_NONE)
     return;
   fprintf(t->vals, "\t'%s %s %s') REPLY='", prog, sub, opt);
   if (kind == NP_DOCGEN_WORDS) {
     fputc('=', t->vals);
-    for (size_t k = 0; choices[k] != NULL; k++) {
+    /* mask: the indexes offered (np_bench_opt.choice_mask), 0 = all */
+    for (size_t k = 0, w = 0; choices[k] != NULL; k++) {
+      if (mask != 0 && (k >= 32 || !((mask >> k) & 1u)))
+        continue;
       check(t, opt, choices[k]);
-      fprintf(t->vals, "%s%s", k ? " " : "", choices[k]);
+      fprintf(t->vals, "%s%s", w++ ? " " : "", choices[k]);
     }
   } else {
     fputs(names[kind], t->vals);
@@ -77,7 +80,8 @@ static void table_command(struct tables *t, const struct np_bench_command *c) {
         o->type == NP_BENCH_OPT_CHOICE ? NP_DOCGEN_WORDS
         : o->type == NP_BENCH_OPT_FLAG ? NP_DOCGEN_NONE
                                        : np_docgen_value_of(np_bench_opt_metavar(o));
-    value_arm(t, "netproof-bench", c->name, opt, kind, o->choices);
+    value_arm(t, "netproof-bench", c->name, opt, kind, o->choices,
+              o->choice_mask);
   }
 }
 
@@ -142,7 +146,7 @@ static void section_terms(struct tables *t, const struct np_docgen_page *pg,
       first = 0;
       if (!commands) {
         placeholder(p, mv, sizeof mv);
-        value_arm(t, prog, sub, word, np_docgen_value_of(mv), NULL);
+        value_arm(t, prog, sub, word, np_docgen_value_of(mv), NULL, 0);
       }
     }
     line = next;

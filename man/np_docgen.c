@@ -71,9 +71,10 @@ static void dump_options(FILE *fp) {
       const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
       fprintf(fp, "%s\t--%s\t%s\t", np_bench_commands[c].name, o->name,
               np_bench_opt_metavar(o));
-      for (size_t k = 0; o->type == NP_BENCH_OPT_CHOICE && o->choices[k];
-           k++)
-        fprintf(fp, "%s%s", k ? " " : "", o->choices[k]);
+      for (size_t k = 0, w = 0; o->type == NP_BENCH_OPT_CHOICE &&
+                                o->choices[k]; k++)
+        if (np_bench_opt_offers(o, k))
+          fprintf(fp, "%s%s", w++ ? " " : "", o->choices[k]);
       fputc('\n', fp);
     }
   }

@@ -68,8 +68,10 @@ static void option_row(FILE *fp, const struct np_bench_opt *o) {
   }
   if (o->type == NP_BENCH_OPT_CHOICE) {
     fputs(" One of:", fp);
-    for (size_t k = 0; o->choices[k] != NULL; k++) {
-      fprintf(fp, "%s *", k ? "," : "");
+    for (size_t k = 0, w = 0; o->choices[k] != NULL; k++) {
+      if (!np_bench_opt_offers(o, k))
+        continue;
+      fprintf(fp, "%s *", w++ ? "," : "");
       np_docgen_escape(fp, o->choices[k]);
       fputc('*', fp);
     }

@@ -257,6 +257,7 @@ static void styled_box(int style, int n, const double *xs, const double *ys) {
 struct plot_geom {
   double ylo, yhi;     /* world y range                      */
   double wx_mm, wy_mm; /* world units per mm (x, y)          */
+  double base;         /* where bars start: ylo, or the ref  */
 };
 
 /* A vertical word in a dashed box standing on the axis (excluded,
@@ -316,7 +317,7 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
       if (!isfinite(m) || (c->log_y && m <= 0))
         continue;
       double xs[4] = {bx0, bx0, bx1, bx1};
-      double ys[4] = {g->ylo, ymap(c, m), ymap(c, m), g->ylo};
+      double ys[4] = {g->base, ymap(c, m), ymap(c, m), g->base};
       styled_box(se->style, 4, xs, ys);
       double lo = se->lo ? se->lo[i] : NAN, hi = se->hi ? se->hi[i] : NAN;
       int bars = isfinite(lo) && isfinite(hi) && (!c->log_y || lo > 0) &&
@@ -333,17 +334,24 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
       }
       if (mk & NP_CHART_UNSTABLE) {
         double lx[5] = {bx0, bx0, bx1, bx1, bx0},
-               ly[5] = {g->ylo, ymap(c, m), ymap(c, m), g->ylo, g->ylo};
+               ly[5] = {g->base, ymap(c, m), ymap(c, m), g->base, g->base};
         plcol0(COL_FG);
         pllsty(2);
         plwidth(2.6);
         plline(5, lx, ly);
         pllsty(1);
         plwidth(1.0);
-        /* the dagger well above the bar and its error bar */
+      }
+      /* the dagger(s) well above the bar and its error bar, side by side
+       * when both marks apply */
+      if (mk & (NP_CHART_UNSTABLE | NP_CHART_MISSED)) {
         double top = bars ? fmax(ymap(c, m), ymap(c, hi)) : ymap(c, m);
-        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95,
-                "\xe2\x80\xa0");
+        const char *sym = (mk & NP_CHART_UNSTABLE) && (mk & NP_CHART_MISSED)
+                              ? "\xe2\x80\xa0 \xe2\x80\xa1"
+                          : (mk & NP_CHART_UNSTABLE) ? "\xe2\x80\xa0"
+                                                     : "\xe2\x80\xa1";
+        plcol0(COL_FG);
+        text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95, sym);
       }
     }
   }
@@ -368,6 +376,8 @@ static size_t caption_parts(const struct np_chart *c, const char **part,
   else
     snprintf(first, first_len, "%s", c->caption);
   part[n++] = first;
+  if (c->has_ref && c->ref_note && n < max)
+    part[n++] = c->ref_note;
   if ((any & NP_CHART_UNSTABLE) && n < max)
     part[n++] = c->unstable_note
                     ? c->unstable_note
@@ -379,6 +389,12 @@ static size_t caption_parts(const struct np_chart *c, const char **part,
                                    "its records are kept, it is not ranked";
   if ((any & NP_CHART_MISSING) && n < max)
     part[n++] = "missing: planned but not run (the result set is incomplete)";
+  if ((any & NP_CHART_MISSED) && n < max)
+    part[n++] = c->missed_note
+                    ? c->missed_note
+                    : "\xe2\x80\xa1 interval target missed: the maximum "
+                      "repetitions ran before the 95 % interval of the "
+                      "median round trips/s was tight enough";
   if (nm && n < max)
     part[n++] = "n/m: not measured (no such configuration in the plan)";
   for (size_t k = 0; c->notes_extra && c->notes_extra[k] && n < max; k++)
@@ -412,6 +428,14 @@ static void draw_chart(const struct np_chart *c) {
     yhi = any ? log10(vmax * 2.2) : 1;
     if (yhi <= ylo)
       yhi = ylo + 1;
+  } else if (c->has_ref) {
+    /* the data and the line, with a margin, on whole steps */
+    double lo = any ? fmin(vmin, c->ref) : c->ref;
+    double hi = any ? fmax(vmax, c->ref) : c->ref, step;
+    double span = hi - lo > 0 ? hi - lo : 0.02 * fmax(fabs(c->ref), 1e-9);
+    nice_top(span * 1.3, &step);
+    ylo = floor((lo - 0.12 * span) / step) * step;
+    yhi = ceil((hi + 0.12 * span) / step) * step;
   } else {
     double step;
     ylo = 0;
@@ -478,12 +502,23 @@ static void draw_chart(const struct np_chart *c) {
   double ph = H - top - bottom;
   plsvpa(left, right, bottom, H - top);
   plwind(0, (double)c->ncat, ylo, yhi);
+  int ref = c->has_ref && !c->log_y;
   struct plot_geom g = {.ylo = ylo, .yhi = yhi,
                         .wx_mm = (double)c->ncat / (right - left),
-                        .wy_mm = (yhi - ylo) / ph};
+                        .wy_mm = (yhi - ylo) / ph,
+                        .base = ref ? c->ref : ylo};
   plcol0(COL_GRID);
   plbox("", 0, 0, c->log_y ? "gl" : "g", 0, 0);
   draw_bars(c, &g);
+  if (ref) {
+    double rx[2] = {0, (double)c->ncat}, ry[2] = {c->ref, c->ref};
+    plcol0(COL_FG);
+    pllsty(2);
+    plwidth(1.6);
+    plline(2, rx, ry);
+    pllsty(1);
+    plwidth(1.0);
+  }
   plcol0(COL_FG);
   plschr(0, 0.95);
   plslabelfunc(label_fn, &log_y);

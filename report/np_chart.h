@@ -19,6 +19,8 @@
  *     (planned, not run); an empty slot of a category another series has is
  *     labelled "n/m" (not measured: not in the plan);
  *   - bars of one run have no error bars and the caption says so;
+ *   - a ratio chart draws a reference line (has_ref: 1.0, "no change")
+ *     and grows each bar from it, so 0.97 and 1.03 read apart;
  *   - the caption lines explain every mark that appears, then the caller's
  *     notes; a stamp (e.g. "SELF-CHECK FAILED") is drawn above the title and
  *     starts the caption.
@@ -37,7 +39,10 @@
 enum np_chart_mark {
   NP_CHART_UNSTABLE = 1, /* value drawn, dashed outline + dagger          */
   NP_CHART_EXCLUDED = 2, /* no value: a repetition failed                 */
-  NP_CHART_MISSING = 4   /* no value: planned but not run (incomplete)    */
+  NP_CHART_MISSING = 4,  /* no value: planned but not run (incomplete)    */
+  NP_CHART_MISSED = 8    /* value drawn, double dagger: an until-stable
+                          * configuration that reached its maximum
+                          * repetitions without the interval target       */
 };
 
 /* Number of distinct styles before colour and hatch repeat together. */
@@ -65,9 +70,15 @@ struct np_chart {
   const char *unstable_note; /* why a bar is marked unstable; NULL = spread
                               * of round trips/s above 10 % across runs      */
   const char *excluded_note; /* why bars are excluded (failed checks)        */
+  const char *missed_note;   /* what the double dagger says; NULL = default */
   const char *const *notes_extra; /* NULL-terminated caption lines or NULL  */
   const char *stamp;     /* NULL, or a warning drawn above the title         */
   int log_y;             /* 1 = logarithmic y axis (values <= 0 not drawn)   */
+  int has_ref;           /* 1: a dashed line at ref, bars grow from it up or
+                          * down, the y axis spans the data and ref only
+                          * (a ratio chart: ref 1.0); linear axes only       */
+  double ref;            /* the reference value                              */
+  const char *ref_note;  /* caption line saying what the line is             */
   size_t ncat;           /* number of categories                             */
   const char *const *categories; /* ncat labels                              */
   const char *const *notes; /* NULL or ncat second lines under the category
@@ -89,6 +100,13 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
  * of_one_process adds "of one process" (rounds of a single run). */
 void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
                            const char *unit, int of_one_process);
+
+/* The same for error bars that are 95 % percentile-bootstrap intervals
+ * of the median ("... error bars: 95 % percentile-bootstrap confidence
+ * interval of the median (10,000 resamples)"), saying that bars of fewer
+ * than 5 values have none when nmin < 5. */
+void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
+                         const char *unit, int of_one_process);
 
 /* Estimated width in mm of text at a plplot character scale (DejaVu Sans
  * advance widths; what the SVG viewers here draw). */

@@ -55,3 +55,21 @@ void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
              "confidence intervals",
              nmin, nmax, u, proc);
 }
+
+void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
+                         const char *unit, int of_one_process) {
+  const char *u = unit ? unit : "run";
+  const char *proc = of_one_process ? " of one process" : "";
+  char n[48];
+  if (nmin == nmax || nmin == 0)
+    snprintf(n, sizeof n, "%zu", nmax);
+  else
+    snprintf(n, sizeof n, "%zu-%zu", nmin, nmax);
+  snprintf(buf, len,
+           "bars: median of %s %ss%s; error bars: 95 %% percentile-bootstrap "
+           "confidence interval of the median (10,000 resamples)%s",
+           n, u, proc,
+           nmin < 5 ? "; none for a bar of fewer than 5, too few for an "
+                      "interval"
+                    : "");
+}

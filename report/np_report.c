@@ -113,7 +113,9 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                           ? server_title
                           : default_title(sets, nsets);
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
-                              .eb = eb};
+                              .eb = eb,
+                              .error_bars = opts ? opts->error_bars
+                                                 : NP_REPORT_EB_AUTO};
   char *md = NULL, *js = NULL;
   size_t mdlen = 0;
   int rc = np_ftree_new(&ctx.out);

@@ -16,6 +16,15 @@
 #include "np_ftree.h"
 #include "np_results.h"
 
+/* The error bars of the charts (--error-bars). */
+enum np_report_error_bars {
+  NP_REPORT_EB_AUTO,   /* ci95 for a set whose every configuration has at
+                        * least 5 runs, else min/max (the reference's)   */
+  NP_REPORT_EB_MINMAX, /* min/max of the runs                            */
+  NP_REPORT_EB_CI95    /* 95 % bootstrap interval of the median (none for
+                        * a bar of fewer than 5 runs)                    */
+};
+
 struct np_report_opts {
   const char *title; /* page title; NULL = from the sets' protocols      */
   const char *lang;  /* only "en" for now                                 */
@@ -25,6 +34,7 @@ struct np_report_opts {
                                * failed its self-check and is rendered
                                * anyway (--force), every page and chart
                                * stamped "self-check failed"             */
+  enum np_report_error_bars error_bars; /* --error-bars (AUTO = 0)       */
 };
 
 /* Build the report of nsets loaded sets.  *out is a new tree the caller

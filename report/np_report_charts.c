@@ -163,7 +163,8 @@ static void group_slug(char *buf, size_t len, const struct chart_spec *sp,
 
 /* Per-bar values and marks of one chart (series-major, ns x nc). */
 struct bars {
-  double *mid, *lo, *hi;
+  double *mid, *lo, *hi;  /* median, min, max                     */
+  double *clo, *chi;      /* its 95 % interval (--error-bars ci95) */
   unsigned char *mark;
   size_t *n;              /* values behind each bar                  */
   const struct np_results_config **cfg; /* the configuration of a bar */
@@ -173,13 +174,16 @@ static int bars_alloc(struct bars *b, size_t cells) {
   b->mid = malloc(cells * sizeof *b->mid);
   b->lo = malloc(cells * sizeof *b->lo);
   b->hi = malloc(cells * sizeof *b->hi);
+  b->clo = malloc(cells * sizeof *b->clo);
+  b->chi = malloc(cells * sizeof *b->chi);
   b->mark = calloc(cells, 1);
   b->n = calloc(cells, sizeof *b->n);
   b->cfg = calloc(cells, sizeof *b->cfg);
-  if (!b->mid || !b->lo || !b->hi || !b->mark || !b->n || !b->cfg)
+  if (!b->mid || !b->lo || !b->hi || !b->clo || !b->chi || !b->mark ||
+      !b->n || !b->cfg)
     return NP_ENOMEM;
   for (size_t i = 0; i < cells; i++)
-    b->mid[i] = b->lo[i] = b->hi[i] = NAN;
+    b->mid[i] = b->lo[i] = b->hi[i] = b->clo[i] = b->chi[i] = NAN;
   return 0;
 }
 
@@ -187,6 +191,8 @@ static void bars_free(struct bars *b) {
   free(b->mid);
   free(b->lo);
   free(b->hi);
+  free(b->clo);
+  free(b->chi);
   free(b->mark);
   free(b->n);
   free(b->cfg);
@@ -212,6 +218,7 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     goto free_all;
   }
   unsigned vary = np_report_cond_varying(s);
+  int use_ci = np_report_ci_bars(ctx, s);
   size_t nc = 0, ns = 0, nmin = 0, nmax = 0;
   int nonzero = 0, any_note = 0;
   char reasons[256] = "";
@@ -260,6 +267,11 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     b.lo[cell] = n > 1 ? mn : NAN;
     b.hi[cell] = n > 1 ? mx : NAN;
     b.n[cell] = n;
+    if (use_ci && np_results_stat_ci(g[i], sp->m, sp->passed_only,
+                                     &b.clo[cell], &b.chi[cell]) != 0)
+      b.clo[cell] = b.chi[cell] = NAN; /* fewer than 5 runs: none */
+    if (sp->passed_only && np_report_target_missed(s, g[i]->id))
+      b.mark[cell] |= NP_CHART_MISSED;
     /* unstable is about round trips/s of passed runs; a loss chart of
      * failed runs does not carry it */
     if (sp->passed_only && np_report_unstable(s, g[i]->id))
@@ -270,8 +282,9 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   /* values are indexed [series][category] with stride ng */
   for (size_t k = 0; k < ns; k++)
     series[k] = (struct np_chart_series){
-        .name = sers[k], .mid = &b.mid[k * ng], .lo = &b.lo[k * ng],
-        .hi = &b.hi[k * ng], .marks = &b.mark[k * ng],
+        .name = sers[k], .mid = &b.mid[k * ng],
+        .lo = use_ci ? &b.clo[k * ng] : &b.lo[k * ng],
+        .hi = use_ci ? &b.chi[k * ng] : &b.hi[k * ng], .marks = &b.mark[k * ng],
         .style = np_report_style(ctx, sers[k])};
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->runs[0].doc,
                                                      "machine");
@@ -283,7 +296,10 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   group_subtitle(subtitle, sizeof subtitle, sp, g[0], s, in->name, machine);
   group_slug(slug, sizeof slug, sp, g[0], s);
   snprintf(stem, sizeof stem, "%s%s", stem_pre ? stem_pre : "", slug);
-  np_chart_runs_caption(caption, sizeof caption, nmin, nmax, "run", 0);
+  if (use_ci)
+    np_chart_ci_caption(caption, sizeof caption, nmin, nmax, "run", 0);
+  else
+    np_chart_runs_caption(caption, sizeof caption, nmin, nmax, "run", 0);
   snprintf(excl, sizeof excl,
            "excluded: a repetition failed (%s); its records are kept, it is "
            "not ranked",
@@ -315,6 +331,8 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
   cJSON_AddBoolToObject(jc, "log_y", sp->log_y);
   cJSON_AddStringToObject(jc, "caption", caption);
+  if (use_ci)
+    cJSON_AddStringToObject(jc, "error_bars", "ci95");
   cJSON *jser = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ng; i++) {
     size_t cell = si[i] * ng + ci[i];
@@ -327,9 +345,18 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_AddBoolToObject(o, "excluded", (b.mark[cell] & NP_CHART_EXCLUDED) != 0);
     cJSON_AddBoolToObject(o, "missing", (b.mark[cell] & NP_CHART_MISSING) != 0);
     cJSON_AddBoolToObject(o, "unstable", (b.mark[cell] & NP_CHART_UNSTABLE) != 0);
+    if (b.mark[cell] & NP_CHART_MISSED)
+      cJSON_AddBoolToObject(o, "target_missed", 1);
     np_json_add_number(o, "median", b.mid[cell]);
     np_json_add_number(o, "min", b.n[cell] > 1 ? b.lo[cell] : b.mid[cell]);
     np_json_add_number(o, "max", b.n[cell] > 1 ? b.hi[cell] : b.mid[cell]);
+    if (use_ci && isfinite(b.clo[cell])) {
+      cJSON *iv = cJSON_AddObjectToObject(o, "ci95");
+      np_json_add_number(iv, "lo", b.clo[cell]);
+      np_json_add_number(iv, "hi", b.chi[cell]);
+    } else if (use_ci) {
+      cJSON_AddNullToObject(o, "ci95");
+    }
     cJSON_AddItemToObject(o, "runs", np_report_run_ids(g[i], 0));
     cJSON_AddItemToArray(jser, o);
   }

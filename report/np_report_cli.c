@@ -21,6 +21,7 @@
 #include "np_ftree.h"
 #include "np_json.h"
 #include "np_report.h"
+#include "np_report_compare.h"
 #include "np_report_formats.h"
 #include "np_report_pages.h"
 #include "np_results_merge.h"
@@ -41,6 +42,7 @@ struct cli {
   int force;                        /* --force                          */
   int self_check;                   /* --self-check                     */
   int pages;                        /* --pages (docs/performance)       */
+  enum np_report_error_bars error_bars; /* --error-bars                 */
 };
 
 static void usage(FILE *f) {
@@ -48,9 +50,12 @@ static void usage(FILE *f) {
         "...] --output OUTDIR\n"
         "                       [--format md|csv|json[,...]] [--title TEXT] "
         "[--lang en] [--plans DIR] [--force]\n"
+        "                       [--error-bars minmax|ci95]\n"
         "       netproof-report --self-check --results DIR [...]\n"
         "       netproof-report --pages --results DIR [--results DIR ...] "
         "--output docs/performance\n"
+        "       netproof-report compare BASE NEW --output DIR [...] "
+        "(compare --help)\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
         "[--force]\n"
         "       netproof-report merge DIR DIR... --output SET   (merge --help)\n"
@@ -134,6 +139,18 @@ static int parse(struct cli *c, int argc, char **argv) {
       if (c->formats == 0) {
         fprintf(stderr, "netproof-report: --format %s: expected md, csv or "
                         "json (comma-separated)\n", argv[i]);
+        return NP_EUSAGE;
+      }
+    } else if (strcmp(a, "--error-bars") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "minmax") == 0)
+        c->error_bars = NP_REPORT_EB_MINMAX;
+      else if (strcmp(v, "ci95") == 0)
+        c->error_bars = NP_REPORT_EB_CI95;
+      else {
+        fprintf(stderr, "netproof-report: --error-bars %s: expected minmax "
+                        "(min/max of the runs) or ci95 (95 %% bootstrap "
+                        "interval of the median)\n", v);
         return NP_EUSAGE;
       }
     } else if (strcmp(a, "--pages-format") == 0 && has) {
@@ -306,7 +323,8 @@ static int report(const struct cli *c) {
   if (code != 0)
     goto free_sets;
   struct np_report_opts o = {.title = c->title, .lang = c->lang,
-                             .labels = c->labels, .check_failed = failed};
+                             .labels = c->labels, .check_failed = failed,
+                             .error_bars = c->error_bars};
   int rc;
   if (c->pages) {
     /* The hand-written <page>.reading.md files live in the output folder
@@ -317,7 +335,8 @@ static int report(const struct cli *c) {
       cur = NULL;
     struct np_report_pages_opts po = {.results_rel = NULL, .readings = cur,
                                       .labels = c->labels,
-                                      .check_failed = failed, .mdx = c->mdx};
+                                      .check_failed = failed, .mdx = c->mdx,
+                                      .error_bars = c->error_bars};
     rc = np_report_pages_build(sets, c->nresults, &po, &out, &eb);
     np_ftree_free(cur);
   } else {
@@ -353,6 +372,8 @@ int np_report_cli(int argc, char **argv) {
   struct cli c = {0};
   if (argc > 1 && strcmp(argv[1], "merge") == 0)
     return np_results_merge_main(argc - 1, argv + 1);
+  if (argc > 1 && strcmp(argv[1], "compare") == 0)
+    return np_report_compare_cli(argc - 1, argv + 1);
   if (parse(&c, argc, argv) != 0) {
     usage(stderr);
     return NP_EXIT_USAGE;

@@ -378,12 +378,25 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
   np_fmt_plan_path(plan, sizeof plan,
                    np_json_get_string(s->suite, "plan_file", NULL));
   double rounds = np_results_num(d, "/config/rounds");
-  snprintf(v, sizeof v, "`%s` (%s): %zu %s × %d %s%s", suite_of(s), plan,
-           in->planned,
-           np_report_plural(in->planned, "configuration", "configurations"),
-           in->reps, np_report_plural((size_t)in->reps, "repetition",
-                                      "repetitions"),
-           in->nmissing ? " planned; INCOMPLETE" : "");
+  const cJSON *us = cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                    "until_stable");
+  if (cJSON_IsObject(us))
+    snprintf(v, sizeof v,
+             "`%s` (%s): %zu %s × %g to %g repetitions, until the 95 %% "
+             "interval of the median round trips/s is within %g %%%s",
+             suite_of(s), plan, in->planned,
+             np_report_plural(in->planned, "configuration", "configurations"),
+             np_json_get_number(us, "min_repetitions", 0),
+             np_json_get_number(us, "max_repetitions", 0),
+             np_json_get_number(us, "ci_percent", 0),
+             in->nmissing ? " planned; INCOMPLETE" : "");
+  else
+    snprintf(v, sizeof v, "`%s` (%s): %zu %s × %d %s%s", suite_of(s), plan,
+             in->planned,
+             np_report_plural(in->planned, "configuration", "configurations"),
+             in->reps, np_report_plural((size_t)in->reps, "repetition",
+                                        "repetitions"),
+             in->nmissing ? " planned; INCOMPLETE" : "");
   row(ctx, rows, "Suite", v, "suite.json");
   snprintf(v, sizeof v, "%s → %s",
            np_json_get_string(s->suite, "started_at", "-"),

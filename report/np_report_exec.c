@@ -79,17 +79,22 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   double *val = malloc(3 * NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *val);
   unsigned char *mark = calloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT, 1);
   int *ci = calloc(ncfg + 1, sizeof *ci), *si = calloc(ncfg + 1, sizeof *si);
+  /* with interval error bars val holds the interval; min / max here */
+  double *mnv = malloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *mnv);
+  double *mxv = malloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *mxv);
   char *svg = NULL;
-  int rc = 0;
+  int rc = 0, use_ci = np_report_ci_bars(ctx, s);
   size_t nc = 0, ns = 0, maxn = 0, minn = 0;
   char reasons[256] = "";
   if (cats == NULL || sers == NULL || val == NULL || mark == NULL ||
-      ci == NULL || si == NULL) {
+      ci == NULL || si == NULL || mnv == NULL || mxv == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
   for (size_t i = 0; i < 3 * NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT; i++)
     val[i] = NAN;
+  for (size_t i = 0; i < NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT; i++)
+    mnv[i] = mxv[i] = NAN;
   for (size_t i = 0; i < ncfg; i++) {
     char t[64], u[160] = "", part[64];
     const cJSON *d;
@@ -125,6 +130,14 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     v[ci[i]] = med;
     v[NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mn : NAN;
     v[2 * NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mx : NAN;
+    double lo, hi; /* --error-bars ci95: the interval, none below 5 runs */
+    if (use_ci) {
+      int cr = np_results_exec_ci(cfg[i], name, 1, &lo, &hi);
+      v[NP_EXEC_MAX_CAT + ci[i]] = cr == 0 ? lo : NAN;
+      v[2 * NP_EXEC_MAX_CAT + ci[i]] = cr == 0 ? hi : NAN;
+      mnv[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = mn;
+      mxv[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = n > 1 ? mx : NAN;
+    }
   }
   if (ns > 8 || nc == 0)
     goto done; /* more series than a chart can tell apart: the table has it */
@@ -155,7 +168,10 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "",
            unit);
   snprintf(xlabel, sizeof xlabel, "%s", d0 ? d0->string : "configuration");
-  np_chart_runs_caption(caption, sizeof caption, minn, maxn, "run", 0);
+  if (use_ci)
+    np_chart_ci_caption(caption, sizeof caption, minn, maxn, "run", 0);
+  else
+    np_chart_runs_caption(caption, sizeof caption, minn, maxn, "run", 0);
   /* the set's slug prefixes the file (np_report_add_chart) */
   snprintf(stem, sizeof stem, "exec-%s", name);
   char nb[4][200], excl[400];
@@ -185,6 +201,8 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   cJSON_AddStringToObject(jc, "y_label", ylabel);
   cJSON_AddBoolToObject(jc, "log_y", 0);
   cJSON_AddStringToObject(jc, "metric", name);
+  if (use_ci)
+    cJSON_AddStringToObject(jc, "error_bars", "ci95");
   cJSON *js = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ncfg && js != NULL; i++) {
     if (ci[i] < 0 || si[i] < 0)
@@ -195,11 +213,20 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_AddStringToObject(b, "category", cats[ci[i]]);
     cJSON_AddStringToObject(b, "config", cfg[i]->id);
     cJSON_AddBoolToObject(b, "excluded", excluded(cfg[i]));
-    int one = isnan(v[NP_EXEC_MAX_CAT + ci[i]]);
+    size_t cell = (size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i];
+    double lo = use_ci ? mnv[cell] : v[NP_EXEC_MAX_CAT + ci[i]];
+    double hi = use_ci ? mxv[cell] : v[2 * NP_EXEC_MAX_CAT + ci[i]];
+    int one = isnan(use_ci ? hi : lo);
     np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", one ? v[ci[i]] : v[NP_EXEC_MAX_CAT + ci[i]]);
-    np_json_add_number(b, "max",
-                       one ? v[ci[i]] : v[2 * NP_EXEC_MAX_CAT + ci[i]]);
+    np_json_add_number(b, "min", one ? v[ci[i]] : lo);
+    np_json_add_number(b, "max", one ? v[ci[i]] : hi);
+    if (use_ci && isfinite(v[NP_EXEC_MAX_CAT + ci[i]])) {
+      cJSON *iv = cJSON_AddObjectToObject(b, "ci95");
+      np_json_add_number(iv, "lo", v[NP_EXEC_MAX_CAT + ci[i]]);
+      np_json_add_number(iv, "hi", v[2 * NP_EXEC_MAX_CAT + ci[i]]);
+    } else if (use_ci) {
+      cJSON_AddNullToObject(b, "ci95");
+    }
     cJSON_AddItemToObject(b, "runs", np_report_run_ids(cfg[i], 0));
     cJSON_AddItemToArray(js, b);
   }
@@ -209,6 +236,8 @@ done:
   free(sers);
   free(val);
   free(mark);
+  free(mnv);
+  free(mxv);
   free(ci);
   free(si);
   return rc;

@@ -46,6 +46,7 @@ struct np_report_ctx {
   struct np_errbuf *eb;
   const char *asset_prefix; /* prefix of chart file stems ("" or NULL =
                              * none): the set's slug and "-"            */
+  enum np_report_error_bars error_bars; /* --error-bars                 */
   char styles[NP_REPORT_MAX_STYLES][64]; /* registered series names     */
   size_t nstyles;                        /* entries of styles            */
 };
@@ -65,6 +66,14 @@ const char *np_report_stamp(const struct np_report_ctx *ctx,
 int np_report_unstable(const struct np_results_set *s, const char *id);
 /* summary.json's spread limit as a percentage (10 when absent). */
 double np_report_spread_limit(const struct np_results_set *s);
+/* The charts of s show 95 % intervals of the median (--error-bars ci95,
+ * or by default when every configuration of s has >= 5 runs), else
+ * min/max. */
+int np_report_ci_bars(const struct np_report_ctx *ctx,
+                      const struct np_results_set *s);
+/* summary.json says configuration id of an until-stable set stopped at
+ * max_repetitions without its interval target. */
+int np_report_target_missed(const struct np_results_set *s, const char *id);
 /* c has fewer repetitions than planned (an incomplete set). */
 int np_report_short(const struct np_report_ctx *ctx,
                     const struct np_results_set *s,

@@ -14,6 +14,7 @@
 
 #include "np_chart.h"
 #include "np_json.h"
+#include "np_stats.h"
 #include "np_report_int.h"
 
 /* Series styles fixed by name (np_chart.c: colour = style % 8, hatch =
@@ -91,13 +92,37 @@ static const struct np_results_config *config_of(
   return NULL;
 }
 
+/* The repetitions configuration id is planned to have: reps (suite.json),
+ * or in an until-stable set where its rule stopped (summary.json's
+ * until_stable.repetitions_needed; reps, its maximum, when the runs ended
+ * before the rule decided). */
+static size_t planned_reps(const struct np_results_set *s, const char *id,
+                           int reps) {
+  const cJSON *e;
+  if (!cJSON_HasObjectItem(s->summary, "until_stable"))
+    return (size_t)reps;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                         "configurations")) {
+    if (strcmp(np_json_get_string(e, "id", ""), id) != 0)
+      continue;
+    double n = np_json_pointer(e, "/until_stable/repetitions_needed") &&
+                       cJSON_IsNumber(np_json_pointer(
+                           e, "/until_stable/repetitions_needed"))
+                   ? np_json_pointer(e, "/until_stable/repetitions_needed")
+                         ->valuedouble
+                   : reps;
+    return n >= 1 && n <= reps ? (size_t)n : (size_t)reps;
+  }
+  return (size_t)reps;
+}
+
 /* How many planned configurations are short of repetitions (fewer runs on
  * disk than planned) or absent (planned, no run at all). */
 static size_t count_missing(const struct np_results_set *s, size_t planned,
                             int reps) {
   size_t shortn = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
-    shortn += s->configs[i].nruns < (size_t)reps;
+    shortn += s->configs[i].nruns < planned_reps(s, s->configs[i].id, reps);
   return shortn + (planned > s->nconfigs ? planned - s->nconfigs : 0);
 }
 
@@ -183,10 +208,31 @@ double np_report_spread_limit(const struct np_results_set *s) {
   return 100 * np_json_get_number(s->summary, "spread_limit", 0.1);
 }
 
+int np_report_ci_bars(const struct np_report_ctx *ctx,
+                      const struct np_results_set *s) {
+  if (ctx->error_bars != NP_REPORT_EB_AUTO)
+    return ctx->error_bars == NP_REPORT_EB_CI95;
+  for (size_t i = 0; i < s->nconfigs; i++)
+    if (s->configs[i].nruns < NP_STATS_MIN_CI_N)
+      return 0;
+  return s->nconfigs > 0;
+}
+
+int np_report_target_missed(const struct np_results_set *s, const char *id) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                         "configurations"))
+    if (strcmp(np_json_get_string(e, "id", ""), id) == 0)
+      return cJSON_IsFalse(np_json_pointer(e, "/until_stable/met")) &&
+             cJSON_IsNumber(
+                 np_json_pointer(e, "/until_stable/repetitions_needed"));
+  return 0;
+}
+
 int np_report_short(const struct np_report_ctx *ctx,
                     const struct np_results_set *s,
                     const struct np_results_config *c) {
-  return c->nruns < (size_t)np_report_info(ctx, s)->reps;
+  return c->nruns < planned_reps(s, c->id, np_report_info(ctx, s)->reps);
 }
 
 void np_report_fail_reason(const struct np_results_config *c, char *buf,
@@ -246,11 +292,12 @@ void np_report_banners(struct np_report_ctx *ctx) {
                                        "repetitions"));
     size_t shown = 0;
     for (size_t c = 0; c < s->nconfigs; c++) {
-      if (s->configs[c].nruns >= (size_t)in->reps)
+      size_t want = planned_reps(s, s->configs[c].id, in->reps);
+      if (s->configs[c].nruns >= want)
         continue;
       if (shown++ < 12)
-        fprintf(ctx->md, "%s `%s` (%zu of %d)", shown > 1 ? "," : "",
-                s->configs[c].id, s->configs[c].nruns, in->reps);
+        fprintf(ctx->md, "%s `%s` (%zu of %zu)", shown > 1 ? "," : "",
+                s->configs[c].id, s->configs[c].nruns, want);
     }
     const cJSON *e, *cfgs =
                         cJSON_GetObjectItemCaseSensitive(s->summary,

@@ -159,7 +159,9 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   size_t mdlen = 0, plen = 0;
   int rc = 0;
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .out = out,
-                              .eb = eb, .pages = 1};
+                              .eb = eb, .pages = 1,
+                              .error_bars = o ? o->error_bars
+                                              : NP_REPORT_EB_AUTO};
   rc = np_report_info_init(&ctx, labels, failed);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);

@@ -22,6 +22,7 @@
 
 #include "np_err.h"
 #include "np_ftree.h"
+#include "np_report.h"
 #include "np_results.h"
 
 struct np_report_pages_opts {
@@ -33,6 +34,7 @@ struct np_report_pages_opts {
   const unsigned char *check_failed; /* NULL or nsets flags (--force)    */
   int mdx;                        /* 1 = <page>.mdx with YAML front
                                    * matter and MDX-safe text            */
+  enum np_report_error_bars error_bars; /* --error-bars (AUTO = 0)       */
 };
 
 /* Build every page that has a result set.  *out is a new tree the caller

@@ -2,11 +2,12 @@
  * np_report_rudp.c - reliable-UDP values and charts (see np_report_rudp.h).
  *
  * Charts put the network condition on the x axis and one bar per strategy
- * (ARQ only, fixed FEC, adaptive FEC).  Besides the relay profile, the IO
- * model, payload and window join the category label when they vary in the
- * set, so the main suite gives one chart per metric and congestion
- * controller, and the payload x window suite one chart per metric; all
- * other dimensions split charts and are stated in the subtitle.
+ * (ARQ only, fixed FEC, adaptive FEC).  Besides the relay profile, the
+ * delivery order, IO model, payload and window join the category label
+ * when they vary in the set, so the main suite gives one chart per metric
+ * and congestion controller, and the payload x window suite one chart per
+ * metric; all other dimensions split charts and are stated in the subtitle
+ * (unordered delivery too, when the whole set uses it).
  */
 #include "np_report_rudp.h"
 
@@ -51,6 +52,8 @@ int np_report_rudp_views(const struct np_results_set *s,
     w->profile = np_json_get_string(
         cJSON_GetObjectItemCaseSensitive(cfg, "relay"), "profile", "?");
     w->cc = np_json_get_string(cfg, "cc", "?");
+    /* records before --delivery existed delivered in order */
+    w->delivery = np_json_get_string(cfg, "delivery", "ordered");
     const char *model = np_json_get_string(cfg, "io_model", "?");
     double threads = np_json_get_number(cfg, "io_threads", 1);
     if (strcmp(model, "single") == 0)
@@ -73,7 +76,7 @@ int np_report_rudp_views(const struct np_results_set *s,
 }
 
 /* Does field f (0 payload, 1 window, 2 clients, 3 model, 4 cc, 5 seconds,
- * 6 profile, 7 address) vary among vs? */
+ * 6 profile, 7 address, 8 delivery) vary among vs? */
 static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
   for (size_t i = 1; i < n; i++) {
     const struct np_report_rudp_view *a = &vs[0], *b = &vs[i];
@@ -84,6 +87,7 @@ static int varies(const struct np_report_rudp_view *vs, size_t n, int f) {
             : f == 4 ? strcmp(a->cc, b->cc) != 0
             : f == 5 ? a->seconds != b->seconds || a->rounds != b->rounds
             : f == 7 ? strcmp(a->address, b->address) != 0
+            : f == 8 ? strcmp(a->delivery, b->delivery) != 0
                      : strcmp(a->profile, b->profile) != 0;
     if (d)
       return 1;
@@ -117,6 +121,9 @@ static void field_text(char *buf, size_t len,
   case 7:
     snprintf(buf, len, "%s", v->address);
     break;
+  case 8:
+    snprintf(buf, len, "%s", v->delivery);
+    break;
   default:
     snprintf(buf, len, "%s", v->profile);
   }
@@ -127,7 +134,7 @@ void np_report_rudp_condition(char *buf, size_t len,
                               const struct np_report_rudp_view *vs, size_t n,
                               unsigned skip) {
   size_t k = (size_t)snprintf(buf, len, "%s", v->profile);
-  static const int order[] = {0, 1, 2, 3, 4, 5, 7};
+  static const int order[] = {8, 0, 1, 2, 3, 4, 5, 7};
   for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
     int f = order[i];
     if (!varies(vs, n, f) || (f < 6 && (skip & (1u << f))))
@@ -183,11 +190,14 @@ static void subtitle_of(char *buf, size_t len,
   char t[64];
   size_t k = 0;
   buf[0] = '\0';
-  static const int fields[] = {0, 1, 2, 3, 4, 5, 7};
+  static const int fields[] = {0, 1, 2, 3, 4, 5, 7, 8};
   for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
     int f = fields[i];
-    /* payload, window and model vary on the axis; the rest split charts */
+    /* payload, window, model and delivery vary on the axis; the rest split
+     * charts; in-order delivery, the default, goes unsaid */
     if (f <= 1 || f == 3 || f == 7 ? varies(vs, n, f) : 0)
+      continue;
+    if (f == 8 && (varies(vs, n, f) || strcmp(v->delivery, "ordered") == 0))
       continue;
     field_text(t, sizeof t, v, f);
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s%s",
@@ -208,15 +218,16 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   double *val = malloc(4 * 3 * ng * sizeof *val);
   unsigned char *mark = calloc(4 * ng, 1);
   size_t *ci = calloc(ng, sizeof *ci), *nv = calloc(4 * ng, sizeof *nv);
+  double *mm = malloc(2 * 4 * ng * sizeof *mm); /* min, max per cell */
   char *svg = NULL;
   int rc = 0;
   if (cats == NULL || notes == NULL || ctext == NULL || cshow == NULL ||
-      val == NULL || mark == NULL || ci == NULL || nv == NULL) {
+      val == NULL || mark == NULL || ci == NULL || nv == NULL || mm == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
   size_t nc = 0, maxn = 0, minn = 0;
-  int used[4] = {0};
+  int used[4] = {0}, use_ci = np_report_ci_bars(ctx, s);
   char reasons[256] = "";
   for (size_t i = 0; i < 4 * 3 * ng; i++)
     val[i] = NAN;
@@ -267,8 +278,18 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     v[ng + j] = n > 1 ? mn * sp->scale : NAN;
     v[2 * ng + j] = n > 1 ? mx * sp->scale : NAN;
     nv[cell] = n;
+    double lo, hi; /* --error-bars ci95: min / max kept for report.json */
+    mm[2 * cell] = v[ng + j];
+    mm[2 * cell + 1] = v[2 * ng + j];
+    if (use_ci) {
+      int cr = np_results_rudp_ci(g[i]->c, sp->m, &lo, &hi);
+      v[ng + j] = cr == 0 ? lo * sp->scale : NAN;
+      v[2 * ng + j] = cr == 0 ? hi * sp->scale : NAN;
+    }
     if (np_report_unstable(s, g[i]->c->id))
       mark[cell] |= NP_CHART_UNSTABLE;
+    if (np_report_target_missed(s, g[i]->c->id))
+      mark[cell] |= NP_CHART_MISSED;
   }
   struct np_chart_series ser[4];
   static const char *const sname[4] = {"ARQ only", "fixed FEC",
@@ -288,8 +309,12 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   subtitle_of(subtitle, sizeof subtitle, g[0], all, nall, in->name,
               np_json_get_string(m0, "hostname", "unknown"));
   int by_rounds = g[0]->c->nruns == 1;
-  np_chart_runs_caption(caption, sizeof caption, minn, maxn,
+  if (use_ci)
+    np_chart_ci_caption(caption, sizeof caption, minn, maxn,
                         by_rounds ? "round" : "run", by_rounds);
+  else
+    np_chart_runs_caption(caption, sizeof caption, minn, maxn,
+                          by_rounds ? "round" : "run", by_rounds);
   snprintf(excl, sizeof excl,
            "excluded: a repetition failed (%s); its records are kept, it is "
            "not ranked",
@@ -311,7 +336,9 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   for (size_t i = 0; i < nc; i++)
     any_note |= notes[i][0] != '\0';
   char xlabel[160];
-  snprintf(xlabel, sizeof xlabel, "network condition: relay profile%s%s%s%s",
+  snprintf(xlabel, sizeof xlabel,
+           "network condition: relay profile%s%s%s%s%s",
+           varies(all, nall, 8) ? ", delivery" : "",
            varies(all, nall, 0) ? ", payload" : "",
            varies(all, nall, 1) ? ", window" : "",
            varies(all, nall, 3) ? ", IO model" : "",
@@ -345,6 +372,8 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   cJSON_AddBoolToObject(jc, "log_y", 0);
   cJSON_AddStringToObject(jc, "caption", caption);
   cJSON_AddStringToObject(jc, "metric", np_results_rudp_metric_key(sp->m));
+  if (use_ci)
+    cJSON_AddStringToObject(jc, "error_bars", "ci95");
   cJSON *js = cJSON_AddArrayToObject(jc, "series");
   for (size_t i = 0; i < ng && js != NULL; i++) {
     size_t cell = (size_t)g[i]->strategy * ng + ci[i];
@@ -358,8 +387,15 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
     double *v = &val[((size_t)g[i]->strategy * 3) * ng];
     int one = nv[cell] <= 1;
     np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", one ? v[ci[i]] : v[ng + ci[i]]);
-    np_json_add_number(b, "max", one ? v[ci[i]] : v[2 * ng + ci[i]]);
+    np_json_add_number(b, "min", one ? v[ci[i]] : mm[2 * cell]);
+    np_json_add_number(b, "max", one ? v[ci[i]] : mm[2 * cell + 1]);
+    if (use_ci && isfinite(v[ng + ci[i]])) {
+      cJSON *iv = cJSON_AddObjectToObject(b, "ci95");
+      np_json_add_number(iv, "lo", v[ng + ci[i]]);
+      np_json_add_number(iv, "hi", v[2 * ng + ci[i]]);
+    } else if (use_ci) {
+      cJSON_AddNullToObject(b, "ci95");
+    }
     cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i]->c, 0));
     cJSON_AddItemToArray(js, b);
   }
@@ -373,6 +409,7 @@ done:
   free(mark);
   free(ci);
   free(nv);
+  free(mm);
   return rc;
 }
 

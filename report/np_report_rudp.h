@@ -26,6 +26,7 @@ struct np_report_rudp_view {
   int strategy;           /* 0 none, 1 fixed, 2 adaptive, 3 other        */
   const char *profile;    /* relay profile (the network condition)       */
   const char *cc;         /* congestion controller                       */
+  const char *delivery;   /* "ordered" | "unordered" (config.delivery)   */
   char model[32];         /* "single" or "pool 4"                        */
   char address[48];       /* config.address                              */
   double payload, clients, window, seconds, rounds;
@@ -44,9 +45,9 @@ const char *np_report_rudp_strategy_label(const struct np_report_rudp_view *v);
 enum { NP_RF_PAYLOAD = 1, NP_RF_WINDOW = 2, NP_RF_CLIENTS = 4,
        NP_RF_MODEL = 8, NP_RF_CC = 16, NP_RF_TIMING = 32 };
 
-/* Text of the network condition of v plus every other dimension (payload,
- * window, clients, IO model, cc, timing, address) that varies among vs and
- * is not in skip, e.g. "random, pool 4, newreno". */
+/* Text of the network condition of v plus every other dimension (delivery,
+ * payload, window, clients, IO model, cc, timing, address) that varies
+ * among vs and is not in skip, e.g. "random, pool 4, newreno". */
 void np_report_rudp_condition(char *buf, size_t len,
                               const struct np_report_rudp_view *v,
                               const struct np_report_rudp_view *vs, size_t n,

@@ -230,8 +230,9 @@ static void cell_rps_p99(char *buf, size_t len,
 /* Key of v without its strategy (the condition a strategy is tried in). */
 static void cond_key(char *buf, size_t len,
                      const struct np_report_rudp_view *v) {
-  snprintf(buf, len, "%s|%s|%s|%g|%g|%g|%g|%g", v->profile, v->model, v->cc,
-           v->payload, v->window, v->clients, v->seconds, v->rounds);
+  snprintf(buf, len, "%s|%s|%s|%s|%g|%g|%g|%g|%g", v->profile, v->delivery,
+           v->model, v->cc, v->payload, v->window, v->clients, v->seconds,
+           v->rounds);
 }
 
 /* Distinct conditions of vs in plan order: first view of each into firsts. */

@@ -19,6 +19,7 @@
 #include "np_results_rudp.h"
 
 #define DAGGER "\xe2\x80\xa0"
+#define DDAGGER "\xe2\x80\xa1"
 
 cJSON *np_report_new_table(struct np_report_ctx *ctx, const char *name,
                            const struct np_results_set *s) {
@@ -163,19 +164,22 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
                               const struct np_results_config *const *v,
                               size_t n, const char *name) {
   unsigned vary = np_report_cond_varying(s);
+  int use_ci = np_report_ci_bars(ctx, s);
   fprintf(ctx->md, "| Payload / B | Clients | Window | IO model | Backend |");
   for (int k = 0; k < NP_C_COUNT_; k++)
     if (vary & (1u << k))
       fprintf(ctx->md, " %s |", np_report_cond_column((enum np_report_cond)k));
-  fprintf(ctx->md, " Runs passed | Round trips / s | p50 RTT / μs | p99 RTT "
+  fprintf(ctx->md, " Runs passed | Round trips / s |%s p50 RTT / μs | p99 RTT "
                    "/ μs | Process CPU / %% | Machine CPU / %% | Max RSS / "
-                   "MiB |\n|---:|---:|---:|---|---|");
+                   "MiB |\n|---:|---:|---:|---|---|",
+          use_ci ? " 95 % interval |" : "");
   for (int k = 0; k < NP_C_COUNT_; k++)
     if (vary & (1u << k))
       fprintf(ctx->md, "---|");
-  fprintf(ctx->md, "---:|---:|---:|---:|---:|---:|---:|\n");
+  fprintf(ctx->md, "---:|---:|%s---:|---:|---:|---:|---:|\n",
+          use_ci ? "---:|" : "");
   cJSON *jrows = np_report_new_table(ctx, name, s);
-  int any_unstable = 0, any_excl = 0, any_missing = 0;
+  int any_unstable = 0, any_excl = 0, any_missing = 0, any_missed = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_results_config *c = v[i];
     double med[6], mn[6], mx[6];
@@ -184,7 +188,9 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     for (int k = 0; k < 5; k++)
       np_results_stat(c, ms[k], 1, &med[k], &mn[k], &mx[k]);
     stat_ptr(c, "/measurement/machine_cpu_percent", &med[5], &mn[5], &mx[5]);
-    char pay[32], rps[160], p50[48], p99[48], cpu[48], mcpu[48], rss[48];
+    char pay[32], rps[160], p50[48], p99[48], cpu[48], mcpu[48], rss[48],
+        civ[96] = "-";
+    double clo = NAN, chi = NAN;
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     int excluded = c->npassed < c->nruns;
     int missing = np_report_short(ctx, s, c);
@@ -205,9 +211,19 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
       np_report_fail_reason(c, why, sizeof why);
       snprintf(rps, sizeof rps, "excluded (%s)", why[0] ? why : "failed");
     } else {
-      char num[48];
+      char num[48], a[48], b[48];
+      int missed = np_report_target_missed(s, c->id);
+      any_missed |= missed;
       np_fmt_num(num, sizeof num, med[0], 0);
-      snprintf(rps, sizeof rps, "%s%s", num, unstable ? " " DAGGER : "");
+      snprintf(rps, sizeof rps, "%s%s%s", num, unstable ? " " DAGGER : "",
+               missed ? " " DDAGGER : "");
+      if (use_ci && np_results_stat_ci(c, NP_M_RPS, 1, &clo, &chi) == 0) {
+        np_fmt_num(a, sizeof a, clo, 0);
+        np_fmt_num(b, sizeof b, chi, 0);
+        snprintf(civ, sizeof civ, "%s-%s", a, b);
+      } else if (use_ci) {
+        snprintf(civ, sizeof civ, "too few runs");
+      }
       np_fmt_num(p50, sizeof p50, med[1], 2);
       np_fmt_num(p99, sizeof p99, med[2], 2);
       np_fmt_num(cpu, sizeof cpu, med[3], 1);
@@ -226,8 +242,11 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
         cJSON_AddStringToObject(r, np_report_cond_column((enum np_report_cond)k),
                                 cell);
       }
-    fprintf(ctx->md, " %zu / %zu | %s | %s | %s | %s | %s | %s |\n",
-            c->npassed, c->nruns, rps, p50, p99, cpu, mcpu, rss);
+    fprintf(ctx->md, " %zu / %zu | %s |", c->npassed, c->nruns, rps);
+    if (use_ci)
+      fprintf(ctx->md, " %s |", civ);
+    fprintf(ctx->md, " %s | %s | %s | %s | %s |\n", p50, p99, cpu, mcpu,
+            rss);
     cJSON_AddNumberToObject(r, "runs_passed", (double)c->npassed);
     cJSON_AddNumberToObject(r, "runs_total", (double)c->nruns);
     cJSON_AddBoolToObject(r, "excluded", excluded);
@@ -235,6 +254,11 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     cJSON_AddBoolToObject(r, "unstable", np_report_unstable(s, c->id));
     if (!excluded && !missing) {
       add_stat(r, "roundtrips_per_sec", med[0], mn[0], mx[0]);
+      if (use_ci && isfinite(clo)) {
+        cJSON *iv = cJSON_AddObjectToObject(r, "roundtrips_per_sec_ci95");
+        np_json_add_number(iv, "lo", clo);
+        np_json_add_number(iv, "hi", chi);
+      }
       add_stat(r, "rtt_p50_us", med[1], mn[1], mx[1]);
       add_stat(r, "rtt_p99_us", med[2], mn[2], mx[2]);
       add_stat(r, "cpu_percent", med[3], mn[3], mx[3]);
@@ -258,12 +282,26 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
           "resident set (getrusage `ru_maxrss`), warm-up included.\n\n",
           most <= 1 ? "Values are single runs (one repetition per "
                       "configuration: no min/max)."
+                    : use_ci ? "Values are medians of the passed "
+                               "repetitions; the charts show the 95 % "
+                               "interval of each median."
                     : "Values are medians of the passed repetitions; the "
                       "charts show their min/max.",
           cores,
           np_json_get_string(cfg, "roundtrip_rate_rule",
                              "completed round trips / (measurement + drain "
                              "seconds)"));
+  if (use_ci)
+    fprintf(ctx->md, "95 %% interval: the percentile-bootstrap confidence "
+                     "interval of the median round trips/s (10,000 "
+                     "resamples; none below 5 runs; docs/statistics.md).");
+  if (any_missed)
+    fprintf(ctx->md, "%s%s interval target missed: the configuration ran "
+                     "its maximum repetitions (until-stable) before that "
+                     "interval was within the plan's target.",
+            use_ci ? " " : "", DDAGGER);
+  if (use_ci || any_missed)
+    fprintf(ctx->md, "\n\n");
   np_report_table_footnote(ctx, any_unstable, any_excl, any_missing);
 }
 

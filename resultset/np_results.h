@@ -109,6 +109,13 @@ size_t np_results_stat(const struct np_results_config *c,
                        enum np_results_metric m, int passed_only, double *med,
                        double *min, double *max);
 
+/* The 95 % bootstrap interval of the median of the same values
+ * (np_results_stats.h: the configuration's seed, as summary.json states
+ * it).  0, NP_ERANGE (fewer than 5 values), NP_ENOMEM. */
+int np_results_stat_ci(const struct np_results_config *c,
+                       enum np_results_metric m, int passed_only, double *lo,
+                       double *hi);
+
 /* Median of n values (sorted copy; n > 0). */
 double np_results_median(const double *v, size_t n);
 

@@ -276,6 +276,15 @@ void np_chk_suite(struct np_results_check *c,
                   const struct np_matrix_plan *plan,
                   struct np_results_outcome *out);
 
+/* planned[ci]: the repetitions configuration ci of the plan calls for -
+ * repetitions, or for an until_stable plan where its rule stops given the
+ * runs' records (their entries' round trips/s; the maximum when the
+ * records end first) - with a problem for every record past that stop
+ * (np_results_check_stable.c).  idx[i]: run i's configuration or -1. */
+void np_chk_stable(struct np_results_check *c,
+                   const struct np_matrix_plan *plan, const long *idx,
+                   size_t *planned);
+
 /* summary.json rebuilt from the runs' entries and compared
  * (np_results_check_summary.c). */
 void np_chk_summary(struct np_results_check *c,

@@ -6,13 +6,15 @@
  *   - every run a configuration and repetition of that expansion, run
  *     with exactly that configuration's options (rep-N.cmd.txt), by the
  *     suite's program (bench_binary), into one folder per session;
- *   - completeness: planned repetitions with a record; an incomplete set
- *     is said so ("incomplete: N of M repetitions"), a "complete" one
- *     missing records is a problem;
+ *   - completeness: planned repetitions with a record (an until_stable
+ *     plan plans, per configuration, as many as its rule runs given the
+ *     records: np_results_check_stable.c); an incomplete set is said so
+ *     ("incomplete: N of M repetitions"), a "complete" one missing
+ *     records is a problem;
  *   - the timeline: sessions in order, every run inside its runner
  *     session's window (runner.session names it since 0.2, else its
- *     times do), each session's runs in plan order, one at a time, and as
- *     many as the session says it ran;
+ *     times do), each session's runs in plan order (until_stable: round
+ *     by round), one at a time, and as many as the session says it ran;
  *   - one build (tool hashes) and one machine per set, the suite's own,
  *     unless suite.json says it spans hosts ("spans_hosts": true);
  *   - kept/ records and the sessions' kept_records lists agree.
@@ -175,12 +177,18 @@ static void check_runs_against_plan(struct np_results_check *c,
 static void check_complete(struct np_results_check *c,
                            const struct np_matrix_plan *p, const long *idx,
                            struct np_results_outcome *out) {
-  size_t R = (size_t)p->repetitions, n = p->nconfigs * R;
-  char *have = calloc(n ? n : 1, 1);
-  if (have == NULL) {
+  size_t R = (size_t)p->repetitions, cells = p->nconfigs * R, n = 0;
+  char *have = calloc(cells ? cells : 1, 1);
+  size_t *planned = calloc(p->nconfigs + 1, sizeof *planned);
+  if (have == NULL || planned == NULL) {
+    free(have);
+    free(planned);
     c->oom = 1;
     return;
   }
+  np_chk_stable(c, p, idx, planned);
+  for (size_t ci = 0; ci < p->nconfigs; ci++)
+    n += planned[ci];
   size_t partial = 0;
   for (size_t i = 0; i < c->nruns; i++) {
     const struct np_chk_run *r = &c->runs[i];
@@ -192,12 +200,12 @@ static void check_complete(struct np_results_check *c,
       partial++;
   }
   size_t done = 0, configs_missing = 0;
-  for (size_t k = 0; k < n; k++)
-    done += have[k];
   for (size_t ci = 0; ci < p->nconfigs; ci++) {
     int any = 0;
-    for (size_t k = 0; k < R; k++)
+    for (size_t k = 0; k < planned[ci]; k++) {
+      done += have[ci * R + k];
       any |= !have[ci * R + k];
+    }
     configs_missing += any;
   }
   const char *st = np_json_get_string(c->suite, "status", "");
@@ -207,8 +215,8 @@ static void check_complete(struct np_results_check *c,
   out->incomplete = done < n || !complete;
   if (complete && done < n) {
     size_t shown = 0;
-    for (size_t k = 0; k < n; k++) {
-      if (have[k])
+    for (size_t k = 0; k < cells; k++) {
+      if (have[k] || k % R >= planned[k / R])
         continue;
       if (shown++ < 20) {
         char f[NP_CHK_PATH_MAX];
@@ -239,6 +247,7 @@ static void check_complete(struct np_results_check *c,
              extra);
   }
   free(have);
+  free(planned);
 }
 
 static int load_sessions(struct np_results_check *c, struct session **out,
@@ -362,7 +371,10 @@ static int cmp_key(const void *a, const void *b) {
   return (x->rep > y->rep) - (x->rep < y->rep);
 }
 
-static void check_timeline(struct np_results_check *c, const long *idx) {
+static void check_timeline(struct np_results_check *c,
+                           const struct np_matrix_plan *plan,
+                           const long *idx) {
+  int rounds = plan != NULL && plan->until_stable;
   struct session *s = NULL;
   size_t n = 0;
   if (load_sessions(c, &s, &n) != 0) {
@@ -449,7 +461,8 @@ static void check_timeline(struct np_results_check *c, const long *idx) {
     size_t k = 0;
     for (size_t i = 0; i < c->nruns; i++)
       if (of[i] == (long)si && idx[i] >= 0)
-        keys[k++] = (struct order_key){idx[i], c->runs[i].rep, i};
+        keys[k++] = rounds ? (struct order_key){c->runs[i].rep, idx[i], i}
+                           : (struct order_key){idx[i], c->runs[i].rep, i};
     qsort(keys, k, sizeof *keys, cmp_key);
     for (size_t j = 1; j < k; j++) {
       const struct np_chk_run *a = &c->runs[keys[j - 1].run];
@@ -462,8 +475,9 @@ static void check_timeline(struct np_results_check *c, const long *idx) {
           !np_chk_time_le(aend, 0, bst + (w ? 999 : 0), 0))
         np_chk_problem(c, b->file, "/started_at",
                        "began before %s ended: a runner session runs "
-                       "repetitions one at a time, in plan order",
-                       a->file);
+                       "repetitions one at a time, in plan order%s",
+                       a->file,
+                       rounds ? " (until_stable: round by round)" : "");
     }
     if (s[si].run >= 0 && (double)s[si].seen != s[si].run) {
       char p[64];
@@ -599,7 +613,7 @@ void np_chk_suite(struct np_results_check *c,
     check_runs_against_plan(c, plan, idx);
     check_complete(c, plan, idx, out);
   }
-  check_timeline(c, idx);
+  check_timeline(c, plan, idx);
   check_identity(c);
   check_kept(c);
   const char *st = np_json_get_string(c->suite, "status", "");

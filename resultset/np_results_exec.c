@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_err.h"
 #include "np_json.h"
+#include "np_results_stats.h"
 
 int np_results_is_exec(const struct np_results_set *s) {
   if (s->suite != NULL)
@@ -54,4 +56,20 @@ size_t np_results_exec_stat(const struct np_results_config *c,
   }
   free(v);
   return n;
+}
+
+int np_results_exec_ci(const struct np_results_config *c, const char *name,
+                       int passed_only, double *lo, double *hi) {
+  double *v = malloc((c->nruns + 1) * sizeof *v);
+  size_t n = 0;
+  if (v == NULL)
+    return NP_ENOMEM;
+  for (size_t i = 0; i < c->nruns; i++) {
+    double x = np_results_exec_value(c->runs[i].doc, name);
+    if ((!passed_only || c->runs[i].passed) && isfinite(x))
+      v[n++] = x;
+  }
+  int rc = np_results_median_ci(v, n, np_results_seed_of(c->id), lo, hi);
+  free(v);
+  return rc;
 }

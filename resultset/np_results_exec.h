@@ -29,4 +29,10 @@ size_t np_results_exec_stat(const struct np_results_config *c,
                             const char *name, int passed_only, double *med,
                             double *min, double *max);
 
+/* The 95 % bootstrap interval of the median of the same values (the
+ * configuration's seed, np_results_stats.h).  0, NP_ERANGE (fewer than 5
+ * values), NP_ENOMEM. */
+int np_results_exec_ci(const struct np_results_config *c, const char *name,
+                       int passed_only, double *lo, double *hi);
+
 #endif /* NP_RESULTS_EXEC_H */

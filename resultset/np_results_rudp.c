@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_results_stats.h"
 
 static const struct {
   const char *key; /* summary.json key                            */
@@ -60,19 +61,19 @@ static const cJSON *rounds_of(const cJSON *doc, int *median) {
   return cJSON_GetObjectItemCaseSensitive(part, "rounds");
 }
 
-int np_results_rudp_stat(const struct np_results_config *c,
-                         enum np_results_rudp_metric m, double *med,
-                         double *min, double *max, size_t *n) {
+/* The values of m by the rule above into a malloc'd *out (*k of them)
+ * and the median the rule states (NAN when none).  NP_ENOMEM. */
+static int values_of(const struct np_results_config *c,
+                     enum np_results_rudp_metric m, double **out, size_t *k,
+                     double *med) {
   int mi;
-  size_t k = 0;
-  *med = *min = *max = NAN;
-  if (n != NULL)
-    *n = 0;
   /* one value per round of a single record, or per repetition */
   size_t cap = c->nruns == 1
                    ? (size_t)cJSON_GetArraySize(rounds_of(c->runs[0].doc, &mi))
                    : c->nruns;
   double *v = malloc((cap ? cap : 1) * sizeof *v);
+  *k = 0;
+  *med = NAN;
   if (v == NULL)
     return NP_ENOMEM;
   if (c->nruns == 1) {
@@ -82,19 +83,33 @@ int np_results_rudp_stat(const struct np_results_config *c,
       double x = np_results_rudp_round_value(r, m);
       if (i++ == mi)
         *med = x;
-      if (!isnan(x) && k < cap)
-        v[k++] = x;
+      if (!isnan(x) && *k < cap)
+        v[(*k)++] = x;
     }
   } else {
     for (size_t i = 0; i < c->nruns; i++) {
       const cJSON *rounds = rounds_of(c->runs[i].doc, &mi);
       double x = np_results_rudp_round_value(cJSON_GetArrayItem(rounds, mi), m);
       if (mi >= 0 && !isnan(x))
-        v[k++] = x;
+        v[(*k)++] = x;
     }
-    if (k > 0)
-      *med = np_results_median(v, k);
+    if (*k > 0)
+      *med = np_results_median(v, *k);
   }
+  *out = v;
+  return 0;
+}
+
+int np_results_rudp_stat(const struct np_results_config *c,
+                         enum np_results_rudp_metric m, double *med,
+                         double *min, double *max, size_t *n) {
+  size_t k = 0;
+  double *v = NULL;
+  *med = *min = *max = NAN;
+  if (n != NULL)
+    *n = 0;
+  if (values_of(c, m, &v, &k, med) != 0)
+    return NP_ENOMEM;
   for (size_t i = 0; i < k; i++) {
     if (i == 0 || v[i] < *min)
       *min = v[i];
@@ -105,6 +120,17 @@ int np_results_rudp_stat(const struct np_results_config *c,
   if (n != NULL)
     *n = k;
   return 0;
+}
+
+int np_results_rudp_ci(const struct np_results_config *c,
+                       enum np_results_rudp_metric m, double *lo, double *hi) {
+  size_t k = 0;
+  double *v = NULL, med;
+  if (values_of(c, m, &v, &k, &med) != 0)
+    return NP_ENOMEM;
+  int rc = np_results_median_ci(v, k, np_results_seed_of(c->id), lo, hi);
+  free(v);
+  return rc;
 }
 
 int np_results_is_rudp(const struct np_results_set *s) {

@@ -50,6 +50,12 @@ int np_results_rudp_stat(const struct np_results_config *c,
                          enum np_results_rudp_metric m, double *med,
                          double *min, double *max, size_t *n);
 
+/* The 95 % bootstrap interval of the median of the same values (the
+ * configuration's seed, np_results_stats.h).  0, NP_ERANGE (fewer than 5
+ * values), NP_ENOMEM. */
+int np_results_rudp_ci(const struct np_results_config *c,
+                       enum np_results_rudp_metric m, double *lo, double *hi);
+
 /* 1 when the set's runs are `netproof-bench rudp` records. */
 int np_results_is_rudp(const struct np_results_set *s);
 

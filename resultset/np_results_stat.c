@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_err.h"
 #include "np_json.h"
+#include "np_results_stats.h"
 
 double np_results_num(const cJSON *doc, const char *pointer) {
   const cJSON *v = np_json_pointer(doc, pointer);
@@ -63,4 +65,19 @@ size_t np_results_stat(const struct np_results_config *c,
   if (v != tmp)
     free(v);
   return n;
+}
+
+int np_results_stat_ci(const struct np_results_config *c,
+                       enum np_results_metric m, int passed_only, double *lo,
+                       double *hi) {
+  double *v = malloc((c->nruns ? c->nruns : 1) * sizeof *v);
+  size_t n = 0;
+  if (v == NULL)
+    return NP_ENOMEM;
+  for (size_t i = 0; i < c->nruns; i++)
+    if ((!passed_only || c->runs[i].passed) && isfinite(c->runs[i].m[m]))
+      v[n++] = c->runs[i].m[m];
+  int rc = np_results_median_ci(v, n, np_results_seed_of(c->id), lo, hi);
+  free(v);
+  return rc;
 }

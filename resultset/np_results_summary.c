@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_results_stable.h"
+#include "np_stats.h"
+#include "np_results_stats.h"
 #include "np_results_summary_rudp.h"
 
 /* The entry member exec values travel in (removed before output). */
@@ -71,28 +74,30 @@ static int metric_value(const cJSON *rec, const struct np_metric *m,
   return 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* {median, min, max, n} of v[0..n) (n may be 0: nulls). */
-static cJSON *stats_json(double *v, size_t n) {
+/* {median, min, max, n, mean, sd, cv, ci95, outliers} of v[0..n), the
+ * values of repetitions tags[0..n) (n may be 0: nulls). */
+static cJSON *stats_json(const double *v, const long *tags, size_t n,
+                         uint64_t seed) {
   cJSON *o = cJSON_CreateObject();
-  if (o == NULL)
+  struct np_stats_desc d = {0};
+  if (o == NULL || (n > 0 && np_stats_describe(v, n, &d) != 0)) {
+    cJSON_Delete(o);
     return NULL;
+  }
   if (n == 0) {
     cJSON_AddNullToObject(o, "median");
     cJSON_AddNullToObject(o, "min");
     cJSON_AddNullToObject(o, "max");
   } else {
-    qsort(v, n, sizeof *v, cmp_double);
-    double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    np_json_add_number(o, "median", med);
-    np_json_add_number(o, "min", v[0]);
-    np_json_add_number(o, "max", v[n - 1]);
+    np_json_add_number(o, "median", d.median);
+    np_json_add_number(o, "min", d.min);
+    np_json_add_number(o, "max", d.max);
   }
   cJSON_AddNumberToObject(o, "n", (double)n);
+  if (np_results_stat_extend(o, v, tags, n, seed) != 0) {
+    cJSON_Delete(o);
+    return NULL;
+  }
   return o;
 }
 
@@ -111,16 +116,17 @@ static void exec_values(const cJSON *rec, cJSON *rep) {
   }
 }
 
-/* Exec suites: "exec.NAME" {median, min, max, n} in stats for every metric
- * of the plan, over the finished repetitions whose record has its value;
- * then the entries lose their "exec_values".  NP_ENOMEM. */
+/* Exec suites: "exec.NAME" (a stat, stats_json) in stats for every
+ * metric of the plan, over the finished repetitions whose record has its
+ * value; then the entries lose their "exec_values".  NP_ENOMEM. */
 static int exec_stats(const struct np_matrix_plan *p, cJSON *reps,
-                      cJSON *stats) {
+                      cJSON *stats, uint64_t seed) {
   const cJSON *m;
   cJSON *r;
   size_t cap = (size_t)cJSON_GetArraySize(reps) + 1;
   double *v = calloc(cap, sizeof *v);
-  int rc = v == NULL ? NP_ENOMEM : 0;
+  long *tag = calloc(cap, sizeof *tag);
+  int rc = v == NULL || tag == NULL ? NP_ENOMEM : 0;
   const cJSON *metrics =
       rc ? NULL : np_json_pointer(p->doc, "/exec/metrics");
   cJSON_ArrayForEach(m, metrics) {
@@ -129,27 +135,24 @@ static int exec_stats(const struct np_matrix_plan *p, cJSON *reps,
     cJSON_ArrayForEach(r, reps) {
       const cJSON *x = cJSON_GetObjectItemCaseSensitive(
           cJSON_GetObjectItemCaseSensitive(r, NP_EXEC_VALUES), name);
-      if (cJSON_IsNumber(x) && isfinite(x->valuedouble) && k < cap)
+      if (cJSON_IsNumber(x) && isfinite(x->valuedouble) && k < cap) {
+        tag[k] = (long)np_json_get_number(r, "n", 0);
         v[k++] = x->valuedouble;
+      }
     }
     char key[80];
     snprintf(key, sizeof key, "exec.%s", name);
-    cJSON *o = cJSON_AddObjectToObject(stats, key);
-    if (o == NULL) {
+    cJSON *o = stats_json(v, tag, k, seed);
+    if (o == NULL || !cJSON_AddItemToObject(stats, key, o)) {
+      cJSON_Delete(o);
       rc = NP_ENOMEM;
       break;
     }
-    qsort(v, k, sizeof *v, cmp_double);
-    np_json_add_number(o, "median",
-                       k == 0 ? NAN
-                       : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2);
-    np_json_add_number(o, "min", k ? v[0] : NAN);
-    np_json_add_number(o, "max", k ? v[k - 1] : NAN);
-    cJSON_AddNumberToObject(o, "n", (double)k);
   }
   cJSON_ArrayForEach(r, reps)
       cJSON_DeleteItemFromObjectCaseSensitive(r, NP_EXEC_VALUES);
   free(v);
+  free(tag);
   return rc;
 }
 
@@ -228,28 +231,56 @@ static int entry_value(const cJSON *rep, size_t i, double *v) {
   return 1;
 }
 
+/* until_stable plans: the stopping rule over the consecutive repetitions
+ * that have a record, from the first (np_results_stable.h).  NP_ENOMEM. */
+static int stable_of(const struct np_matrix_plan *p, cJSON *const *entries,
+                     uint64_t seed, struct np_results_stable_eval *e) {
+  size_t R = (size_t)p->repetitions, n = 0;
+  double *rps = malloc((R ? R : 1) * sizeof *rps);
+  if (rps == NULL)
+    return NP_ENOMEM;
+  for (; n < R && entries[n] != NULL; n++) {
+    double x;
+    if (strcmp(np_json_get_string(entries[n], "status", "missing"),
+               "missing") == 0)
+      break;
+    rps[n] = entry_value(entries[n], 0, &x) ? x : NAN;
+  }
+  int rc = np_results_stable_eval(p, rps, n, seed, e);
+  free(rps);
+  return rc;
+}
+
 /* Summarize one configuration into a new object; *ok is 1 when it may be
- * ranked, *why (static text) says why not otherwise. */
+ * ranked, *why (static text) says why not otherwise.  An until_stable
+ * plan lists the repetitions its rule runs (and any beyond that exist). */
 static cJSON *config_json(const struct np_matrix_plan *p,
                           const struct np_matrix_config *cf, cJSON **entries,
                           int *ok, char *why, size_t whylen,
                           double *median_rps) {
-  char first_bad[256] = "";
-  cJSON *o = cJSON_CreateObject(), *reps;
+  char first_bad[256] = "", seedhex[17];
   size_t R = (size_t)p->repetitions, done = 0, passed = 0, nv[NP_NMETRICS];
+  size_t planned = R;
   double *v[NP_NMETRICS];
+  long *tag[NP_NMETRICS];
+  uint64_t seed = np_results_seed_of(cf->id);
+  struct np_results_stable_eval se = {0};
   memset(nv, 0, sizeof nv);
   memset(v, 0, sizeof v);
+  memset(tag, 0, sizeof tag);
+  np_results_seed_hex(seed, seedhex);
+  if (p->until_stable) {
+    if (stable_of(p, entries, seed, &se) != 0)
+      return NULL;
+    planned = se.needed;
+  }
+  cJSON *o = cJSON_CreateObject(), *reps = NULL;
   /* rudp records carry rounds: their own statistics (basis "rounds" for
    * one repetition, else "repetitions"), np_results_summary_rudp.c */
   struct np_results_rudp_acc *ra = NULL;
-  if (strcmp(p->protocol, "rudp") == 0 &&
-      (ra = np_results_rudp_acc_new(R == 1)) == NULL) {
-    cJSON_Delete(o);
-    return NULL;
-  }
-  if (o == NULL)
-    return NULL;
+  if (o == NULL || (strcmp(p->protocol, "rudp") == 0 &&
+                    (ra = np_results_rudp_acc_new(R == 1)) == NULL))
+    goto fail_config;
   cJSON_AddStringToObject(o, "id", cf->id);
   cJSON_AddItemToObject(o, "options", cJSON_Duplicate(cf->options, 1));
   cJSON_AddStringToObject(o, "group", cf->group);
@@ -257,19 +288,27 @@ static cJSON *config_json(const struct np_matrix_plan *p,
   if (cf->expect_reason)
     cJSON_AddStringToObject(o, "expect_reason", cf->expect_reason);
   reps = cJSON_AddArrayToObject(o, "repetitions");
-  for (size_t i = 0; i < NP_NMETRICS; i++)
-    v[i] = calloc(R, sizeof *v[i]);
+  for (size_t i = 0; i < NP_NMETRICS; i++) {
+    v[i] = calloc(R + 1, sizeof *v[i]);
+    tag[i] = calloc(R + 1, sizeof *tag[i]);
+    if (v[i] == NULL || tag[i] == NULL)
+      goto fail_config;
+  }
   for (size_t n = 1; n <= R && reps; n++) {
     cJSON *rj = entries[n - 1];
     entries[n - 1] = NULL;
     if (rj == NULL)
       continue;
-    cJSON_AddItemToArray(reps, rj);
     const char *st = np_json_get_string(rj, "status", "missing");
+    if (strcmp(st, "missing") == 0 && n > planned) {
+      cJSON_Delete(rj); /* not needed by the until_stable rule */
+      continue;
+    }
+    cJSON_AddItemToArray(reps, rj);
     if (strcmp(st, "missing") == 0)
       continue;
     if (ra != NULL)
-      np_results_rudp_acc_add(ra, rj);
+      np_results_rudp_acc_add(ra, rj, (long)n);
     done++;
     passed += strcmp(st, "passed") == 0;
     if (strcmp(st, "passed") != 0 && first_bad[0] == '\0')
@@ -277,16 +316,18 @@ static cJSON *config_json(const struct np_matrix_plan *p,
                np_json_get_string(rj, "reason", "?"));
     for (size_t i = 0; i < NP_NMETRICS; i++) {
       double x;
-      if (entry_value(rj, i, &x) && v[i] != NULL)
+      if (entry_value(rj, i, &x)) {
+        tag[i][nv[i]] = (long)n;
         v[i][nv[i]++] = x;
+      }
     }
   }
   const char *status;
   *ok = 0;
-  if (done < R) {
+  if (done < planned) {
     status = "incomplete";
     snprintf(why, whylen, "incomplete: %zu of %zu repetitions finished", done,
-             R);
+             planned);
   } else if (cf->expect_fail) {
     status = passed == 0 ? "confirmed" : "unexpected-pass";
     snprintf(why, whylen, "%s", passed == 0
@@ -294,7 +335,7 @@ static cJSON *config_json(const struct np_matrix_plan *p,
                                       "repetition did (confirmed)"
                                     : "expected to fail, but a repetition "
                                       "passed");
-  } else if (passed < R) {
+  } else if (passed < done) {
     status = "failed";
     snprintf(why, whylen, "%s", first_bad);
   } else {
@@ -306,38 +347,59 @@ static cJSON *config_json(const struct np_matrix_plan *p,
     cJSON_AddStringToObject(o, "exclusion_reason", why);
   cJSON_AddNumberToObject(o, "repetitions_done", (double)done);
   cJSON_AddNumberToObject(o, "repetitions_passed", (double)passed);
+  cJSON_AddStringToObject(o, "bootstrap_seed", seedhex);
   cJSON *stats = cJSON_AddObjectToObject(o, "stats");
   *median_rps = -1;
   for (size_t i = 0; i < NP_NMETRICS && stats; i++) {
-    cJSON *s = stats_json(v[i] ? v[i] : (double[1]){0}, v[i] ? nv[i] : 0);
-    cJSON_AddItemToObject(stats, metric_name(i), s);
+    cJSON *st = stats_json(v[i], tag[i], nv[i], seed);
+    if (st == NULL)
+      goto fail_config;
+    cJSON_AddItemToObject(stats, metric_name(i), st);
     if (i == 0 && nv[0] > 0)
-      *median_rps = np_json_get_number(s, "median", -1);
+      *median_rps = np_json_get_number(st, "median", -1);
   }
   /* exec suites: each declared metric */
   if (stats != NULL && strcmp(p->protocol, "exec") == 0 &&
-      exec_stats(p, reps, stats) != 0) {
-    for (size_t i = 0; i < NP_NMETRICS; i++)
-      free(v[i]);
-    np_results_rudp_acc_free(ra);
-    cJSON_Delete(o);
-    return NULL;
-  }
+      exec_stats(p, reps, stats, seed) != 0)
+    goto fail_config;
   /* spread of round trips/s across repetitions */
-  double spread = -1;
+  double spread = -1, lo = v[0][0], hi = v[0][0];
+  for (size_t k = 1; k < nv[0]; k++) {
+    lo = v[0][k] < lo ? v[0][k] : lo;
+    hi = v[0][k] > hi ? v[0][k] : hi;
+  }
   if (nv[0] > 1 && *median_rps > 0)
-    spread = (v[0][nv[0] - 1] - v[0][0]) / *median_rps;
+    spread = (hi - lo) / *median_rps;
   if (spread >= 0)
     np_json_add_number(o, "spread", spread);
   else
     cJSON_AddNullToObject(o, "spread");
   cJSON_AddBoolToObject(o, "unstable", spread > NP_RESULTS_SPREAD_LIMIT);
-  if (ra != NULL)
-    np_results_rudp_acc_finish(ra, o, NP_RESULTS_SPREAD_LIMIT, median_rps);
+  if (ra != NULL &&
+      np_results_rudp_acc_finish(ra, o, NP_RESULTS_SPREAD_LIMIT, seed,
+                                 median_rps) != 0)
+    goto fail_config;
+  if (p->until_stable &&
+      !cJSON_AddItemToObject(o, "until_stable", np_results_stable_json(p, &se)))
+    goto fail_config;
   np_results_rudp_acc_free(ra);
-  for (size_t i = 0; i < NP_NMETRICS; i++)
+  for (size_t i = 0; i < NP_NMETRICS; i++) {
     free(v[i]);
+    free(tag[i]);
+  }
   return o;
+fail_config:
+  np_results_rudp_acc_free(ra);
+  for (size_t i = 0; i < NP_NMETRICS; i++) {
+    free(v[i]);
+    free(tag[i]);
+  }
+  for (size_t n = 1; n <= R; n++) { /* entries not yet taken */
+    cJSON_Delete(entries[n - 1]);
+    entries[n - 1] = NULL;
+  }
+  cJSON_Delete(o);
+  return NULL;
 }
 
 /* Rank passed configurations per group by median round trips/s. */
@@ -413,13 +475,16 @@ int np_results_summary_build(const struct np_matrix_plan *p, cJSON **entries,
   cJSON_AddStringToObject(sum, "plan_sha256", p->hash);
   cJSON_AddNumberToObject(sum, "repetitions", p->repetitions);
   cJSON_AddNumberToObject(sum, "spread_limit", NP_RESULTS_SPREAD_LIMIT);
+  cJSON_AddItemToObject(sum, "intervals", np_results_intervals_json());
+  if (p->until_stable)
+    cJSON_AddItemToObject(sum, "until_stable", np_results_stable_plan_json(p));
   cJSON *totals = cJSON_AddObjectToObject(sum, "totals");
   cJSON *configs = cJSON_AddArrayToObject(sum, "configurations");
   if (totals == NULL || configs == NULL)
     goto cleanup_all;
   static const char *const kinds[] = {"passed", "confirmed", "failed",
                                       "unexpected-pass", "incomplete"};
-  double count[5] = {0}, unstable = 0;
+  double count[5] = {0}, unstable = 0, missed = 0;
   for (size_t i = 0; i < p->nconfigs; i++) {
     cJSON *c = config_json(p, &p->configs[i], entries + i * R, &ok[i], why[i],
                            sizeof why[i], &med[i]);
@@ -430,11 +495,18 @@ int np_results_summary_build(const struct np_matrix_plan *p, cJSON **entries,
     for (size_t k = 0; k < 5; k++)
       count[k] += strcmp(st, kinds[k]) == 0;
     unstable += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "unstable"));
+    const cJSON *us = cJSON_GetObjectItemCaseSensitive(c, "until_stable");
+    missed += us != NULL &&
+              cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(
+                  us, "repetitions_needed")) &&
+              cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(us, "met"));
   }
   cJSON_AddNumberToObject(totals, "configurations", (double)p->nconfigs);
   for (size_t k = 0; k < 5; k++)
     cJSON_AddNumberToObject(totals, kinds[k], count[k]);
   cJSON_AddNumberToObject(totals, "unstable", unstable);
+  if (p->until_stable)
+    cJSON_AddNumberToObject(totals, "target_missed", missed);
   /* exec suites have no common headline number to rank by */
   cJSON *rank = strcmp(p->protocol, "exec") == 0
                     ? cJSON_CreateArray()

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_results_stats.h"
 
 /* Where each metric lives inside one element of rudp.rounds[]. */
 static const struct {
@@ -39,9 +40,11 @@ static const struct {
 };
 #define NP_NRM (sizeof np_rudp_metrics / sizeof np_rudp_metrics[0])
 
-/* Values of one metric, grown as repetitions are added. */
+/* Values of one metric, grown as repetitions are added, each with its
+ * tag: the round index (rounds basis) or the repetition number. */
 struct np_vec {
   double *v;
+  long *tag;
   size_t n, cap;
 };
 
@@ -80,15 +83,20 @@ int np_results_summary_rudp_round_metric(const cJSON *round, size_t i,
   return 1;
 }
 
-static void vec_push(struct np_vec *w, double x) {
+static void vec_push(struct np_vec *w, double x, long tag) {
   if (w->n == w->cap) {
     size_t cap = w->cap ? 2 * w->cap : 8;
     double *nv = realloc(w->v, cap * sizeof *nv);
-    if (nv == NULL)
+    if (nv != NULL)
+      w->v = nv;
+    long *nt = realloc(w->tag, cap * sizeof *nt);
+    if (nt != NULL)
+      w->tag = nt;
+    if (nv == NULL || nt == NULL)
       return; /* the value is left out; n stays honest */
-    w->v = nv;
     w->cap = cap;
   }
+  w->tag[w->n] = tag;
   w->v[w->n++] = x;
 }
 
@@ -102,8 +110,10 @@ struct np_results_rudp_acc *np_results_rudp_acc_new(int by_rounds) {
 void np_results_rudp_acc_free(struct np_results_rudp_acc *a) {
   if (a == NULL)
     return;
-  for (size_t i = 0; i < NP_NRM; i++)
+  for (size_t i = 0; i < NP_NRM; i++) {
     free(a->all[i].v);
+    free(a->all[i].tag);
+  }
   free(a);
 }
 
@@ -141,7 +151,8 @@ void np_results_summary_rudp_rep(const cJSON *rec, cJSON *rep) {
   }
 }
 
-void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep) {
+void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep,
+                             long n) {
   const cJSON *part = cJSON_GetObjectItemCaseSensitive(rep, "rudp");
   const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(part, "rounds");
   const cJSON *mr = cJSON_GetObjectItemCaseSensitive(part, "median_round");
@@ -162,7 +173,7 @@ void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep) {
       /* rounds basis: every round of the (single) record; repetitions
        * basis: only the record's median round */
       if (a->by_rounds || k == median)
-        vec_push(&a->all[i], v);
+        vec_push(&a->all[i], v, a->by_rounds ? k : n);
       if (a->by_rounds && k == median && !a->have_med[i]) {
         a->med[i] = v;
         a->have_med[i] = 1;
@@ -177,20 +188,27 @@ static int cmp_double(const void *x, const void *y) {
   return (p > q) - (p < q);
 }
 
-void np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
-                               double spread_limit, double *median_rps) {
+int np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
+                               double spread_limit, uint64_t seed,
+                               double *median_rps) {
   *median_rps = -1;
   cJSON_AddStringToObject(config, "stats_basis",
                           a->by_rounds ? "rounds" : "repetitions");
   cJSON *stats = cJSON_GetObjectItemCaseSensitive(config, "stats");
   if (stats == NULL || a->nrecords == 0)
-    return; /* no rudp record (e.g. every repetition crashed) */
+    return 0; /* no rudp record (e.g. every repetition crashed) */
   double spread = -1;
   for (size_t i = 0; i < NP_NRM; i++) {
     struct np_vec *w = &a->all[i];
-    cJSON *s = cJSON_CreateObject();
-    if (s == NULL)
-      return;
+    cJSON *s = cJSON_CreateObject(), *ext = cJSON_CreateObject();
+    /* mean, sd, interval and outliers of the values as added (tags in
+     * order), moved in after median / min / max / n */
+    if (s == NULL || ext == NULL ||
+        np_results_stat_extend(ext, w->v, w->tag, w->n, seed) != 0) {
+      cJSON_Delete(s);
+      cJSON_Delete(ext);
+      return NP_ENOMEM;
+    }
     qsort(w->v, w->n, sizeof *w->v, cmp_double);
     int have = a->by_rounds ? a->have_med[i] : w->n > 0;
     double med = !have            ? 0
@@ -209,6 +227,11 @@ void np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
       cJSON_AddNullToObject(s, "max");
     }
     cJSON_AddNumberToObject(s, "n", (double)w->n);
+    for (cJSON *e = ext->child; e != NULL; e = ext->child) {
+      cJSON_DetachItemViaPointer(ext, e);
+      cJSON_AddItemToObject(s, e->string, e);
+    }
+    cJSON_Delete(ext);
     /* replace in place (keeps the generic key order), else append */
     if (cJSON_HasObjectItem(stats, np_rudp_metrics[i].name))
       cJSON_ReplaceItemInObjectCaseSensitive(stats, np_rudp_metrics[i].name,
@@ -228,4 +251,5 @@ void np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
   else
     cJSON_AddNullToObject(config, "spread");
   cJSON_AddBoolToObject(config, "unstable", spread > spread_limit);
+  return 0;
 }

@@ -24,6 +24,7 @@
 #define NP_RESULTS_SUMMARY_RUDP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -51,14 +52,20 @@ struct np_results_rudp_acc;
 /* by_rounds: 1 for the "rounds" basis.  NULL on allocation failure. */
 struct np_results_rudp_acc *np_results_rudp_acc_new(int by_rounds);
 
-/* Add one finished repetition's entry (with its "rudp", if any). */
-void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep);
+/* Add one finished repetition's entry (with its "rudp", if any); n is its
+ * repetition number (the tag of its values on the repetitions basis). */
+void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep,
+                             long n);
 
 /* Write "stats_basis" and replace / add every round metric in the
- * configuration's "stats", and "spread" / "unstable" from round trips/s
- * on the chosen basis.  *median_rps receives the new median or -1. */
-void np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
-                                double spread_limit, double *median_rps);
+ * configuration's "stats" (with np_results_stat_extend's members: the
+ * interval with seed, outliers tagged by round index on the rounds basis
+ * and by repetition number otherwise), and "spread" / "unstable" from
+ * round trips/s on the chosen basis.  *median_rps receives the new median
+ * or -1.  0 or NP_ENOMEM. */
+int np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
+                               double spread_limit, uint64_t seed,
+                               double *median_rps);
 
 void np_results_rudp_acc_free(struct np_results_rudp_acc *a); /* NULL ok */
 

@@ -52,6 +52,10 @@ int np_bench_opt_given(const struct np_bench_optset *s,
   return i >= 0 && i < NP_BENCH_OPT_MAX && g->given[i];
 }
 
+int np_bench_opt_offers(const struct np_bench_opt *o, size_t i) {
+  return o->choice_mask == 0 || (i < 32 && (o->choice_mask >> i) & 1u);
+}
+
 void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len) {
   buf[0] = '\0';
   if (o->range_text != NULL) {
@@ -63,8 +67,9 @@ void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len) {
   } else if (o->type == NP_BENCH_OPT_CHOICE) {
     size_t off = 0;
     for (size_t i = 0; o->choices[i] != NULL && off < len; i++)
-      off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " | " : "",
-                              o->choices[i]);
+      if (np_bench_opt_offers(o, i))
+        off += (size_t)snprintf(buf + off, len - off, "%s%s",
+                                off ? " | " : "", o->choices[i]);
   }
 }
 
@@ -72,14 +77,18 @@ void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len) {
 static int bad_choice(const struct np_bench_opt *o, const char *text,
                       struct np_errbuf *eb) {
   char list[256];
-  size_t off = 0, n = 0;
-  while (o->choices[n] != NULL)
-    n++;
+  size_t off = 0, n = 0, k = 0;
+  for (size_t i = 0; o->choices[i] != NULL; i++)
+    n += (size_t)np_bench_opt_offers(o, i);
   list[0] = '\0';
-  for (size_t i = 0; i < n && off < sizeof list; i++)
+  for (size_t i = 0; o->choices[i] != NULL && off < sizeof list; i++) {
+    if (!np_bench_opt_offers(o, i))
+      continue;
     off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-                            i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                            k == 0 ? "" : k + 1 == n ? " or " : ", ",
                             o->choices[i]);
+    k++;
+  }
   return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': expected %s", o->name, text,
                        list);
 }
@@ -128,7 +137,7 @@ int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
     size_t i = 0;
     while (o->choices[i] != NULL && strcmp(o->choices[i], text) != 0)
       i++;
-    if (o->choices[i] == NULL)
+    if (o->choices[i] == NULL || !np_bench_opt_offers(o, i))
       return bad_choice(o, text, eb);
     r.u = i;
     break;

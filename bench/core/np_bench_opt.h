@@ -73,6 +73,8 @@ struct np_bench_opt {
   const char *range_text;      /* shown for the range in --help and in
                                   out-of-range messages; NULL: "min..max" */
   const char *const *choices;  /* CHOICE: NULL-terminated, index = value */
+  unsigned choice_mask;        /* CHOICE: the indexes this command offers
+                                  (bit i), e.g. serve's io-model; 0 = all */
   const char *dflt;            /* default as text; NULL: none, or derived
                                   (the help text says from what)         */
   const char *unit;            /* "s", "ms", "%", ... for --help, or NULL */
@@ -85,6 +87,9 @@ struct np_bench_opt {
                                   "" = the value alone                  */
   unsigned flags;              /* enum np_bench_opt_flag bits           */
 };
+
+/* Does choice row o offer choices[i] (its choice_mask)? */
+int np_bench_opt_offers(const struct np_bench_opt *o, size_t i);
 
 /* offset and size of a field, for a row: NP_BENCH_AT(struct cfg, payload). */
 #define NP_BENCH_AT(st, member)                                              \

@@ -13,6 +13,10 @@
 
 #include "np_err.h"
 
+/* --until-stable's defaults (an interval needs 5 values). */
+#define NP_MATRIX_MIN_REPS 5
+#define NP_MATRIX_MAX_REPS 30
+
 /* Filled by the CLI, handed down; strings are borrowed. */
 struct np_matrix_opts {
   const char *plan_path;    /* PLAN.json                                   */
@@ -24,6 +28,8 @@ struct np_matrix_opts {
   int resume;               /* --resume: keep complete repetitions         */
   int dry_run;              /* --dry-run: print, run nothing               */
   int quiet;                /* --quiet: no progress on stderr              */
+  double until_stable;      /* --until-stable CI_PCT (0: the plan's rule)  */
+  int min_reps, max_reps;   /* --min-reps / --max-reps with it             */
 };
 
 /* What a finished (or stopped) matrix amounts to. */

@@ -7,8 +7,12 @@
 #include "np_matrix_cli.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <errno.h>
 
 #include "np_err.h"
 #include "np_matrix.h"
@@ -19,6 +23,8 @@ static void usage(FILE *fp) {
   fputs("usage: netproof-bench matrix PLAN --output DIR [--resume]\n"
         "                             [--only GLOB] [--dry-run] [--quiet]\n"
         "                             [--plans-dir DIR] [--shard K/N]\n"
+        "                             [--until-stable CI_PCT [--min-reps N]\n"
+        "                              [--max-reps M]]\n"
         "\n"
         "Runs every configuration of a suite plan, each repetition as its\n"
         "own netproof-bench process, and keeps the raw evidence in DIR\n"
@@ -37,12 +43,50 @@ static void usage(FILE *fp) {
         "  --shard K/N      run only the K-th (0-based) of N slices of the plan,\n"
         "                   balanced by estimated time; netproof-report merge\n"
         "                   joins the N folders (docs/guides/fleets.md)\n"
+        "  --until-stable CI_PCT  after --min-reps (default 5) repetitions,\n"
+        "                   configurations take turns adding one until the\n"
+        "                   95 % interval of the median round trips/s is\n"
+        "                   within CI_PCT % of it, or --max-reps (default 30)\n"
+        "                   ran; replaces the plan's repetitions (and its\n"
+        "                   until_stable), so --resume needs the same values\n"
         "\n"
         "exit codes: 0 all passed (or failed as expected), 1 a configuration\n"
         "failed, 2 usage error, bad plan/folder or folder in use by another\n"
         "runner, 3 run-time error (e.g. disk full),\n"
         "130/143 interrupted (summary written; rerun with --resume)\n",
         fp);
+}
+
+/* --until-stable CI_PCT, --min-reps N, --max-reps M into o: 0, or -1 with
+ * the line printed.  An interval needs 5 values, so N >= 5. */
+static int stable_arg(struct np_matrix_opts *o, const char *name,
+                      const char *val) {
+  char *end;
+  errno = 0;
+  double d = strtod(val, &end);
+  int bad = end == val || *end != '\0' || errno != 0 || !isfinite(d);
+  if (strcmp(name, "--until-stable") == 0) {
+    if (bad || !(d > 0 && d <= 100)) {
+      fprintf(stderr, "netproof-bench matrix: --until-stable %s: expected a "
+                      "half-width in percent of the median, > 0 and <= 100\n",
+              val);
+      return -1;
+    }
+    o->until_stable = d;
+    return 0;
+  }
+  if (bad || d != floor(d) || d < NP_MATRIX_MIN_REPS || d > 1000) {
+    fprintf(stderr, "netproof-bench matrix: %s %s: expected a whole number "
+                    "of repetitions from %d (the fewest an interval is "
+                    "computed from) to 1000\n",
+            name, val, NP_MATRIX_MIN_REPS);
+    return -1;
+  }
+  if (strcmp(name, "--min-reps") == 0)
+    o->min_reps = (int)d;
+  else
+    o->max_reps = (int)d;
+  return 0;
 }
 
 /* Bad input the user can fix (exit 2) versus run-time trouble (exit 3).
@@ -88,6 +132,11 @@ int np_matrix_cli_main(int argc, char **argv) {
       o.dry_run = 1;
     } else if (strcmp(a, "--quiet") == 0) {
       o.quiet = 1;
+    } else if ((strcmp(a, "--until-stable") == 0 ||
+                strcmp(a, "--min-reps") == 0 ||
+                strcmp(a, "--max-reps") == 0) && more) {
+      if (stable_arg(&o, a, argv[++i]) != 0)
+        return NP_EXIT_USAGE;
     } else if (a[0] != '-' && plan_arg == NULL) {
       plan_arg = a;
     } else {
@@ -103,6 +152,22 @@ int np_matrix_cli_main(int argc, char **argv) {
                     "(a slice that leaves configurations out cannot be "
                     "merged)\n");
     return NP_EXIT_USAGE;
+  }
+  if ((o.min_reps || o.max_reps) && o.until_stable == 0) {
+    fprintf(stderr, "netproof-bench matrix: --%s-reps needs --until-stable "
+                    "CI_PCT (try --help)\n", o.min_reps ? "min" : "max");
+    return NP_EXIT_USAGE;
+  }
+  if (o.until_stable > 0) {
+    o.min_reps = o.min_reps ? o.min_reps : NP_MATRIX_MIN_REPS;
+    o.max_reps = o.max_reps ? o.max_reps
+                 : o.min_reps > NP_MATRIX_MAX_REPS ? o.min_reps
+                                                   : NP_MATRIX_MAX_REPS;
+    if (o.max_reps < o.min_reps) {
+      fprintf(stderr, "netproof-bench matrix: --max-reps %d: below "
+                      "--min-reps %d\n", o.max_reps, o.min_reps);
+      return NP_EXIT_USAGE;
+    }
   }
   if (plan_arg == NULL || (o.out_dir == NULL && !o.dry_run)) {
     fprintf(stderr, "netproof-bench matrix: %s (try --help)\n",

@@ -564,6 +564,30 @@ static int expand(struct np_plan_ctx *c) {
 
 /* ---- the plan ----------------------------------------------------------- */
 
+/* "until_stable" (the schema checked its fields): repetitions becomes its
+ * maximum; the target is about round trips/s, which exec plans lack. */
+static int until_stable(struct np_plan_ctx *c) {
+  struct np_matrix_plan *p = c->plan;
+  const cJSON *us = cJSON_GetObjectItemCaseSensitive(p->doc, "until_stable");
+  if (us == NULL)
+    return 0;
+  if (np_matrix_exec_is(p->doc))
+    return plan_err(c, NP_ESCHEMA, "/until_stable",
+                    "an exec plan has no round trips/s to make stable (the "
+                    "target is the interval of their median)");
+  p->until_stable = 1;
+  p->stable_ci_percent = np_json_get_number(us, "ci_percent", 0);
+  p->min_repetitions = (int)np_json_get_number(us, "min_repetitions", 5);
+  p->repetitions = (int)np_json_get_number(us, "max_repetitions", 5);
+  if (p->repetitions < p->min_repetitions) {
+    char r[160];
+    snprintf(r, sizeof r, "%d, below min_repetitions %d", p->repetitions,
+             p->min_repetitions);
+    return plan_err(c, NP_ESCHEMA, "/until_stable/max_repetitions", r);
+  }
+  return 0;
+}
+
 int np_matrix_plan_from_json(const cJSON *doc, const char *name,
                              struct np_matrix_plan **out,
                              struct np_errbuf *eb) {
@@ -604,6 +628,8 @@ int np_matrix_plan_from_json(const cJSON *doc, const char *name,
   c.protocol = p->protocol;
   p->repetitions = (int)np_json_get_number(p->doc, "repetitions", 3);
   p->timeout_seconds = np_json_get_number(p->doc, "timeout_seconds", 0);
+  if ((rc = until_stable(&c)) != 0)
+    goto fail_plan;
   if ((rc = expand(&c)) != 0)
     goto fail_plan;
   char *compact = cJSON_PrintUnformatted(p->doc);

@@ -55,7 +55,11 @@ struct np_matrix_plan {
   const char *suite;        /* suite name (owned by doc)                  */
   const char *protocol;     /* "udp" (owned by doc)                       */
   const struct np_bench_optset *bench; /* the protocol's option table     */
-  int repetitions;          /* default 3                                  */
+  int repetitions;          /* default 3; with until_stable its maximum   */
+  int until_stable;         /* 1: repetitions until the interval is tight
+                               (plan "until_stable", docs/statistics.md)  */
+  double stable_ci_percent; /* target half-width, % of the median rt/s    */
+  int min_repetitions;      /* until_stable: runs before the first test   */
   double timeout_seconds;   /* plan's per-run timeout, 0 = per config     */
   struct np_matrix_config *configs; /* expansion, in plan order           */
   size_t nconfigs;

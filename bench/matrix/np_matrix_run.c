@@ -26,6 +26,8 @@
 #include "np_matrix_services.h"
 #include "np_matrix_shard.h"
 #include "np_matrix_summary.h"
+#include "np_results_stable.h"
+#include "np_results_stats.h"
 #include "np_sysinfo.h"
 #include "np_time.h"
 
@@ -97,10 +99,56 @@ static int check_out_dir(const struct np_matrix_opts *o,
   return rc;
 }
 
+/* The plan, with --until-stable's rule in place of its repetitions when
+ * given (so suite.json's copy, and its hash, say what ran). */
+static int load_plan(const struct np_matrix_opts *o,
+                     struct np_matrix_plan **out, struct np_errbuf *eb) {
+  if (o->until_stable <= 0)
+    return np_matrix_plan_load(o->plan_path, out, eb);
+  cJSON *doc = NULL, *us = NULL;
+  int rc = np_json_load_file(o->plan_path, NULL, &doc, eb);
+  if (rc != 0)
+    return rc;
+  if (cJSON_IsObject(doc) && (us = cJSON_CreateObject()) != NULL) {
+    cJSON_AddNumberToObject(us, "ci_percent", o->until_stable);
+    cJSON_AddNumberToObject(us, "min_repetitions", o->min_reps);
+    cJSON_AddNumberToObject(us, "max_repetitions", o->max_reps);
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "repetitions");
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "until_stable");
+    cJSON_AddItemToObject(doc, "until_stable", us);
+  }
+  rc = np_matrix_plan_from_json(doc, o->plan_path, out, eb);
+  cJSON_Delete(doc);
+  return rc;
+}
+
+/* "5 repetitions" or "5-20 repetitions (until ...)" for the dry run. */
+static void reps_text(const struct np_matrix_plan *p, char *buf, size_t len) {
+  if (p->until_stable)
+    snprintf(buf, len,
+             "%d-%d repetitions (until the 95 %% interval of the median "
+             "round trips/s is within %g %% of it)",
+             p->min_repetitions, p->repetitions, p->stable_ci_percent);
+  else
+    snprintf(buf, len, "%d repetition%s", p->repetitions,
+             p->repetitions == 1 ? "" : "s");
+}
+
+/* "9 s", "3 min 43 s", "1 h 02 min": said once, in words. */
+static void words_dur(double s, char *d, size_t len) {
+  long t = (long)(s + 0.5);
+  if (t >= 3600)
+    snprintf(d, len, "%ld h %02ld min", t / 3600, t / 60 % 60);
+  else if (t >= 60)
+    snprintf(d, len, "%ld min %02ld s", t / 60, t % 60);
+  else
+    snprintf(d, len, "%ld s", t);
+}
+
 static void dry_run(const struct np_matrix_opts *o,
                     const struct np_matrix_plan *p, const char *binary,
                     const char *sel, FILE *out) {
-  double est = 0;
+  double est = 0, est_min = 0;
   size_t n = 0;
   for (size_t i = 0; i < p->nconfigs; i++) {
     if (!sel[i])
@@ -108,6 +156,8 @@ static void dry_run(const struct np_matrix_opts *o,
     const struct np_matrix_config *cf = &p->configs[i];
     n++;
     est += cf->est_seconds * p->repetitions;
+    est_min += cf->est_seconds * (p->until_stable ? p->min_repetitions
+                                                  : p->repetitions);
     fprintf(out, "%s%s\n  %s %s", cf->id,
             cf->expect_fail ? "  (expect: fail)" : "", binary, p->protocol);
     for (size_t a = 0; a < cf->argc; a++)
@@ -130,22 +180,23 @@ static void dry_run(const struct np_matrix_opts *o,
             "estimated %.0f s of %.0f s\n",
             o->shard_index, o->shard_count, n, p->nconfigs, est, all);
   }
-  /* "9 s", "3 min 43 s", "1 h 02 min": said once, in words */
-  char d[48];
-  long t = (long)(est + 0.5);
-  if (t >= 3600)
-    snprintf(d, sizeof d, "%ld h %02ld min", t / 3600, t / 60 % 60);
-  else if (t >= 60)
-    snprintf(d, sizeof d, "%ld min %02ld s", t / 60, t % 60);
-  else
-    snprintf(d, sizeof d, "%ld s", t);
+  char d[48], dmin[48], reps[160];
+  words_dur(est, d, sizeof d);
+  words_dur(est_min, dmin, sizeof dmin);
+  reps_text(p, reps, sizeof reps);
   size_t runs = n * (size_t)p->repetitions;
-  fprintf(out,
-          "suite %s: %zu configuration%s x %d repetition%s = %zu run%s, "
-          "estimated %s\nplan sha256 %s\n",
-          p->suite, n, n == 1 ? "" : "s", p->repetitions,
-          p->repetitions == 1 ? "" : "s", runs, runs == 1 ? "" : "s", d,
-          p->hash);
+  if (p->until_stable)
+    fprintf(out,
+            "suite %s: %zu configuration%s x %s = %zu to %zu runs, "
+            "estimated %s to %s\nplan sha256 %s\n",
+            p->suite, n, n == 1 ? "" : "s", reps,
+            n * (size_t)p->min_repetitions, runs, dmin, d, p->hash);
+  else
+    fprintf(out,
+            "suite %s: %zu configuration%s x %s = %zu run%s, estimated "
+            "%s\nplan sha256 %s\n",
+            p->suite, n, n == 1 ? "" : "s", reps, runs, runs == 1 ? "" : "s",
+            d, p->hash);
 }
 
 /* suite.json: plan copy, identity, machine, sessions, stability. */
@@ -242,7 +293,8 @@ static int count_work(struct np_run_ctx *c, size_t *to_run,
                              c->o->out_dir);
       if (np_matrix_rep_complete(&r)) {
         c->res->reps_kept++;
-      } else {
+      } else if (!p->until_stable || n <= p->min_repetitions) {
+        /* until_stable: the rest are counted when the rule asks */
         (*to_run)++;
         c->pg.est_left += r.cf->est_seconds;
       }
@@ -282,6 +334,68 @@ static int keep_stray(struct np_run_ctx *c, const struct np_matrix_rep *r,
                    "the complete record a stopped runner left is now", eb);
 }
 
+/* Repetition n of configuration i (the ci-th of nsel selected): kept
+ * when complete, else run.  Sets res->interrupted and returns 0 when a
+ * signal stops the suite. */
+static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
+                   int n, struct np_errbuf *eb) {
+  const struct np_matrix_plan *p = c->p;
+  struct np_matrix_rep r = {.cf = &p->configs[i],
+                            .protocol = p->protocol,
+                            .binary = c->binary,
+                            .n = n,
+                            .blocked = &c->blocked,
+                            .oldmask = &c->oldmask,
+                            .session = c->res->session,
+                            .envp = c->envp};
+  int rc = np_matrix_rep_paths(&r, c->o->out_dir);
+  if (rc != 0)
+    return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
+  if (np_matrix_rep_complete(&r)) {
+    /* a runner of a version that copied records, killed between writing
+     * rep-N.json and removing the child's temporary record, left the
+     * latter behind: set aside, never deleted */
+    return keep_stray(c, &r, eb);
+  }
+  sigset_t pend;
+  sigpending(&pend);
+  if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM)) {
+    c->res->interrupted = sigismember(&pend, SIGINT) ? SIGINT : SIGTERM;
+    return 0;
+  }
+  if ((rc = keep_stray(c, &r, eb)) != 0 ||
+      (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
+      (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
+    return rc;
+  np_matrix_services_check(c->services);
+  np_matrix_stability_sample(c->stab);
+  np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
+  struct np_matrix_outcome oc;
+  struct np_matrix_rep_end end;
+  rc = np_matrix_rep_run(&r, &oc, &end, eb);
+  if (rc == NP_EINTR) {
+    c->res->interrupted = oc.interrupted;
+    return 0;
+  }
+  if (rc != 0)
+    return rc;
+  if (end.kept[0] &&
+      (rc = note_kept(c, &r, end.kept,
+                      "its child ended without a clean exit after writing a "
+                      "complete record; it is kept at",
+                      eb)) != 0)
+    return rc;
+  c->res->reps_run++;
+  c->res->reps_passed += strcmp(end.status, "passed") == 0;
+  c->pg.done++;
+  c->pg.est_left -= r.cf->est_seconds;
+  c->pg.est_done += r.cf->est_seconds;
+  np_matrix_progress_rep(&c->pg, ci, nsel, r.cf, n, p->repetitions, &oc,
+                         &end);
+  return 0;
+}
+
+/* A fixed number of repetitions: configuration by configuration. */
 static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
   const struct np_matrix_plan *p = c->p;
   size_t nsel = 0, ci = 0;
@@ -291,64 +405,79 @@ static int run_all(struct np_run_ctx *c, struct np_errbuf *eb) {
     if (!c->sel[i])
       continue;
     ci++;
-    for (int n = 1; n <= p->repetitions; n++) {
-      struct np_matrix_rep r = {.cf = &p->configs[i],
-                                .protocol = p->protocol,
-                                .binary = c->binary,
-                                .n = n,
-                                .blocked = &c->blocked,
-                                .oldmask = &c->oldmask,
-                                .session = c->res->session,
-                                .envp = c->envp};
-      int rc = np_matrix_rep_paths(&r, c->o->out_dir);
-      if (rc != 0)
-        return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
-      if (np_matrix_rep_complete(&r)) {
-        /* a runner of a version that copied records, killed between
-         * writing rep-N.json and removing the child's temporary record,
-         * left the latter behind: set aside, never deleted */
-        if ((rc = keep_stray(c, &r, eb)) != 0)
-          return rc;
-        continue;
-      }
-      sigset_t pend;
-      sigpending(&pend);
-      if (sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM)) {
-        c->res->interrupted = sigismember(&pend, SIGINT) ? SIGINT : SIGTERM;
-        return 0;
-      }
-      if ((rc = keep_stray(c, &r, eb)) != 0 ||
-          (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
-          (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
-        return rc;
-      np_matrix_services_check(c->services);
-      np_matrix_stability_sample(c->stab);
-      np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
-      struct np_matrix_outcome oc;
-      struct np_matrix_rep_end end;
-      rc = np_matrix_rep_run(&r, &oc, &end, eb);
-      if (rc == NP_EINTR) {
-        c->res->interrupted = oc.interrupted;
-        return 0;
-      }
+    for (int n = 1; n <= p->repetitions && !c->res->interrupted; n++) {
+      int rc = run_rep(c, i, ci, nsel, n, eb);
       if (rc != 0)
         return rc;
-      if (end.kept[0] &&
-          (rc = note_kept(c, &r, end.kept,
-                          "its child ended without a clean exit after "
-                          "writing a complete record; it is kept at",
-                          eb)) != 0)
-        return rc;
-      c->res->reps_run++;
-      c->res->reps_passed += strcmp(end.status, "passed") == 0;
-      c->pg.done++;
-      c->pg.est_left -= r.cf->est_seconds;
-      c->pg.est_done += r.cf->est_seconds;
-      np_matrix_progress_rep(&c->pg, ci, nsel, r.cf, n, p->repetitions, &oc,
-                             &end);
     }
+    if (c->res->interrupted)
+      return 0;
   }
   return 0;
+}
+
+/* 1 when the until-stable rule stops configuration i after its first n
+ * repetitions (np_results_stable_eval over their records), 0 when it asks
+ * for more, or a negative NP_E* code. */
+static int stable_stop(struct np_run_ctx *c, size_t i, int n) {
+  const struct np_matrix_plan *p = c->p;
+  double *rps = malloc((size_t)n * sizeof *rps);
+  int rc = rps == NULL ? NP_ENOMEM : 0;
+  size_t k = 0;
+  for (; rc == 0 && k < (size_t)n; k++) {
+    rc = np_matrix_summary_rps(c->o->out_dir, p, &p->configs[i], (int)k + 1,
+                               &rps[k]);
+    if (rc == 0)
+      break; /* no record (an interrupted run): the prefix ends here */
+    rc = rc < 0 ? rc : 0;
+  }
+  struct np_results_stable_eval e;
+  if (rc == 0)
+    rc = np_results_stable_eval(p, rps, k, np_results_seed_of(p->configs[i].id),
+                                &e);
+  free(rps);
+  return rc < 0 ? rc : e.decided && e.needed <= (size_t)n;
+}
+
+/* until_stable: round by round - repetition n of every selected
+ * configuration the rule has not stopped, in plan order - so drift over
+ * time spreads over all of them (np_results_stable.h). */
+static int run_stable(struct np_run_ctx *c, struct np_errbuf *eb) {
+  const struct np_matrix_plan *p = c->p;
+  size_t nsel = 0;
+  size_t *pos = calloc(p->nconfigs + 1, sizeof *pos);
+  char *stopped = calloc(p->nconfigs + 1, 1);
+  int rc = pos == NULL || stopped == NULL
+               ? np_errbuf_set(eb, NP_ENOMEM, "out of memory")
+               : 0;
+  for (size_t i = 0; rc == 0 && i < p->nconfigs; i++)
+    pos[i] = c->sel[i] ? ++nsel : 0;
+  for (int n = 1; rc == 0 && n <= p->repetitions && !c->res->interrupted;
+       n++) {
+    for (size_t i = 0; rc == 0 && i < p->nconfigs; i++) {
+      if (!c->sel[i] || stopped[i])
+        continue;
+      if (n > p->min_repetitions) { /* the rule asked for this one */
+        struct np_matrix_rep r = {.cf = &p->configs[i], .n = n};
+        if (np_matrix_rep_paths(&r, c->o->out_dir) == 0 &&
+            !np_matrix_rep_complete(&r)) {
+          c->pg.total++;
+          c->pg.est_left += r.cf->est_seconds;
+        }
+      }
+      if ((rc = run_rep(c, i, pos[i], nsel, n, eb)) != 0 ||
+          c->res->interrupted)
+        break;
+      int stop = stable_stop(c, i, n);
+      if (stop < 0)
+        rc = np_errbuf_set(eb, stop, "%s: the until-stable rule: %s",
+                           p->configs[i].id, np_strerror(stop));
+      stopped[i] = stop > 0;
+    }
+  }
+  free(pos);
+  free(stopped);
+  return rc;
 }
 
 static const cJSON *get_flags(const cJSON *session) {
@@ -502,7 +631,7 @@ static int run_and_finish(struct np_run_ctx *c, cJSON *suite, cJSON **sum,
                                         c->envp, &c->oldmask, &c->services,
                                         eb);
   if (run_rc == 0)
-    run_rc = run_all(c, eb);
+    run_rc = c->p->until_stable ? run_stable(c, eb) : run_all(c, eb);
   np_matrix_services_stop(c->services);
   c->services = NULL;
   struct np_errbuf feb;
@@ -535,7 +664,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   if (res == NULL)
     res = &local;
   memset(res, 0, sizeof *res);
-  int rc = np_matrix_plan_load(o->plan_path, &p, eb);
+  int rc = load_plan(o, &p, eb);
   if (rc != 0)
     return rc;
   rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
@@ -590,12 +719,22 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   res->started = 1;
   if ((rc = np_json_write_atomic(sp, suite, 1, eb)) != 0)
     goto cleanup_lock;
-  if (to_run == 0)
+  if (to_run == 0 && !p->until_stable)
     np_matrix_progress_note(&c.pg,
                             "netproof-bench matrix: suite %s is already "
                             "complete: all %zu repetitions kept, nothing to "
                             "run",
                             p->suite, res->reps_kept);
+  else if (p->until_stable)
+    np_matrix_progress_note(&c.pg,
+                            "netproof-bench matrix: suite %s: %zu repetitions "
+                            "to run, then more until the 95 %% interval of "
+                            "each configuration's median round trips/s is "
+                            "within %g %% of it (at most %d each), %zu kept "
+                            "from before, into %s (session %s)",
+                            p->suite, to_run, p->stable_ci_percent,
+                            p->repetitions, res->reps_kept, o->out_dir,
+                            res->session);
   else
     np_matrix_progress_note(&c.pg,
                             "netproof-bench matrix: suite %s: %zu repetitions "

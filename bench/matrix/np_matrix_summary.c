@@ -6,8 +6,10 @@
  */
 #include "np_matrix_summary.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "np_file.h"
 #include "np_json.h"
@@ -46,6 +48,19 @@ static cJSON *rep_entry(const char *dir, const struct np_matrix_plan *p,
   np_kernel_free(ka);
   cJSON_Delete(rec);
   return e;
+}
+
+int np_matrix_summary_rps(const char *dir, const struct np_matrix_plan *p,
+                          const struct np_matrix_config *cf, int n,
+                          double *rps) {
+  cJSON *e = rep_entry(dir, p, cf, n);
+  if (e == NULL)
+    return NP_ENOMEM;
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "roundtrips_per_sec");
+  int have = strcmp(np_json_get_string(e, "status", "missing"), "missing");
+  *rps = have && cJSON_IsNumber(x) ? x->valuedouble : NAN;
+  cJSON_Delete(e);
+  return have != 0;
 }
 
 int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb) {

@@ -11,10 +11,19 @@
 #include <cjson/cJSON.h>
 
 #include "np_err.h"
+#include "np_matrix_plan.h"
 
 /* Summarize the suite in dir.  On success *out owns a new document (free
  * with cJSON_Delete).  Errors: NP_ENOENT / NP_EPARSE (suite.json missing or
  * broken), NP_ESCHEMA (its plan no longer expands), NP_ENOMEM. */
 int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb);
+
+/* Round trips/s of repetition n of cf in dir as summary.json takes it (its
+ * entry's roundtrips_per_sec; NAN when the record has no figure), for the
+ * until-stable rule.  1 when rep-n.json holds a record, 0 when it does not
+ * (then *rps is NAN), NP_ENOMEM. */
+int np_matrix_summary_rps(const char *dir, const struct np_matrix_plan *p,
+                          const struct np_matrix_config *cf, int n,
+                          double *rps);
 
 #endif /* NP_MATRIX_SUMMARY_H */

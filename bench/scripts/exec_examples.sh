@@ -3,8 +3,8 @@
 # docs/guides/any-benchmark.md, on programs netproof did not write:
 #   1. iperf3 -J (UDP) against an iperf3 server: bench/plans/exec-iperf3.json
 #   2. sockperf ping-pong (text, regex metrics): bench/plans/exec-sockperf.json
-# Starts both servers on loopback (127.0.0.1:5201, :11111) and stops them
-# on exit, runs each plan with the matrix, writes one report of both
+# Each plan starts its server on loopback (127.0.0.1:5201, :11111) as a
+# suite service.  Runs each plan with the matrix, writes one report of both
 # sets, runs the self-check (which re-derives every metric from the kept
 # stdout) and packs and verifies one bundle per set.  A configuration whose
 # checks failed does not stop the script: its records are evidence too.
@@ -16,12 +16,6 @@ B=$BUILD/bench/netproof-bench
 R=$BUILD/report/netproof-report
 A=$BUILD/archive/netproof-archive
 mkdir -p "$OUT"
-iperf3 --server --port 5201 >"$OUT/iperf3-server.log" 2>&1 &
-IPERF=$!
-sockperf server -i 127.0.0.1 -p 11111 >"$OUT/sockperf-server.log" 2>&1 &
-SOCKPERF=$!
-trap 'kill $IPERF $SOCKPERF 2>/dev/null || true' EXIT INT TERM
-sleep 1
 for plan in exec-iperf3 exec-sockperf; do
   rm -rf "${OUT:?}/$plan"
   "$B" matrix "$SRC/bench/plans/$plan.json" --output "$OUT/$plan" ||

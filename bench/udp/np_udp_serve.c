@@ -37,6 +37,8 @@ static const struct np_bench_opt serve_opts[] = {
     {.name = "io-model",
      .type = NP_BENCH_OPT_CHOICE,
      .choices = np_udp_io_model_names,
+     /* split, pool and connected place clients; serve has none */
+     .choice_mask = 1u << NP_UDP_IO_SINGLE | 1u << NP_UDP_IO_REUSEPORT,
      .dflt = "single",
      .metavar = "M",
      .help = "single: one socket and loop; reuseport: --io-threads sockets "
@@ -85,11 +87,6 @@ static int serve_validate(void *p, const struct np_bench_given *g,
   CFG *cfg = p;
   if (cfg->listen == NULL)
     return np_errbuf_set(eb, NP_EUSAGE, "--listen ADDR:PORT is required");
-  if (cfg->io_model != NP_UDP_IO_SINGLE && cfg->io_model != NP_UDP_IO_REUSEPORT)
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "--io-model %s: places clients, and serve has none; "
-                         "use single or reuseport",
-                         np_udp_io_model_name(cfg->io_model));
   if (np_bench_opt_given(&np_udp_serve_optset, g, "io-threads") &&
       cfg->io_model == NP_UDP_IO_SINGLE && cfg->io_threads != 1)
     return np_errbuf_set(eb, NP_EUSAGE,

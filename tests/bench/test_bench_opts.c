@@ -178,8 +178,11 @@ static void walk_numeric(const struct np_bench_optset *s,
 static void walk_text(const struct np_bench_optset *s,
                       const struct np_bench_opt *o) {
   if (o->type == NP_BENCH_OPT_CHOICE) {
+    /* offered choices are accepted, the table's others refused (serve's
+     * io-model offers two of the five) */
     for (size_t c = 0; o->choices[c] != NULL; c++)
-      probe(s, o, o->choices[c], cJSON_CreateString(o->choices[c]), 1);
+      probe(s, o, o->choices[c], cJSON_CreateString(o->choices[c]),
+            np_bench_opt_offers(o, c));
     probe(s, o, "no-such-choice", cJSON_CreateString("no-such-choice"), 0);
     return;
   }

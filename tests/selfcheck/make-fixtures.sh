@@ -14,10 +14,15 @@
 #                    profile, 2 rounds, one repetition each
 #   udp-timeout      one repetition that finishes and one killed at the
 #                    plan's 1 s timeout (the runner writes its record)
+#   udp-stable       until_stable (5 to 6 repetitions, a 0.5 % target the
+#                    runs miss or just meet): summary.json with intervals,
+#                    outlier flags and until_stable per configuration
+# `make-fixtures.sh BUILD_DIR udp-stable` regenerates that set alone.
 # New fixtures mean new expected lines: run the corpus test and update
 # tests/selfcheck/corpus.txt on purpose.
 set -eu
-build=${1:?usage: make-fixtures.sh BUILD_DIR}
+build=${1:?usage: make-fixtures.sh BUILD_DIR [udp-stable]}
+only=${2:-}
 build=$(cd "$build" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$build/bench/netproof-bench
@@ -54,12 +59,38 @@ cat > "$tmp/udp-timeout.json" <<'PLAN'
  "base": {"payload": 1024, "clients": 4, "window": 1, "warmup": 0.1},
  "configurations": [{"seconds": 0.2}, {"seconds": 3}]}
 PLAN
+cat > "$tmp/udp-stable.json" <<'PLAN'
+{"schema": "netproof/plan/1", "suite": "selfcheck-stable",
+ "description": "Self-check corpus: 1024 B x 4 clients on both backends, repetitions until the 95 % interval of the median round trips/s is within 0.5 % (5 to 6), 0.2 s after 0.1 s warm-up.",
+ "protocol": "udp", "timeout_seconds": 20,
+ "until_stable": {"ci_percent": 0.5, "min_repetitions": 5,
+                  "max_repetitions": 6},
+ "base": {"payload": 1024, "clients": 4, "window": 1, "warmup": 0.1,
+          "seconds": 0.2},
+ "configurations": [{"io-model": "single", "backend": "uv"},
+                    {"io-model": "single", "backend": "raw"}]}
+PLAN
 # wait_for FILE: until FILE exists (at most 30 s)
 wait_for() {
   i=0
   while [ ! -e "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 }
 run() { "$bin" matrix "$@" --quiet; }
+# install_sets NAME...: move the temporary sets into place, paths replaced
+install_sets() {
+  for f in "$@"; do
+    rm -rf "$here/fixture-$f"
+    mv "$tmp/$f" "$here/fixture-$f"
+    find "$here/fixture-$f" -type f -exec sed -i \
+      -e "s|$tmp/$f|RESULTS|g" -e "s|$tmp/|PLANS/|g" -e "s|$build|BUILD|g" {} +
+  done
+}
+run "$tmp/udp-stable.json" --output "$tmp/udp-stable" || true
+if [ "$only" = udp-stable ]; then
+  install_sets udp-stable
+  echo "regenerated $here/fixture-udp-stable"
+  exit 0
+fi
 run "$tmp/udp.json" --output "$tmp/udp" || true
 run "$tmp/rudp.json" --output "$tmp/rudp" || true
 run "$tmp/udp-timeout.json" --output "$tmp/udp-timeout" || true
@@ -78,11 +109,6 @@ kill -KILL $pid
 wait $pid || true
 sleep 0.3
 run "$tmp/udp.json" --output "$tmp/udp-partial" --only 'udp-*-raw' || true
-for f in udp udp-interrupted udp-resumed udp-killed udp-partial rudp \
-         udp-timeout; do
-  rm -rf "$here/fixture-$f"
-  mv "$tmp/$f" "$here/fixture-$f"
-  find "$here/fixture-$f" -type f -exec sed -i \
-    -e "s|$tmp/$f|RESULTS|g" -e "s|$tmp/|PLANS/|g" -e "s|$build|BUILD|g" {} +
-done
+install_sets udp udp-interrupted udp-resumed udp-killed udp-partial rudp \
+  udp-timeout udp-stable
 echo "regenerated $here/fixture-*"
