@@ -10,6 +10,8 @@ on this machine, and netproof-report merge's refusals.
     0..3, its --array range and N agree), k8s-shards.yaml parses and its
     container's command runs as each pod would (JOB_COMPLETION_INDEX 0..3;
     Indexed, completions = parallelism = N); both merge clean;
+  - an until_stable plan's slices (each stops where its rule says) merge
+    clean, and one short of its rule's repetitions is refused;
   - matrix --shard refuses K >= N, more slices than configurations,
     --only with it, and resuming a slice as another slice or the whole plan;
   - refused, one line naming the folder and the reason, exit 2, nothing
@@ -190,6 +192,36 @@ def main():
         check(os.listdir("x7") == ["keep"], "non-empty output: written into")
         r = merge(par, "par/merged")
         check(r.returncode == 2, "merge into an existing set")
+
+        # an until_stable plan: each slice stops where its rule says
+        st = json.load(open(PLAN))
+        st["suite"] = "fleet-stable"
+        del st["repetitions"]
+        st["until_stable"] = {"ci_percent": 50, "min_repetitions": 5,
+                              "max_repetitions": 6}
+        st["configurations"] = st["configurations"][:2]
+        st["base"]["seconds"] = 0.1
+        with open("stable-plan.json", "w") as f:
+            json.dump(st, f)
+        for k in range(2):
+            r = run(["sh", os.path.join(GUIDE, "run-shard.sh"),
+                     "stable-plan.json", str(k), "2", "stable"], env=env())
+            check(r.returncode == 0, f"until_stable shard {k}: {r.stderr}")
+        r = merge(["stable/shard-0", "stable/shard-1"], "stable/merged")
+        check(r.returncode == 0, f"until_stable merge: {r.stderr}")
+        shutil.copytree("stable/shard-1", "stable-short")
+        rd = os.path.join("stable-short", "runs")
+        cid = os.listdir(rd)[0]
+        for n in (4, 5, 6):
+            for suf in (".json", ".cmd.txt", ".stderr.txt",
+                        ".kernel-before.txt", ".kernel-after.txt"):
+                path = os.path.join(rd, cid, f"rep-{n}{suf}")
+                if os.path.exists(path):
+                    os.remove(path)
+        r = merge(["stable/shard-0", "stable-short"], "x8")
+        check(r.returncode == 2 and not os.path.exists("x8"),
+              f"until_stable short slice: {r.returncode} {r.stderr}")
+        print(f"refused (until_stable short slice): {r.stderr.strip()}")
 
         # matrix --shard refusals (nothing runs)
         for args, pat in [
