@@ -100,12 +100,21 @@ void np_results_shard_free(struct np_results_shard *s) {
   s->tree = NULL;
 }
 
+/* The first problem of a check, for the refusal line. */
+static void first_problem(void *ctx, const char *file, const char *ptr,
+                          const char *reason) {
+  char *buf = ctx;
+  if (buf[0] == '\0')
+    snprintf(buf, 240, "%s%s%s: %s", file, ptr[0] ? " " : "", ptr, reason);
+}
+
 /* Shard a alone: its self-check clean except for being a slice, every
  * repetition of its slice present, no run outside its slice. */
 static int check_one(const struct np_results_shard *a,
                      const struct np_matrix_plan *p, struct np_errbuf *eb) {
   struct np_results_outcome o;
-  int rc = np_results_check_tree(a->tree, "", NULL, NULL, &o);
+  char first[240] = "";
+  int rc = np_results_check_tree(a->tree, "", first_problem, first, &o);
   const cJSON *ids = np_json_pointer(a->suite, "/shard/configurations");
   size_t want = (size_t)cJSON_GetArraySize(ids) * (size_t)p->repetitions;
   /* an until_stable plan's count depends on its records: the joined
@@ -117,10 +126,10 @@ static int check_one(const struct np_results_shard *a,
                          a->dir, o.reps_done, want);
   if (rc != 0 && rc != NP_EINCOMPLETE)
     return np_errbuf_set(eb, rc == NP_ENOMEM ? rc : NP_EUSAGE,
-                         "%s: fails its self-check (%zu problem%s; see "
-                         "netproof-report --self-check --results %s)",
+                         "%s: fails its self-check (%zu problem%s, the "
+                         "first: %s)",
                          a->dir, o.problems, o.problems == 1 ? "" : "s",
-                         a->dir);
+                         first);
   for (size_t i = 0; i < np_ftree_count(a->tree); i++) {
     const char *path = np_ftree_path_at(a->tree, i);
     char cid[NP_RESULTS_ID_MAX];
