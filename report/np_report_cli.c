@@ -19,6 +19,7 @@
 
 #include "np_err.h"
 #include "np_ftree.h"
+#include "np_identity.h"
 #include "np_json.h"
 #include "np_report.h"
 #include "np_report_compare.h"
@@ -54,11 +55,12 @@ static void usage(FILE *f) {
         "       netproof-report --self-check --results DIR [...]\n"
         "       netproof-report --pages --results DIR [--results DIR ...] "
         "--output docs/performance\n"
-        "       netproof-report compare BASE NEW --output DIR [...] "
-        "(compare --help)\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
         "[--force]\n"
         "       netproof-report merge DIR DIR... --output SET   (merge --help)\n"
+        "       netproof-report compare BASE NEW --output DIR [...] "
+        "(compare --help)\n"
+        "       netproof-report --help | --version\n"
         "exit: 0 ok; 1 a check failed (self-check: problems found; report: "
         "a set fails its\n"
         "      self-check, not rendered without --force); 2 usage or "
@@ -163,6 +165,9 @@ static int parse(struct cli *c, int argc, char **argv) {
       c->mdx = strcmp(v, "mdx") == 0;
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
+      exit(NP_EXIT_OK);
+    } else if (strcmp(a, "--version") == 0) {
+      np_identity_print_version(stdout, "netproof-report");
       exit(NP_EXIT_OK);
     } else {
       fprintf(stderr, "netproof-report: %s: %s\n", a,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_report_cli.sh NETPROOF_REPORT FIXTURE [FIXTURE_ISOLATION] - exit
-# codes and output lines of the command: clean self-check 0, tampered copy
+# codes and output lines of the command: --version; clean self-check 0, tampered copy
 # 1 with "file: /ptr: reason" lines, unreadable folder 2, usage errors 2,
 # report written with relative chart links and no absolute paths; a set
 # that fails its self-check is refused (exit 1, problems printed, nothing
@@ -30,6 +30,11 @@ grep -q "^bad/runs/$run/rep-2.json: /counters/lost_at_server: " "$tmp/out" || fa
 [ $? -eq 2 ] || fail "missing --output should exit 2"
 "$bin" --bogus >/dev/null 2>&1
 [ $? -eq 2 ] || fail "unknown option should exit 2"
+# --version: the identity every program prints, this source tree's hash
+"$bin" --version >"$tmp/out" 2>&1 || fail "--version should exit 0"
+head -1 "$tmp/out" | grep -q '^netproof-report [0-9]' || fail "--version: $(cat "$tmp/out")"
+want=$(sh "$here/../../scripts/source-hash.sh")
+grep -qx "source-sha256: $want" "$tmp/out" || fail "--version source hash, want $want: $(cat "$tmp/out")"
 "$bin" --results "$fx" --output "$tmp/report" </dev/null 2>/dev/null || fail "report"
 [ -f "$tmp/report/index.md" ] && [ -f "$tmp/report/report.json" ] || fail "outputs"
 grep -q '](assets/.*\.svg)' "$tmp/report/index.md" || fail "relative chart links"
