@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "np_agent.h"
 #include "np_exec_cli.h"
 #include "np_exec_options.h"
 #include "np_matrix_cli.h"
@@ -31,6 +32,8 @@ const struct np_bench_command np_bench_commands[] = {
      &np_exec_optset},
     {"matrix", "run a whole suite plan, one process per repetition",
      np_matrix_cli_main, NULL},
+    {"agent", "the far host's authenticated control daemon, bounded in time",
+     np_agent_cli_main, &np_agent_optset},
 };
 
 const size_t np_bench_ncommands =

@@ -25,6 +25,7 @@
 #include "np_report_compare.h"
 #include "np_report_formats.h"
 #include "np_report_pages.h"
+#include "np_results_merge.h"
 #include "np_results_selfcheck.h"
 
 #define MAX_RESULTS 32
@@ -56,6 +57,7 @@ static void usage(FILE *f) {
         "--output docs/performance\n"
         "                       [--pages-format md|mdx] [--plans DIR] "
         "[--force]\n"
+        "       netproof-report merge DIR DIR... --output SET   (merge --help)\n"
         "       netproof-report compare BASE NEW --output DIR [...] "
         "(compare --help)\n"
         "       netproof-report --help | --version\n"
@@ -373,6 +375,8 @@ free_sets:
 
 int np_report_cli(int argc, char **argv) {
   struct cli c = {0};
+  if (argc > 1 && strcmp(argv[1], "merge") == 0)
+    return np_results_merge_main(argc - 1, argv + 1);
   if (argc > 1 && strcmp(argv[1], "compare") == 0)
     return np_report_compare_cli(argc - 1, argv + 1);
   if (parse(&c, argc, argv) != 0) {

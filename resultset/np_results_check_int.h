@@ -231,6 +231,11 @@ void np_chk_external_record(const struct np_chk_rec *r);
  * np_udp_stream_checks, loss and drop sums (np_results_check_stream.c). */
 void np_chk_stream_record(const struct np_chk_rec *r);
 
+/* Two-host records (udp --agent, np_results_far.h): both machine
+ * identities, far kernel deltas, server counters, legs, attribution and
+ * clocks; nothing without a far part (np_results_check_far.c). */
+void np_chk_far_record(const struct np_chk_rec *r);
+
 /* rudp records: per-round invariants, round and record checks, reasons,
  * relay sums and applied rates, config from the command
  * (np_results_check_rudp.c; relay: np_results_check_relay.c). */

@@ -396,8 +396,10 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
       np_chk_rudp_record(&r);
     else if (strcmp(run->protocol, "udp") == 0)
       np_chk_udp_record(&r);
-    else if (strcmp(run->protocol, "udp-external") == 0)
+    else if (strcmp(run->protocol, "udp-external") == 0) {
       np_chk_external_record(&r);
+      np_chk_far_record(&r);
+    }
     else if (strcmp(run->protocol, "exec") == 0)
       np_chk_exec_record(&r);
     else if (strcmp(run->protocol, "udp-stream") == 0)

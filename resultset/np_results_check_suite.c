@@ -36,6 +36,7 @@ struct session {
   double run;       /* repetitions_run, -1 when absent */
   size_t seen;      /* runs attributed to it */
   const char *out_prefix; /* the --output folder its runs name */
+  double shard;     /* merged set: the shard it ran, -1 otherwise */
 };
 
 /* A configuration's argv and (exec) its "--" PROGRAM tail, '\x1f'-joined. */
@@ -125,6 +126,18 @@ static void check_plan_fields(struct np_results_check *c,
                    "%.0f, but the plan asks for %d", nr, p->repetitions);
 }
 
+/* 1 when binary is one of a merged set's shards' programs
+ * (merged.from[].bench_binary): each machine of a fleet may keep the
+ * program elsewhere. */
+static int merged_binary(const cJSON *suite, const char *binary) {
+  const cJSON *f;
+  cJSON_ArrayForEach(f, np_json_pointer(suite, "/merged/from")) {
+    if (strcmp(np_json_get_string(f, "bench_binary", ""), binary) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 /* Each run against its configuration in the plan. */
 static void check_runs_against_plan(struct np_results_check *c,
                                     const struct np_matrix_plan *p,
@@ -194,7 +207,8 @@ static void check_runs_against_plan(struct np_results_check *c,
     if (r->options != NULL)
       np_chk_diff(c, r->file, "/config", r->options, cf->options,
                   "the plan's configuration", 8);
-    if (bin != NULL && r->binary != NULL && strcmp(bin, r->binary) != 0)
+    if (bin != NULL && r->binary != NULL && strcmp(bin, r->binary) != 0 &&
+        !merged_binary(c->suite, r->binary))
       np_chk_problem(c, cmdf, "",
                      "ran %s, but suite.json's bench_binary is %s", r->binary,
                      bin);
@@ -294,6 +308,7 @@ static int load_sessions(struct np_results_check *c, struct session **out,
     s[i].end = np_chk_time(np_json_get_string(e, "ended_at", NULL),
                            &s[i].end_whole);
     s[i].run = np_json_get_number(e, "repetitions_run", -1);
+    s[i].shard = np_json_get_number(e, "shard", -1);
     i++;
   }
   *out = s;
@@ -304,19 +319,28 @@ static int load_sessions(struct np_results_check *c, struct session **out,
 static void check_session_order(struct np_results_check *c,
                                 const struct session *s, size_t n) {
   char p[64];
+  /* a merged set (netproof-report merge, docs/formats.md "Merged sets"):
+   * its shards ran side by side, so one runner at a time holds each
+   * shard's folder, the set's times span every session and its status is
+   * the merge's, not a session's */
+  int merged = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c->suite,
+                                                               "merged"));
   for (size_t i = 0; i < n; i++) {
+    size_t nx = i + 1;
+    while (merged && nx < n && s[nx].shard != s[i].shard)
+      nx++;
     snprintf(p, sizeof p, "/sessions/%zu/ended_at", i);
     if (s[i].end != NP_CHK_NO_TIME && s[i].start != NP_CHK_NO_TIME &&
         s[i].end < s[i].start)
       np_chk_problem(c, "suite.json", p, "before the session's started_at");
-    if (i + 1 < n && s[i].end != NP_CHK_NO_TIME &&
-        s[i + 1].start != NP_CHK_NO_TIME &&
-        !np_chk_time_le(s[i].end, s[i].end_whole, s[i + 1].start,
-                        s[i + 1].start_whole))
+    if (nx < n && s[i].end != NP_CHK_NO_TIME &&
+        s[nx].start != NP_CHK_NO_TIME &&
+        !np_chk_time_le(s[i].end, s[i].end_whole, s[nx].start,
+                        s[nx].start_whole))
       np_chk_problem(c, "suite.json", p,
                      "after session %zu started (one runner at a time holds "
                      "a folder)",
-                     i + 1);
+                     nx);
     for (size_t j = 0; j < i && s[i].id; j++)
       if (s[j].id && strcmp(s[i].id, s[j].id) == 0) {
         snprintf(p, sizeof p, "/sessions/%zu/session", i);
@@ -332,15 +356,19 @@ static void check_session_order(struct np_results_check *c,
                    "not the first session's started_at (the runner writes "
                    "both at once)");
   int64_t en = np_chk_time(np_json_get_string(c->suite, "ended_at", NULL), &w);
-  if (n > 0 && en != NP_CHK_NO_TIME && s[n - 1].end != NP_CHK_NO_TIME &&
-      en != s[n - 1].end)
+  size_t le = n - 1; /* merged: the session that ended last */
+  for (size_t i = 0; merged && i < n; i++)
+    if (s[i].end != NP_CHK_NO_TIME && s[i].end > s[le].end)
+      le = i;
+  if (n > 0 && en != NP_CHK_NO_TIME && s[le].end != NP_CHK_NO_TIME &&
+      en != s[le].end)
     np_chk_problem(c, "suite.json", "/ended_at",
                    "not the last session's ended_at");
   const cJSON *last = cJSON_GetArrayItem(
       cJSON_GetObjectItemCaseSensitive(c->suite, "sessions"), (int)n - 1);
   const char *ls = np_json_get_string(last, "status", NULL);
   const char *ss = np_json_get_string(c->suite, "status", "");
-  if (ls != NULL && strcmp(ls, ss) != 0)
+  if (!merged && ls != NULL && strcmp(ls, ss) != 0)
     np_chk_problem(c, "suite.json", "/status",
                    "\"%s\", but the last session ended \"%s\"", ss, ls);
 }

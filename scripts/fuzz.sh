@@ -5,11 +5,12 @@
 # Seeds are copied to build-fuzz/corpus/ so the committed corpus never
 # grows; crashes land in build-fuzz/artifacts/.  Exit non-zero on a crash.
 #   scripts/fuzz.sh [SECONDS [NAME...]]    NAME: json schema archive_verify
+#                                          agent_msg
 set -eu
 cd "$(dirname "$0")/.."
 SECS=${1:-60}
 [ $# -gt 0 ] && shift
-NAMES=${*:-json schema archive_verify}
+NAMES=${*:-json schema archive_verify agent_msg}
 B=build-fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer"
 SAN="$SAN -fno-sanitize-recover=undefined"

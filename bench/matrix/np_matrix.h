@@ -23,6 +23,8 @@ struct np_matrix_opts {
   const char *out_dir;      /* --output DIR (not needed for --dry-run)     */
   const char *only;         /* --only GLOB on config ids, or NULL          */
   const char *bench_binary; /* program to spawn; NULL = /proc/self/exe     */
+  unsigned shard_count;     /* --shard K/N: N (0 = the whole plan)         */
+  unsigned shard_index;     /* ... and K (np_matrix_shard.h)               */
   int resume;               /* --resume: keep complete repetitions         */
   int dry_run;              /* --dry-run: print, run nothing               */
   int quiet;                /* --quiet: no progress on stderr              */

@@ -17,11 +17,12 @@
 #include "np_err.h"
 #include "np_matrix.h"
 #include "np_matrix_find.h"
+#include "np_matrix_shard.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench matrix PLAN --output DIR [--resume]\n"
         "                             [--only GLOB] [--dry-run] [--quiet]\n"
-        "                             [--plans-dir DIR]\n"
+        "                             [--plans-dir DIR] [--shard K/N]\n"
         "                             [--until-stable CI_PCT [--min-reps N]\n"
         "                              [--max-reps M]]\n"
         "\n"
@@ -39,6 +40,9 @@ static void usage(FILE *fp) {
         "  --dry-run        print configurations, commands, estimated duration\n"
         "  --quiet          no progress lines or end summary on stderr\n"
         "  --plans-dir DIR  look a plan name up in DIR only\n"
+        "  --shard K/N      run only the K-th (0-based) of N slices of the plan,\n"
+        "                   balanced by estimated time; netproof-report merge\n"
+        "                   joins the N folders (docs/guides/fleets.md)\n"
         "  --until-stable CI_PCT  after --min-reps (default 5) repetitions,\n"
         "                   configurations take turns adding one until the\n"
         "                   95 % interval of the median round trips/s is\n"
@@ -113,6 +117,13 @@ int np_matrix_cli_main(int argc, char **argv) {
       plans_dir = argv[++i];
     } else if (strcmp(a, "--only") == 0 && more) {
       o.only = argv[++i];
+    } else if (strcmp(a, "--shard") == 0 && more) {
+      struct np_errbuf seb = {{0}};
+      if (np_matrix_shard_parse(argv[++i], &o.shard_index, &o.shard_count,
+                                &seb) != 0) {
+        fprintf(stderr, "netproof-bench matrix: %s\n", seb.msg);
+        return NP_EXIT_USAGE;
+      }
     } else if (strcmp(a, "--bench-binary") == 0 && more) {
       o.bench_binary = argv[++i]; /* hidden: tests spawn a fake bench */
     } else if (strcmp(a, "--resume") == 0) {
@@ -135,6 +146,12 @@ int np_matrix_cli_main(int argc, char **argv) {
               a);
       return NP_EXIT_USAGE;
     }
+  }
+  if (o.shard_count && o.only) {
+    fprintf(stderr, "netproof-bench matrix: --shard and --only: choose one "
+                    "(a slice that leaves configurations out cannot be "
+                    "merged)\n");
+    return NP_EXIT_USAGE;
   }
   if ((o.min_reps || o.max_reps) && o.until_stable == 0) {
     fprintf(stderr, "netproof-bench matrix: --%s-reps needs --until-stable "

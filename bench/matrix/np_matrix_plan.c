@@ -407,9 +407,11 @@ static int add_config(struct np_plan_ctx *c, const cJSON *r,
   }
   p->nconfigs++; /* from here the plan owns cf and frees it on error */
   snprintf(cf->id, sizeof cf->id, "%s", p->protocol);
-  /* udp --connect measures someone else's server: its records are of kind
-   * udp-external (config.protocol), and so is its id's first word */
-  if (strcmp(p->protocol, "udp") == 0 && cJSON_HasObjectItem(r, "connect"))
+  /* udp --connect measures someone else's server, udp --agent a server on
+   * another host: their records are of kind udp-external
+   * (config.protocol), and so is their id's first word */
+  if (strcmp(p->protocol, "udp") == 0 &&
+      (cJSON_HasObjectItem(r, "connect") || cJSON_HasObjectItem(r, "agent")))
     snprintf(cf->id, sizeof cf->id, "udp-external");
   /* and udp --mode stream's are of kind udp-stream */
   const cJSON *mode = cJSON_GetObjectItemCaseSensitive(r, "mode");

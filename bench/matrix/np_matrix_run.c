@@ -25,6 +25,7 @@
 #include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
 #include "np_matrix_services.h"
+#include "np_matrix_shard.h"
 #include "np_matrix_summary.h"
 #include "np_results_stable.h"
 #include "np_results_stats.h"
@@ -73,6 +74,24 @@ static int check_out_dir(const struct np_matrix_opts *o,
                        "%s: already holds this suite; add --resume to "
                        "continue it or choose another folder",
                        sp);
+  } else {
+    /* a slice resumes as the same slice */
+    const cJSON *sh = cJSON_GetObjectItemCaseSensitive(s, "shard");
+    unsigned k = (unsigned)np_json_get_number(sh, "index", 0),
+             n = (unsigned)np_json_get_number(sh, "count", 0);
+    if ((sh != NULL) != (o->shard_count != 0) ||
+        (sh && (k != o->shard_index || n != o->shard_count))) {
+      char have[48] = "the whole plan", want[48] = "the whole plan";
+      if (sh)
+        snprintf(have, sizeof have, "shard %u/%u", k, n);
+      if (o->shard_count)
+        snprintf(want, sizeof want, "shard %u/%u", o->shard_index,
+                 o->shard_count);
+      rc = np_errbuf_set(eb, NP_EEXIST,
+                         "%s: holds %s of this suite, not %s; resume it with "
+                         "the same --shard",
+                         sp, have, want);
+    }
   }
   if (rc == 0)
     *old = s;
@@ -154,6 +173,14 @@ static void dry_run(const struct np_matrix_opts *o,
     fputc('\n', out);
   }
   np_matrix_services_describe(p, binary, out);
+  if (o->shard_count) {
+    double all = 0;
+    for (size_t i = 0; i < p->nconfigs; i++)
+      all += p->configs[i].est_seconds * p->repetitions;
+    fprintf(out, "shard %u/%u: %zu of the plan's %zu configurations, "
+            "estimated %.0f s of %.0f s\n",
+            o->shard_index, o->shard_count, n, p->nconfigs, est, all);
+  }
   char d[48], dmin[48], reps[160];
   words_dur(est, d, sizeof d);
   words_dur(est_min, dmin, sizeof dmin);
@@ -205,6 +232,14 @@ static cJSON *suite_new(const struct np_matrix_opts *o,
   }
   cJSON_AddItemToObject(s, "tool", tool);
   cJSON_AddItemToObject(s, "machine", mach);
+  if (o->shard_count) {
+    cJSON *sh = np_matrix_shard_json(p, o->shard_index, o->shard_count, NULL);
+    if (sh == NULL) {
+      cJSON_Delete(s);
+      return NULL;
+    }
+    cJSON_AddItemToObject(s, "shard", sh);
+  }
   return s;
 }
 
@@ -460,10 +495,10 @@ static const cJSON *get_flags(const cJSON *session) {
 
 /* The status this invocation ends with. */
 static const char *end_status(const struct np_run_ctx *c, int run_rc) {
-  return run_rc != 0              ? "error"
-         : c->res->interrupted    ? "interrupted"
-         : c->o->only != NULL     ? "partial"
-                                  : "complete";
+  return run_rc != 0                                  ? "error"
+         : c->res->interrupted                        ? "interrupted"
+         : c->o->only != NULL || c->o->shard_count    ? "partial"
+                                                      : "complete";
 }
 
 /* Close the session in suite.json, write summary.json (*sum receives it,
@@ -530,6 +565,16 @@ static int select_configs(const struct np_matrix_opts *o,
                           const struct np_matrix_plan *p, char *sel,
                           struct np_errbuf *eb) {
   size_t n = 0;
+  if (o->shard_count) {
+    unsigned *of = calloc(p->nconfigs, sizeof *of);
+    if (of == NULL)
+      return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    int rc = np_matrix_shard_assign(p, o->shard_count, of, NULL, eb);
+    for (size_t i = 0; rc == 0 && i < p->nconfigs; i++)
+      sel[i] = of[i] == o->shard_index;
+    free(of);
+    return rc;
+  }
   for (size_t i = 0; i < p->nconfigs; i++) {
     sel[i] = o->only == NULL || fnmatch(o->only, p->configs[i].id, 0) == 0;
     n += sel[i] != 0;

@@ -55,7 +55,7 @@ struct np_udp_loss {
 void np_udp_loss_compute(const struct np_udp_check_input *in,
                          struct np_udp_loss *out);
 
-#define NP_UDP_MAX_CHECKS 16
+#define NP_UDP_MAX_CHECKS 16 /* udp --agent: 9 udp-external + 4 far */
 
 struct np_udp_check {
   const char *name; /* static string */

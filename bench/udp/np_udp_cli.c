@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "np_agent_udp.h"
 #include "np_bench_summary.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
@@ -40,6 +41,7 @@ struct udp_ctx {
   struct np_udp_attrib attrib; /* --connect: where losses went      */
   char open_text[200];         /* open loop's part of the summary    */
   struct np_udp_stream_result stream; /* --mode stream's run          */
+  struct np_agent_udp *far;    /* --agent: the far host's side, owned */
 };
 
 /* --connect's line: the target, who answered, what was attributed. */
@@ -47,7 +49,7 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
                              const char *p50, const char *p99,
                              enum np_bench_status st) {
   const struct np_udp_attrib *a = &ctx->attrib;
-  char who[160], server[48];
+  char who[200], server[48];
   np_udp_external_server_text(&ctx->res, who, sizeof who);
   if (a->server_known)
     snprintf(server, sizeof server, "server socket %" PRIu64 ", in between %"
@@ -55,6 +57,8 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
   else
     snprintf(server, sizeof server, "not attributed %" PRId64,
              a->not_attributed);
+  if (ctx->far)
+    np_agent_udp_text(ctx->far, who, sizeof who);
   fprintf(stderr,
           PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
           " lost %" PRId64 " (client sockets %" PRIu64 ", %s)%s: %s\n",
@@ -126,6 +130,27 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   return rc;
 }
 
+/* udp --agent: the far server started by the agent, the run with the far
+ * host's snapshots taken at the controller's snapshot seam, then the far
+ * server's end (bench/agent/np_agent_udp.h). */
+static int run_agent(struct udp_ctx *ctx, struct np_bench_ctl *ctl,
+                     struct np_errbuf *eb) {
+  int rc = np_agent_udp_begin(&ctx->cfg, &ctx->far, eb);
+  if (rc)
+    return rc;
+  np_agent_udp_attach(ctx->far, &ctx->res);
+  struct np_bench_ctl_hooks saved = ctl->hooks;
+  ctl->hooks.kernel_take = np_agent_udp_kernel_take;
+  ctl->hooks.arg = ctx->far;
+  rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
+  ctl->hooks = saved;
+  if (rc && np_agent_udp_error(ctx->far)[0])
+    np_errbuf_set(eb, rc, "%s", np_agent_udp_error(ctx->far));
+  if (rc == 0 && (rc = np_agent_udp_end(ctx->far, eb)) != 0)
+    np_udp_result_free(&ctx->res);
+  return rc;
+}
+
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
@@ -138,12 +163,18 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
     }
     return rc;
   }
-  int rc = np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
-  if (rc)
+  int rc = ctx->cfg.agent ? run_agent(ctx, ctl, eb)
+                          : np_udp_run(&ctx->cfg, ctl, &ctx->res, eb);
+  if (rc) {
+    np_agent_udp_free(ctx->far);
+    ctx->far = NULL;
     return rc;
+  }
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
     np_udp_external_attrib(&ctx->res, &ctx->attrib);
     np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
+    if (ctx->far)
+      np_agent_udp_checks(ctx->far, &ctx->res, &ctx->checks);
   } else {
     struct np_udp_check_input in;
     np_udp_check_input_of(&ctx->res.measure, &ctx->res, &in);
@@ -165,9 +196,17 @@ static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
   if (ctx->cfg.traffic == NP_UDP_TRAFFIC_STREAM)
     return np_udp_stream_record_build(&ctx->cfg, &ctx->stream, &ctx->checks,
                                       argc, argv, doc, v, eb);
-  if (ctx->cfg.mode == NP_UDP_MODE_CLIENT)
-    return np_udp_external_record_build(&ctx->cfg, &ctx->res, &ctx->attrib,
-                                        &ctx->checks, argc, argv, doc, v, eb);
+  if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
+    int rc = np_udp_external_record_build(&ctx->cfg, &ctx->res, &ctx->attrib,
+                                          &ctx->checks, argc, argv, doc, v,
+                                          eb);
+    if (rc == 0 && ctx->far &&
+        (rc = np_agent_udp_record(ctx->far, &ctx->res, *doc, eb)) != 0) {
+      cJSON_Delete(*doc);
+      *doc = NULL;
+    }
+    return rc;
+  }
   return np_udp_record_build(&ctx->cfg, &ctx->res, &ctx->loss, &ctx->checks,
                              argc, argv, doc, v, eb);
 }
@@ -176,6 +215,8 @@ static void kind_free(void *ctxp) {
   struct udp_ctx *ctx = ctxp;
   np_udp_result_free(&ctx->res);
   np_udp_stream_result_free(&ctx->stream);
+  np_agent_udp_free(ctx->far);
+  ctx->far = NULL;
 }
 
 const struct np_bench_kind np_udp_bench_kind = {

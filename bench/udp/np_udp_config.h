@@ -74,7 +74,10 @@ struct np_udp_config {
                                    --connect's target or --listen's          */
   int family;                   /* AF_INET or AF_INET6 (from address)        */
   enum np_udp_mode mode;        /* both ends, client only or server only     */
-  const char *connect;          /* --connect HOST:PORT as given, or NULL     */
+  const char *connect;          /* --connect HOST:PORT as given, or NULL;
+                                   with --agent the far server's ADDR:PORT   */
+  const char *agent;            /* --agent HOST:PORT as given, or NULL       */
+  const char *token_file;       /* --token-file FILE (with --agent)          */
   const char *listen;           /* serve --listen ADDR:PORT as given, or NULL */
   uint16_t port;                /* --connect's port / --listen's (0 = any)   */
   double max_seconds;           /* serve: the upper bound of its lifetime    */

@@ -22,7 +22,16 @@ static cJSON *config_json(const struct np_udp_config *cfg,
   if (!o)
     return NULL;
   cJSON_AddStringToObject(o, "protocol", "udp-external");
-  cJSON_AddStringToObject(o, "connect", cfg->connect);
+  /* --agent: the target's port is the far server's (external.target), so
+   * config keeps what the command said */
+  if (cfg->agent)
+    cJSON_AddStringToObject(o, "agent", cfg->agent);
+  else
+    cJSON_AddStringToObject(o, "connect", cfg->connect);
+  if (cfg->agent) {
+    NUM(o, "work", cfg->work);
+    NUM(o, "udp_server_receive_buffer", cfg->server_receive_buffer);
+  }
   NUM(o, "payload", cfg->payload);
   NUM(o, "clients", cfg->clients);
   NUM(o, "window", cfg->window);

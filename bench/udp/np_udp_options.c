@@ -90,6 +90,14 @@ static const struct np_bench_opt udp_opts[] = {
      .help = "client side only, against the UDP echo server at HOST:PORT "
              "(literal IPv4 or [IPv6]); see docs/guides/your-stack.md",
      NP_BENCH_AT(CFG, connect), .set = set_connect, .tag = "to"},
+    {.name = "agent", .type = NP_BENCH_OPT_STR, .metavar = "HOST:PORT",
+     .help = "across hosts: the netproof-bench agent at HOST:PORT starts "
+             "the echo server there, the clients run here; see docs/agent.md",
+     NP_BENCH_AT(CFG, agent), .set = set_connect, .tag = "ag"},
+    {.name = "token-file", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .help = "with --agent: the shared secret (64+ hex digits, mode 0600)",
+     NP_BENCH_AT(CFG, token_file), .set = np_bench_opt_set_path,
+     .tag = "tf"},
     {.name = "count-syscalls", .type = NP_BENCH_OPT_FLAG,
      .help = "record system calls (raw, uring) and context switches per "
              "round trip",
@@ -138,21 +146,32 @@ static int check_payload(const CFG *cfg, struct np_errbuf *eb) {
 }
 
 /* --connect: the target decides the address; the options about our own
- * server have nothing to act on. */
+ * server have nothing to act on.  --agent: the far server is ours (the
+ * agent starts it with --work and the server's buffers), its address is
+ * the agent's. */
 static int check_connect(CFG *cfg, const struct np_bench_given *g,
                          struct np_errbuf *eb) {
-  static const char *const server_only[] = {"work",
-                                            "udp-server-receive-buffer",
-                                            "address"};
+  static const char *const server_only[] = {"address", "work",
+                                            "udp-server-receive-buffer"};
+  const char *opt = cfg->agent ? "--agent" : "--connect";
+  if (cfg->agent && cfg->connect)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--connect: not with --agent (the agent's server is "
+                         "the target)");
+  if (cfg->agent && cfg->token_file == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent: needs --token-file FILE (the shared "
+                         "secret)");
   if (np_bench_opt_given(&np_udp_optset, g, "count-syscalls"))
     return np_errbuf_set(eb, NP_EUSAGE,
-                         "--count-syscalls: not with --connect (the "
-                         "udp-external record has no syscalls part)");
-  for (size_t i = 0; i < sizeof server_only / sizeof server_only[0]; i++)
+                         "--count-syscalls: not with %s (the udp-external "
+                         "record has no syscalls part)", opt);
+  for (size_t i = 0; i < (cfg->agent ? 1 : 3); i++)
     if (np_bench_opt_given(&np_udp_optset, g, server_only[i]))
       return np_errbuf_set(eb, NP_EUSAGE,
-                           "--%s: with --connect the server is not ours "
-                           "(the address is the target's)", server_only[i]);
+                           "--%s: with %s the server is not ours (the "
+                           "address is the target's)",
+                           server_only[i], opt);
   if (cfg->io_model == NP_UDP_IO_SPLIT || cfg->io_model == NP_UDP_IO_REUSEPORT ||
       cfg->io_model == NP_UDP_IO_CONNECTED)
     return np_errbuf_set(eb, NP_EUSAGE,
@@ -160,8 +179,11 @@ static int check_connect(CFG *cfg, const struct np_bench_given *g,
                          "--connect use single or pool",
                          np_udp_io_model_name(cfg->io_model));
   cfg->mode = NP_UDP_MODE_CLIENT;
-  return np_udp_config_hostport("connect", cfg->connect, 0, cfg->address,
-                                &cfg->family, &cfg->port, eb);
+  /* --agent: the port is the far server's, known once the agent started
+   * it (bench/agent/np_agent_udp.c) */
+  return np_udp_config_hostport(cfg->agent ? "agent" : "connect",
+                                cfg->agent ? cfg->agent : cfg->connect, 0,
+                                cfg->address, &cfg->family, &cfg->port, eb);
 }
 
 static int udp_validate(void *p, const struct np_bench_given *g,
@@ -169,8 +191,12 @@ static int udp_validate(void *p, const struct np_bench_given *g,
   CFG *cfg = p;
   int rc;
   cfg->mode = NP_UDP_MODE_LOOPBACK;
-  if (cfg->connect != NULL && (rc = check_connect(cfg, g, eb)) != 0)
+  if ((cfg->connect != NULL || cfg->agent != NULL) &&
+      (rc = check_connect(cfg, g, eb)) != 0)
     return rc;
+  if (cfg->token_file != NULL && cfg->agent == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--token-file: only with --agent HOST:PORT");
   cfg->server_receive_buffer_set =
       np_bench_opt_given(&np_udp_optset, g, "udp-server-receive-buffer");
   if (!cfg->server_receive_buffer_set)

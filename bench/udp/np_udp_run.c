@@ -607,7 +607,19 @@ static int serve_phases(struct ctl *c, struct np_udp_result *res,
                          np_strerror(rc));
   np_bench_cpu_now(&cpu0);
   ctl_set_phase(c, NP_UDP_PH_MEASURE);
-  res->measure_seconds = np_bench_ctl_sleep(c->bc, c->eng->cfg->max_seconds);
+  /* "listening" once every lane counts into the measured phase: a client
+   * that starts at the line has every datagram in the record (udp --agent
+   * compares the counts across hosts) */
+  ctl_wait_ack(c, NP_UDP_PH_MEASURE);
+  const struct np_udp_config *cfg = c->eng->cfg;
+  if (!cfg->quiet) {
+    fprintf(stderr, "netproof-bench serve: listening on %s%s%s:%u (pid %ld, "
+            "at most %g s)\n", cfg->family == AF_INET6 ? "[" : "",
+            cfg->address, cfg->family == AF_INET6 ? "]" : "",
+            (unsigned)c->eng->bound_port, (long)getpid(), cfg->max_seconds);
+    fflush(stderr);
+  }
+  res->measure_seconds = np_bench_ctl_sleep(c->bc, cfg->max_seconds);
   /* stop the lanes before reading the sockets, so the counters and the
    * drop counters describe the same datagrams (at most 1 s) */
   ctl_set_phase(c, NP_UDP_PH_STOP);
@@ -689,11 +701,6 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
   res->tx_batch = eng.tx_batch;
   res->reuseport_steered = eng.steered;
   res->bound_port = eng.bound_port;
-  if (cfg->mode == NP_UDP_MODE_SERVER && !cfg->quiet)
-    fprintf(stderr, "netproof-bench serve: listening on %s%s%s:%u (pid %ld, "
-            "at most %g s)\n", cfg->family == AF_INET6 ? "[" : "",
-            cfg->address, cfg->family == AF_INET6 ? "]" : "",
-            (unsigned)eng.bound_port, (long)getpid(), cfg->max_seconds);
   /* lanes inherit the controller's mask: signals reach only its fd */
   for (uint32_t i = 0; i < eng.nlanes; i++) {
     if (pthread_create(&eng.lanes[i].thread, NULL, lane_main, &eng.lanes[i])) {

@@ -147,7 +147,7 @@ int np_udp_target_snap(struct np_udp_target *t, int after,
 }
 
 int np_udp_target_attributable(const struct np_udp_target *t) {
-  if (t == NULL || !t->local || t->nsocks == 0)
+  if (t == NULL || !(t->local || t->remote_observed) || t->nsocks == 0)
     return 0;
   for (size_t s = 0; s < t->nsocks; s++)
     if (!t->socks[s].have_after)
@@ -259,11 +259,19 @@ cJSON *np_udp_target_server_json(const struct np_udp_target *t) {
   cJSON_AddBoolToObject(o, "processes_truncated", t->procs_truncated);
   cJSON_AddStringToObject(
       o, "identity_rule",
-      "sockets: /proc/net/udp and /proc/net/udp6 rows bound to the target's "
-      "port and address (or the wildcard) and not connected elsewhere, read "
-      "at the measurement's start and after its drain; processes: every pid "
-      "whose /proc/PID/fd links to socket:[inode]; exe: readlink "
-      "/proc/PID/exe; exe_sha256: SHA-256 of /proc/PID/exe");
+      t->remote_observed
+          ? "read on the target's host by its netproof-bench agent (udp "
+            "--agent): sockets: that host's /proc/net/udp and /proc/net/udp6 "
+            "rows bound to the target's port and address (or the wildcard), "
+            "read at the measurement's start and after its drain; processes: "
+            "every pid there whose /proc/PID/fd links to socket:[inode]; exe, "
+            "exe_sha256: its /proc/PID/exe"
+          : "sockets: /proc/net/udp and /proc/net/udp6 rows bound to the "
+            "target's port and address (or the wildcard) and not connected "
+            "elsewhere, read at the measurement's start and after its drain; "
+            "processes: every pid whose /proc/PID/fd links to "
+            "socket:[inode]; exe: readlink /proc/PID/exe; exe_sha256: "
+            "SHA-256 of /proc/PID/exe");
   if (t->why_not[0])
     cJSON_AddStringToObject(o, "not_attributed", t->why_not);
   else

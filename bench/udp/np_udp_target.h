@@ -11,7 +11,8 @@
  * identified by pid, command line and the SHA-256 of /proc/PID/exe.  A
  * remote target, a local one whose socket is not visible (another network
  * namespace) or a socket that changed between the two readings leaves the
- * server side unattributed, and why_not says so.  Nothing here fails the
+ * server side unattributed, and why_not says so - unless the target's
+ * host read them itself (udp --agent: remote_observed).  Nothing here fails the
  * run except a lack of memory.
  */
 #ifndef NP_UDP_TARGET_H
@@ -50,6 +51,9 @@ struct np_udp_target {
   int procs_truncated;           /* more holders than kept                */
   struct np_procnet_proc *procs; /* NP_UDP_TARGET_PROCS_MAX entries; owned */
   char why_not[512]; /* why the server side is unattributed, or "" */
+  int remote_observed; /* udp --agent: socks and procs were read on the
+                          target's own host by its agent, at the same two
+                          moments (bench/agent/np_agent_udp.h)           */
 };
 
 /* The target of cfg (mode CLIENT): its address and whether it is local.

@@ -35,6 +35,8 @@ static const struct {
   const char *name, *good, *bad;
 } samples[] = {
     {"address", "::1", "localhost"},
+    {"agent", "127.0.0.1:7000", "localhost:7000"},
+    {"token-file", "token", ""},
     {"burst-loss", "3/100", "5/3"},
     {"connect", "127.0.0.1:9000", "localhost:9000"},
     {"reo-wnd-max-ms", "25", "x"},
@@ -63,6 +65,8 @@ static const struct {
     {"rudp", "io-threads", {"io-model", "pool"}},
     {"rudp", "relay", {"relay-stats", "relay.jsonl"}}, /* they go together */
     {"rudp", "relay-stats", {"relay", "127.0.0.1:9000"}},
+    {"udp", "agent", {"token-file", "token"}}, /* they go together */
+    {"udp", "token-file", {"agent", "127.0.0.1:7000"}},
 };
 
 static const char *const *context_for(const struct np_bench_optset *s,

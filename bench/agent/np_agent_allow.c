@@ -1,0 +1,267 @@
+/*
+ * np_agent_allow.c - what a peer may ask the agent to start (see
+ * np_agent_int.h, np_agent_allow).  The command's own option table decides
+ * which options exist and which values they take - the same rows, parser
+ * and messages as its command line - and the agent's rules come on top:
+ * nothing that names a file, no option the agent sets itself, addresses
+ * of this host only, no privileged port, no lifetime beyond the agent's.
+ */
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <math.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_agent_client.h"
+#include "np_agent_int.h"
+#include "np_relay_cmd.h"
+#include "np_udp_serve.h"
+
+/* Options the agent sets itself, whatever the table says about them. */
+static const char *const agent_set[] = {"max-seconds", "record", "quiet",
+                                        "summary", "stats-lines"};
+
+static int is_wildcard(const struct sockaddr *sa) {
+  static const unsigned char zero[16];
+  if (sa->sa_family == AF_INET)
+    return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == 0;
+  return memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, zero, 16) == 0;
+}
+
+static int same_addr(const struct sockaddr *a, const struct sockaddr *b) {
+  if (a->sa_family != b->sa_family)
+    return 0;
+  if (a->sa_family == AF_INET)
+    return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+           ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+  return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
+}
+
+int np_agent_addr_local(const struct sockaddr *addr) {
+  if (is_wildcard(addr))
+    return 0;
+  if (addr->sa_family == AF_INET &&
+      (ntohl(((const struct sockaddr_in *)addr)->sin_addr.s_addr) >> 24) ==
+          127)
+    return 1;
+  if (addr->sa_family == AF_INET6 &&
+      IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)addr)->sin6_addr))
+    return 1;
+  struct ifaddrs *ifs = NULL;
+  if (getifaddrs(&ifs) != 0)
+    return 0;
+  int found = 0;
+  for (struct ifaddrs *i = ifs; i && !found; i = i->ifa_next)
+    found = i->ifa_addr != NULL && same_addr(i->ifa_addr, addr);
+  freeifaddrs(ifs);
+  return found;
+}
+
+cJSON *np_agent_addresses_json(void) {
+  cJSON *list = cJSON_CreateArray();
+  struct ifaddrs *ifs = NULL;
+  if (list == NULL || getifaddrs(&ifs) != 0)
+    return list;
+  for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+    if (i->ifa_addr == NULL || (i->ifa_addr->sa_family != AF_INET &&
+                                i->ifa_addr->sa_family != AF_INET6))
+      continue;
+    char text[INET6_ADDRSTRLEN];
+    const void *src =
+        i->ifa_addr->sa_family == AF_INET
+            ? (const void *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr
+            : (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+    if (!inet_ntop(i->ifa_addr->sa_family, src, text, sizeof text))
+      continue;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "address", text);
+    cJSON_AddStringToObject(o, "interface", i->ifa_name ? i->ifa_name : "");
+    cJSON_AddItemToArray(list, o);
+  }
+  freeifaddrs(ifs);
+  return list;
+}
+
+/* Text of v as the command line takes it, as the matrix writes a plan's
+ * values ("1024", "0.25", "uv"). */
+static void value_text(const cJSON *v, char *buf, size_t len) {
+  if (cJSON_IsString(v))
+    snprintf(buf, len, "%s", v->valuestring);
+  else if (v->valuedouble == floor(v->valuedouble) &&
+           fabs(v->valuedouble) < 9007199254740992.0)
+    snprintf(buf, len, "%.0f", v->valuedouble);
+  else
+    snprintf(buf, len, "%.15g", v->valuedouble);
+}
+
+/* ADDR:PORT on this host, port 0 or >= 1024. */
+static int check_listen(const char *name, const char *text,
+                        struct np_errbuf *eb) {
+  char probe[128];
+  const char *colon = strrchr(text, ':');
+  int any = colon && strcmp(colon, ":0") == 0;
+  snprintf(probe, sizeof probe, "%.*s%s",
+           any ? (int)(colon - text) : (int)strlen(text), text,
+           any ? ":1024" : "");
+  struct sockaddr_storage ss;
+  socklen_t len;
+  struct np_errbuf inner;
+  if (np_agent_hostport(name, probe, &ss, &len, &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options/%s '%s': expected ADDR:PORT "
+                         "(a literal address of this host)", name, text);
+  uint16_t port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+  if (is_wildcard((struct sockaddr *)&ss))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/%s '%s': a wildcard binds every address of "
+                         "this host; name one of them",
+                         name, text);
+  if (!np_agent_addr_local((struct sockaddr *)&ss))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/%s '%s': not an address of this host (the "
+                         "agent binds only its own interfaces' addresses)",
+                         name, text);
+  if (port < 1024)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/%s '%s': port %u is privileged; use 0 (any) "
+                         "or 1024..65535",
+                         name, text, (unsigned)port);
+  return 0;
+}
+
+/* A relay's --forward: to the peer that asked, or to this host. */
+static int check_forward(const char *text, const struct sockaddr *peer,
+                         struct np_errbuf *eb) {
+  struct sockaddr_storage ss;
+  socklen_t len;
+  struct np_errbuf inner;
+  if (np_agent_hostport("forward", text, &ss, &len, &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options/forward '%s': expected "
+                         "ADDR:PORT", text);
+  if (!same_addr((struct sockaddr *)&ss, peer) &&
+      !np_agent_addr_local((struct sockaddr *)&ss))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/forward '%s': neither the session's own "
+                         "address nor one of this host's (the agent relays "
+                         "for the peer that asked, to no one else)",
+                         text);
+  return 0;
+}
+
+/* One option of the request into argv, after the table's row allows it. */
+static int add_option(const struct np_bench_optset *set, const cJSON *v,
+                      const struct sockaddr *peer, cJSON *argv,
+                      struct np_errbuf *eb) {
+  const char *name = v->string;
+  for (size_t i = 0; i < sizeof agent_set / sizeof agent_set[0]; i++)
+    if (strcmp(name, agent_set[i]) == 0)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "options/%s: set by the agent (the lifetime is "
+                           "lifetime_seconds; records and output are the "
+                           "agent's)",
+                           name);
+  int idx = np_bench_opt_find(set, name);
+  if (idx < 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options/%s: not an option of %s",
+                         name, set->command);
+  const struct np_bench_opt *o = np_bench_opt_at(set, (size_t)idx, NULL);
+  if (o->flags & NP_BENCH_OPT_HELP)
+    return np_errbuf_set(eb, NP_EUSAGE, "options/%s: not for a service", name);
+  if (o->set == np_bench_opt_set_path)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/%s: names a file, and the agent opens no "
+                         "file a peer names",
+                         name);
+  char text[300], flag[64];
+  if (o->type == NP_BENCH_OPT_FLAG) {
+    if (!cJSON_IsBool(v))
+      return np_errbuf_set(eb, NP_EUSAGE, "options/%s: a flag (true or "
+                           "false)", name);
+    if (cJSON_IsFalse(v))
+      return 0;
+    snprintf(flag, sizeof flag, "--%s", name);
+    cJSON_AddItemToArray(argv, cJSON_CreateString(flag));
+    return 0;
+  }
+  if (cJSON_IsBool(v))
+    return np_errbuf_set(eb, NP_EUSAGE, "options/%s: takes a value, not %s",
+                         name, cJSON_IsTrue(v) ? "true" : "false");
+  value_text(v, text, sizeof text);
+  struct np_errbuf inner = {{0}};
+  if (np_bench_opt_try(set, (size_t)idx, text, &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options/%s: %s", name, inner.msg);
+  if (strcmp(name, "listen") == 0 && check_listen(name, text, eb) != 0)
+    return NP_EUSAGE;
+  if (strcmp(name, "forward") == 0 && check_forward(text, peer, eb) != 0)
+    return NP_EUSAGE;
+  snprintf(flag, sizeof flag, "--%s", name);
+  cJSON_AddItemToArray(argv, cJSON_CreateString(flag));
+  cJSON_AddItemToArray(argv, cJSON_CreateString(text));
+  return 0;
+}
+
+int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
+                   double lifetime, double remaining,
+                   const struct sockaddr *peer, cJSON **argv_out,
+                   const char **listen, struct np_errbuf *eb) {
+  const struct np_bench_optset *set =
+      kind == NP_AGENT_SERVE ? &np_udp_serve_optset : &np_relay_cmd_optset;
+  if (!(lifetime > 0) || lifetime > remaining)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "lifetime_seconds %g: over the agent's bound (%.1f s "
+                         "left of its --max-seconds)",
+                         lifetime, remaining);
+  const cJSON *l = cJSON_GetObjectItemCaseSensitive(options, "listen");
+  if (!cJSON_IsString(l))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/listen: required (ADDR:PORT, an address of "
+                         "this host)");
+  if (kind == NP_AGENT_RELAY &&
+      !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(options, "forward")))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/forward: required for a relay (ADDR:PORT)");
+  cJSON *argv = cJSON_CreateArray();
+  if (argv == NULL ||
+      !cJSON_AddItemToArray(argv, cJSON_CreateString(set->command)))
+    goto oom;
+  const cJSON *v;
+  cJSON_ArrayForEach(v, options) {
+    int rc = add_option(set, v, peer, argv, eb);
+    if (rc) {
+      cJSON_Delete(argv);
+      return rc;
+    }
+  }
+  if (cJSON_GetArraySize(argv) > NP_AGENT_ARGS_MAX - 12) {
+    cJSON_Delete(argv);
+    return np_errbuf_set(eb, NP_EUSAGE, "options: too many");
+  }
+  /* the whole command line through the command's parser: its cross-field
+   * rules (io-model and io-threads, ...) with its own messages */
+  char *args[NP_AGENT_ARGS_MAX + 8];
+  int n = 0;
+  const cJSON *a;
+  cJSON_ArrayForEach(a, argv) args[n++] = a->valuestring;
+  char ms[32];
+  snprintf(ms, sizeof ms, "%.3f", lifetime);
+  args[n++] = (char *)"--max-seconds";
+  args[n++] = ms;
+  if (kind == NP_AGENT_RELAY) { /* the agent's own file (not opened here) */
+    args[n++] = (char *)"--stats-lines";
+    args[n++] = (char *)"stats.jsonl";
+  }
+  args[n] = NULL;
+  struct np_errbuf inner = {{0}};
+  if (np_bench_opt_check(set, n, args, &inner) != 0) {
+    cJSON_Delete(argv);
+    return np_errbuf_set(eb, NP_EUSAGE, "options: %s", inner.msg);
+  }
+  *argv_out = argv;
+  *listen = l->valuestring;
+  return 0;
+oom:
+  cJSON_Delete(argv);
+  return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+}

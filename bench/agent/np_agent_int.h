@@ -1,0 +1,167 @@
+/*
+ * np_agent_int.h - the agent's state, shared by its files (internal to
+ * bench/agent): the loop and handshake (np_agent_server.c), the actions
+ * (np_agent_actions.c), the services (np_agent_service.c) and the
+ * allowlist (np_agent_allow.c).  One thread owns all of it.
+ */
+#ifndef NP_AGENT_INT_H
+#define NP_AGENT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_agent.h"
+#include "np_agent_auth.h"
+#include "np_agent_wire.h"
+#include "np_err.h"
+
+#define NP_AGENT_CONNS_MAX 64     /* --max-connections' ceiling          */
+#define NP_AGENT_SERVICES_MAX 64  /* --max-services' ceiling             */
+#define NP_AGENT_FAIL_SLOTS 64    /* peers whose failures are remembered */
+#define NP_AGENT_TAIL 4096        /* bytes of a service's output kept    */
+#define NP_AGENT_ARGS_MAX 120     /* argv entries of a service           */
+
+enum np_agent_conn_state {
+  NP_AGENT_CONN_FREE,  /* slot unused                          */
+  NP_AGENT_CONN_HELLO, /* accepted, waiting for the hello      */
+  NP_AGENT_CONN_AUTH,  /* challenge sent, waiting for the auth */
+  NP_AGENT_CONN_READY  /* authenticated: requests              */
+};
+
+struct np_agent_conn {
+  enum np_agent_conn_state state;
+  int fd;                                      /* the TCP connection      */
+  struct sockaddr_storage peer;                /* who                     */
+  char peer_text[80];                          /* "ADDR:PORT"             */
+  struct np_agent_rx rx;                       /* the message coming in   */
+  double handshake_deadline;                   /* accept + handshake s    */
+  double message_started;                      /* first byte of the current
+                                                  message (mono s), or 0  */
+  unsigned char server_nonce[NP_AGENT_NONCE];  /* this connection's       */
+  unsigned char client_nonce[NP_AGENT_NONCE];  /* from the hello          */
+  cJSON *params;                               /* hello's params (owned)  */
+  char session[33];                            /* id once authenticated   */
+  uint32_t messages;                           /* received this session   */
+};
+
+enum np_agent_kind { NP_AGENT_SERVE, NP_AGENT_RELAY };
+
+struct np_agent_service {
+  int used;                     /* slot holds a service                    */
+  char id[12];                  /* "s1", "s2", ...                         */
+  enum np_agent_kind kind;      /* serve or relay                          */
+  char session[33];             /* the session that owns it                */
+  pid_t pid;                    /* the forked child, 0 once reaped         */
+  int out_fd;                   /* its stdout+stderr pipe, or -1           */
+  char tail[NP_AGENT_TAIL];     /* the last bytes it printed               */
+  size_t tail_len;
+  char listening[96];           /* ADDR:PORT it bound (from its line)      */
+  struct sockaddr_storage addr; /* the same, parsed                        */
+  double started;               /* mono s                                  */
+  double lifetime;              /* its --max-seconds                       */
+  int exited;                   /* reaped                                  */
+  int wait_status;              /* waitpid's status once exited            */
+  int stopped_by_agent;         /* the agent sent SIGTERM                  */
+  int killed;                   /* ... and SIGKILL after the grace         */
+  char record_path[4200];       /* its --record, in the agent's folder     */
+  char stats_path[4200];        /* relay: its --stats-lines, or ""         */
+  char *record;                 /* the record's text once stopped (owned)  */
+  size_t record_len;
+  cJSON *argv;                  /* the command it runs (owned)             */
+};
+
+/* Peers whose attempts failed. */
+struct np_agent_failure {
+  int used;                    /* slot in use                              */
+  struct sockaddr_storage who; /* address (port ignored)                   */
+  uint32_t count;              /* failures since first                     */
+  double first, last;          /* mono s                                   */
+};
+
+struct np_agent {
+  const struct np_agent_config *cfg;
+  struct np_agent_token token;     /* the secret (wiped at the end)        */
+  struct np_agent_schema *schema;  /* message schema                       */
+  int lfd;                         /* listening socket                     */
+  int sigfd;                       /* SIGINT/SIGTERM/SIGCHLD                */
+  int masked;                      /* those signals are blocked            */
+  char listen_text[96];            /* bound ADDR:PORT                      */
+  char started_at[32];             /* RFC 3339                             */
+  double t0, deadline;             /* mono s: start, start + max-seconds   */
+  int stop_signal;                 /* SIGINT/SIGTERM that ended it, or 0   */
+  char folder[4096];               /* private folder of service records    */
+  unsigned next_service;           /* number of the next service id        */
+  struct np_agent_conn conns[NP_AGENT_CONNS_MAX];
+  struct np_agent_service services[NP_AGENT_SERVICES_MAX];
+  struct np_agent_failure failures[NP_AGENT_FAIL_SLOTS];
+};
+
+/* A log line on stderr ("netproof-bench agent: ..."), unless quiet. */
+void np_agent_log(const struct np_agent *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Seconds left of the agent's bound. */
+double np_agent_remaining(const struct np_agent *a);
+
+/* Handle one validated request of an authenticated connection: the
+ * response message (new tree; never NULL unless out of memory). */
+cJSON *np_agent_action(struct np_agent *a, struct np_agent_conn *c,
+                       const cJSON *req);
+
+/* ---- services (np_agent_service.c) ---- */
+
+/* Check and start a service for session (args of a "start" request);
+ * peer is the session's address (a relay may forward there).  The new
+ * service in *out.  NP_EUSAGE (outside the allowlist: the reason in eb),
+ * NP_ENOSPC (too many services), NP_ESYS / NP_ETIMEDOUT (it did not come
+ * up: its own line in eb). */
+int np_agent_service_start(struct np_agent *a, const char *session,
+                           const struct sockaddr *peer, const cJSON *args,
+                           struct np_agent_service **out,
+                           struct np_errbuf *eb);
+
+/* The service id of session, or NULL (another session's is not found). */
+struct np_agent_service *np_agent_service_find(struct np_agent *a,
+                                               const char *session,
+                                               const char *id);
+
+/* Stop it (SIGTERM, then SIGKILL after 5 s), reap it, read its record. */
+void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s);
+
+/* Free the slot (record, argv, files). */
+void np_agent_service_release(struct np_agent *a, struct np_agent_service *s);
+
+/* Reap exited children and read their output pipes (from the loop). */
+void np_agent_service_poll(struct np_agent *a);
+
+/* Stop and release every service of session (all when session NULL). */
+void np_agent_service_stop_session(struct np_agent *a, const char *session);
+
+/* ---- allowlist (np_agent_allow.c) ---- */
+
+/* The argv of a service from a start request's options (plan-style
+ * names and values), checked by the command's option table and the
+ * agent's rules: no option naming a file, no --help, --max-seconds or
+ * output options (the agent sets them), --listen on one of this host's
+ * addresses with port 0 or >= 1024, a relay's --forward to the peer or
+ * to this host, the lifetime within remaining.  *argv (new array of
+ * strings, without the agent-set options), *listen (the --listen value).
+ * NP_EUSAGE with "options/NAME: reason" in eb. */
+int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
+                   double lifetime, double remaining,
+                   const struct sockaddr *peer, cJSON **argv,
+                   const char **listen, struct np_errbuf *eb);
+
+/* 1 when addr (port ignored) is one of this host's addresses - an
+ * interface's (getifaddrs) or loopback - and not a wildcard. */
+int np_agent_addr_local(const struct sockaddr *addr);
+
+/* {"address", "interface"} for every address of this host; NULL on no
+ * memory. */
+cJSON *np_agent_addresses_json(void);
+
+#endif /* NP_AGENT_INT_H */

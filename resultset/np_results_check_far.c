@@ -1,0 +1,331 @@
+/*
+ * np_results_check_far.c - the self-check's rules for two-host
+ * records (see np_results_far.h), and the one call the set's engine makes
+ * (np_chk_far_record).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_results_far.h"
+#include "np_results_check_int.h"
+#include "np_time.h"
+
+struct far {
+  const cJSON *d;       /* the record          */
+  const cJSON *f;       /* its far part        */
+  np_results_far_fn fn; /* the engine's report */
+  void *ctx;
+  size_t problems;
+};
+
+static void problem(struct far *x, const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void problem(struct far *x, const char *ptr, const char *fmt, ...) {
+  char reason[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  x->problems++;
+  if (x->fn)
+    x->fn(x->ctx, ptr, reason);
+}
+
+static double num(const cJSON *d, const char *ptr) {
+  return np_results_num(d, ptr);
+}
+
+/* The verdict of check name in d's checks[], or -1 when absent. */
+static int verdict(const cJSON *d, const char *name) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(d, "checks")) {
+    if (strcmp(np_json_get_string(c, "name", ""), name) == 0)
+      return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+  }
+  return -1;
+}
+
+static void want_verdict(struct far *x, const char *name, int should) {
+  int v = verdict(x->d, name);
+  if (v < 0)
+    problem(x, "/checks", "no %s check in a two-host record", name);
+  else if (v != should)
+    problem(x, "/checks", "%s says %s, but the far part makes it %s", name,
+            v ? "passed" : "failed", should ? "passed" : "failed");
+}
+
+static int same_str(const cJSON *a, const char *ka, const cJSON *b,
+                    const char *kb) {
+  const char *x = np_json_get_string(a, ka, NULL),
+             *y = np_json_get_string(b, kb, NULL);
+  return x != NULL && y != NULL && strcmp(x, y) == 0;
+}
+
+/* Two identities, each tied to its stack; one stack or two. */
+static void identities(struct far *x) {
+  const cJSON *near = np_json_pointer(x->f, "/stacks/near"),
+              *farst = np_json_pointer(x->f, "/stacks/far");
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(x->d, "machine"),
+              *fm = cJSON_GetObjectItemCaseSensitive(x->f, "machine");
+  if (!cJSON_IsObject(m) || !cJSON_IsObject(fm))
+    problem(x, "/far/machine",
+            "a two-host record holds two machine identities (machine and "
+            "far.machine)");
+  if (np_json_get_string(m, "hostname", NULL) &&
+      np_json_get_string(near, "hostname", NULL) &&
+      !same_str(m, "hostname", near, "hostname"))
+    problem(x, "/far/stacks/near/hostname",
+            "%s, but machine.hostname is %s",
+            np_json_get_string(near, "hostname", ""),
+            np_json_get_string(m, "hostname", ""));
+  if (np_json_get_string(fm, "hostname", NULL) &&
+      np_json_get_string(farst, "hostname", NULL) &&
+      !same_str(fm, "hostname", farst, "hostname"))
+    problem(x, "/far/stacks/far/hostname",
+            "%s, but far.machine.hostname is %s",
+            np_json_get_string(farst, "hostname", ""),
+            np_json_get_string(fm, "hostname", ""));
+  int one = same_str(near, "boot_id", farst, "boot_id") &&
+            same_str(near, "netns", farst, "netns");
+  want_verdict(x, "far_two_stacks", !one);
+}
+
+static void kernel_delta(struct far *x) {
+  const cJSON *b = np_json_pointer(x->f, "/kernel/before/counters"),
+              *a = np_json_pointer(x->f, "/kernel/after/counters"), *e;
+  cJSON_ArrayForEach(e, np_json_pointer(x->f, "/kernel/delta")) {
+    const cJSON *vb = cJSON_GetObjectItemCaseSensitive(b, e->string),
+                *va = cJSON_GetObjectItemCaseSensitive(a, e->string);
+    char ptr[256];
+    snprintf(ptr, sizeof ptr, "/far/kernel/delta/%s", e->string);
+    if (!cJSON_IsNumber(vb) || !cJSON_IsNumber(va))
+      problem(x, ptr, "not in both far snapshots");
+    else if (e->valuedouble != va->valuedouble - vb->valuedouble)
+      problem(x, ptr, "%.0f, but after - before is %.0f", e->valuedouble,
+              va->valuedouble - vb->valuedouble);
+  }
+}
+
+/* The fields that name a machine, compared between far.machine and the
+ * server record's. */
+static void server_record(struct far *x, const cJSON *rec) {
+  static const char *const keys[] = {"hostname", "cpu_model",
+                                     "logical_cores", "mem_total_bytes",
+                                     "kernel_release", "os_pretty_name"};
+  const cJSON *fm = cJSON_GetObjectItemCaseSensitive(x->f, "machine"),
+              *rm = cJSON_GetObjectItemCaseSensitive(rec, "machine");
+  if (strcmp(np_json_get_string(np_json_pointer(rec, "/config"), "protocol",
+                                ""),
+             "serve") != 0)
+    problem(x, "/far/server/record/config/protocol",
+            "the far server's record is not a serve record");
+  const char *lis = np_json_get_string(np_json_pointer(x->f, "/server"),
+                                       "listening", "");
+  if (!same_str(cJSON_GetObjectItemCaseSensitive(rec, "serve"), "listening",
+                np_json_pointer(x->f, "/server"), "listening"))
+    problem(x, "/far/server/record/serve/listening",
+            "%s, but far.server.listening is %s",
+            np_json_get_string(cJSON_GetObjectItemCaseSensitive(rec, "serve"),
+                               "listening", "?"),
+            lis);
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(fm, keys[i]),
+                *b = cJSON_GetObjectItemCaseSensitive(rm, keys[i]);
+    if (a && b && !cJSON_Compare(a, b, 1)) {
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/far/server/record/machine/%s", keys[i]);
+      problem(x, ptr, "differs from far.machine's: the server ran on "
+                      "another machine than the agent");
+    }
+  }
+  static const char *const hashes[] = {"source_sha256", "binary_sha256"};
+  for (size_t i = 0; i < 2; i++) {
+    const cJSON *ft = cJSON_GetObjectItemCaseSensitive(x->f, "tool"),
+                *rt = cJSON_GetObjectItemCaseSensitive(rec, "tool");
+    if (!same_str(ft, hashes[i], rt, hashes[i])) {
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/far/server/record/tool/%s", hashes[i]);
+      problem(x, ptr, "differs from far.tool's: the server is not the "
+                      "agent's build");
+    }
+  }
+  const char *by = np_json_get_string(np_json_pointer(x->f, "/server"),
+                                      "stopped_by", "");
+  const char *rby = np_json_get_string(
+      cJSON_GetObjectItemCaseSensitive(rec, "serve"), "stopped_by", "");
+  want_verdict(x, "far_server_served_run",
+               strcmp(by, "SIGTERM from the agent") == 0 &&
+                   strcmp(rby, "SIGTERM") == 0);
+  want_verdict(x, "far_server_passed",
+               strcmp(np_json_get_string(rec, "status", ""), "passed") == 0);
+}
+
+/* One leg value: have (in the record) against want (re-derived). */
+static void leg(struct far *x, const char *ptr, double want, const char *how) {
+  double have = num(x->d, ptr);
+  if (!(have == want))
+    problem(x, ptr, "%.0f, but %s gives %.0f", have, how, want);
+}
+
+static void legs(struct far *x, const cJSON *rec) {
+  double sent = num(x->d, "/warmup/counters/sent") +
+                num(x->d, "/counters/sent"),
+         recv = num(x->d, "/warmup/counters/received") +
+                num(x->d, "/counters/received"),
+         um_w = num(x->d, "/far/legs/unmatched/warmup"),
+         um_m = num(x->d, "/far/legs/unmatched/measurement"),
+         sr = num(rec, "/serve/counters/received"),
+         se = num(rec, "/serve/counters/echoed"), fdrops = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, np_json_pointer(rec, "/serve/sockets"))
+      fdrops += np_json_get_number(s, "drops", 0);
+  leg(x, "/far/legs/sent", sent, "warmup + measurement sent");
+  leg(x, "/far/legs/received", recv, "warmup + measurement received");
+  leg(x, "/far/legs/unmatched/measurement",
+      num(x->d, "/external/replies/duplicates") +
+          num(x->d, "/external/replies/stale"),
+      "external.replies duplicates + stale");
+  if (!(um_w <= num(x->d, "/warmup/counters/sequence_errors")))
+    problem(x, "/far/legs/unmatched/warmup",
+            "%.0f, more than the warm-up's sequence errors %.0f", um_w,
+            num(x->d, "/warmup/counters/sequence_errors"));
+  double arrived = recv + um_w + um_m;
+  leg(x, "/far/legs/arrived", arrived, "received + unmatched");
+  leg(x, "/far/legs/server_received", sr, "the server record's received");
+  leg(x, "/far/legs/server_echoed", se, "the server record's echoed");
+  leg(x, "/far/legs/request_leg/far_socket_drops", fdrops,
+      "the server record's socket drops");
+  leg(x, "/far/legs/request_leg/lost", sent - sr, "sent - server_received");
+  leg(x, "/far/legs/request_leg/in_network", sent - sr - fdrops,
+      "lost - far_socket_drops");
+  leg(x, "/far/legs/at_server/lost", sr - se, "server_received - echoed");
+  double nd = num(x->d, "/far/legs/reply_leg/near_socket_drops");
+  if (!(nd >= num(x->d, "/sockets/client_drops")))
+    problem(x, "/far/legs/reply_leg/near_socket_drops",
+            "%.0f since the sockets opened, fewer than the %.0f of the "
+            "measured window (sockets.client_drops)",
+            nd, num(x->d, "/sockets/client_drops"));
+  leg(x, "/far/legs/reply_leg/lost", se - arrived, "server_echoed - arrived");
+  leg(x, "/far/legs/reply_leg/in_network", se - arrived - nd,
+      "lost - near_socket_drops");
+  want_verdict(x, "far_legs_attributed",
+               sent - sr - fdrops >= 0 && sr - se >= 0 &&
+                   se - arrived - nd >= 0);
+}
+
+/* The attribution's server sockets are the far server's. */
+static void attribution(struct far *x) {
+  const char *lis = np_json_get_string(np_json_pointer(x->f, "/server"),
+                                       "listening", "");
+  const cJSON *s;
+  int i = 0;
+  cJSON_ArrayForEach(s, np_json_pointer(x->d, "/external/server/sockets")) {
+    const char *local = np_json_get_string(s, "local", "");
+    const char *lp = strrchr(local, ':'), *pp = strrchr(lis, ':');
+    if (lp == NULL || pp == NULL || strcmp(lp, pp) != 0) {
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/external/server/sockets/%d/local", i);
+      problem(x, ptr, "%s is not on the far server's port (%s)", local, lis);
+    }
+    i++;
+  }
+}
+
+static int64_t ms_of(const char *t) {
+  int64_t ms = 0;
+  return t && np_time_parse(t, &ms) == 0 ? ms : INT64_MIN;
+}
+
+/* The far server's life and snapshots on this host's clock enclose the
+ * run, within the clocks' error. */
+static void clocks(struct far *x, const cJSON *rec) {
+  double o0 = num(x->f, "/clock/start/offset_us") / 1000.0,
+         o1 = num(x->f, "/clock/end/offset_us") / 1000.0,
+         r0 = num(x->f, "/clock/start/rtt_max_us"),
+         r1 = num(x->f, "/clock/end/rtt_max_us");
+  if (!isfinite(o0) || !isfinite(o1) || !(r0 >= 0) || !(r1 >= 0)) {
+    problem(x, "/far/clock", "no usable offset and round trip");
+    return;
+  }
+  double tol = fmax(r0, r1) / 2000.0 + 2.0; /* ms: half a round trip, +2 ms
+                                               of timestamp rounding */
+  int64_t st = ms_of(np_json_get_string(x->d, "started_at", NULL)),
+          en = ms_of(np_json_get_string(x->d, "ended_at", NULL)),
+          ss = ms_of(np_json_get_string(rec, "started_at", NULL)),
+          se = ms_of(np_json_get_string(rec, "ended_at", NULL));
+  if (st != INT64_MIN && ss != INT64_MIN && (double)(ss - st) - o0 > tol)
+    problem(x, "/far/server/record/started_at",
+            "the server started %.1f ms after this run did (on this host's "
+            "clock, offset %.3f ms): it did not serve all of it",
+            (double)(ss - st) - o0, o0);
+  if (en != INT64_MIN && se != INT64_MIN && (double)(en - se) + o1 > tol)
+    problem(x, "/far/server/record/ended_at",
+            "the server ended %.1f ms before this run did (on this host's "
+            "clock, offset %.3f ms)",
+            (double)(en - se) + o1, o1);
+  const cJSON *s;
+  int i = 0;
+  int64_t prev = INT64_MIN;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(x->f, "snapshots")) {
+    int64_t at = ms_of(np_json_get_string(s, "at", NULL));
+    double off = i == 0 ? o0 : o1;
+    char ptr[64];
+    snprintf(ptr, sizeof ptr, "/far/snapshots/%d/at", i);
+    if (at != INT64_MIN && st != INT64_MIN && en != INT64_MIN &&
+        ((double)(at - st) - off < -tol || (double)(at - en) - off > tol))
+      problem(x, ptr, "outside this run (started_at .. ended_at) on this "
+                      "host's clock");
+    if (at != INT64_MIN && prev != INT64_MIN && at < prev)
+      problem(x, ptr, "before the previous snapshot");
+    prev = at;
+    i++;
+  }
+}
+
+size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
+  struct far x = {.d = d, .f = cJSON_GetObjectItemCaseSensitive(d, "far"),
+                  .fn = fn, .ctx = ctx};
+  if (x.f == NULL)
+    return 0;
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0 ||
+      np_json_get_string(cfg, "agent", NULL) == NULL) {
+    problem(&x, "/far", "only udp --agent records (udp-external with "
+                        "config.agent) have a far part");
+    return x.problems;
+  }
+  identities(&x);
+  kernel_delta(&x);
+  const cJSON *rec = np_json_pointer(x.f, "/server/record");
+  if (!cJSON_IsObject(rec)) {
+    problem(&x, "/far/server/record", "no server record: the far host's "
+                                      "counters cannot be checked");
+    want_verdict(&x, "far_server_passed", 0);
+    return x.problems;
+  }
+  server_record(&x, rec);
+  legs(&x, rec);
+  attribution(&x);
+  clocks(&x, rec);
+  return x.problems;
+}
+
+/* ---- the engine's call ---- */
+
+struct trampoline {
+  struct np_results_check *c; /* the set's check */
+  const char *file;           /* the record      */
+};
+
+static void report(void *ctx, const char *ptr, const char *reason) {
+  struct trampoline *t = ctx;
+  np_chk_problem(t->c, t->file, ptr, "%s", reason);
+}
+
+void np_chk_far_record(const struct np_chk_rec *r) {
+  struct trampoline t = {.c = r->c, .file = r->file};
+  np_results_far_check(r->doc, report, &t);
+}

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""netproof-bench agent against hostile and careless peers, on loopback
+(no root needed).  Every attempt must be refused with the one fixed
+refusal (or, after authentication, an error naming the rule) and must
+start nothing - the agent has no child process afterwards and logs no
+"started" line:
+
+  token files: mode 0644 / 0640, not ours, too short, not hex, a symbolic
+  link, a folder, missing (agent and udp --token-file: exit 2, one line);
+  wrong token, no token (a request instead of the auth, or first), a
+  replayed handshake, an oversized or zero length, malformed JSON, a
+  message of the wrong type, an unknown action (before and after the
+  welcome); configs outside the allowlist (an address not of this host,
+  a wildcard, port < 1024, a lifetime over the agent's bound, an option
+  naming a file, an option the agent sets, an unknown option, a relay
+  forwarding elsewhere); many failed attempts (locked out even with the
+  right token, then admitted after the lockout); slow senders before and
+  after the welcome, while a good client is served; the connection and
+  message limits; a session's services stop with it; the token appears in
+  no log line.
+usage: agent_security_test.py BENCH"""
+
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agentproto as ap  # noqa: E402
+
+BENCH = sys.argv[1]
+TMP = tempfile.mkdtemp(prefix="np-agent-sec-")
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+class Agent:
+    def __init__(self, token, *extra):
+        self.p = subprocess.Popen(
+            [BENCH, "agent", "--listen", "127.0.0.1:0", "--token-file", token,
+             "--max-seconds", "120", *extra],
+            stderr=subprocess.PIPE, text=True)
+        self.addr = ap.wait_listening(self.p)
+        self.log = []
+
+    def children(self):
+        try:
+            with open(f"/proc/{self.p.pid}/task/{self.p.pid}/children") as f:
+                return f.read().split()
+        except FileNotFoundError:  # no CONFIG_PROC_CHILDREN: scan /proc
+            kids = []
+            for d in os.listdir("/proc"):
+                if d.isdigit():
+                    try:
+                        with open(f"/proc/{d}/stat") as f:
+                            if int(f.read().rsplit(")", 1)[1].split()[1]) == \
+                                    self.p.pid:
+                                kids.append(d)
+                    except (OSError, IndexError, ValueError):
+                        pass
+            return kids
+
+    def nothing_started(self, what):
+        time.sleep(0.05)
+        check(self.children() == [], f"{what}: the agent has children "
+              f"{self.children()}")
+
+    def stop(self):
+        self.p.terminate()
+        err = self.p.communicate(timeout=15)[1]
+        check(self.p.returncode == 0, f"agent exit {self.p.returncode}")
+        return err
+
+
+def refused(c, what):
+    """The next thing the agent says is the fixed refusal, then it closes."""
+    m = c.recv()
+    check(m == {"schema": ap.TAG, "type": "refused"},
+          f"{what}: expected the refusal, got {m}")
+    check(c.last_body == ap.REFUSAL, f"{what}: refusal bytes differ")
+    check(c.closed(), f"{what}: connection left open")
+
+
+def token_files():
+    good, _ = ap.token_file(TMP, "tok-good")
+    cases = {
+        "mode 0644": ap.token_file(TMP, "tok-644", 0o644)[0],
+        "mode 0640": ap.token_file(TMP, "tok-640", 0o640)[0],
+        "too short": ap.token_file(TMP, "tok-short",
+                                   content=os.urandom(16).hex())[0],
+        "not hex": ap.token_file(TMP, "tok-nothex",
+                                 content="correct horse battery staple " * 4)[0],
+        "missing": os.path.join(TMP, "no-such-token"),
+        "a folder": TMP,
+    }
+    link = os.path.join(TMP, "tok-link")
+    os.symlink(good, link)
+    cases["a symbolic link"] = link
+    if os.geteuid() == 0:
+        other, _ = ap.token_file(TMP, "tok-other")
+        os.chown(other, 65534, 65534)
+        cases["owned by another user"] = other
+    for what, path in cases.items():
+        r = subprocess.run([BENCH, "agent", "--listen", "127.0.0.1:0",
+                            "--token-file", path, "--max-seconds", "5"],
+                           capture_output=True, text=True, timeout=10)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and path in lines[0] and
+              "listening" not in r.stderr,
+              f"agent token file {what}: exit {r.returncode}: {r.stderr}")
+        r = subprocess.run([BENCH, "udp", "--agent", "127.0.0.1:9",
+                            "--token-file", path, "--seconds", "0.1"],
+                           capture_output=True, text=True, timeout=10)
+        check(r.returncode == 2 and path in r.stderr,
+              f"udp token file {what}: exit {r.returncode}: {r.stderr}")
+    for argv, what in (
+            (["--listen", "127.0.0.1:0", "--token-file", good],
+             "--max-seconds"),
+            (["--token-file", good, "--max-seconds", "5"], "--listen"),
+            (["--listen", "127.0.0.1:0", "--max-seconds", "5"],
+             "--token-file")):
+        r = subprocess.run([BENCH, "agent", *argv], capture_output=True,
+                           text=True, timeout=10)
+        check(r.returncode == 2 and what in r.stderr,
+              f"agent without {what}: exit {r.returncode}: {r.stderr}")
+    print("token files and usage: refused with exit 2, one line each")
+
+
+def attacks(token, secret):
+    a = Agent(token, "--max-failures", "1000", "--handshake-seconds", "1",
+              "--message-seconds", "1", "--max-connections", "4")
+    bad = os.urandom(32)
+
+    c = ap.Conn(a.addr)
+    w = c.handshake(bad, a.addr)
+    check(w == {"schema": ap.TAG, "type": "refused"}, f"wrong token: {w}")
+    check(c.closed(), "wrong token: open")
+    a.nothing_started("wrong token")
+
+    c = ap.Conn(a.addr)
+    c.hello(a.addr)
+    c.send({"schema": ap.TAG, "type": "request", "id": 1, "action": "start",
+            "args": {"service": "serve", "options": {"listen":
+                                                     "127.0.0.1:0"},
+                     "lifetime_seconds": 5}})
+    refused(c, "no token (a request for the auth)")
+    c = ap.Conn(a.addr)
+    c.send({"schema": ap.TAG, "type": "request", "id": 1,
+            "action": "identify", "args": {}})
+    refused(c, "no token (a request first)")
+    a.nothing_started("no token")
+
+    good = ap.Conn(a.addr)
+    check(good.handshake(secret, a.addr)["type"] == "welcome", "good client")
+    hello, auth = good.sent[0], good.sent[1]
+    good.close()
+    c = ap.Conn(a.addr)
+    c.raw(hello)
+    ch = c.recv()
+    check(ch["type"] == "challenge" and
+          ch["server_nonce"] != good.server_nonce.hex(), "fresh nonce")
+    c.raw(auth)
+    refused(c, "replayed handshake")
+    a.nothing_started("replay")
+
+    for n, what in ((65537, "oversized length"), (0, "zero length"),
+                    (0xFFFFFFFF, "huge length")):
+        c = ap.Conn(a.addr)
+        c.raw(struct.pack(">I", n))
+        refused(c, what)
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b"{\"schema\": \"netproof/agent/1\", \"type\": "))
+    refused(c, "malformed JSON")
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b"[" * 40 + b"]" * 40))
+    refused(c, "too deep")
+    c = ap.Conn(a.addr)
+    c.send({"schema": ap.TAG, "type": "hello", "version": 1,
+            "client_nonce": "00" * 32,
+            "params": {"client": "x" * 70000, "agent": "a", "purpose": "t"}})
+    refused(c, "a message over 64 KiB")
+    c = ap.Conn(a.addr)
+    c.send({"schema": ap.TAG, "type": "welcome", "mac": "00" * 32,
+            "session": "00" * 16})
+    refused(c, "a message of the wrong type")
+    c = ap.Conn(a.addr)
+    c.send({"schema": ap.TAG, "type": "request", "id": 1, "action": "exec",
+            "args": {"command": "/bin/sh"}})
+    refused(c, "unknown action before the welcome")
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    r = c.call("exec", {"command": ["/bin/sh", "-c", "touch /tmp/pwned"]})
+    check(r == {"schema": ap.TAG, "type": "refused"},
+          f"unknown action after the welcome: {r}")
+    check(c.closed(), "unknown action: session left open")
+    a.nothing_started("unknown action")
+    print("wrong/no token, replay, bad frames and JSON, unknown action: "
+          "refused, nothing started")
+
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    outside = [
+        ("serve", {"listen": "192.0.2.1:9000"}, 5, "not an address"),
+        ("serve", {"listen": "0.0.0.0:9000"}, 5, "wildcard"),
+        ("serve", {"listen": "127.0.0.1:80"}, 5, "privileged"),
+        ("serve", {"listen": "127.0.0.1:0"}, 80000, "over the agent"),
+        ("serve", {"listen": "127.0.0.1:0"}, 500, "over the agent"),
+        ("serve", {"listen": "127.0.0.1:0", "record": "/etc/passwd"}, 5,
+         "set by the agent"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.1:9",
+                   "stats-lines": "/tmp/x"}, 5, "set by the agent"),
+        ("serve", {"listen": "127.0.0.1:0", "max-seconds": 9999}, 5,
+         "set by the agent"),
+        ("serve", {"listen": "127.0.0.1:0", "help": True}, 5, "not for"),
+        ("serve", {"listen": "127.0.0.1:0", "exec": "/bin/sh"}, 5,
+         "not an option"),
+        ("serve", {"listen": "127.0.0.1:0", "io-threads": 0}, 5,
+         "out of range"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "192.0.2.7:9000"}, 5,
+         "neither the session"),
+    ]
+    for svc, opts, life, why in outside:
+        r = c.call("start", {"service": svc, "options": opts,
+                             "lifetime_seconds": life})
+        check(r["type"] == "response" and not r["ok"] and
+              r["error"]["code"] == "NP_EUSAGE" and
+              why in r["error"]["message"],
+              f"{svc} {opts} {life}: {r}")
+        a.nothing_started(f"{svc} {opts}")
+    r = c.call("stop", {"service_id": "s999"})
+    check(not r["ok"] and r["error"]["code"] == "NP_ENOENT", f"stop: {r}")
+    c.close()
+    print(f"{len(outside)} configs outside the allowlist: refused with the "
+          "rule, nothing started")
+
+    # slow senders hold a slot for a bounded time only; others are served
+    slow = ap.Conn(a.addr)
+    slow.raw(b"\0\0")
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome",
+          "a good client beside a slow one")
+    t0 = time.monotonic()
+    refused(slow, "slow-loris before the welcome")
+    check(time.monotonic() - t0 < 3, "slow-loris held too long")
+    c.raw(struct.pack(">I", 200) + b"{\"sch")
+    t0 = time.monotonic()
+    refused(c, "slow-loris after the welcome")
+    check(time.monotonic() - t0 < 3, "slow message held too long")
+    # the connection limit
+    idle = [ap.Conn(a.addr) for _ in range(4)]
+    time.sleep(0.2)
+    extra = ap.Conn(a.addr)
+    refused(extra, "over --max-connections")
+    for i in idle:
+        i.close()
+    a.nothing_started("slow senders")
+    print("slow senders cut off at their deadlines, good client served, "
+          "connection limit held")
+
+    # a session's service stops with it
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    r = c.call("start", {"service": "serve", "lifetime_seconds": 30,
+                         "options": {"listen": "127.0.0.1:0"}})
+    check(r["ok"] and len(a.children()) == 1, f"start: {r}")
+    port = int(r["result"]["listening"].rsplit(":", 1)[1])
+    c.close()
+    end = time.monotonic() + 5
+    while a.children() and time.monotonic() < end:
+        time.sleep(0.05)
+    check(a.children() == [], "the service outlived its session")
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.bind(("127.0.0.1", port))  # free again
+    probe.close()
+    print("a session's service stops when the session ends")
+    log = a.stop()
+    check(secret.hex() not in log and "started serve s" in log,
+          "agent log")
+    check(log.count("started ") == 1, "something else was started")
+
+
+def lockout(token, secret):
+    a = Agent(token, "--max-failures", "3", "--lockout-seconds", "2")
+    for _ in range(3):
+        c = ap.Conn(a.addr)
+        check(c.handshake(os.urandom(32), a.addr)["type"] == "refused",
+              "wrong token")
+    c = ap.Conn(a.addr)
+    m = c.recv()  # refused at once: no challenge, whatever it sends
+    check(m == {"schema": ap.TAG, "type": "refused"},
+          f"locked out: expected the refusal at accept, got {m}")
+    c = ap.Conn(a.addr)
+    r = c.handshake(secret, a.addr)
+    check(r is None or r.get("type") == "refused",
+          f"locked out but the right token got in: {r}")
+    a.nothing_started("locked out")
+    time.sleep(2.3)
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome",
+          "still locked out after --lockout-seconds")
+    c.close()
+    log = a.stop()
+    check("locked out after 3 failed attempts" in log, "lockout not logged")
+    check(secret.hex() not in log, "token in the log")
+    print("3 failed attempts lock the address out, the right token "
+          "included, until --lockout-seconds passed")
+
+    # the message limit ends a session
+    a = Agent(token, "--max-messages", "5")
+    c = ap.Conn(a.addr)
+    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    for _ in range(3):
+        r = c.call("time")
+    check(r["ok"], "time")
+    check(c.closed(), "session past --max-messages left open")
+    a.stop()
+    print("--max-messages ends the session")
+
+
+def main():
+    token_files()
+    token, secret = ap.token_file(TMP)
+    attacks(token, secret)
+    lockout(token, secret)
+    print("agent_security_test: ok")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        subprocess.run(["rm", "-rf", TMP])

@@ -1,0 +1,174 @@
+/*
+ * test_results_far.c - the self-check's rules for two-host records
+ * (resultset/np_results_far.h) on a real record of a two-namespace run
+ * (data/far-record.json, made by udp --agent between two network
+ * namespaces): clean as it is, and each tampering caught at its pointer -
+ * a count on either host, a kernel delta, one stack claimed for both, the
+ * server on another machine or build, a verdict flipped, the server's
+ * life or a snapshot moved off the run, a socket of another server, the
+ * server record gone, a far part on a record without --agent.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "np_json.h"
+#include "np_results_far.h"
+#include "np_test.h"
+#include "np_time.h"
+
+struct seen {
+  size_t n;
+  char ptrs[2048];
+};
+
+static void on_problem(void *ctx, const char *ptr, const char *reason) {
+  struct seen *s = ctx;
+  (void)reason;
+  s->n++;
+  size_t used = strlen(s->ptrs);
+  snprintf(s->ptrs + used, sizeof s->ptrs - used, "%s ", ptr);
+}
+
+static cJSON *load(const char *path) {
+  cJSON *d = NULL;
+  struct np_errbuf eb;
+  ASSERT_OK(np_json_load_file(path, NULL, &d, &eb));
+  return d;
+}
+
+static cJSON *at(cJSON *d, const char *ptr) {
+  cJSON *v = (cJSON *)np_json_pointer(d, ptr);
+  if (v == NULL)
+    NP_TEST_FAIL_("the fixture has no %s", ptr);
+  return v;
+}
+
+static void add(cJSON *d, const char *ptr, double k) {
+  cJSON *v = at(d, ptr);
+  cJSON_SetNumberValue(v, v->valuedouble + k);
+}
+
+static void set_str(cJSON *d, const char *ptr, const char *s) {
+  cJSON *v = at(d, ptr);
+  ASSERT_TRUE(cJSON_IsString(v));
+  cJSON_SetValuestring(v, s);
+}
+
+/* A check's passed flag. */
+static void flip(cJSON *d, const char *name) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(d, "checks")) {
+    if (strcmp(cJSON_GetObjectItem(c, "name")->valuestring, name) == 0) {
+      cJSON *p = cJSON_GetObjectItem(c, "passed");
+      cJSON_ReplaceItemInObject(c, "passed",
+                                cJSON_CreateBool(!cJSON_IsTrue(p)));
+      return;
+    }
+  }
+  NP_TEST_FAIL_("no check %s", name);
+}
+
+/* Shift an RFC 3339 timestamp by ms. */
+static void shift(cJSON *d, const char *ptr, int64_t ms) {
+  int64_t t;
+  char buf[32];
+  ASSERT_OK(np_time_parse(at(d, ptr)->valuestring, &t));
+  np_time_utc_format(t + ms, buf, sizeof buf);
+  set_str(d, ptr, buf);
+}
+
+typedef void (*tamper_fn)(cJSON *d);
+
+static void t_sent(cJSON *d) { add(d, "/far/legs/sent", 1); }
+static void t_server_count(cJSON *d) {
+  add(d, "/far/server/record/serve/counters/received", 1);
+}
+static void t_delta(cJSON *d) {
+  cJSON *delta = at(d, "/far/kernel/delta");
+  ASSERT_TRUE(cJSON_GetArraySize(delta) > 0);
+  cJSON_SetNumberValue(delta->child, delta->child->valuedouble + 1);
+}
+static void t_one_stack(cJSON *d) {
+  set_str(d, "/far/stacks/far/netns",
+          at(d, "/far/stacks/near/netns")->valuestring);
+}
+static void t_machine(cJSON *d) {
+  set_str(d, "/far/server/record/machine/kernel_release", "0.0.0-other");
+}
+static void t_build(cJSON *d) {
+  set_str(d, "/far/server/record/tool/binary_sha256",
+          "0000000000000000000000000000000000000000000000000000000000000000");
+}
+static void t_verdict(cJSON *d) { flip(d, "far_legs_attributed"); }
+static void t_served(cJSON *d) {
+  set_str(d, "/far/server/stopped_by", "itself");
+}
+static void t_late_server(cJSON *d) {
+  shift(d, "/far/server/record/started_at", 10000);
+}
+static void t_early_end(cJSON *d) {
+  shift(d, "/far/server/record/ended_at", -10000);
+}
+static void t_snapshot(cJSON *d) { shift(d, "/far/snapshots/0/at", -3600000); }
+static void t_socket(cJSON *d) {
+  set_str(d, "/external/server/sockets/0/local", "10.231.0.2:1");
+}
+static void t_no_record(cJSON *d) {
+  cJSON_ReplaceItemInObject(at(d, "/far/server"), "record",
+                            cJSON_CreateNull());
+}
+static void t_no_agent(cJSON *d) {
+  cJSON_DeleteItemFromObject(at(d, "/config"), "agent");
+}
+static void t_hostname(cJSON *d) {
+  set_str(d, "/far/stacks/near/hostname", "someone-else");
+}
+
+int main(int argc, char **argv) {
+  ASSERT_EQ(argc, 2);
+  cJSON *orig = load(argv[1]);
+  struct seen s = {0};
+  size_t n = np_results_far_check(orig, on_problem, &s);
+  if (n != 0)
+    NP_TEST_FAIL_("the real record: %zu problems at %s", n, s.ptrs);
+  static const struct {
+    const char *name;
+    tamper_fn fn;
+    const char *ptr; /* a problem at this pointer (prefix) */
+  } cases[] = {
+      {"whole-run sent", t_sent, "/far/legs/sent"},
+      {"server's count", t_server_count, "/far/legs/server_received"},
+      {"far kernel delta", t_delta, "/far/kernel/delta/"},
+      {"one stack", t_one_stack, "/checks"},
+      {"server machine", t_machine, "/far/server/record/machine/"},
+      {"server build", t_build, "/far/server/record/tool/binary_sha256"},
+      {"flipped verdict", t_verdict, "/checks"},
+      {"server not stopped by the agent", t_served, "/checks"},
+      {"server started late", t_late_server, "/far/server/record/started_at"},
+      {"server ended early", t_early_end, "/far/server/record/ended_at"},
+      {"snapshot off the run", t_snapshot, "/far/snapshots/0/at"},
+      {"another server's socket", t_socket, "/external/server/sockets/0"},
+      {"no server record", t_no_record, "/far/server/record"},
+      {"far part without --agent", t_no_agent, "/far"},
+      {"near stack of another host", t_hostname, "/far/stacks/near/hostname"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *d = cJSON_Duplicate(orig, 1);
+    cases[i].fn(d);
+    memset(&s, 0, sizeof s);
+    n = np_results_far_check(d, on_problem, &s);
+    if (n == 0 || strstr(s.ptrs, cases[i].ptr) == NULL)
+      NP_TEST_FAIL_("%s: %zu problems at '%s', none at %s", cases[i].name, n,
+                    s.ptrs, cases[i].ptr);
+    cJSON_Delete(d);
+  }
+  /* a record without a far part is not this rule's */
+  cJSON *d = cJSON_Duplicate(orig, 1);
+  cJSON_DeleteItemFromObject(d, "far");
+  ASSERT_EQ(np_results_far_check(d, on_problem, &s), 0);
+  cJSON_Delete(d);
+  cJSON_Delete(orig);
+  printf("test_results_far: the real record clean, %zu tamperings caught\n",
+         sizeof cases / sizeof cases[0]);
+  return 0;
+}
