@@ -197,12 +197,29 @@ static void check_config(const struct np_chk_rec *r) {
     struct np_udp_layout lay;
     np_udp_layout_of(&cfg, &lay);
     cJSON *want = np_udp_config_json(&cfg, &lay, argc, argv);
+    const cJSON *have = cJSON_GetObjectItemCaseSensitive(r->doc, "config");
+    /* config.uring is what the kernel accepted (np_udp_record.c), not
+     * the command's: taken as the record states it, and only for the
+     * uring backend */
+    const cJSON *ur = cJSON_GetObjectItemCaseSensitive(have, "uring");
+    if (want != NULL && ur != NULL) {
+      if (cfg.backend != NP_UDP_BACKEND_URING)
+        np_chk_problem(r->c, r->file, "/config/uring",
+                       "an io_uring set-up, but the command's backend is %s",
+                       np_udp_backend_name(cfg.backend));
+      else if (!cJSON_AddItemToObject(want, "uring",
+                                      cJSON_Duplicate(ur, 1)))
+        r->c->oom = 1;
+    } else if (want != NULL && cfg.backend == NP_UDP_BACKEND_URING) {
+      np_chk_problem(r->c, r->file, "/config/uring",
+                     "missing: the uring backend records the set-up the "
+                     "kernel accepted");
+    }
     if (want == NULL)
       r->c->oom = 1;
     else
-      np_chk_diff_subset(r->c, r->file, "/config",
-                  cJSON_GetObjectItemCaseSensitive(r->doc, "config"), want,
-                  "its command", 16);
+      np_chk_diff_subset(r->c, r->file, "/config", have, want,
+                         "its command", 16);
     cJSON_Delete(want);
     np_chk_phase_seconds(r, "/measurement/seconds",
                          np_results_num(r->doc, "/measurement/seconds"),
