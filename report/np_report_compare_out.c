@@ -441,7 +441,7 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
   }
   const cJSON *b = cJSON_GetObjectItemCaseSensitive(doc, "base");
   const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "new");
-  const cJSON *x, *tot = cJSON_GetObjectItemCaseSensitive(doc, "totals");
+  const cJSON *x;
   fprintf(md, "# %s compared with %s\n\n", np_json_get_string(n, "label", ""),
           np_json_get_string(b, "label", ""));
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
@@ -455,14 +455,21 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
               i ? "new" : "base", np_json_get_string(side[i], "status", ""));
   md_set_rows(md, b, n);
   md_method(md, doc);
-  double reg = np_json_get_number(tot, "regressions", 0);
-  if (reg > 0)
-    fprintf(md, "**Gate: fail - %.0f regression%s beyond the noise "
-                "threshold (netproof-report compare exits 1).**\n\n",
-            reg, reg == 1 ? "" : "s");
-  else
+  const cJSON *why = cJSON_GetObjectItemCaseSensitive(doc, "gate_reasons");
+  if (cJSON_GetArraySize(why) > 0) {
+    fprintf(md, "**Gate: fail (netproof-report compare exits 1) -");
+    const cJSON *w;
+    int first = 1;
+    cJSON_ArrayForEach(w, why) {
+      fprintf(md, "%s %s", first ? "" : ";", cJSON_GetStringValue(w));
+      first = 0;
+    }
+    fprintf(md, ".**\n\n");
+  } else {
     fprintf(md, "**Gate: pass - no configuration regresses beyond the "
-                "noise threshold.**\n\n");
+                "noise threshold, none fails in new only, none is missing "
+                "from new.**\n\n");
+  }
   size_t nc = (size_t)cJSON_GetArraySize(
       cJSON_GetObjectItemCaseSensitive(doc, "configurations"));
   const cJSON *mn;

@@ -393,7 +393,7 @@ static cJSON *method_json(void) {
 static int match(const struct np_results_set *base,
                  const struct np_results_set *new_,
                  const struct np_results_compare_opts *o, struct pair *pairs,
-                 size_t *npairs, cJSON *doc) {
+                 size_t *npairs, size_t *new_failed, cJSON *doc) {
   cJSON *ob = cJSON_AddArrayToObject(doc, "only_in_base");
   cJSON *on = cJSON_AddArrayToObject(doc, "only_in_new");
   cJSON *nc = cJSON_AddArrayToObject(doc, "not_compared");
@@ -423,6 +423,10 @@ static int match(const struct np_results_set *base,
     }
     struct pair pr = {b, n};
     if (not_comparable(&pr, why, sizeof why) != NULL) {
+      /* passed in base, runs failed in new: the new build broke it */
+      if (!b->expect_fail && !n->expect_fail && b->npassed == b->nruns &&
+          n->npassed < n->nruns)
+        (*new_failed)++;
       cJSON *e = cJSON_CreateObject();
       cJSON_AddStringToObject(e, "id", b->id);
       cJSON_AddStringToObject(e, "reason", why);
@@ -444,7 +448,7 @@ int np_results_compare(const struct np_results_set *base,
                        const struct np_results_compare_opts *o, cJSON **out,
                        struct np_errbuf *eb) {
   const struct np_results_compare_metric *sel[NP_COMPARE_MAX_METRICS];
-  size_t nsel = 0, npairs = 0;
+  size_t nsel = 0, npairs = 0, new_failed = 0;
   if (!(o->alpha > 0 && o->alpha < 1))
     return np_errbuf_set(eb, NP_EINVAL, "--alpha %g: expected 0 < alpha < 1",
                          o->alpha);
@@ -474,7 +478,7 @@ int np_results_compare(const struct np_results_set *base,
     differences(diff, bj, nj);
   cJSON_AddItemToObject(doc, "options", options_json(o, sel, nsel));
   cJSON_AddItemToObject(doc, "method", method_json());
-  if (match(base, new_, o, pairs, &npairs, doc) != 0)
+  if (match(base, new_, o, pairs, &npairs, &new_failed, doc) != 0)
     goto cleanup_all;
   cJSON *cfgs = cJSON_AddArrayToObject(doc, "configurations");
   for (size_t i = 0; cfgs && i < npairs; i++) {
@@ -509,7 +513,33 @@ int np_results_compare(const struct np_results_set *base,
     regressions += counts[1];
   }
   cJSON_AddNumberToObject(tot, "regressions", regressions);
-  cJSON_AddStringToObject(doc, "gate", regressions > 0 ? "fail" : "pass");
+  cJSON_AddNumberToObject(tot, "failed_in_new", (double)new_failed);
+  /* the gate fails on a regression, and on anything that keeps a
+   * regression from being seen: a configuration whose runs fail in NEW
+   * only, one of BASE missing from NEW, nothing compared at all */
+  cJSON *why = cJSON_AddArrayToObject(doc, "gate_reasons");
+  char line[160];
+  int nmiss = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc,
+                                                                  "only_in_base"));
+  if (regressions > 0) {
+    snprintf(line, sizeof line, "%.0f regression%s beyond the noise threshold",
+             regressions, regressions == 1 ? "" : "s");
+    cJSON_AddItemToArray(why, cJSON_CreateString(line));
+  }
+  if (new_failed > 0) {
+    snprintf(line, sizeof line, "%zu configuration%s passed in base and "
+             "failed in new", new_failed, new_failed == 1 ? "" : "s");
+    cJSON_AddItemToArray(why, cJSON_CreateString(line));
+  }
+  if (nmiss > 0) {
+    snprintf(line, sizeof line, "%d configuration%s of base missing from new",
+             nmiss, nmiss == 1 ? "" : "s");
+    cJSON_AddItemToArray(why, cJSON_CreateString(line));
+  }
+  if (npairs == 0)
+    cJSON_AddItemToArray(why, cJSON_CreateString("no configuration compared"));
+  cJSON_AddStringToObject(doc, "gate",
+                          cJSON_GetArraySize(why) > 0 ? "fail" : "pass");
   *out = doc;
   doc = NULL;
   rc = 0;

@@ -20,8 +20,11 @@
  *   - the verdict: a change counts only when the Holm-adjusted p < alpha
  *     AND |ratio - 1| > threshold; its direction by the metric's better
  *     side ("faster" / "slower", "less CPU" / "more CPU"), else "no
- *     significant change".  A change for the worse is a regression; the
- *     gate fails when there is one.
+ *     significant change".  A change for the worse is a regression.
+ * The gate fails on a regression, on a configuration that passed in BASE
+ * and has failed runs in NEW, on a BASE configuration missing from NEW
+ * (after the filters), and when nothing was compared; gate_reasons says
+ * which.
  * The document names the sets by label only (no paths, no clock), so it
  * is a pure function of the two sets and the options.
  */

@@ -10,7 +10,8 @@
 #   compare: identical sets exit 0 with no change; the committed A/A pair
 #   (tests/report/fixture-aa-a/-b, docs/statistics.md) exits 1 on its
 #   p99 regression and 0 with --threshold 20; --check clean, then 1 on an
-#   edited compare.json; a set failing its self-check exits 1; bad options
+#   edited compare.json; a set failing its self-check exits 1; NEW lacking
+#   BASE's configurations (nothing compared) exits 1 with both reasons; bad options
 #   and folders exit 2; the shipped plan udp-stable is valid (--dry-run).
 set -u
 bin=$1 st=$2 udp=$3 aa=$4 bb=$5 bench=${6:-}
@@ -87,6 +88,13 @@ sed -i "s/\"roundtrips_per_sec\":\t/\"roundtrips_per_sec\":\t9/" \
 [ $? -eq 2 ] || fail "--alpha 2 should exit 2"
 "$bin" compare "$st" "$tmp/nonexistent" --output "$tmp/c6" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "unreadable NEW should exit 2"
+# the gate also fails when BASE's configurations are missing from NEW, and
+# when nothing is compared (here: NEW filtered down to nothing)
+"$bin" compare "$st" "$st" --new-only 'no-such-id*' --output "$tmp/c7" >/dev/null 2>&1
+[ $? -eq 1 ] || fail "NEW without BASE's configurations should exit 1"
+grep -q "of base missing from new" "$tmp/c7/compare.md" || fail "gate reason: missing from new"
+grep -q "no configuration compared" "$tmp/c7/compare.md" || fail "gate reason: nothing compared"
+grep -q '"gate_reasons"' "$tmp/c7/compare.json" || fail "gate_reasons in compare.json"
 if [ -n "$bench" ]; then
   "$bench" matrix udp-stable --dry-run --output "$tmp/m" >"$tmp/out" 2>&1 || fail "udp-stable --dry-run: $(cat "$tmp/out")"
 fi
