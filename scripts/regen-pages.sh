@@ -1,15 +1,26 @@
 #!/bin/sh
-# regen-pages.sh [BUILD_DIR] - regenerate docs/performance/ from every
-# committed result set under results/ (issue 9).  Generated pages and
-# assets are removed first so a set that left results/ leaves no stale
-# chart; the hand-written docs/performance/*.reading.md are kept and
-# embedded verbatim.  Byte-identical on regeneration: CI runs this and
-# fails on `git diff --exit-code docs/performance`.
+# regen-pages.sh [BUILD_DIR [OUT_DIR]] - regenerate docs/performance/ (or
+# OUT_DIR) from every committed result set under results/ (issue 9), and
+# one comparison per bundle under results/previous/ (issue 21).
+#
+# Generated pages and assets are removed first so a set that left results/
+# leaves no stale chart; the hand-written docs/performance/*.reading.md are
+# kept (copied into OUT_DIR when it is another folder) and embedded
+# verbatim.  Byte-identical on regeneration: CI (tests/results) runs this
+# into a temporary folder and fails on any difference.
+#
+# results/previous/<set>.tar.gz are the sets of the previous release,
+# stored as verified bundles (netproof-archive) to keep results/ small.
+# Each is verified, unpacked into a temporary folder and compared with the
+# current set of the same suite (`netproof-report compare`, written to
+# OUT_DIR/compare/<suite>/); a comparison that finds a regression (exit 1)
+# is a page like any other, not a failure of this script.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
+out=${2:-$root/docs/performance}
 report="$build/report/netproof-report"
-out="$root/docs/performance"
+archive="$build/archive/netproof-archive"
 [ -x "$report" ] || { echo "regen-pages: $report not built" >&2; exit 2; }
 set --
 for d in "$root"/results/*/; do
@@ -18,7 +29,42 @@ done
 [ $# -gt 0 ] || { echo "regen-pages: no result sets under $root/results" >&2; exit 2; }
 mkdir -p "$out"
 find "$out" -mindepth 1 ! -name '*.reading.md' -delete
+if [ "$(cd "$out" && pwd)" != "$root/docs/performance" ]; then
+  for f in "$root"/docs/performance/*.reading.md; do
+    [ -f "$f" ] && cp "$f" "$out/"
+  done
+fi
 "$report" --self-check "$@"
 # --plans: the headline of a plan (bench/plans/<plan>.json) for sets run
 # before the plan named one
 "$report" --pages "$@" --plans "$root/bench/plans" --output "$out" </dev/null
+
+# the suite a set ran: suite.json's "suite" (indented or one line)
+suite_of() {
+  sed -n 's/^[[:space:]]*"suite":[[:space:]]*"\([^"]*\)".*/\1/p' "$1/suite.json" |
+    head -1
+}
+
+ls "$root"/results/previous/*.tar.gz >/dev/null 2>&1 || exit 0
+[ -x "$archive" ] || { echo "regen-pages: $archive not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for b in "$root"/results/previous/*.tar.gz; do
+  name=$(basename "$b" .tar.gz)
+  "$archive" verify "$b" >/dev/null
+  "$archive" extract "$b" -C "$tmp" >/dev/null
+  base="$tmp/$name/data/$name"
+  suite=$(suite_of "$base")
+  new=""
+  for d in "$root"/results/*/; do
+    [ -f "$d/suite.json" ] && [ "$(suite_of "$d")" = "$suite" ] && new=${d%/}
+  done
+  if [ -z "$new" ]; then
+    echo "regen-pages: $b: no current set of suite $suite to compare with" >&2
+    exit 2
+  fi
+  rc=0
+  "$report" compare "$base" "$new" --output "$out/compare/$suite" \
+    >/dev/null || rc=$?
+  [ $rc -le 1 ] || exit $rc
+done

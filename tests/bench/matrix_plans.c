@@ -28,12 +28,12 @@ struct expect_plan {
   size_t expect_fail;
 };
 
-/* udp-io-models: 3 payloads x 2 client counts x 4 IO models x 2 backends
- * (the raw backend supports every model); payload-window: 3 x 4 x 3;
+/* udp-io-models: 3 payloads x 2 client counts x 5 IO models x 3 backends
+ * (every backend supports every model); payload-window: 3 x 4 x 3;
  * size-limits: 6 x 3; buffer-isolation: the reference's 7 rows; stress:
  * one 60 s run per backend; quick: 3 rows + the overflow probe. */
 static const struct expect_plan plans[] = {
-    {"udp-io-models.json", 48, 3, "udp-p1024-c16-w1-reuseport-raw-t2", 0},
+    {"udp-io-models.json", 90, 3, "udp-p1024-c16-w1-connected-uring-t2", 0},
     {"udp-payload-window.json", 36, 3, "udp-p16384-c16-w256-pool-uv-t2", 0},
     {"udp-size-limits.json", 18, 3, "udp-p65507-c16-w64-single-uv", 6},
     {"udp-buffer-isolation.json", 7, 3, "udp-p16384-c16-w64-single-uv-srb1m", 4},
@@ -182,23 +182,59 @@ static void check_golden(const char *src, int regen) {
   free(text);
 }
 
+/* The next shell word of *p (the runner quotes words with '...', a quote
+ * inside as '\'', as the shell reads them) into out; NULL at the end. */
+static char *shell_word(char **p, char *out) {
+  char *s = *p, *o = out;
+  while (*s == ' ')
+    s++;
+  if (*s == '\0')
+    return NULL;
+  while (*s != '\0' && *s != ' ') {
+    if (*s == '\'') {
+      for (s++; *s != '\0' && *s != '\''; s++)
+        *o++ = *s;
+      if (*s == '\'')
+        s++;
+    } else if (*s == '\\' && s[1] != '\0') {
+      *o++ = s[1];
+      s += 2;
+    } else {
+      *o++ = *s++;
+    }
+  }
+  *o = '\0';
+  *p = s;
+  return out;
+}
+
 /* "command: BIN PROTO --a 1 ... --output PATH" == argv of cf. */
 static void check_command(const char *cmd_path,
                           const struct np_matrix_config *cf) {
-  char *text = mx_read(cmd_path), *save = NULL;
+  char *text = mx_read(cmd_path);
   ASSERT_EQ(strncmp(text, "command: ", 9), 0);
   char *nl = strchr(text, '\n');
   if (nl != NULL)
     *nl = '\0';
-  strtok_r(text + 9, " ", &save); /* the binary */
-  strtok_r(NULL, " ", &save);     /* the protocol */
+  char *word = malloc(strlen(text) + 1), *p = text + 9;
+  ASSERT_TRUE(word != NULL);
+  ASSERT_TRUE(shell_word(&p, word) != NULL); /* the binary */
+  ASSERT_TRUE(shell_word(&p, word) != NULL); /* the protocol */
   size_t a = 0;
-  for (char *t = strtok_r(NULL, " ", &save);
-       t != NULL && strcmp(t, "--output") != 0; t = strtok_r(NULL, " ", &save)) {
+  for (char *t = shell_word(&p, word); t != NULL && strcmp(t, "--output") != 0;
+       t = shell_word(&p, word)) {
     ASSERT_TRUE(a < cf->argc);
-    ASSERT_STR_EQ(t, cf->argv[a]);
+    const char *want = cf->argv[a];
+    size_t wl = strlen(want);
+    if (want[0] == '{' && wl > 9 && strcmp(want + wl - 9, "capacity}") == 0)
+      /* a rate-fraction: the runner wrote the rate it resolved (the
+       * self-check re-derives it from the capacity runs) */
+      ASSERT_TRUE(strspn(t, "0123456789") == strlen(t) && t[0] != '\0');
+    else
+      ASSERT_STR_EQ(t, want);
     a++;
   }
+  free(word);
   ASSERT_EQ(a, cf->argc);
   free(text);
 }
@@ -222,6 +258,14 @@ static void check_results(const char *src) {
     const char *pf = np_json_get_string(suite, "plan_file", "");
     const char *base = strrchr(pf, '/') ? strrchr(pf, '/') + 1 : pf;
     snprintf(path, sizeof path, "%s/bench/plans/%s", src, base);
+    if (!mx_exists(path)) {
+      /* a script's plan (udp-two-namespace): the self-check re-expands
+       * the plan suite.json keeps; there is no shipped file to hold it to */
+      printf("%s: plan %s is not shipped, skipped\n", sets[i], base);
+      cJSON_Delete(suite);
+      cJSON_Delete(summary);
+      continue;
+    }
     struct np_matrix_plan *p = NULL;
     ASSERT_OK(np_matrix_plan_load(path, &p, &eb));
     const cJSON *cfgs = cJSON_GetObjectItemCaseSensitive(summary,
@@ -267,7 +311,7 @@ int main(int argc, char **argv) {
   char *a2[] = {"matrix", path, "--dry-run", "--only", "*-p64-c1-*-uv*", NULL};
   ASSERT_EQ(mx_run(a2, out, NULL), 0);
   char *text = mx_read(out);
-  ASSERT_NOT_NULL(strstr(text, "4 configurations x 3 repetitions"));
+  ASSERT_NOT_NULL(strstr(text, "5 configurations x 3 repetitions"));
   free(text);
   mx_rm_rf(tmp);
   return 0;

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Keeps the committed evidence true (issue 9):
 #   selfcheck  every results/<set>/ passes netproof-report --self-check
-#   bundle     every set packs into a bundle that netproof-archive verifies
-#   pages      docs/performance/ regenerated from results/ is byte-identical
-#              to the committed pages (hand-written *.reading.md included)
+#   bundle     every set packs into a bundle that netproof-archive verifies,
+#              and every results/previous/*.tar.gz verifies
+#   pages      docs/performance/ regenerated from results/ (and the compare
+#              pages from results/previous/) by scripts/regen-pages.sh is
+#              byte-identical to the committed pages (hand-written
+#              *.reading.md included)
 # usage: check_results.sh BUILD_DIR SOURCE_DIR selfcheck|bundle|pages
 set -eu
 build=$1
@@ -45,17 +48,19 @@ bundle)
     fi
     rm -f "$b"
   done
+  # the previous release's sets, kept as bundles for the compare pages
+  for b in "$root"/results/previous/*.tar.gz; do
+    [ -f "$b" ] || continue
+    if "$archive" verify "$b" >"$tmp/out" 2>&1; then
+      echo "ok: previous/$(basename "$b")"
+    else
+      echo "FAIL: previous/$(basename "$b")"; cat "$tmp/out"; fail=1
+    fi
+  done
   ;;
 pages)
-  mkdir -p "$tmp/pages"
-  for f in "$root"/docs/performance/*.reading.md; do
-    [ -f "$f" ] && cp "$f" "$tmp/pages/"
-  done
-  args=""
-  for d in "$@"; do args="$args --results $d"; done
-  # shellcheck disable=SC2086
-  "$report" --pages $args --plans "$root/bench/plans" --output "$tmp/pages" \
-    </dev/null >"$tmp/out" 2>&1 ||
+  # the same script a maintainer runs, into a temporary folder
+  sh "$root/scripts/regen-pages.sh" "$build" "$tmp/pages" >"$tmp/out" 2>&1 ||
     { cat "$tmp/out"; exit 1; }
   if diff -r "$root/docs/performance" "$tmp/pages" >"$tmp/diff"; then
     echo "ok: docs/performance regenerates byte for byte"
