@@ -420,13 +420,30 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
     snprintf(v, sizeof v, "varies between configurations: see the Address "
                           "column");
   } else {
-    const char *addr = np_json_get_string(
-        cJSON_GetObjectItemCaseSensitive(d, "config"), "address", "-");
-    snprintf(v, sizeof v, "%s (%s loopback); %s in one process, no CPU "
-                          "affinity",
-             addr, strchr(addr, ':') ? "IPv6" : "IPv4",
-             rudp ? "clients, server and the emulating relay"
-                  : "clients and server");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+    const char *addr = np_json_get_string(cfg, "address", "-");
+    const char *agent = np_json_get_string(cfg, "agent", NULL);
+    int loop = strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0;
+    const char *fam = strchr(addr, ':') ? "IPv6" : "IPv4";
+    if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0)
+      snprintf(v, sizeof v, "%s (%s loopback); %s in one process, no CPU "
+                            "affinity",
+               addr, fam,
+               rudp ? "clients, server and the emulating relay"
+               : strcmp(np_json_get_string(cfg, "protocol", ""),
+                        "udp-stream") == 0
+                   ? "sender and receiver"
+                   : "clients and server");
+    else if (agent != NULL) /* udp --agent: the far host's own server */
+      snprintf(v, sizeof v, "%s (%s%s); the clients in this process, the "
+                            "echo server started on the far host by "
+                            "netproof-bench agent %s; no CPU affinity",
+               addr, fam, loop ? " loopback" : ", not loopback", agent);
+    else /* udp --connect: someone's server, another process */
+      snprintf(v, sizeof v, "%s (%s%s); the clients in this process, the "
+                            "server another process (udp --connect); no "
+                            "CPU affinity",
+               addr, fam, loop ? " loopback" : ", not loopback");
   }
   row(ctx, rows, "Network", v, s->runs[0].id);
   if (vary & ((1u << NP_C_SECONDS) | (1u << NP_C_WARMUP))) {
