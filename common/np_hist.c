@@ -96,10 +96,21 @@ int64_t np_hist_highest_at_(const struct np_hist *h, int32_t index) {
   return np_hist_highest_equivalent_(h, np_hist_value_at_index_(h, index));
 }
 
-int np_hist_new(int64_t lowest, int64_t highest, int sigfigs,
-                struct np_hist **out) {
-  if (out == NULL || lowest < 1 || sigfigs < 1 || sigfigs > 5 ||
-      lowest > INT64_MAX / 2 || highest < 2 * lowest)
+/* The layout of (lowest, highest, sigfigs), computed without allocating
+ * (np_hist_new, and np_hist_counters_ for a decoder that must refuse a
+ * hostile header before it allocates).  NP_EINVAL when not valid. */
+struct np_hist_layout_ {
+  int unit;           /* floor(log2(lowest))             */
+  int half_magnitude; /* log2(sub_bucket_half_count)     */
+  int32_t sub_count;  /* linear sub-buckets per bucket   */
+  int32_t buckets;    /* power-of-two buckets            */
+  int32_t counts_len; /* entries of counts[]             */
+};
+
+static int np_hist_layout_of_(int64_t lowest, int64_t highest, int sigfigs,
+                              struct np_hist_layout_ *l) {
+  if (lowest < 1 || sigfigs < 1 || sigfigs > 5 || lowest > INT64_MAX / 2 ||
+      highest < 2 * lowest)
     return NP_EINVAL;
 
   int64_t largest_single_unit = 2;
@@ -114,9 +125,32 @@ int np_hist_new(int64_t lowest, int64_t highest, int sigfigs,
     return NP_EINVAL;
 
   int32_t sub_count = (int32_t)1 << (half_magnitude + 1);
-  int32_t half_count = sub_count / 2;
   int32_t buckets = np_hist_buckets_needed_(highest, sub_count, unit);
-  int32_t counts_len = (buckets + 1) * half_count;
+  *l = (struct np_hist_layout_){.unit = unit,
+                                .half_magnitude = half_magnitude,
+                                .sub_count = sub_count,
+                                .buckets = buckets,
+                                .counts_len = (buckets + 1) * (sub_count / 2)};
+  return 0;
+}
+
+int np_hist_counters_(int64_t lowest, int64_t highest, int sigfigs,
+                      int32_t *counts_len) {
+  struct np_hist_layout_ l;
+  int rc = np_hist_layout_of_(lowest, highest, sigfigs, &l);
+  if (rc == 0)
+    *counts_len = l.counts_len;
+  return rc;
+}
+
+int np_hist_new(int64_t lowest, int64_t highest, int sigfigs,
+                struct np_hist **out) {
+  struct np_hist_layout_ l;
+  if (out == NULL || np_hist_layout_of_(lowest, highest, sigfigs, &l) != 0)
+    return NP_EINVAL;
+  int unit = l.unit, half_magnitude = l.half_magnitude;
+  int32_t sub_count = l.sub_count, half_count = sub_count / 2;
+  int32_t buckets = l.buckets, counts_len = l.counts_len;
 
   struct np_hist *h = calloc(1, sizeof(*h) + (size_t)counts_len *
                                                  sizeof(h->counts[0]));

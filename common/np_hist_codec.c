@@ -8,6 +8,10 @@
  * decoder of any HdrHistogram implementation sees the same buckets.  The
  * decoder is strict: a bad cookie, header, varint, zero run, length or
  * base64 character is NP_ECORRUPT, never a silent partial histogram.
+ * Hostile input costs bounded memory: the header is inflated alone first,
+ * its layout sized (np_hist_counters_) and refused before anything is
+ * allocated for it, and the rest inflated no further than the bound of
+ * that layout's encoding.
  */
 #include "np_hist_codec.h"
 
@@ -248,39 +252,76 @@ static int inflate_all(const uint8_t *in, size_t inlen, size_t cap,
   return 0;
 }
 
-/* Header of the inflated encoding (>= HEADER bytes) into a new histogram. */
-static int decode_header(const uint8_t *raw, size_t len, size_t *payload,
-                         struct np_hist **out, struct np_errbuf *eb) {
+/* The counters the header (HEADER bytes) names, checked without
+ * allocating: its cookie, offset and layout, at most
+ * NP_HIST_CODEC_MAX_COUNTERS. */
+static int header_counters(const uint8_t *raw, int32_t *counters,
+                           struct np_errbuf *eb) {
   uint32_t cookie = get32(raw);
   if ((cookie & COOKIE_BASE_MASK) != (ENC_COOKIE & COOKIE_BASE_MASK) ||
       (cookie & 0xf0u) != 0x10u)
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "encoding cookie 0x%08x: not HdrHistogram V2 "
                          "varint counts", cookie);
-  *payload = get32(raw + 4);
   if (get32(raw + 8) != 0)
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "normalizing index offset %d: only 0 is supported",
                          (int32_t)get32(raw + 8));
   int sig = (int32_t)get32(raw + 12);
   int64_t lo = (int64_t)get64(raw + 16), hi = (int64_t)get64(raw + 24);
-  struct np_hist *h = NULL;
-  if (np_hist_new(lo, hi, sig, &h) != 0)
+  int32_t n = 0;
+  if (np_hist_counters_(lo, hi, sig, &n) != 0)
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "configuration lowest %lld, highest %lld, %d "
                          "digits: not a valid histogram",
                          (long long)lo, (long long)hi, sig);
-  if (h->counts_len > NP_HIST_CODEC_MAX_COUNTERS) {
-    np_hist_free(h);
+  if (n > NP_HIST_CODEC_MAX_COUNTERS)
     return np_errbuf_set(eb, NP_ETOOBIG, "%d counters: more than %d",
-                         (int)h->counts_len, NP_HIST_CODEC_MAX_COUNTERS);
-  }
-  if (*payload != len - HEADER) {
-    np_hist_free(h);
+                         (int)n, NP_HIST_CODEC_MAX_COUNTERS);
+  *counters = n;
+  return 0;
+}
+
+/* The first HEADER bytes of the zlib stream in[0..inlen) into head, so the
+ * layout is known (and refused) before the whole stream is inflated.
+ * NP_ECORRUPT when the stream holds fewer, NP_ENOMEM. */
+static int peek_header(const uint8_t *in, size_t inlen, uint8_t *head) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit(&zs) != Z_OK)
+    return NP_ENOMEM;
+  zs.next_in = (Bytef *)in;
+  zs.avail_in = (uInt)inlen;
+  zs.next_out = head;
+  zs.avail_out = HEADER;
+  int z;
+  do {
+    z = inflate(&zs, Z_SYNC_FLUSH);
+  } while (z == Z_OK && zs.avail_out > 0 && zs.avail_in > 0);
+  int rc = zs.avail_out == 0 ? 0 : NP_ECORRUPT;
+  inflateEnd(&zs);
+  return rc;
+}
+
+/* Header of the inflated encoding (>= HEADER bytes) into a new histogram:
+ * the layout is checked before the histogram is allocated. */
+static int decode_header(const uint8_t *raw, size_t len, size_t *payload,
+                         struct np_hist **out, struct np_errbuf *eb) {
+  int32_t counters = 0;
+  int rc = header_counters(raw, &counters, eb);
+  if (rc != 0)
+    return rc;
+  size_t pl = get32(raw + 4);
+  if (pl != len - HEADER)
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "payload length %zu, but %zu bytes follow the "
-                         "header", *payload, len - HEADER);
-  }
+                         "header", pl, len - HEADER);
+  struct np_hist *h = NULL;
+  if (np_hist_new((int64_t)get64(raw + 16), (int64_t)get64(raw + 24),
+                  (int32_t)get32(raw + 12), &h) != 0)
+    return np_errbuf_set(eb, NP_ENOMEM, "%d counters: out of memory",
+                         (int)counters);
+  *payload = pl;
   *out = h;
   return 0;
 }
@@ -335,8 +376,9 @@ static int decode_counts(struct np_hist *h, const uint8_t *p, size_t len,
 int np_hist_decode(const char *text, size_t len, struct np_hist **out,
                    struct np_errbuf *eb) {
   struct np_hist *h = NULL;
-  uint8_t *comp = NULL, *raw = NULL;
+  uint8_t *comp = NULL, *raw = NULL, head[HEADER];
   size_t clen = 0, got = 0, payload = 0;
+  int32_t counters = 0;
   int rc;
   if (text == NULL || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "no text");
@@ -364,8 +406,16 @@ int np_hist_decode(const char *text, size_t len, struct np_hist **out,
                        get32(comp + 4), clen - 8);
     goto free_comp;
   }
-  rc = inflate_all(comp + 8, clen - 8, raw_bound(NP_HIST_CODEC_MAX_COUNTERS),
-                   &raw, &got);
+  /* the header first: its layout refused, or its encoding's bound caps
+   * the inflation (a zlib bomb stops there) */
+  if ((rc = peek_header(comp + 8, clen - 8, head)) != 0) {
+    rc = np_errbuf_set(eb, rc, "zlib stream: %s", rc == NP_ENOMEM
+                       ? "out of memory" : "corrupt or shorter than a header");
+    goto free_comp;
+  }
+  if ((rc = header_counters(head, &counters, eb)) != 0)
+    goto free_comp;
+  rc = inflate_all(comp + 8, clen - 8, raw_bound(counters), &raw, &got);
   if (rc || got < HEADER) {
     rc = np_errbuf_set(eb, rc == NP_ENOMEM ? NP_ENOMEM : NP_ECORRUPT,
                        "zlib stream: corrupt, cut short or too long");

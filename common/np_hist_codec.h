@@ -27,7 +27,12 @@
  * 331,960, while a real latency distribution takes a few hundred bytes to
  * a few KiB (runs of empty counters collapse to one varint, and zlib
  * compresses the rest).  Decoding refuses configurations above
- * NP_HIST_CODEC_MAX_COUNTERS counters and text longer than their bound.
+ * NP_HIST_CODEC_MAX_COUNTERS counters (computed from the header's lowest,
+ * highest and digits, inflated first and alone, before anything is
+ * allocated for them), text longer than their bound, and a zlib stream
+ * inflating past the bound of the encoding its header names (9 bytes a
+ * counter: 249 KB for the records' layout, ~9 MiB at most): hostile input
+ * costs at most that much memory.
  */
 #ifndef NP_HIST_CODEC_H
 #define NP_HIST_CODEC_H

@@ -31,6 +31,11 @@ struct np_hist {
   uint64_t counts[];               /* counts_len bucket counters            */
 };
 
+/* Entries of counts[] np_hist_new(lowest, highest, sigfigs) would
+ * allocate, computed without allocating: 0, or NP_EINVAL for a
+ * configuration np_hist_new refuses. */
+int np_hist_counters_(int64_t lowest, int64_t highest, int sigfigs,
+                      int32_t *counts_len);
 /* counts[] index of value (lowest <= value <= highest). */
 int32_t np_hist_index_of_(const struct np_hist *h, int64_t value);
 /* Lowest and highest value that land in counts[index]. */

@@ -7,10 +7,13 @@
  *     chart - from each message's intended send time) against the
  *     offered rate of the open-loop configurations, with the closed-loop
  *     capacity (median round trips/s of the set's one closed-loop
- *     configuration) marked;
+ *     configuration) marked; one point per open-loop configuration and
+ *     every run in each median, however many (nothing capped);
  *   - the percentile distribution: every passed run's histogram of a
  *     configuration merged, latency against percentile on HdrHistogram's
- *     1/(1-p) axis, out to the tail the merged count supports;
+ *     1/(1-p) axis, out to the tail the merged count supports; a passed
+ *     run whose histogram is missing, does not decode or has another
+ *     layout is left out and counted in the caption;
  *   - time series (--interval): p50 / p99 per slice of each
  *     configuration's first passed run, and a trend line in the text when
  *     p99 or the resident set grows from the first third of the run to
@@ -54,19 +57,24 @@ static double num(const cJSON *d, const char *ptr) {
 }
 
 /* Median of ptr over c's passed runs (every run when none passed: an
- * overloaded configuration's latencies are still measured); NAN when
- * none has it. */
-static double median_of(const struct np_results_config *c, const char *ptr) {
-  double v[64];
+ * overloaded configuration's latencies are still measured) into *out,
+ * NAN when none has it; every run counts, however many.  0 or
+ * NP_ENOMEM. */
+static int median_of(const struct np_results_config *c, const char *ptr,
+                     double *out) {
+  double *v = calloc(c->nruns ? c->nruns : 1, sizeof *v), m = NAN;
   size_t n = 0;
-  for (size_t i = 0; i < c->nruns && n < 64; i++)
+  if (v == NULL)
+    return NP_ENOMEM;
+  for (size_t i = 0; i < c->nruns; i++)
     if ((c->runs[i].passed || c->npassed == 0) &&
         isfinite(num(c->runs[i].doc, ptr)))
       v[n++] = num(c->runs[i].doc, ptr);
-  double m = NAN;
   if (n == 0 || np_stats_median(v, n, &m) != 0)
-    return NAN;
-  return m;
+    m = NAN;
+  free(v);
+  *out = m;
+  return 0;
 }
 
 /* One report.json point. */
@@ -113,43 +121,22 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
 
 /* ---- latency under load ---- */
 
-static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
-                  const struct np_results_config **cfg, size_t ncfg) {
-  double x[64], y[3][64], cap = NAN;
-  const struct np_results_config *pc[64];
-  size_t n = 0, closed = 0, unpassed = 0;
-  static const char *const key[3] = {"/measurement/rtt_us/p50",
-                                     "/measurement/rtt_us/p99",
-                                     "/measurement/rtt_us/p999"};
-  for (size_t i = 0; i < ncfg; i++) {
-    const cJSON *d = cfg[i]->nruns ? cfg[i]->runs[0].doc : NULL;
-    double rate = num(d, "/config/rate");
-    if (!isfinite(rate)) {
-      closed++;
-      cap = median_of(cfg[i], "/measurement/roundtrips_per_sec");
-      continue;
-    }
-    if (cfg[i]->npassed == 0)
-      unpassed++; /* drawn from its failed runs, said in the caption */
-    if (n == 64)
-      continue;
-    size_t at = n; /* keep the points sorted by rate */
-    for (; at > 0 && x[at - 1] > rate; at--) {
-      x[at] = x[at - 1];
-      pc[at] = pc[at - 1];
-      for (int q = 0; q < 3; q++)
-        y[q][at] = y[q][at - 1];
-    }
-    x[at] = rate;
-    pc[at] = cfg[i];
-    for (int q = 0; q < 3; q++)
-      y[q][at] = median_of(cfg[i], key[q]);
-    n++;
-  }
+/* One point of the load chart: an open-loop configuration at its rate. */
+struct load_point {
+  double x;                            /* offered rate / messages per s */
+  double y[3];                         /* median p50, p99, p99.9 / us   */
+  const struct np_results_config *pc;  /* its configuration             */
+};
+
+/* Draw the n points (sorted by rate; x and y[q] their coordinates) with
+ * the closed-loop capacity cap (NAN = none) marked. */
+static int hockey_draw(struct np_report_ctx *ctx,
+                       const struct np_results_set *s,
+                       const struct load_point *pt, const double *x,
+                       double *const y[3], size_t n, double cap,
+                       size_t unpassed) {
   if (n < 2)
     return 0;
-  if (closed != 1)
-    cap = NAN;
   char sub[700], capl[64], c1[200], c2[200];
   snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; open loop (udp "
            "--rate), latency from each intended send time",
@@ -188,14 +175,14 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
     return rc;
   for (int q = 0; q < 3 && js; q++)
     for (size_t i = 0; i < n; i++)
-      point(js, se[q].name, x[i], y[q][i], pc[i]);
+      point(js, se[q].name, x[i], y[q][i], pt[i].pc);
   fprintf(ctx->md, "| Offered / s | of capacity | Runs passed | p50 / μs | "
           "p99 / μs | p99.9 / μs | Sender behind |\n|---:|---:|---:|---:|"
           "---:|---:|---:|\n");
   for (size_t i = 0; i < n; i++) {
     size_t behind = 0;
-    for (size_t r = 0; r < pc[i]->nruns; r++)
-      behind += cJSON_IsTrue(np_json_pointer(pc[i]->runs[r].doc,
+    for (size_t r = 0; r < pt[i].pc->nruns; r++)
+      behind += cJSON_IsTrue(np_json_pointer(pt[i].pc->runs[r].doc,
                                              "/open_loop/sender_behind"));
     char off[32], frac[32], p50[32], p99[32], p999[32];
     np_fmt_num(off, sizeof off, x[i], 0);
@@ -205,8 +192,9 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
     np_fmt_num(p999, sizeof p999, y[2][i], 2);
     fprintf(ctx->md, "| %s | %s%s | %zu / %zu | %s | %s | %s | %zu of %zu "
             "runs%s |\n", off, frac, isfinite(cap) ? " %" : "",
-            pc[i]->npassed, pc[i]->nruns, p50, p99, p999, behind,
-            pc[i]->nruns, pc[i]->npassed ? "" : " (all failed: drawn from them)");
+            pt[i].pc->npassed, pt[i].pc->nruns, p50, p99, p999, behind,
+            pt[i].pc->nruns,
+            pt[i].pc->npassed ? "" : " (all failed: drawn from them)");
   }
   fprintf(ctx->md, "\nA run whose sender fell behind (more than 1 %% of "
           "its sends over 1 ms late) includes the load generator's own "
@@ -214,26 +202,97 @@ static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
   return 0;
 }
 
+static int hockey(struct np_report_ctx *ctx, const struct np_results_set *s,
+                  const struct np_results_config **cfg, size_t ncfg) {
+  /* one point per open-loop configuration, however many: none dropped */
+  struct load_point *pt = calloc(ncfg ? ncfg : 1, sizeof *pt);
+  double *x = calloc(ncfg ? ncfg : 1, sizeof *x), *y[3] = {NULL, NULL, NULL},
+         cap = NAN;
+  size_t n = 0, closed = 0, unpassed = 0;
+  int rc = 0;
+  static const char *const key[3] = {"/measurement/rtt_us/p50",
+                                     "/measurement/rtt_us/p99",
+                                     "/measurement/rtt_us/p999"};
+  for (int q = 0; q < 3; q++)
+    y[q] = calloc(ncfg ? ncfg : 1, sizeof *y[q]);
+  if (pt == NULL || x == NULL || !y[0] || !y[1] || !y[2]) {
+    rc = NP_ENOMEM;
+    goto free_points;
+  }
+  for (size_t i = 0; i < ncfg && rc == 0; i++) {
+    const cJSON *d = cfg[i]->nruns ? cfg[i]->runs[0].doc : NULL;
+    double rate = num(d, "/config/rate");
+    if (!isfinite(rate)) {
+      closed++;
+      rc = median_of(cfg[i], "/measurement/roundtrips_per_sec", &cap);
+      continue;
+    }
+    if (cfg[i]->npassed == 0)
+      unpassed++; /* drawn from its failed runs, said in the caption */
+    struct load_point p = {.x = rate, .pc = cfg[i]};
+    for (int q = 0; q < 3 && rc == 0; q++)
+      rc = median_of(cfg[i], key[q], &p.y[q]);
+    size_t at = n; /* keep the points sorted by rate */
+    for (; at > 0 && pt[at - 1].x > rate; at--)
+      pt[at] = pt[at - 1];
+    pt[at] = p;
+    n++;
+  }
+  if (rc != 0)
+    goto free_points;
+  for (size_t i = 0; i < n; i++) {
+    x[i] = pt[i].x;
+    for (int q = 0; q < 3; q++)
+      y[q][i] = pt[i].y[q];
+  }
+  rc = hockey_draw(ctx, s, pt, x, y, n, closed == 1 ? cap : NAN, unpassed);
+free_points:
+  free(pt);
+  free(x);
+  for (int q = 0; q < 3; q++)
+    free(y[q]);
+  return rc;
+}
+
 /* ---- percentile distribution ---- */
 
-/* Every passed run's histogram at ptr merged; NULL when none has one. */
-static struct np_hist *merged(const struct np_results_config *c,
-                              const char *ptr) {
+/* Every passed run's histogram at ptr merged into *out (NULL when none
+ * has one); of the passed runs left out, *missing counts those without a
+ * histogram and *bad those whose histogram does not decode or has another
+ * layout than the first.  0 or NP_ENOMEM. */
+static int merged(const struct np_results_config *c, const char *ptr,
+                  struct np_hist **out, size_t *missing, size_t *bad) {
   struct np_hist *m = NULL;
+  size_t nmiss = 0, nbad = 0;
   for (size_t i = 0; i < c->nruns; i++) {
     struct np_hist *h = NULL;
     const cJSON *o = np_json_pointer(c->runs[i].doc, ptr);
-    if (!c->runs[i].passed || o == NULL ||
-        np_hist_from_json(o, &h, NULL) != 0)
+    if (!c->runs[i].passed)
       continue;
+    if (o == NULL) {
+      nmiss++;
+      continue;
+    }
+    int rc = np_hist_from_json(o, &h, NULL);
+    if (rc == NP_ENOMEM) {
+      np_hist_free(m);
+      return rc;
+    }
+    if (rc != 0) {
+      nbad++;
+      continue;
+    }
     if (m == NULL)
       m = h;
     else {
-      np_hist_merge(m, h);
+      nbad += np_hist_merge(m, h) != 0;
       np_hist_free(h);
     }
   }
-  return m;
+  *out = m;
+  *missing = nmiss;
+  *bad = nbad;
+  return 0;
 }
 
 static int distribution(struct np_report_ctx *ctx,
@@ -243,16 +302,24 @@ static int distribution(struct np_report_ctx *ctx,
   double x[MAX_CFG][NPCT], y[MAX_CFG][NPCT];
   struct np_chart_xy_series se[MAX_CFG];
   const struct np_results_config *pc[MAX_CFG];
-  size_t ns = 0, more = 0;
+  size_t ns = 0, more = 0, left = 0;
   for (size_t i = 0; i < ncfg; i++) {
-    struct np_hist *h = merged(cfg[i], ptr);
-    if (h == NULL)
+    struct np_hist *h = NULL;
+    size_t missing = 0, bad = 0;
+    int mrc = merged(cfg[i], ptr, &h, &missing, &bad);
+    if (mrc != 0)
+      return mrc;
+    if (h == NULL) { /* no line; a configuration without histograms is
+                      * not drawn, one with unusable ones is counted */
+      left += bad;
       continue;
+    }
     if (ns == MAX_CFG) {
       more++;
       np_hist_free(h);
       continue;
     }
+    left += missing + bad;
     size_t k = 0;
     for (size_t p = 0; p < NPCT; p++) {
       int64_t v;
@@ -271,19 +338,23 @@ static int distribution(struct np_report_ctx *ctx,
   }
   if (ns == 0)
     return 0;
-  char sub[700], title[200], c2[160];
+  char sub[700], title[200], c2[160], c3[200];
   snprintf(title, sizeof title, "%s against percentile", what);
-  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; every passed run "
-           "of a configuration merged",
+  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; %s",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, host_of(s));
+           np_report_info(ctx, s)->name, host_of(s),
+           left ? "the passed runs of a configuration merged, some left out"
+                : "every passed run of a configuration merged");
   snprintf(c2, sizeof c2, "%zu more configuration%s not drawn (at most %d "
            "per chart)", more, more == 1 ? "" : "s", MAX_CFG);
+  snprintf(c3, sizeof c3, "%zu passed run%s left out of the chart (no "
+           "histogram, one that does not decode, or another layout)", left,
+           left == 1 ? "" : "s");
   const char *caption[] = {
       "x: percentile on a 1/(1-p) axis, as HdrHistogram plots; each line "
       "stops at the tail its sample count supports (p needs ceil(100 / "
       "(100 - p)) samples)",
-      more ? c2 : NULL, NULL};
+      more ? c2 : left ? c3 : NULL, more && left ? c3 : NULL, NULL};
   struct np_chart_xy ch = {.title = title,
                            .subtitle = sub,
                            .xlabel = "percentile",
@@ -419,9 +490,9 @@ int np_report_is_stream(const struct np_results_set *s) {
 }
 
 /* ---- stream table (instead of the echo table's round trips) ---- */
-static void stream_table(struct np_report_ctx *ctx,
-                         const struct np_results_set *s,
-                         const struct np_results_config **cfg, size_t n) {
+static int stream_table(struct np_report_ctx *ctx,
+                        const struct np_results_set *s,
+                        const struct np_results_config **cfg, size_t n) {
   static const struct {
     const char *ptr;
     const char *key;
@@ -447,7 +518,12 @@ static void stream_table(struct np_report_ctx *ctx,
     fprintf(ctx->md, "| %s | %zu / %zu |", cfg[i]->id, cfg[i]->npassed,
             cfg[i]->nruns);
     for (size_t k = 0; k < NCOL; k++) {
-      double v = median_of(cfg[i], col[k].ptr) * col[k].scale;
+      double v = NAN;
+      if (median_of(cfg[i], col[k].ptr, &v) != 0) {
+        cJSON_Delete(r);
+        return NP_ENOMEM;
+      }
+      v *= col[k].scale;
       char cell[48];
       np_fmt_num(cell, sizeof cell, v, col[k].decimals);
       fprintf(ctx->md, " %s |", cell);
@@ -467,6 +543,7 @@ static void stream_table(struct np_report_ctx *ctx,
           "bits/s at the receiver; loss: sent - distinct received; jitter: "
           "RFC 3550 as iperf3; one-way delay from each send time to the "
           "kernel's receive timestamp (one process, one clock).\n\n");
+  return 0;
 }
 
 int np_report_latency_series(struct np_report_ctx *ctx,
@@ -489,9 +566,8 @@ int np_report_latency(struct np_report_ctx *ctx,
   if (cfg == NULL)
     return NP_ENOMEM;
   int stream = np_report_is_stream(s);
-  if (stream)
-    stream_table(ctx, s, cfg, s->nconfigs);
-  int rc = stream ? 0 : hockey(ctx, s, cfg, s->nconfigs);
+  int rc = stream ? stream_table(ctx, s, cfg, s->nconfigs)
+                  : hockey(ctx, s, cfg, s->nconfigs);
   if (rc == 0)
     rc = stream ? distribution(ctx, s, cfg, s->nconfigs,
                                "/stream/one_way_delay_histogram",

@@ -65,13 +65,16 @@ static int64_t pct(const struct np_hist *h, double p) {
 }
 
 /* One boundary: sample, difference, print, keep; 0 when no sample (the
- * next point then covers this slice too). */
+ * next point then covers this slice too).  A sample whose cumulative
+ * counter went back is refused the same way (counted in missed): its
+ * difference would wrap to an absurd count. */
 static int take(struct np_bench_intervals *iv, double t, double len,
                  struct np_bench_iv_sample *prev, struct np_bench_cpu *cpu0,
                  np_bench_iv_fn fn, void *ctx) {
   struct np_bench_iv_sample s = {0};
   struct np_bench_cpu cpu;
-  if (fn(ctx, &s) != 0 || iv->n >= iv->cap) {
+  if (fn(ctx, &s) != 0 || iv->n >= iv->cap || s.ops < prev->ops ||
+      s.bytes < prev->bytes || s.lost < prev->lost) {
     iv->missed++;
     return 0;
   }

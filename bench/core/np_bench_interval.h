@@ -26,7 +26,9 @@
 #define NP_BENCH_IV_MAX 3600 /* points a record holds at most */
 
 /* What a kind reports at a boundary: counters since the phase began
- * (cumulative) and the latencies of this slice only. */
+ * (cumulative, never decreasing: a sample whose counter went back is
+ * refused and counted in "missed") and the latencies of this slice
+ * only. */
 struct np_bench_iv_sample {
   uint64_t ops;               /* completed operations (round trips,
                                  datagrams received)                   */
@@ -58,7 +60,8 @@ struct np_bench_intervals {
   const char *lost_rule;         /* what "lost" counts (static text)    */
   int quiet;                     /* 1 = no stderr lines                 */
   size_t n, cap;                 /* points kept, room                   */
-  uint64_t missed;               /* boundaries without a sample         */
+  uint64_t missed;               /* boundaries without a sample (or with
+                                    a counter that went back)           */
   struct np_bench_iv_point *pts; /* owned                               */
 };
 

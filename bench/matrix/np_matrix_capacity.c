@@ -12,6 +12,15 @@
 
 #include "np_json.h"
 #include "np_stats.h"
+#include "np_udp_options.h"
+
+/* --rate's maximum, from the one table that defines the option. */
+static double rate_max(void) {
+  for (size_t i = 0; i < NP_UDP_LOAD_NOPTS; i++)
+    if (strcmp(np_udp_load_opts[i].name, "rate") == 0)
+      return np_udp_load_opts[i].max;
+  return 0;
+}
 
 int np_matrix_capacity_name(const cJSON *plan, const char *protocol,
                             const char *name) {
@@ -77,7 +86,9 @@ int np_matrix_capacity_rate_text(double fraction, const double *caps,
   if (n == 0 || np_stats_median(caps, n, &med) != 0)
     return NP_ECHECK;
   double rate = fmax(1.0, round(fraction * med));
-  snprintf(buf, len, "%.0f", fmin(rate, 1e7)); /* the option's maximum */
+  if (!(rate <= rate_max())) /* the option's maximum: refused, not clamped */
+    return NP_ERANGE;
+  snprintf(buf, len, "%.0f", rate);
   if (capacity)
     *capacity = med;
   return 0;
@@ -118,7 +129,14 @@ int np_matrix_capacity_resolve(const struct np_matrix_plan *p, size_t i,
   char text[32];
   int rc = np_matrix_capacity_rate_text(cf->rate_fraction, v, n, text,
                                         sizeof text, &cap);
+  if (rc == NP_ERANGE && np_stats_median(v, n, &cap) != 0)
+    cap = NAN;
   free(v);
+  if (rc == NP_ERANGE)
+    return np_errbuf_set(eb, NP_ERANGE,
+                         "%s: rate-fraction %g x capacity %.0f round trips/s "
+                         "(%s) is above --rate's maximum %.0f/s",
+                         cf->id, cf->rate_fraction, cap, ref->id, rate_max());
   if (rc)
     return np_errbuf_set(eb, NP_ECHECK,
                          "capacity: configuration %s has no passed "

@@ -42,9 +42,11 @@ int np_matrix_capacity_placeholder(struct np_matrix_config *cf,
                                    struct np_errbuf *eb);
 
 /* The --rate of a fraction over the capacity values caps[0..n) (the
- * passed repetitions' round trips/s): round(fraction x median), at least 1
- * and at most the option's 10,000,000, as text into buf; the median into
- * *capacity (may be NULL).  NP_ECHECK when n is 0. */
+ * passed repetitions' round trips/s): round(fraction x median), at least 1,
+ * as text into buf; the median into *capacity (may be NULL).  NP_ECHECK
+ * when n is 0, NP_ERANGE when the rate is above --rate's maximum (the udp
+ * option table's row; never clamped: the run would not offer the load
+ * its id names). */
 int np_matrix_capacity_rate_text(double fraction, const double *caps,
                                  size_t n, char *buf, size_t len,
                                  double *capacity);
@@ -52,7 +54,8 @@ int np_matrix_capacity_rate_text(double fraction, const double *caps,
 /* Before configuration i runs: its --rate from the capacity configuration's
  * records under out_dir/runs/ (a line on log).  0 for configurations
  * without a fraction; NP_ECHECK when the capacity configuration has no
- * passed repetition. */
+ * passed repetition, NP_ERANGE (one line) when fraction x capacity is
+ * above --rate's maximum. */
 int np_matrix_capacity_resolve(const struct np_matrix_plan *p, size_t i,
                                const char *out_dir, FILE *log,
                                struct np_errbuf *eb);

@@ -565,6 +565,15 @@ static int select_configs(const struct np_matrix_opts *o,
                           const struct np_matrix_plan *p, char *sel,
                           struct np_errbuf *eb) {
   size_t n = 0;
+  if (o->shard_count && p->capacity_ref >= 0)
+    /* the cut by time would part the capacity configuration from the
+     * rate fractions whose --rate its records give: their slices fail */
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--shard %u/%u: the plan's /capacity configuration "
+                         "%s must run in the same process as its "
+                         "rate-fraction configurations; run it unsharded",
+                         o->shard_index, o->shard_count,
+                         p->configs[p->capacity_ref].id);
   if (o->shard_count) {
     unsigned *of = calloc(p->nconfigs, sizeof *of);
     if (of == NULL)

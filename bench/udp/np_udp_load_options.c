@@ -54,7 +54,7 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
     {.name = "gso", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = 65507,
      .dflt = "0", .metavar = "SIZE",
      .help = "stream: send SIZE-byte buffers the kernel cuts into --payload "
-             "datagrams (UDP_SEGMENT; 0 = off)",
+             "datagrams (UDP_SEGMENT; a multiple of --payload; 0 = off)",
      NP_BENCH_AT(CFG, gso), .tag = "gso"},
     {.name = "gro", .type = NP_BENCH_OPT_UINT, .umin = 0, .umax = 1,
      .dflt = "0",
@@ -100,10 +100,13 @@ static int check_stream(const CFG *cfg, struct np_errbuf *eb) {
   if (cfg->bitrate > 0 && cfg->packet_rate > 0)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--packet-rate: give it or --bitrate, not both");
-  if (cfg->gso && (cfg->gso < cfg->payload || cfg->gso / cfg->payload > 64))
+  /* a remainder would be cut off the send silently: refused instead */
+  if (cfg->gso && (cfg->gso < cfg->payload || cfg->gso % cfg->payload != 0 ||
+                   cfg->gso / cfg->payload > 64))
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--gso %" PRIu32 ": 1 to 64 whole --payload (%" PRIu32
-                         " B) segments per send (UDP_SEGMENT's limit)",
+                         " B) segments per send (a multiple of --payload, at "
+                         "most UDP_SEGMENT's 64)",
                          cfg->gso, cfg->payload);
   return 0;
 }

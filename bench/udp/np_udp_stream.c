@@ -8,12 +8,15 @@
  * are plain blocking ones with time-outs (sends 100 ms, receives 10 ms,
  * so every loop notices a phase change), not the echo transports: GRO's
  * segment size arrives as a control message the transports do not pass
- * on.  Times: the sender stamps CLOCK_REALTIME just before each send call
- * and the receiver takes the kernel's receive timestamp (SO_TIMESTAMPNS,
- * the same clock) per datagram, so one-way delay and jitter do not
- * depend on when the receiver thread ran.  The drain ends when every
- * datagram sent is received or dropped by the receiving socket, or after
- * 200 ms without progress (at most 1 s).
+ * on.  Times: the sender stamps CLOCK_REALTIME just before each sendmmsg
+ * call (a retry of what a call left unsent is stamped again) and the
+ * receiver takes the kernel's receive timestamp (SO_TIMESTAMPNS, the same
+ * clock: the kernel offers no monotonic one) per datagram, so one-way
+ * delay and jitter do not depend on when the receiver thread ran.  A
+ * datagram received before its send time (the clock stepped back) is
+ * counted in negative_delay and left out of the delay histograms.  The
+ * drain ends when every datagram sent is received or dropped by the
+ * receiving socket, or after 200 ms without progress (at most 1 s).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -73,6 +76,21 @@ static void note_errno(struct np_udp_stream_counters *c, int e, uint64_t n) {
 
 /* ---- sender ---- */
 
+/* Send time and check into the datagrams of units [from, to) of bufs
+ * (their sequence and stream id are in place): stamped just before each
+ * sendmmsg call, so a retry of what a call left unsent carries the time
+ * of the call that sends it. */
+static void stamp(uint8_t *bufs, size_t unit, unsigned segs, unsigned from,
+                  unsigned to, const struct np_udp_config *cfg, uint32_t id) {
+  int64_t now = real_ns();
+  for (unsigned m = from; m < to; m++)
+    for (unsigned g = 0; g < segs; g++) {
+      uint8_t *p = bufs + m * unit + (size_t)g * cfg->payload;
+      put_le(p + 12, check_of(cfg->seed, id, get_le(p, 8), now), 4);
+      put_le(p + 16, (uint64_t)now, 8);
+    }
+}
+
 void *np_udp_stream_sender(void *arg) {
   struct np_udp_st *s = arg;
   const struct np_udp_config *cfg = s->cfg;
@@ -96,7 +114,9 @@ void *np_udp_stream_sender(void *arg) {
     if (ph == PH_STOP)
       break;
     int sending = ph == PH_WARMUP || ph == PH_MEASURE;
-    atomic_store(&s->sender_idle, !sending);
+    /* release: the last pub_sent store comes before idle (the drain reads
+     * idle, then pub_sent) */
+    atomic_store_explicit(&s->sender_idle, !sending, memory_order_release);
     if (!sending) {
       struct timespec ts = {0, 200000};
       nanosleep(&ts, NULL);
@@ -123,16 +143,12 @@ void *np_udp_stream_sender(void *arg) {
     }
     int set = ph == PH_MEASURE;
     uint32_t id = (uint32_t)(call++ % cfg->clients);
-    int64_t now = real_ns();
     for (unsigned m = 0; m < k; m++) {
       uint8_t *u = bufs + m * unit;
       for (unsigned g = 0; g < segs; g++) {
         uint8_t *p = u + (size_t)g * cfg->payload;
-        uint64_t q = seq[id][set]++;
-        put_le(p, q, 8);
+        put_le(p, seq[id][set]++, 8);
         put_le(p + 8, id, 4);
-        put_le(p + 12, check_of(cfg->seed, id, q, now), 4);
-        put_le(p + 16, (uint64_t)now, 8);
         p[24] = (uint8_t)set;
       }
       iov[m] = (struct iovec){u, unit};
@@ -143,6 +159,7 @@ void *np_udp_stream_sender(void *arg) {
     struct np_udp_stream_counters *c = &s->ctr[set];
     unsigned done = 0;
     while (done < k) {
+      stamp(bufs, unit, segs, done, k, cfg, id); /* this call's send time */
       int n = sendmmsg(s->tx_fd[id], mm + done, k - done, 0);
       c->send_calls++;
       if (n > 0) {
@@ -155,7 +172,9 @@ void *np_udp_stream_sender(void *arg) {
       /* that unit was not sent: its datagrams are refused, counted */
       c->send_errors += segs;
       note_errno(c, n < 0 ? errno : EIO, segs);
-      if (s->res->gso_segments && c->sent == 0 && set == 0)
+      /* the run's first send refused, in whichever phase came first
+       * (with --warmup 0 that is the measurement): GSO not taken */
+      if (s->res->gso_segments && s->ctr[0].sent == 0 && s->ctr[1].sent == 0)
         s->res->gso_accepted = 0;
       done++;
       /* their sequences stay skipped: the receiver sees a gap that the
@@ -194,27 +213,32 @@ static void rx_segment(struct np_udp_st *s, const uint8_t *p, size_t len,
     return;
   }
   int64_t d;
-  np_udp_stream_rx_add(&s->rx[set][id], seq, sent, arrived, &d);
+  /* negative: received before it was sent, CLOCK_REALTIME stepped back;
+   * counted by the stream, kept out of the delay histograms (which would
+   * clamp it to their lowest value, 1 ns, and hide it) */
+  int negative = np_udp_stream_rx_add(&s->rx[set][id], seq, sent, arrived,
+                                      &d);
   if (set == 1) {
-    np_hist_record(s->res->delay_ns, arrived - sent);
+    if (!negative)
+      np_hist_record(s->res->delay_ns, arrived - sent);
     if (d >= 0)
       np_hist_record(s->res->transit_delta_ns, d);
-    if (s->iv_hist)
+    if (s->iv_hist && !negative)
       np_hist_record(s->iv_hist, arrived - sent);
   }
 }
 
 static void rx_publish(struct np_udp_st *s) {
   for (int set = 0; set < 2; set++) {
-    uint64_t u = 0, gl = 0;
+    uint64_t u = 0, sk = 0;
     for (uint32_t i = 0; i < s->cfg->clients; i++) {
       u += s->rx[set][i].unique;
-      gl += s->rx[set][i].gap_lost;
+      sk += s->rx[set][i].skipped;
     }
     atomic_store_explicit(&s->pub_unique[set], u, memory_order_release);
     if (set == 1) {
       atomic_store(&s->pub_bytes, s->ctr[1].bytes);
-      atomic_store(&s->pub_gap_lost, gl);
+      atomic_store(&s->pub_skipped, sk);
     }
   }
   unsigned req = atomic_load_explicit(&s->iv_req, memory_order_acquire);

@@ -10,7 +10,10 @@
  * and sent - unique received), duplicates, out-of-order (count and
  * largest displacement), RFC 3550 jitter as iperf3 computes it and the
  * distribution of the transit differences behind it, one-way delay (both
- * ends share this process's CLOCK_MONOTONIC).  Loss is matched against
+ * ends share this process's CLOCK_REALTIME: the send time stamped before
+ * each sendmmsg call, the kernel's SO_TIMESTAMPNS on receipt; a datagram
+ * received before its send time, the clock stepped back, is counted in
+ * negative_delay, not in the delay histogram).  Loss is matched against
  * the receiving socket's kernel drop counter, as in echo mode.
  *
  * The receiver's accounting is sans-IO (np_udp_stream_rx_*), so tests
@@ -19,7 +22,8 @@
  * Datagram (little-endian, --payload >= NP_UDP_STREAM_MIN_PAYLOAD):
  *   0-7 sequence in its stream and phase, 8-11 stream (client) id,
  *   12-15 check = hash of (seed, id, seq, send time), 16-23 send time
- *   (CLOCK_MONOTONIC ns), 24 phase (0 warm-up, 1 measurement), 25.. zero.
+ *   (CLOCK_REALTIME ns, stamped just before the sendmmsg call that sends
+ *   the datagram), 24 phase (0 warm-up, 1 measurement), 25.. zero.
  */
 #ifndef NP_UDP_STREAM_H
 #define NP_UDP_STREAM_H
@@ -51,7 +55,10 @@ struct np_udp_stream_rx {
   uint64_t max_displacement; /* largest (newest - seq) of those          */
   uint64_t too_late;      /* more than NP_UDP_STREAM_REORDER behind:
                              cannot be told from a duplicate; not unique */
-  uint64_t gap_lost;      /* iperf3's count: gaps, less late arrivals    */
+  uint64_t gap_lost;      /* iperf3's count: gaps, less late arrivals
+                             (decreases when a late one fills a gap)     */
+  uint64_t skipped;       /* sequences jumped over, never decreasing     */
+  uint64_t negative_delay; /* arrived before the send time: clock stepped */
   int64_t prev_transit;   /* RFC 3550: the previous datagram's transit   */
   int have_transit;
   double jitter_ns;       /* RFC 3550 J, in ns                           */
@@ -59,10 +66,13 @@ struct np_udp_stream_rx {
 };
 
 /* One datagram of the stream: seq, its send and arrival times.  The
- * transit difference |D| is written to *delta_ns (-1 for the first). */
-void np_udp_stream_rx_add(struct np_udp_stream_rx *rx, uint64_t seq,
-                          int64_t sent_ns, int64_t arrived_ns,
-                          int64_t *delta_ns);
+ * transit difference |D| is written to *delta_ns (-1 for the first).
+ * Returns 1 (and counts it in negative_delay) when it arrived before its
+ * send time - the shared realtime clock stepped back - so the caller
+ * keeps that delay out of its histograms; else 0. */
+int np_udp_stream_rx_add(struct np_udp_stream_rx *rx, uint64_t seq,
+                         int64_t sent_ns, int64_t arrived_ns,
+                         int64_t *delta_ns);
 
 /* ---- the run ---- */
 
@@ -79,6 +89,7 @@ struct np_udp_stream_counters {
   uint64_t truncated;        /* MSG_TRUNC                               */
   uint64_t gro_receives;     /* receives that carried several segments  */
   uint64_t gro_max_segments; /* most segments in one receive            */
+  uint64_t negative_delay;   /* received before sent: the clock stepped */
   int errnos[4];
   uint64_t errno_counts[4];
 };

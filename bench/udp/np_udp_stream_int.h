@@ -32,7 +32,9 @@ struct np_udp_st {
   _Atomic int sender_idle;             /* 1 between sending phases      */
   _Atomic uint64_t pub_sent[2];        /* datagrams sent, per set       */
   _Atomic uint64_t pub_unique[2];      /* distinct datagrams received   */
-  _Atomic uint64_t pub_bytes, pub_gap_lost; /* measurement, for --interval */
+  _Atomic uint64_t pub_bytes;          /* measurement, for --interval   */
+  _Atomic uint64_t pub_skipped;        /* measurement's sequences skipped,
+                                          never decreasing (--interval) */
   _Atomic int rx_stop;
   struct np_udp_stream_counters ctr[2]; /* [set]: sender + receiver    */
   struct np_udp_stream_rx *rx[2];       /* [set][client]               */

@@ -112,6 +112,7 @@ static cJSON *counters_json(const struct np_udp_stream_counters *c) {
   NUM(o, "truncated", c->truncated);
   NUM(o, "gro_receives", c->gro_receives);
   NUM(o, "gro_max_segments", c->gro_max_segments);
+  NUM(o, "negative_delay", c->negative_delay);
   cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
   for (int i = 0; e && i < 4; i++)
     if (c->errno_counts[i])
@@ -129,8 +130,11 @@ static cJSON *stream_json(const struct np_udp_config *cfg,
   cJSON_AddStringToObject(
       o, "clock",
       "sender and receiver share one clock (one process: CLOCK_REALTIME "
-      "before each send call, the kernel's SO_TIMESTAMPNS receive time): "
-      "one-way delay is exact up to the clock's resolution");
+      "stamped before each sendmmsg call, retries restamped, the kernel's "
+      "SO_TIMESTAMPNS receive time): one-way delay is exact up to the "
+      "clock's resolution unless the clock stepped (a datagram received "
+      "before its send time is counted in counters.negative_delay and "
+      "kept out of the delay histogram)");
   cJSON_AddStringToObject(
       o, "jitter_rule",
       "RFC 3550 6.4.1 as iperf3: J += (|D| - J) / 16 per datagram in "

@@ -101,11 +101,17 @@ static int drain(struct np_udp_st *s, struct np_bench_ctl *bc, int set,
   uint64_t last = UINT64_MAX;
   int done = 0;
   for (;;) {
-    uint64_t sent = atomic_load(&s->pub_sent[set]);
-    uint64_t got = atomic_load(&s->pub_unique[set]);
+    /* idle first: the sender publishes pub_sent before it says idle, so a
+     * count read after seeing idle is final (read before, it could miss
+     * the sender's last batch and end the drain early) */
+    int idle = atomic_load_explicit(&s->sender_idle, memory_order_acquire);
+    uint64_t sent = atomic_load_explicit(&s->pub_sent[set],
+                                         memory_order_acquire);
+    uint64_t got = atomic_load_explicit(&s->pub_unique[set],
+                                        memory_order_acquire);
     uint64_t dr = drops_of(s->rx_fd) - drops0;
     double now = np_time_mono_s();
-    if (atomic_load(&s->sender_idle) && got + dr >= sent) {
+    if (idle && got + dr >= sent) {
       done = 1;
       break;
     }
@@ -144,7 +150,7 @@ static int iv_sample(void *ctx, struct np_bench_iv_sample *out) {
   pthread_mutex_unlock(&s->iv_lock);
   out->ops = atomic_load(&s->pub_unique[1]);
   out->bytes = atomic_load(&s->pub_bytes);
-  out->lost = atomic_load(&s->pub_gap_lost);
+  out->lost = atomic_load(&s->pub_skipped); /* never decreases */
   out->lat = c->slice;
   return 0;
 }
@@ -160,6 +166,7 @@ static void sum_rx(struct np_udp_st *s) {
       c->out_of_order += r->out_of_order;
       c->too_late += r->too_late;
       c->gap_lost += r->gap_lost;
+      c->negative_delay += r->negative_delay;
       if (r->max_displacement > c->max_displacement)
         c->max_displacement = r->max_displacement;
       if (set == 1)
@@ -193,8 +200,9 @@ static int phases(struct np_udp_st *s, struct np_bench_ctl *bc,
   if (cfg->interval > 0 &&
       ((rc = np_bench_interval_init(&res->intervals, cfg->interval,
                                     cfg->seconds, "netproof-bench udp",
-                                    "sequence gaps in the interval, less "
-                                    "late arrivals (iperf3's count)",
+                                    "sequences skipped in the interval (one "
+                                    "arriving later, out of order, is not "
+                                    "taken back; gap_lost is)",
                                     cfg->quiet)) != 0 ||
        (rc = np_hist_new(1, 60000000000LL, 3, &iv.slice)) != 0))
     return np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));

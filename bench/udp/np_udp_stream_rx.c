@@ -6,9 +6,13 @@
  * arrival (out of order: it fills a gap) from a duplicate, which iperf3
  * cannot (it counts both as out of order and takes both off its loss).
  * gap_lost is iperf3's running count: sequences skipped, less late
- * arrivals.  Jitter is RFC 3550 section 6.4.1 as iperf3 computes it, in
- * arrival order: D = transit(i) - transit(i-1), J += (|D| - J) / 16, with
- * transit = arrival - send time on the one clock both ends share.
+ * arrivals; skipped is the same without taking late arrivals back, so it
+ * never decreases (the --interval series differences it).  Jitter is
+ * RFC 3550 section 6.4.1 as iperf3 computes it, in arrival order:
+ * D = transit(i) - transit(i-1), J += (|D| - J) / 16, with transit =
+ * arrival - send time on the one clock both ends share; a
+ * negative transit (the clock stepped back) still enters the jitter, and
+ * is counted in negative_delay for the caller to keep out of delays.
  */
 #include <stdlib.h>
 
@@ -28,13 +32,14 @@ static int bit_get(const struct np_udp_stream_rx *rx, uint64_t seq) {
   return (int)(rx->seen[(seq % BITS) / 64] >> (seq % 64) & 1);
 }
 
-void np_udp_stream_rx_add(struct np_udp_stream_rx *rx, uint64_t seq,
-                          int64_t sent_ns, int64_t arrived_ns,
-                          int64_t *delta_ns) {
+int np_udp_stream_rx_add(struct np_udp_stream_rx *rx, uint64_t seq,
+                         int64_t sent_ns, int64_t arrived_ns,
+                         int64_t *delta_ns) {
   rx->received++;
   if (seq >= rx->next) {
     uint64_t gap = seq - rx->next;
     rx->gap_lost += gap;
+    rx->skipped += gap;
     if (gap >= BITS)
       for (size_t i = 0; i < BITS / 64; i++)
         rx->seen[i] = 0;
@@ -69,4 +74,7 @@ void np_udp_stream_rx_add(struct np_udp_stream_rx *rx, uint64_t seq,
   }
   rx->prev_transit = transit;
   rx->have_transit = 1;
+  int negative = transit < 0; /* the clock stepped back: counted */
+  rx->negative_delay += (uint64_t)negative;
+  return negative;
 }

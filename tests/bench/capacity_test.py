@@ -4,7 +4,9 @@ round(fraction x the capacity's median round trips/s) as its record shows,
 the runner says so on stderr, the set self-checks clean; bad plans (no
 capacity, both rate and rate-fraction, a fraction out of range, a match
 that selects nothing or comes after a fraction) are refused at load with
-exit 2 and one line naming the pointer.
+exit 2 and one line naming the pointer; --shard of a plan with a capacity
+(the cut would part the capacity from its fractions) is refused the same
+way, naming /capacity.
 
 usage: capacity_test.py BENCH REPORT
 """
@@ -93,9 +95,13 @@ def test_bad():
                                      "max_repetitions": 6}},
          "/capacity: not with until_stable"),
     ]
-    for name, kw, want in cases:
+    cases = [c + ([],) for c in cases]
+    cases.append(("shard", {}, "--shard 0/2: the plan's /capacity "
+                  "configuration udp-p256-c4-w1-single-raw must run in the "
+                  "same process", ["--shard", "0/2"]))
+    for name, kw, want, extra in cases:
         r = subprocess.run([BENCH, "matrix", plan(name, **kw), "--output",
-                            os.path.join(TMP, name), "--dry-run"],
+                            os.path.join(TMP, name), "--dry-run"] + extra,
                            stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                            text=True, timeout=20)
         lines = r.stderr.strip().splitlines()

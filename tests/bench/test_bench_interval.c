@@ -3,8 +3,9 @@
  * a fake kind: one point per slice, slices contiguous and adding up to the
  * phase, differences of cumulative counters, percentiles of the slice's
  * histogram (null when its count cannot support them), a refused sample
- * counted as missed, the 3,600-point bound refused at parse time, the
- * record object; and a plain sleep when off.
+ * counted as missed, a sample whose cumulative lost went back refused as
+ * missed (never differenced into a wrapped count), the 3,600-point bound
+ * refused at parse time, the record object; and a plain sleep when off.
  */
 #include <math.h>
 #include <string.h>
@@ -32,6 +33,31 @@ static int sample(void *ctx, struct np_bench_iv_sample *out) {
   out->lost = (uint64_t)f->calls;
   out->lat = f->h;
   return 0;
+}
+
+/* lost goes 5, 3 (back: refused), 6 */
+static int sample_back(void *ctx, struct np_bench_iv_sample *out) {
+  struct fake *f = ctx;
+  static const uint64_t lost[] = {5, 3, 6, 6, 6, 6};
+  f->calls++;
+  out->ops = (uint64_t)f->calls;
+  out->lost = lost[f->calls < 6 ? f->calls - 1 : 5];
+  out->lat = NULL;
+  return 0;
+}
+
+static void test_counter_back(struct np_bench_ctl *ctl) {
+  struct np_bench_intervals iv;
+  struct fake f = {0};
+  ASSERT_OK(np_bench_interval_init(&iv, 0.05, 0.15, "test", "fake", 1));
+  np_bench_interval_sleep(ctl, 0.15, &iv, sample_back, &f);
+  ASSERT_EQ(f.calls, 3);
+  ASSERT_EQ(iv.missed, 1);
+  ASSERT_EQ(iv.n, 2);
+  ASSERT_UINT_EQ(iv.pts[0].lost, 5);
+  ASSERT_UINT_EQ(iv.pts[1].lost, 1); /* 6 - 5 over the merged slices */
+  ASSERT_UINT_EQ(iv.pts[1].ops, 2);
+  np_bench_interval_free(&iv);
 }
 
 int main(void) {
@@ -83,6 +109,7 @@ int main(void) {
   ASSERT_EQ(f.calls, 5); /* off: never sampled */
   np_hist_free(small);
   np_hist_free(f.h);
+  test_counter_back(&ctl);
   np_bench_ctl_close(&ctl);
   return 0;
 }

@@ -46,11 +46,11 @@ static const struct {
 };
 
 /* Options that need companions to reach an end of their range: up to
- * three (name, value) pairs, NULL-terminated. */
+ * four (name, value) pairs, NULL-terminated. */
 #define STREAM "mode", "stream", "backend", "raw", "io-model", "split"
 static const struct {
   const char *command, *name;
-  const char *with[7];
+  const char *with[9];
 } context[] = {
     {"udp", "payload", {"address", "::1"}}, /* 65527 is IPv6's maximum */
     {"udp", "io-threads", {"io-model", "pool"}},
@@ -59,7 +59,8 @@ static const struct {
     {"udp", "mode", {"backend", "raw", "io-model", "split"}},
     {"udp", "bitrate", {STREAM}},
     {"udp", "packet-rate", {STREAM}},
-    {"udp", "gso", {STREAM}},
+    /* --gso is a whole number of --payload segments: 65,507 = 13 x 5,039 */
+    {"udp", "gso", {STREAM, "payload", "5039"}},
     {"udp", "gro", {STREAM}},
     {"udp", "batch", {STREAM}},
     {"rudp", "io-threads", {"io-model", "pool"}},
@@ -81,12 +82,12 @@ static const char *const *context_for(const struct np_bench_optset *s,
 /* The command line "--name text [--with value]" through the parser. */
 static int cli(const struct np_bench_optset *s, const char *name,
                const char *text, struct np_errbuf *eb) {
-  char opt[80], with[3][80];
+  char opt[80], with[4][80];
   const char *const *w = context_for(s, name);
-  char *argv[10] = {(char *)s->command, opt, (char *)text};
+  char *argv[12] = {(char *)s->command, opt, (char *)text};
   int argc = 3;
   snprintf(opt, sizeof opt, "--%s", name);
-  for (int k = 0; w != NULL && k < 3 && w[2 * k] != NULL; k++) {
+  for (int k = 0; w != NULL && k < 4 && w[2 * k] != NULL; k++) {
     snprintf(with[k], sizeof with[k], "--%s", w[2 * k]);
     argv[argc++] = with[k];
     argv[argc++] = (char *)w[2 * k + 1];
@@ -108,7 +109,7 @@ static int plan(const struct np_bench_optset *s, const char *name, cJSON *v,
   if (v != NULL) {
     cJSON_AddItemToObject(row, name, v);
     const char *const *w = context_for(s, name);
-    for (int k = 0; w != NULL && k < 3 && w[2 * k] != NULL; k++) {
+    for (int k = 0; w != NULL && k < 4 && w[2 * k] != NULL; k++) {
       const char *wval = w[2 * k + 1];
       char *end;
       double num = strtod(wval, &end);

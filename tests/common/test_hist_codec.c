@@ -3,12 +3,52 @@
  * object: round trips keep every percentile, min, max and mean; encodings
  * published by HdrHistogram implementations decode to what their authors
  * say they hold; every kind of tampering is refused with NP_ECORRUPT;
- * the size bound holds for the worst case.
+ * the size bound holds for the worst case; hostile input is refused
+ * within bounded memory: a header naming a layout of ~6 million counters
+ * (48 MiB) with NP_ETOOBIG before any counters are allocated, a zlib
+ * bomb (32 MiB of zeros in ~32 KiB) with NP_ECORRUPT without inflating
+ * past the bound of the layout its header names (249 KB).  Memory is
+ * watched through the linker's --wrap of malloc, calloc and realloc
+ * (tests/common/CMakeLists.txt): the largest single request of a decode.
  */
 #include "np_hist_codec.h"
 #include "np_test.h"
 
 #include <math.h>
+#include <stdint.h>
+
+#include <zlib.h>
+
+/* ---- the largest single allocation request (--wrap) ---- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t m);
+void *__wrap_realloc(void *p, size_t n);
+
+static size_t largest_request; /* test-only: the wrappers have no context */
+
+static void note_request(size_t n) {
+  if (n > largest_request)
+    largest_request = n;
+}
+
+void *__wrap_malloc(size_t n) {
+  note_request(n);
+  return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t m) {
+  note_request(m && n > SIZE_MAX / m ? SIZE_MAX : n * m);
+  return __real_calloc(n, m);
+}
+
+void *__wrap_realloc(void *p, size_t n) {
+  note_request(n);
+  return __real_realloc(p, n);
+}
 
 #define NS_60S INT64_C(60000000000)
 
@@ -230,6 +270,90 @@ static void test_bound(void) {
   np_hist_free(h);
 }
 
+/* ---- hostile input ---- */
+
+static void put_be(uint8_t *p, uint64_t v, int n) {
+  for (int i = n - 1; i >= 0; i--, v >>= 8)
+    p[i] = (uint8_t)v;
+}
+
+/* raw (the V2 encoding) zlib-compressed, framed and base64: malloc'd. */
+static char *frame(const uint8_t *raw, size_t len) {
+  uLongf clen = compressBound((uLong)len);
+  uint8_t *comp = malloc(8 + clen);
+  ASSERT_NOT_NULL(comp);
+  ASSERT_EQ(compress2(comp + 8, &clen, raw, (uLong)len, 9), Z_OK);
+  put_be(comp, 0x1c849314u, 4);
+  put_be(comp + 4, clen, 4);
+  static const char b64[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t n = 8 + clen, k = 0;
+  char *t = malloc((n + 2) / 3 * 4 + 1);
+  ASSERT_NOT_NULL(t);
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)comp[i] << 16 |
+                 (i + 1 < n ? (uint32_t)comp[i + 1] << 8 : 0) |
+                 (i + 2 < n ? comp[i + 2] : 0);
+    t[k++] = b64[v >> 18 & 63];
+    t[k++] = b64[v >> 12 & 63];
+    t[k++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+    t[k++] = i + 2 < n ? b64[v & 63] : '=';
+  }
+  t[k] = '\0';
+  free(comp);
+  return t;
+}
+
+/* A V2 encoding header (40 bytes) into raw, then payload bytes of 0. */
+static size_t encoding(uint8_t *raw, size_t payload, int sig, int64_t lo,
+                       int64_t hi) {
+  memset(raw, 0, 40 + payload);
+  put_be(raw, 0x1c849313u, 4);
+  put_be(raw + 4, payload, 4);
+  put_be(raw + 12, (uint32_t)sig, 4);
+  put_be(raw + 16, (uint64_t)lo, 8);
+  put_be(raw + 24, (uint64_t)hi, 8);
+  put_be(raw + 32, 0x3ff0000000000000ull, 8); /* 1.0 */
+  return 40 + payload;
+}
+
+static void test_hostile(void) {
+  struct np_hist *h = NULL;
+  struct np_errbuf eb = {{0}};
+  uint8_t raw[64];
+  /* 5 digits over 1 ... 2^62: ~6 million counters, 48 MiB */
+  char *t = frame(raw, encoding(raw, 1, 5, 1, INT64_MAX / 2));
+  largest_request = 0;
+  ASSERT_EQ(np_hist_decode(t, strlen(t), &h, &eb), NP_ETOOBIG);
+  ASSERT_TRUE(h == NULL);
+  ASSERT_TRUE(strstr(eb.msg, "counters: more than") != NULL);
+  fprintf(stderr, "oversized layout: largest request %zu bytes\n",
+          largest_request);
+  ASSERT_LT(largest_request, (size_t)1 << 20); /* the inflate buffer only */
+  free(t);
+  /* the same header at 3 digits, 1 ns ... 60 s, decodes (control) */
+  t = frame(raw, encoding(raw, 1, 3, 1, NS_60S));
+  ASSERT_OK(np_hist_decode(t, strlen(t), &h, &eb));
+  np_hist_free(h);
+  h = NULL;
+  free(t);
+  /* a zlib bomb: a valid header, then 32 MiB of zeros */
+  size_t big = (size_t)32 << 20;
+  uint8_t *bomb = malloc(40 + big);
+  ASSERT_NOT_NULL(bomb);
+  t = frame(bomb, encoding(bomb, big, 3, 1, NS_60S));
+  free(bomb);
+  fprintf(stderr, "zlib bomb: %zu characters\n", strlen(t));
+  largest_request = 0;
+  ASSERT_EQ(np_hist_decode(t, strlen(t), &h, &eb), NP_ECORRUPT);
+  ASSERT_TRUE(h == NULL);
+  fprintf(stderr, "zlib bomb: largest request %zu bytes\n", largest_request);
+  /* never past the raw bound of the layout its header names: 40 + 9 B a
+   * counter of 1 ns ... 60 s at 3 digits (27,648) */
+  ASSERT_LE(largest_request, (size_t)40 + 9 * 27648);
+  free(t);
+}
+
 int main(void) {
   test_round_trip();
   test_empty_and_overflow();
@@ -237,5 +361,6 @@ int main(void) {
   test_tampered_text();
   test_tampered_object();
   test_bound();
+  test_hostile();
   return 0;
 }
