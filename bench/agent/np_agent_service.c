@@ -221,9 +221,19 @@ int np_agent_service_start(struct np_agent *a, const char *session,
                         ->valuedouble;
   cJSON *argv = NULL;
   const char *listen = NULL;
+  /* a relay may forward to the session's peer or its running services */
+  np_agent_service_poll(a);
+  struct sockaddr_storage own[NP_AGENT_SERVICES_MAX];
+  struct np_agent_targets to = {.peer = peer, .own = own};
+  for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
+    const struct np_agent_service *o = &a->services[i];
+    if (o->used && !o->exited && o->listening[0] &&
+        strcmp(o->session, session) == 0)
+      own[to.nown++] = o->addr;
+  }
   int rc = np_agent_allow(kind,
                           cJSON_GetObjectItemCaseSensitive(args, "options"),
-                          lifetime, np_agent_remaining(a), peer, &argv,
+                          lifetime, np_agent_remaining(a), &to, &argv,
                           &listen, eb);
   if (rc)
     return rc;

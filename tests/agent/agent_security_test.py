@@ -224,6 +224,16 @@ def attacks(token, secret):
          "out of range"),
         ("relay", {"listen": "127.0.0.1:0", "forward": "192.0.2.7:9000"}, 5,
          "neither the session"),
+        # this host's loopback-only services are no relay targets
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.2:5432"}, 5,
+         "neither the session"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "[::1]:5432"}, 5,
+         "neither the session"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.1:22"}, 5,
+         "port 22 is privileged"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.1:9000",
+                   "tcp-passthrough": True}, 5,
+         "options/tcp-passthrough: only to a service of this session"),
     ]
     for svc, opts, life, why in outside:
         r = c.call("start", {"service": svc, "options": opts,
