@@ -132,7 +132,9 @@ struct np_agent_service *np_agent_service_find(struct np_agent *a,
 /* Stop it (SIGTERM, then SIGKILL after 5 s), reap it, read its record. */
 void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s);
 
-/* Free the slot (record, argv, files). */
+/* Free the slot (record, argv, pipe, files); accepts an unused one.  A
+ * stopped service keeps its slot until this: when its session fetched the
+ * last piece of its record (np_agent_actions.c), or ended. */
 void np_agent_service_release(struct np_agent *a, struct np_agent_service *s);
 
 /* Reap exited children and read their output pipes (from the loop). */

@@ -16,10 +16,14 @@ start nothing - the agent has no child process afterwards and logs no
   forwarding elsewhere); many failed attempts (locked out even with the
   right token, then admitted after the lockout); slow senders before and
   after the welcome, while a good client is served; the connection and
-  message limits; a session's services stop with it; the token appears in
-  no log line.
+  message limits; a session's services stop with it; a relay forwards
+  to no loopback-only port of the agent's host and passes TCP only to the
+  session's own services; a session's stopped service keeps its record
+  while another session starts services, until fetched; the token
+  appears in no log line.
 usage: agent_security_test.py BENCH"""
 
+import json
 import os
 import socket
 import struct
@@ -41,11 +45,14 @@ def check(cond, what):
 
 
 class Agent:
-    def __init__(self, token, *extra):
+    def __init__(self, token, *extra, tmpdir=None):
+        env = dict(os.environ)
+        if tmpdir:
+            env["TMPDIR"] = tmpdir  # where the agent makes its folder
         self.p = subprocess.Popen(
             [BENCH, "agent", "--listen", "127.0.0.1:0", "--token-file", token,
              "--max-seconds", "120", *extra],
-            stderr=subprocess.PIPE, text=True)
+            stderr=subprocess.PIPE, text=True, env=env)
         self.addr = ap.wait_listening(self.p)
         self.log = []
 
@@ -295,6 +302,73 @@ def attacks(token, secret):
     check(log.count("started ") == 1, "something else was started")
 
 
+def record_of(c, sid):
+    """A stopped service's whole record text, piece by piece."""
+    text, off = "", 0
+    for _ in range(1000):
+        p = c.call("record", {"service_id": sid, "offset": off})
+        check(p["ok"], f"record of {sid}: {p}")
+        text += p["result"]["text"]
+        off += p["result"]["bytes"]
+        if p["result"]["done"]:
+            return text
+    raise AssertionError(f"record of {sid}: no last piece")
+
+
+def two_sessions(token, secret):
+    """A stopped service keeps its slot and record for its own session
+    while another session starts services; fetching it releases it."""
+    tmp = os.path.join(TMP, "agent-tmp")
+    os.mkdir(tmp)
+    a = Agent(token, "--max-services", "2", tmpdir=tmp)
+    A, B = ap.Conn(a.addr), ap.Conn(a.addr)
+    check(A.handshake(secret, a.addr)["type"] == "welcome", "session A")
+    check(B.handshake(secret, a.addr)["type"] == "welcome", "session B")
+    serve = {"service": "serve", "lifetime_seconds": 30,
+             "options": {"listen": "127.0.0.1:0"}}
+    r = A.call("start", serve)
+    check(r["ok"], f"A start: {r}")
+    sid = r["result"]["service_id"]
+    st = A.call("stop", {"service_id": sid})
+    check(st["ok"] and st["result"]["record_bytes"] > 0, f"A stop: {st}")
+    folder, = os.listdir(tmp)
+    check(f"{sid}.record.json" in os.listdir(os.path.join(tmp, folder)),
+          "A's record file")
+    # B starts two services while A's stopped one waits: neither takes
+    # A's slot, and a relay of B may forward to B's own server, TCP too
+    rb = B.call("start", serve)
+    check(rb["ok"], f"B start: {rb}")
+    lis = rb["result"]["listening"]
+    relay = B.call("start", {"service": "relay", "lifetime_seconds": 30,
+                             "options": {"listen": "127.0.0.1:0",
+                                         "forward": lis,
+                                         "tcp-passthrough": True}})
+    check(relay["ok"], f"B's relay to its own server: {relay}")
+    r = B.call("record", {"service_id": sid, "offset": 0})
+    check(not r["ok"] and r["error"]["code"] == "NP_ENOENT",
+          f"B read A's record: {r}")
+    text = record_of(A, sid)
+    check(len(text.encode()) == st["result"]["record_bytes"],
+          f"A's record: {len(text)} of {st['result']['record_bytes']} bytes")
+    check(json.loads(text)["config"]["protocol"] == "serve", "A's record")
+    # fetched: the slot, record and file are gone
+    r = A.call("record", {"service_id": sid, "offset": 0})
+    check(not r["ok"] and r["error"]["code"] == "NP_ENOENT",
+          f"A's record after the last piece: {r}")
+    check(f"{sid}.record.json" not in os.listdir(os.path.join(tmp, folder)),
+          "A's record file left after the fetch")
+    for i in (rb, relay):
+        check(B.call("stop", {"service_id": i["result"]["service_id"]})["ok"],
+              "B stop")
+    A.close()
+    B.close()
+    log = a.stop()
+    check(f"{sid}: record fetched" in log, "release not logged")
+    check(os.listdir(tmp) == [], f"agent folder left: {os.listdir(tmp)}")
+    print("two sessions: A's stopped service keeps its record while B "
+          "starts services; fetching it releases slot and file")
+
+
 def lockout(token, secret):
     a = Agent(token, "--max-failures", "3", "--lockout-seconds", "2")
     for _ in range(3):
@@ -337,6 +411,7 @@ def main():
     token_files()
     token, secret = ap.token_file(TMP)
     attacks(token, secret)
+    two_sessions(token, secret)
     lockout(token, secret)
     print("agent_security_test: ok")
 
