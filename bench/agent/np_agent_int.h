@@ -100,7 +100,9 @@ struct np_agent {
   struct np_agent_failure failures[NP_AGENT_FAIL_SLOTS];
 };
 
-/* A log line on stderr ("netproof-bench agent: ..."), unless quiet. */
+/* A log line on stderr ("netproof-bench agent: ..."), unless quiet; bytes
+ * outside printable ASCII (a peer's text) written as \xNN, so each call
+ * is one line. */
 void np_agent_log(const struct np_agent *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

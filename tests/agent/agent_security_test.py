@@ -187,6 +187,17 @@ def attacks(token, secret):
     c = ap.Conn(a.addr)
     c.raw(ap.frame(b"[" * 40 + b"]" * 40))
     refused(c, "too deep")
+    # member names are the peer's bytes: a forged line in one stays inside
+    # the agent's own log line
+    forged = b'"x\\nnetproof-bench agent: FORGED \\u001b[2J\xc3\xa9"'
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+                   b':1,' + forged + b':2}'))
+    refused(c, "a member name twice, with a line feed in it")
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+                   b':1}'))
+    refused(c, "an unknown member with a line feed in its name")
     c = ap.Conn(a.addr)
     c.send({"schema": ap.TAG, "type": "hello", "version": 1,
             "client_nonce": "00" * 32,
@@ -299,6 +310,12 @@ def attacks(token, secret):
     log = a.stop()
     check(secret.hex() not in log and "started serve s" in log,
           "agent log")
+    check(all(ch == "\n" or " " <= ch < "\x7f" for ch in log),
+          "a byte outside printable ASCII in the agent log")
+    check(not any(ln.startswith("netproof-bench agent: FORGED")
+                  for ln in log.splitlines()) and
+          "x\\x0anetproof-bench agent: FORGED \\x1b[2J\\xc3\\xa9" in log,
+          "a peer's member name forged a log line")
     check(log.count("started ") == 1, "something else was started")
 
 
