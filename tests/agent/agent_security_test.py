@@ -6,7 +6,8 @@ start nothing - the agent has no child process afterwards and logs no
 "started" line:
 
   token files: mode 0644 / 0640, not ours, too short, not hex, a symbolic
-  link, a folder, missing (agent and udp --token-file: exit 2, one line);
+  link, a FIFO, a folder, missing (agent and udp --token-file: exit 2,
+  one line);
   wrong token, no token (a request instead of the auth, or first), a
   replayed handshake, an oversized or zero length, malformed JSON, a
   message of the wrong type, an unknown action (before and after the
@@ -109,6 +110,9 @@ def token_files():
     link = os.path.join(TMP, "tok-link")
     os.symlink(good, link)
     cases["a symbolic link"] = link
+    fifo = os.path.join(TMP, "tok-fifo")
+    os.mkfifo(fifo, 0o600)  # no writer: an open that waits would hang
+    cases["a FIFO"] = fifo
     if os.geteuid() == 0:
         other, _ = ap.token_file(TMP, "tok-other")
         os.chown(other, 65534, 65534)
