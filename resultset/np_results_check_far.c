@@ -288,9 +288,16 @@ static void clocks(struct far *x, const cJSON *rec) {
 size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
   struct far x = {.d = d, .f = cJSON_GetObjectItemCaseSensitive(d, "far"),
                   .fn = fn, .ctx = ctx};
-  if (x.f == NULL)
-    return 0;
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  if (x.f == NULL) {
+    /* udp --agent writes its far part or no record at all */
+    if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") ==
+            0 &&
+        cJSON_GetObjectItemCaseSensitive(cfg, "agent") != NULL)
+      problem(&x, "/far", "a udp --agent record (config.agent) without its "
+                          "far part: the far host's evidence is missing");
+    return x.problems;
+  }
   if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0 ||
       np_json_get_string(cfg, "agent", NULL) == NULL) {
     problem(&x, "/far", "only udp --agent records (udp-external with "

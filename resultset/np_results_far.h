@@ -5,6 +5,8 @@
  * np_results_far_check with a callback, one call per problem.
  *
  * What it re-derives from the record alone:
+ *   - a udp --agent record (udp-external with config.agent) has its far
+ *     part (the agent's client writes it or no record at all);
  *   - two machine identities: machine (this host) and far.machine (the
  *     agent's), each tied to its network stack (hostname), and the
  *     far_two_stacks verdict from the two stacks (same boot id and network
@@ -35,7 +37,8 @@ typedef void (*np_results_far_fn)(void *ctx, const char *ptr,
                                   const char *reason);
 
 /* Check record d; returns the number of problems reported (0 for records
- * without a far part). */
+ * without a far part that need none: any but udp-external with
+ * config.agent). */
 size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx);
 
 #endif /* NP_RESULTS_FAR_H */

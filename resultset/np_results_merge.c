@@ -25,7 +25,6 @@
 #include "np_results_selfcheck.h"
 #include "np_results_summary.h"
 
-#define MAX_SHARDS 256
 #define MERGE_RULE                                                             \
   "the N slices of one plan (same plan_sha256, the cut of "                    \
   "np_matrix_shard.h recomputed), each once, every repetition present; "       \
@@ -80,8 +79,11 @@ int np_results_shard_load(const char *dir, struct np_results_shard *out,
                        dir, st);
     goto cleanup_suite;
   }
-  s.index = (unsigned)np_json_get_number(sh, "index", 0);
-  s.count = (unsigned)np_json_get_number(sh, "count", 0);
+  struct np_errbuf seb = {{0}};
+  if (np_matrix_shard_read(sh, &s.index, &s.count, &seb) != 0) {
+    rc = np_errbuf_set(eb, NP_EUSAGE, "%s/suite.json: %s", dir, seb.msg);
+    goto cleanup_suite;
+  }
   *out = s;
   return 0;
 cleanup_suite:
@@ -564,36 +566,54 @@ static void usage(FILE *f) {
         f);
 }
 
-int np_results_merge_main(int argc, char **argv) {
-  const char *dirs[MAX_SHARDS], *out = NULL;
-  size_t n = 0;
+/* The folders and --output of argv: 0, or the exit code. */
+static int merge_args(int argc, char **argv, const char **dirs, size_t *n,
+                      const char **out) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0) {
       usage(stdout);
-      return NP_EXIT_OK;
+      return -1;
     } else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) {
-      out = argv[++i];
+      *out = argv[++i];
     } else if (argv[i][0] == '-') {
       fprintf(stderr, "netproof-report merge: %s: unknown option (try "
                       "--help)\n", argv[i]);
       return NP_EXIT_USAGE;
-    } else if (n == MAX_SHARDS) {
-      fprintf(stderr, "netproof-report merge: at most %d folders\n",
-              MAX_SHARDS);
+    } else if (*n == NP_MATRIX_SHARDS_MAX) {
+      /* the most slices matrix --shard K/N cuts a plan into */
+      fprintf(stderr, "netproof-report merge: %s: more than %d folders (a "
+                      "plan has at most %d shards)\n",
+              argv[i], NP_MATRIX_SHARDS_MAX, NP_MATRIX_SHARDS_MAX);
       return NP_EXIT_USAGE;
     } else {
-      dirs[n++] = argv[i];
+      dirs[(*n)++] = argv[i];
     }
   }
-  if (n == 0 || out == NULL) {
+  if (*n == 0 || *out == NULL) {
     fprintf(stderr, "netproof-report merge: %s (try --help)\n",
-            n == 0 ? "no shard folders" : "missing --output SET");
+            *n == 0 ? "no shard folders" : "missing --output SET");
     return NP_EXIT_USAGE;
   }
-  struct np_results_shard *sh = calloc(n, sizeof *sh);
-  if (sh == NULL)
+  return 0;
+}
+
+int np_results_merge_main(int argc, char **argv) {
+  const char **dirs = calloc(argc > 0 ? (size_t)argc : 1, sizeof *dirs);
+  const char *out = NULL;
+  size_t n = 0;
+  if (dirs == NULL)
     return NP_EXIT_RUNTIME;
-  int code = NP_EXIT_OK;
+  int code = merge_args(argc, argv, dirs, &n, &out);
+  if (code != 0) {
+    free(dirs);
+    return code < 0 ? NP_EXIT_OK : code;
+  }
+  struct np_results_shard *sh = calloc(n, sizeof *sh);
+  if (sh == NULL) {
+    free(dirs);
+    return NP_EXIT_RUNTIME;
+  }
+  code = NP_EXIT_OK;
   for (size_t i = 0; i < n; i++) {
     struct np_errbuf eb = {{0}};
     int rc = np_results_shard_load(dirs[i], &sh[i], &eb);
@@ -609,5 +629,6 @@ int np_results_merge_main(int argc, char **argv) {
   for (size_t i = 0; i < n; i++)
     np_results_shard_free(&sh[i]);
   free(sh);
+  free(dirs);
   return code;
 }

@@ -11,7 +11,9 @@
  * (`serve`) or a link emulator (`relay`), and read their records.  A
  * service's options are checked by that command's own option table, its
  * address must be one of this host's (getifaddrs), its ports >= 1024, its
- * lifetime within what is left of the agent's own bound; the agent runs no
+ * lifetime within what is left of the agent's own bound, a relay's target
+ * the session's peer or one of the session's own services (never another
+ * port of this host: no way into loopback-only services); the agent runs no
  * program (a service is a forked copy of this process running that
  * command's code), opens no file a peer names (records go to a private
  * folder it made) and binds nothing a peer did not get through those

@@ -5,7 +5,8 @@
  * time: its clock; snapshot: this host's kernel counters and the sockets
  * of the session's services as /proc/net/udp shows them; start, stop,
  * status of a service (np_agent_service.c); record: a stopped service's
- * record, in pieces that each fit a message.  A session sees only its own
+ * record, in pieces that each fit a message (the last piece releases the
+ * service: its slot, record and files).  A session sees only its own
  * services.
  */
 #include <arpa/inet.h>
@@ -353,8 +354,18 @@ static cJSON *record(struct np_agent *a, struct np_agent_conn *c,
     cJSON *r = piece(s, o, n);
     char *text = r ? cJSON_PrintUnformatted(r) : NULL;
     size_t len = text ? strlen(text) : 0;
+    int printed = text != NULL;
     cJSON_free(text);
-    if (r == NULL || text == NULL || len + 256 <= NP_AGENT_MSG_MAX || n < 64)
+    if (printed && (len + 256 <= NP_AGENT_MSG_MAX || n < 64)) {
+      /* the last piece: the record is the session's now; free the slot */
+      if (o + n >= s->record_len) {
+        np_agent_log(a, "session %.8s: %s: record fetched (%zu bytes), "
+                     "released", c->session, s->id, s->record_len);
+        np_agent_service_release(a, s);
+      }
+      return r;
+    }
+    if (r == NULL || !printed)
       return r;
     cJSON_Delete(r);
     n /= 2;

@@ -5,6 +5,11 @@
  * and messages as its command line - and the agent's rules come on top:
  * nothing that names a file, no option the agent sets itself, addresses
  * of this host only, no privileged port, no lifetime beyond the agent's.
+ * A relay forwards only where the session could send anyway - its own
+ * peer address - or to a service this same session started: never to
+ * another port of this host (127.0.0.1:22 or a database bound to
+ * loopback would otherwise be one authenticated request away), and its
+ * TCP passthrough only to the session's own services.
  */
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -30,14 +35,38 @@ static int is_wildcard(const struct sockaddr *sa) {
   return memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, zero, 16) == 0;
 }
 
+/* The IPv4 address of sa, or of an IPv4-mapped IPv6 address; 0 when
+ * neither. */
+static int v4_of(const struct sockaddr *sa, uint32_t *out) {
+  if (sa->sa_family == AF_INET) {
+    *out = ((const struct sockaddr_in *)sa)->sin_addr.s_addr;
+    return 1;
+  }
+  const struct in6_addr *a6 = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+  if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(a6)) {
+    memcpy(out, a6->s6_addr + 12, 4);
+    return 1;
+  }
+  return 0;
+}
+
+/* The same host address (ports ignored; a v4-mapped v6 address is its v4
+ * one, as a dual-stack listener sees v4 peers). */
 static int same_addr(const struct sockaddr *a, const struct sockaddr *b) {
-  if (a->sa_family != b->sa_family)
+  uint32_t x = 0, y = 0;
+  int a4 = v4_of(a, &x), b4 = v4_of(b, &y);
+  if (a4 || b4)
+    return a4 && b4 && x == y;
+  if (a->sa_family != AF_INET6 || b->sa_family != AF_INET6)
     return 0;
-  if (a->sa_family == AF_INET)
-    return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-           ((const struct sockaddr_in *)b)->sin_addr.s_addr;
   return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
                 &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
+}
+
+static uint16_t port_of(const struct sockaddr *sa) {
+  return ntohs(sa->sa_family == AF_INET6
+                   ? ((const struct sockaddr_in6 *)sa)->sin6_port
+                   : ((const struct sockaddr_in *)sa)->sin_port);
 }
 
 int np_agent_addr_local(const struct sockaddr *addr) {
@@ -131,8 +160,11 @@ static int check_listen(const char *name, const char *text,
   return 0;
 }
 
-/* A relay's --forward: to the peer that asked, or to this host. */
-static int check_forward(const char *text, const struct sockaddr *peer,
+/* A relay's --forward (and --tcp-passthrough): a port >= 1024 of the
+ * session's peer address, or the very address of a service this session
+ * started; the TCP passthrough only to such a service. */
+static int check_forward(const char *text, int passthrough,
+                         const struct np_agent_targets *to,
                          struct np_errbuf *eb) {
   struct sockaddr_storage ss;
   socklen_t len;
@@ -140,20 +172,37 @@ static int check_forward(const char *text, const struct sockaddr *peer,
   if (np_agent_hostport("forward", text, &ss, &len, &inner) != 0)
     return np_errbuf_set(eb, NP_EUSAGE, "options/forward '%s': expected "
                          "ADDR:PORT", text);
-  if (!same_addr((struct sockaddr *)&ss, peer) &&
-      !np_agent_addr_local((struct sockaddr *)&ss))
+  const struct sockaddr *t = (const struct sockaddr *)&ss;
+  uint16_t port = port_of(t);
+  if (port < 1024)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/forward '%s': port %u is privileged (a "
+                         "relay forwards to ports 1024..65535 only)",
+                         text, (unsigned)port);
+  int own = 0;
+  for (size_t i = 0; i < to->nown && !own; i++) {
+    const struct sockaddr *s = (const struct sockaddr *)&to->own[i];
+    own = same_addr(s, t) && port_of(s) == port;
+  }
+  if (own)
+    return 0;
+  if (!same_addr(t, to->peer))
     return np_errbuf_set(eb, NP_EUSAGE,
                          "options/forward '%s': neither the session's own "
-                         "address nor one of this host's (the agent relays "
-                         "for the peer that asked, to no one else)",
+                         "address nor a service of this session (the agent "
+                         "relays for the peer that asked, to no one else)",
+                         text);
+  if (passthrough)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/tcp-passthrough: only to a service of "
+                         "this session (forward '%s' is not one)",
                          text);
   return 0;
 }
 
 /* One option of the request into argv, after the table's row allows it. */
 static int add_option(const struct np_bench_optset *set, const cJSON *v,
-                      const struct sockaddr *peer, cJSON *argv,
-                      struct np_errbuf *eb) {
+                      cJSON *argv, struct np_errbuf *eb) {
   const char *name = v->string;
   for (size_t i = 0; i < sizeof agent_set / sizeof agent_set[0]; i++)
     if (strcmp(name, agent_set[i]) == 0)
@@ -194,8 +243,6 @@ static int add_option(const struct np_bench_optset *set, const cJSON *v,
     return np_errbuf_set(eb, NP_EUSAGE, "options/%s: %s", name, inner.msg);
   if (strcmp(name, "listen") == 0 && check_listen(name, text, eb) != 0)
     return NP_EUSAGE;
-  if (strcmp(name, "forward") == 0 && check_forward(text, peer, eb) != 0)
-    return NP_EUSAGE;
   snprintf(flag, sizeof flag, "--%s", name);
   cJSON_AddItemToArray(argv, cJSON_CreateString(flag));
   cJSON_AddItemToArray(argv, cJSON_CreateString(text));
@@ -204,7 +251,7 @@ static int add_option(const struct np_bench_optset *set, const cJSON *v,
 
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
                    double lifetime, double remaining,
-                   const struct sockaddr *peer, cJSON **argv_out,
+                   const struct np_agent_targets *to, cJSON **argv_out,
                    const char **listen, struct np_errbuf *eb) {
   const struct np_bench_optset *set =
       kind == NP_AGENT_SERVE ? &np_udp_serve_optset : &np_relay_cmd_optset;
@@ -228,11 +275,21 @@ int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
     goto oom;
   const cJSON *v;
   cJSON_ArrayForEach(v, options) {
-    int rc = add_option(set, v, peer, argv, eb);
+    int rc = add_option(set, v, argv, eb);
     if (rc) {
       cJSON_Delete(argv);
       return rc;
     }
+  }
+  /* where a relay sends, once every option passed on its own */
+  if (kind == NP_AGENT_RELAY &&
+      check_forward(cJSON_GetObjectItemCaseSensitive(options, "forward")
+                        ->valuestring,
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                        options, "tcp-passthrough")),
+                    to, eb) != 0) {
+    cJSON_Delete(argv);
+    return NP_EUSAGE;
   }
   if (cJSON_GetArraySize(argv) > NP_AGENT_ARGS_MAX - 12) {
     cJSON_Delete(argv);

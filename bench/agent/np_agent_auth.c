@@ -57,7 +57,11 @@ int np_agent_token_load(const char *path, const char *option,
                         struct np_agent_token *tok, struct np_errbuf *eb) {
   unsigned char raw[TOKEN_FILE_MAX + 1];
   struct np_agent_token t;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+  /* O_NONBLOCK: a FIFO (or a device) opens at once instead of waiting
+   * for a writer, and check_mode refuses it; a regular file reads the
+   * same either way */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
+                          O_NONBLOCK);
   if (fd < 0)
     return np_errbuf_set(eb, errno == ELOOP ? NP_EACCES
                                             : np_err_from_errno(errno),

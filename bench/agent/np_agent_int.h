@@ -100,7 +100,9 @@ struct np_agent {
   struct np_agent_failure failures[NP_AGENT_FAIL_SLOTS];
 };
 
-/* A log line on stderr ("netproof-bench agent: ..."), unless quiet. */
+/* A log line on stderr ("netproof-bench agent: ..."), unless quiet; bytes
+ * outside printable ASCII (a peer's text) written as \xNN, so each call
+ * is one line. */
 void np_agent_log(const struct np_agent *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -132,7 +134,9 @@ struct np_agent_service *np_agent_service_find(struct np_agent *a,
 /* Stop it (SIGTERM, then SIGKILL after 5 s), reap it, read its record. */
 void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s);
 
-/* Free the slot (record, argv, files). */
+/* Free the slot (record, argv, pipe, files); accepts an unused one.  A
+ * stopped service keeps its slot until this: when its session fetched the
+ * last piece of its record (np_agent_actions.c), or ended. */
 void np_agent_service_release(struct np_agent *a, struct np_agent_service *s);
 
 /* Reap exited children and read their output pipes (from the loop). */
@@ -143,17 +147,27 @@ void np_agent_service_stop_session(struct np_agent *a, const char *session);
 
 /* ---- allowlist (np_agent_allow.c) ---- */
 
+/* Where a relay of one session may send: its peer's address, or the
+ * listening address of a service that session started and that still
+ * runs.  The arrays belong to the caller. */
+struct np_agent_targets {
+  const struct sockaddr *peer;        /* the session's peer address      */
+  const struct sockaddr_storage *own; /* its running services' ADDR:PORT */
+  size_t nown;                        /* entries of own                  */
+};
+
 /* The argv of a service from a start request's options (plan-style
  * names and values), checked by the command's option table and the
  * agent's rules: no option naming a file, no --help, --max-seconds or
  * output options (the agent sets them), --listen on one of this host's
- * addresses with port 0 or >= 1024, a relay's --forward to the peer or
- * to this host, the lifetime within remaining.  *argv (new array of
- * strings, without the agent-set options), *listen (the --listen value).
- * NP_EUSAGE with "options/NAME: reason" in eb. */
+ * addresses with port 0 or >= 1024, the lifetime within remaining, and a
+ * relay's --forward to a port >= 1024 of to->peer or to exactly one of
+ * to->own, --tcp-passthrough only to one of to->own.  *argv (new array
+ * of strings, without the agent-set options), *listen (the --listen
+ * value).  NP_EUSAGE with "options/NAME: reason" in eb. */
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
                    double lifetime, double remaining,
-                   const struct sockaddr *peer, cJSON **argv,
+                   const struct np_agent_targets *to, cJSON **argv,
                    const char **listen, struct np_errbuf *eb);
 
 /* 1 when addr (port ignored) is one of this host's addresses - an

@@ -40,12 +40,15 @@
 void np_agent_log(const struct np_agent *a, const char *fmt, ...) {
   if (a->cfg->quiet)
     return;
-  char line[700];
+  char line[700], safe[1400];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  fprintf(stderr, PROG ": %s\n", line);
+  /* peer text (member names, pointers, ids) is in many lines: one line
+   * each, whatever bytes it held */
+  np_agent_text_safe(line, sizeof line, safe, sizeof safe);
+  fprintf(stderr, PROG ": %s\n", safe);
   fflush(stderr);
 }
 

@@ -12,7 +12,10 @@
  * copy of memory.  Its record goes to a file in the agent's private
  * folder; the agent reads it when the service stops.  A service lives at
  * most its lifetime (its own --max-seconds) and is also stopped when its
- * session ends, and at the agent's end.
+ * session ends, and at the agent's end.  A stopped service keeps its slot
+ * - record, argv, pipe, files - until its own session has fetched the
+ * whole record or ended (np_agent_service_release); a new service only
+ * ever takes an unused slot, so no session's record is lost to another's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -197,16 +200,20 @@ static int wait_ready(struct np_agent_service *s, struct np_errbuf *eb) {
   }
 }
 
-static struct np_agent_service *slot(struct np_agent *a) {
-  unsigned running = 0;
+/* An unused slot while fewer than --max-services run, else NULL; the
+ * running count in *running.  A stopped service still holds its slot (its
+ * record, argv, pipe and files) until np_agent_service_release: its own
+ * session fetched the whole record, or ended. */
+static struct np_agent_service *slot(struct np_agent *a, unsigned *running) {
   struct np_agent_service *free_slot = NULL;
+  *running = 0;
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
-    if (a->services[i].used && !a->services[i].exited)
-      running++;
+    if (a->services[i].used)
+      *running += !a->services[i].exited;
     else if (free_slot == NULL)
       free_slot = &a->services[i];
   }
-  return running < a->cfg->max_services ? free_slot : NULL;
+  return *running < a->cfg->max_services ? free_slot : NULL;
 }
 
 int np_agent_service_start(struct np_agent *a, const char *session,
@@ -221,18 +228,35 @@ int np_agent_service_start(struct np_agent *a, const char *session,
                         ->valuedouble;
   cJSON *argv = NULL;
   const char *listen = NULL;
+  /* a relay may forward to the session's peer or its running services */
+  np_agent_service_poll(a);
+  struct sockaddr_storage own[NP_AGENT_SERVICES_MAX];
+  struct np_agent_targets to = {.peer = peer, .own = own};
+  for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
+    const struct np_agent_service *o = &a->services[i];
+    if (o->used && !o->exited && o->listening[0] &&
+        strcmp(o->session, session) == 0)
+      own[to.nown++] = o->addr;
+  }
   int rc = np_agent_allow(kind,
                           cJSON_GetObjectItemCaseSensitive(args, "options"),
-                          lifetime, np_agent_remaining(a), peer, &argv,
+                          lifetime, np_agent_remaining(a), &to, &argv,
                           &listen, eb);
   if (rc)
     return rc;
-  struct np_agent_service *s = slot(a);
+  unsigned running = 0;
+  struct np_agent_service *s = slot(a, &running);
   if (s == NULL) {
     cJSON_Delete(argv);
+    if (running >= a->cfg->max_services)
+      return np_errbuf_set(eb, NP_ENOSPC,
+                           "%u services are running (--max-services)",
+                           a->cfg->max_services);
     return np_errbuf_set(eb, NP_ENOSPC,
-                         "%u services are running (--max-services)",
-                         a->cfg->max_services);
+                         "all %d service slots hold stopped services whose "
+                         "records were not fetched yet (fetch them, or end "
+                         "their sessions)",
+                         NP_AGENT_SERVICES_MAX);
   }
   memset(s, 0, sizeof *s);
   s->used = 1;

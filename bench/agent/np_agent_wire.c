@@ -3,12 +3,15 @@
  * (see np_agent_wire.h).  The order of the checks is the point: length
  * from the header, size and depth limits (np_json_parse), finite numbers,
  * then the schema; nothing reads a field of a message that has not passed
- * all of them.
+ * all of them.  Error lines quote a peer's bytes (member names, schema
+ * pointers) only through np_agent_text_safe, so no peer writes a control
+ * byte or a forged line into a log.
  */
 #include "np_agent_wire.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +55,30 @@ void np_agent_schema_free(struct np_agent_schema *s) {
   free(s);
 }
 
+size_t np_agent_text_safe(const char *in, size_t in_len, char *out,
+                          size_t out_len) {
+  static const char digits[] = "0123456789abcdef";
+  size_t o = 0;
+  if (out_len == 0)
+    return 0;
+  for (size_t i = 0; i < in_len && in[i] != '\0'; i++) {
+    unsigned char b = (unsigned char)in[i];
+    int plain = b >= 0x20 && b < 0x7f;
+    if (o + (plain ? 1 : 4) >= out_len)
+      break; /* whole escapes only */
+    if (plain) {
+      out[o++] = (char)b;
+    } else {
+      out[o++] = '\\';
+      out[o++] = 'x';
+      out[o++] = digits[b >> 4];
+      out[o++] = digits[b & 15];
+    }
+  }
+  out[o] = '\0';
+  return o;
+}
+
 /* The first schema error, for the one line. */
 struct first_err {
   struct np_errbuf *eb; /* where it goes      */
@@ -63,8 +90,11 @@ static void on_schema_error(void *ctx, const char *pointer,
   struct first_err *f = ctx;
   if (f->seen++)
     return;
-  np_errbuf_set(f->eb, NP_ESCHEMA, "%s: %s: %s", pointer[0] ? pointer : "/",
-                keyword, reason);
+  /* the pointer and the reason may quote the peer's member names */
+  char p[200], r[240];
+  np_agent_text_safe(pointer[0] ? pointer : "/", SIZE_MAX, p, sizeof p);
+  np_agent_text_safe(reason, SIZE_MAX, r, sizeof r);
+  np_errbuf_set(f->eb, NP_ESCHEMA, "%s: %s: %s", p, keyword, r);
 }
 
 static int cmp_key(const void *a, const void *b) {
@@ -90,9 +120,10 @@ static int unique_keys(const cJSON *o, struct np_errbuf *eb) {
     qsort(keys, n, sizeof *keys, cmp_key);
     for (i = 1; i < n; i++)
       if (strcmp(keys[i - 1], keys[i]) == 0) {
+        char name[4 * 64 + 1]; /* the peer's bytes, escaped */
+        np_agent_text_safe(keys[i], 64, name, sizeof name);
         int rc = np_errbuf_set(eb, NP_EPARSE,
-                               "member \"%.64s\" twice in one object",
-                               keys[i]);
+                               "member \"%s\" twice in one object", name);
         free(keys);
         return rc;
       }

@@ -110,6 +110,13 @@ int np_agent_recv(int fd, const struct np_agent_schema *s, double deadline,
                   cJSON **out, enum np_agent_type *type,
                   struct np_errbuf *eb);
 
+/* At most in_len bytes of in (up to its NUL) into out as printable
+ * ASCII, for log and error lines: bytes < 0x20, 0x7f and >= 0x80 become
+ * "\xNN"; truncated at a whole character or escape to fit out_len
+ * (including the NUL; out_len >= 1).  Returns strlen(out). */
+size_t np_agent_text_safe(const char *in, size_t in_len, char *out,
+                          size_t out_len);
+
 /* Lowercase hex of n bytes into out (2n + 1 bytes). */
 void np_agent_hex(const unsigned char *b, size_t n, char *out);
 /* Decode exactly n bytes of hex (either case); NP_EPARSE otherwise. */

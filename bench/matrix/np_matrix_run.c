@@ -77,10 +77,12 @@ static int check_out_dir(const struct np_matrix_opts *o,
   } else {
     /* a slice resumes as the same slice */
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(s, "shard");
-    unsigned k = (unsigned)np_json_get_number(sh, "index", 0),
-             n = (unsigned)np_json_get_number(sh, "count", 0);
-    if ((sh != NULL) != (o->shard_count != 0) ||
-        (sh && (k != o->shard_index || n != o->shard_count))) {
+    unsigned k = 0, n = 0;
+    struct np_errbuf seb = {{0}};
+    if (sh != NULL && np_matrix_shard_read(sh, &k, &n, &seb) != 0)
+      rc = np_errbuf_set(eb, NP_EUSAGE, "%s: %s", sp, seb.msg);
+    else if ((sh != NULL) != (o->shard_count != 0) ||
+             (sh && (k != o->shard_index || n != o->shard_count))) {
       char have[48] = "the whole plan", want[48] = "the whole plan";
       if (sh)
         snprintf(have, sizeof have, "shard %u/%u", k, n);

@@ -1,10 +1,12 @@
 /*
  * np_matrix_shard.c - the deterministic, time-balanced cut of a plan into
- * slices (see np_matrix_shard.h).
+ * slices (see np_matrix_shard.h), and the slice a folder's suite.json
+ * says it holds, read back within the same bounds as --shard K/N.
  */
 #include "np_matrix_shard.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,37 @@ int np_matrix_shard_parse(const char *text, unsigned *k, unsigned *n,
   return 0;
 }
 
+/* One integer member of the shard object within lo..hi. */
+static int read_int(const cJSON *shard, const char *name, double lo,
+                    double hi, unsigned *out, struct np_errbuf *eb) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(shard, name);
+  if (!cJSON_IsNumber(v))
+    return np_errbuf_set(eb, NP_EUSAGE, "/shard/%s: %s, not an integer "
+                         "%.0f..%.0f", name, v ? "not a number" : "missing",
+                         lo, hi);
+  double d = v->valuedouble;
+  if (!(d >= lo && d <= hi) || d != floor(d))
+    return np_errbuf_set(eb, NP_EUSAGE, "/shard/%s: %.17g, not an integer "
+                         "%.0f..%.0f", name, d, lo, hi);
+  *out = (unsigned)d;
+  return 0;
+}
+
+int np_matrix_shard_read(const cJSON *shard, unsigned *k, unsigned *n,
+                         struct np_errbuf *eb) {
+  unsigned kk = 0, nn = 0;
+  if (!cJSON_IsObject(shard))
+    return np_errbuf_set(eb, NP_EUSAGE, "/shard: not an object");
+  int rc = read_int(shard, "count", 1, NP_MATRIX_SHARDS_MAX, &nn, eb);
+  if (rc == 0)
+    rc = read_int(shard, "index", 0, (double)nn - 1, &kk, eb);
+  if (rc)
+    return rc;
+  *k = kk;
+  *n = nn;
+  return 0;
+}
+
 struct item {
   size_t idx;  /* plan index  */
   double cost; /* est x reps  */
@@ -60,6 +93,9 @@ static int by_cost(const void *a, const void *b) {
 int np_matrix_shard_assign(const struct np_matrix_plan *p, unsigned n,
                            unsigned *shard_of, double *est,
                            struct np_errbuf *eb) {
+  if (n == 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--shard: 0 slices (N counts from "
+                         "1)");
   if (n > p->nconfigs)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--shard: %u slices of a plan with %zu "

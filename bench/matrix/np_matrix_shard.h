@@ -27,10 +27,17 @@
 int np_matrix_shard_parse(const char *text, unsigned *k, unsigned *n,
                           struct np_errbuf *eb);
 
+/* suite.json's "shard" object read back (a folder's file, so untrusted):
+ * index and count integers, 1 <= count <= NP_MATRIX_SHARDS_MAX and
+ * 0 <= index < count, into *k, *n.  NP_EUSAGE with "/shard/FIELD: reason"
+ * in eb (the caller names the file). */
+int np_matrix_shard_read(const cJSON *shard, unsigned *k, unsigned *n,
+                         struct np_errbuf *eb);
+
 /* The slice of every configuration: shard_of[i] for plan configuration
  * i (nconfigs entries), and each slice's estimated seconds in est[0..n)
- * (may be NULL).  NP_EUSAGE when n exceeds the plan's configurations
- * (a slice would be empty). */
+ * (may be NULL).  NP_EUSAGE when n is 0 or exceeds the plan's
+ * configurations (a slice would be empty). */
 int np_matrix_shard_assign(const struct np_matrix_plan *p, unsigned n,
                            unsigned *shard_of, double *est,
                            struct np_errbuf *eb);

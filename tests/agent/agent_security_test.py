@@ -6,7 +6,8 @@ start nothing - the agent has no child process afterwards and logs no
 "started" line:
 
   token files: mode 0644 / 0640, not ours, too short, not hex, a symbolic
-  link, a folder, missing (agent and udp --token-file: exit 2, one line);
+  link, a FIFO, a folder, missing (agent and udp --token-file: exit 2,
+  one line);
   wrong token, no token (a request instead of the auth, or first), a
   replayed handshake, an oversized or zero length, malformed JSON, a
   message of the wrong type, an unknown action (before and after the
@@ -16,10 +17,14 @@ start nothing - the agent has no child process afterwards and logs no
   forwarding elsewhere); many failed attempts (locked out even with the
   right token, then admitted after the lockout); slow senders before and
   after the welcome, while a good client is served; the connection and
-  message limits; a session's services stop with it; the token appears in
-  no log line.
+  message limits; a session's services stop with it; a relay forwards
+  to no loopback-only port of the agent's host and passes TCP only to the
+  session's own services; a session's stopped service keeps its record
+  while another session starts services, until fetched; the token
+  appears in no log line.
 usage: agent_security_test.py BENCH"""
 
+import json
 import os
 import socket
 import struct
@@ -41,11 +46,14 @@ def check(cond, what):
 
 
 class Agent:
-    def __init__(self, token, *extra):
+    def __init__(self, token, *extra, tmpdir=None):
+        env = dict(os.environ)
+        if tmpdir:
+            env["TMPDIR"] = tmpdir  # where the agent makes its folder
         self.p = subprocess.Popen(
             [BENCH, "agent", "--listen", "127.0.0.1:0", "--token-file", token,
              "--max-seconds", "120", *extra],
-            stderr=subprocess.PIPE, text=True)
+            stderr=subprocess.PIPE, text=True, env=env)
         self.addr = ap.wait_listening(self.p)
         self.log = []
 
@@ -102,6 +110,9 @@ def token_files():
     link = os.path.join(TMP, "tok-link")
     os.symlink(good, link)
     cases["a symbolic link"] = link
+    fifo = os.path.join(TMP, "tok-fifo")
+    os.mkfifo(fifo, 0o600)  # no writer: an open that waits would hang
+    cases["a FIFO"] = fifo
     if os.geteuid() == 0:
         other, _ = ap.token_file(TMP, "tok-other")
         os.chown(other, 65534, 65534)
@@ -180,6 +191,17 @@ def attacks(token, secret):
     c = ap.Conn(a.addr)
     c.raw(ap.frame(b"[" * 40 + b"]" * 40))
     refused(c, "too deep")
+    # member names are the peer's bytes: a forged line in one stays inside
+    # the agent's own log line
+    forged = b'"x\\nnetproof-bench agent: FORGED \\u001b[2J\xc3\xa9"'
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+                   b':1,' + forged + b':2}'))
+    refused(c, "a member name twice, with a line feed in it")
+    c = ap.Conn(a.addr)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+                   b':1}'))
+    refused(c, "an unknown member with a line feed in its name")
     c = ap.Conn(a.addr)
     c.send({"schema": ap.TAG, "type": "hello", "version": 1,
             "client_nonce": "00" * 32,
@@ -224,6 +246,16 @@ def attacks(token, secret):
          "out of range"),
         ("relay", {"listen": "127.0.0.1:0", "forward": "192.0.2.7:9000"}, 5,
          "neither the session"),
+        # this host's loopback-only services are no relay targets
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.2:5432"}, 5,
+         "neither the session"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "[::1]:5432"}, 5,
+         "neither the session"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.1:22"}, 5,
+         "port 22 is privileged"),
+        ("relay", {"listen": "127.0.0.1:0", "forward": "127.0.0.1:9000",
+                   "tcp-passthrough": True}, 5,
+         "options/tcp-passthrough: only to a service of this session"),
     ]
     for svc, opts, life, why in outside:
         r = c.call("start", {"service": svc, "options": opts,
@@ -282,7 +314,80 @@ def attacks(token, secret):
     log = a.stop()
     check(secret.hex() not in log and "started serve s" in log,
           "agent log")
+    check(all(ch == "\n" or " " <= ch < "\x7f" for ch in log),
+          "a byte outside printable ASCII in the agent log")
+    check(not any(ln.startswith("netproof-bench agent: FORGED")
+                  for ln in log.splitlines()) and
+          "x\\x0anetproof-bench agent: FORGED \\x1b[2J\\xc3\\xa9" in log,
+          "a peer's member name forged a log line")
     check(log.count("started ") == 1, "something else was started")
+
+
+def record_of(c, sid):
+    """A stopped service's whole record text, piece by piece."""
+    text, off = "", 0
+    for _ in range(1000):
+        p = c.call("record", {"service_id": sid, "offset": off})
+        check(p["ok"], f"record of {sid}: {p}")
+        text += p["result"]["text"]
+        off += p["result"]["bytes"]
+        if p["result"]["done"]:
+            return text
+    raise AssertionError(f"record of {sid}: no last piece")
+
+
+def two_sessions(token, secret):
+    """A stopped service keeps its slot and record for its own session
+    while another session starts services; fetching it releases it."""
+    tmp = os.path.join(TMP, "agent-tmp")
+    os.mkdir(tmp)
+    a = Agent(token, "--max-services", "2", tmpdir=tmp)
+    A, B = ap.Conn(a.addr), ap.Conn(a.addr)
+    check(A.handshake(secret, a.addr)["type"] == "welcome", "session A")
+    check(B.handshake(secret, a.addr)["type"] == "welcome", "session B")
+    serve = {"service": "serve", "lifetime_seconds": 30,
+             "options": {"listen": "127.0.0.1:0"}}
+    r = A.call("start", serve)
+    check(r["ok"], f"A start: {r}")
+    sid = r["result"]["service_id"]
+    st = A.call("stop", {"service_id": sid})
+    check(st["ok"] and st["result"]["record_bytes"] > 0, f"A stop: {st}")
+    folder, = os.listdir(tmp)
+    check(f"{sid}.record.json" in os.listdir(os.path.join(tmp, folder)),
+          "A's record file")
+    # B starts two services while A's stopped one waits: neither takes
+    # A's slot, and a relay of B may forward to B's own server, TCP too
+    rb = B.call("start", serve)
+    check(rb["ok"], f"B start: {rb}")
+    lis = rb["result"]["listening"]
+    relay = B.call("start", {"service": "relay", "lifetime_seconds": 30,
+                             "options": {"listen": "127.0.0.1:0",
+                                         "forward": lis,
+                                         "tcp-passthrough": True}})
+    check(relay["ok"], f"B's relay to its own server: {relay}")
+    r = B.call("record", {"service_id": sid, "offset": 0})
+    check(not r["ok"] and r["error"]["code"] == "NP_ENOENT",
+          f"B read A's record: {r}")
+    text = record_of(A, sid)
+    check(len(text.encode()) == st["result"]["record_bytes"],
+          f"A's record: {len(text)} of {st['result']['record_bytes']} bytes")
+    check(json.loads(text)["config"]["protocol"] == "serve", "A's record")
+    # fetched: the slot, record and file are gone
+    r = A.call("record", {"service_id": sid, "offset": 0})
+    check(not r["ok"] and r["error"]["code"] == "NP_ENOENT",
+          f"A's record after the last piece: {r}")
+    check(f"{sid}.record.json" not in os.listdir(os.path.join(tmp, folder)),
+          "A's record file left after the fetch")
+    for i in (rb, relay):
+        check(B.call("stop", {"service_id": i["result"]["service_id"]})["ok"],
+              "B stop")
+    A.close()
+    B.close()
+    log = a.stop()
+    check(f"{sid}: record fetched" in log, "release not logged")
+    check(os.listdir(tmp) == [], f"agent folder left: {os.listdir(tmp)}")
+    print("two sessions: A's stopped service keeps its record while B "
+          "starts services; fetching it releases slot and file")
 
 
 def lockout(token, secret):
@@ -327,6 +432,7 @@ def main():
     token_files()
     token, secret = ap.token_file(TMP)
     attacks(token, secret)
+    two_sessions(token, secret)
     lockout(token, secret)
     print("agent_security_test: ok")
 

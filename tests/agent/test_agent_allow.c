@@ -3,7 +3,9 @@
  * through the command's own table (serve, relay) and the agent's rules
  * on top - an address of this host (not a wildcard), port 0 or >= 1024,
  * a lifetime within what is left, nothing that names a file, no option
- * the agent sets, a relay forwarding only to the peer or to this host.
+ * the agent sets, a relay forwarding only to a port >= 1024 of the peer
+ * or to a service of the same session (never to another port of this
+ * host, loopback included), its TCP passthrough only to such a service.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -12,6 +14,9 @@
 #include "np_test.h"
 
 static struct sockaddr_in peer;
+/* the session's running services: 127.0.0.1:9000 once set */
+static struct sockaddr_storage own[1];
+static struct np_agent_targets to = {.own = own};
 
 static int allow(enum np_agent_kind k, const char *opts, double life,
                  const char *want) {
@@ -19,8 +24,7 @@ static int allow(enum np_agent_kind k, const char *opts, double life,
   const char *listen = NULL;
   struct np_errbuf eb = {{0}};
   ASSERT_NOT_NULL(o);
-  int rc = np_agent_allow(k, o, life, 100.0, (struct sockaddr *)&peer, &argv,
-                          &listen, &eb);
+  int rc = np_agent_allow(k, o, life, 100.0, &to, &argv, &listen, &eb);
   if (rc == 0) {
     ASSERT_NOT_NULL(argv);
     ASSERT_STR_EQ(listen, cJSON_GetObjectItem(o, "listen")->valuestring);
@@ -43,6 +47,7 @@ static int allow(enum np_agent_kind k, const char *opts, double life,
 int main(void) {
   peer.sin_family = AF_INET;
   inet_pton(AF_INET, "127.0.0.9", &peer.sin_addr);
+  to.peer = (const struct sockaddr *)&peer;
   /* allowed: the argv the child runs (the agent adds its own options) */
   ASSERT_OK(allow(NP_AGENT_SERVE,
                   "{\"listen\":\"127.0.0.1:0\",\"backend\":\"raw\","
@@ -54,18 +59,30 @@ int main(void) {
   ASSERT_OK(allow(NP_AGENT_SERVE, "{\"listen\":\"127.0.0.1:1024\"}", 100,
                   NULL));
   ASSERT_OK(allow(NP_AGENT_SERVE, "{\"listen\":\"[::1]:0\"}", 1, NULL));
+  /* a relay to the peer (any port >= 1024), without TCP passthrough */
   ASSERT_OK(allow(NP_AGENT_RELAY,
                   "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9000\","
-                  "\"loss-percent\":1,\"tcp-passthrough\":true}",
+                  "\"loss-percent\":1,\"tcp-passthrough\":false}",
                   5,
                   "[\"relay\",\"--listen\",\"127.0.0.1:0\",\"--forward\","
-                  "\"127.0.0.9:9000\",\"--loss-percent\",\"1\","
-                  "\"--tcp-passthrough\"]"));
+                  "\"127.0.0.9:9000\",\"--loss-percent\",\"1\"]"));
+  /* to one of the session's services, TCP passthrough included */
+  struct sockaddr_in *svc = (struct sockaddr_in *)&own[0];
+  svc->sin_family = AF_INET;
+  svc->sin_port = htons(9000);
+  inet_pton(AF_INET, "127.0.0.1", &svc->sin_addr);
+  to.nown = 1;
   ASSERT_OK(allow(NP_AGENT_RELAY,
                   "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.1:9000\","
-                  "\"tcp-passthrough\":false}",
+                  "\"tcp-passthrough\":true}",
                   5, "[\"relay\",\"--listen\",\"127.0.0.1:0\",\"--forward\","
-                     "\"127.0.0.1:9000\"]"));
+                     "\"127.0.0.1:9000\",\"--tcp-passthrough\"]"));
+  /* ... its address and port, not another port of it */
+  ASSERT_EQ(allow(NP_AGENT_RELAY,
+                  "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.1:9001\"}",
+                  5, "neither the session's own address nor a service"),
+            NP_EUSAGE);
+  to.nown = 0;
   /* refused, each with its rule */
   static const struct {
     enum np_agent_kind kind;
@@ -114,6 +131,28 @@ int main(void) {
        "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9\","
        "\"tcp-passthrough\":1}",
        5, "a flag"},
+      /* this host's loopback-only services are no relay targets */
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.1:22\"}", 5,
+       "options/forward '127.0.0.1:22': port 22 is privileged"},
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.1:5432\"}", 5,
+       "neither the session's own address nor a service"},
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"[::1]:5432\"}", 5,
+       "neither the session's own address nor a service"},
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.1:9000\","
+       "\"tcp-passthrough\":true}",
+       5, "neither the session's own address nor a service"},
+      /* the peer, but a privileged port, or with TCP passthrough */
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:1023\"}", 5,
+       "privileged"},
+      {NP_AGENT_RELAY,
+       "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9000\","
+       "\"tcp-passthrough\":true}",
+       5, "options/tcp-passthrough: only to a service of this session"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     if (allow(bad[i].kind, bad[i].opts, bad[i].life, bad[i].why) == 0)

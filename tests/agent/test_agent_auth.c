@@ -1,9 +1,10 @@
 /*
- * test_agent_auth.c - the token file's rules (owner-only, ours, regular,
- * 64..1024 hex digits; every refusal names the file and never shows its
- * content) and the handshake MACs against values computed independently
- * (Python's hmac, docs/agent.md's recipe), both sides' labels apart, the
- * constant-time check refusing any difference.
+ * test_agent_auth.c - the token file's rules (owner-only, ours, regular -
+ * a FIFO refused at once, not waited on - 64..1024 hex digits; every
+ * refusal names the file and never shows its content) and the handshake
+ * MACs against values computed independently (Python's hmac,
+ * docs/agent.md's recipe), both sides' labels apart, the constant-time
+ * check refusing any difference.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,6 +81,14 @@ static void test_token_file(void) {
   ASSERT_EQ(load(link, &t, &eb), NP_EACCES);
   ASSERT_EQ(load(missing, &t, &eb), NP_ENOENT);
   ASSERT_EQ(load(dir, &t, &eb), NP_EACCES);
+  /* a FIFO: refused at once, not an open that waits for a writer */
+  char fifo[300];
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  ASSERT_OK(mkfifo(fifo, 0600));
+  ASSERT_EQ(load(fifo, &t, &eb), NP_EACCES);
+  ASSERT_TRUE(strstr(eb.msg, "not a regular file") != NULL);
+  ASSERT_TRUE(strstr(eb.msg, fifo) != NULL);
+  unlink(fifo);
   if (geteuid() == 0) {
     const char *p = put("theirs", GOOD, 0600);
     ASSERT_OK(chown(p, 65534, 65534));

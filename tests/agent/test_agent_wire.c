@@ -4,7 +4,8 @@
  * each kind of bad message refused with its code (size, depth, syntax,
  * non-finite numbers, schema: wrong tag, extra field, unknown action,
  * arguments of another shape), encoding limits, incremental receipt over
- * a socket pair byte by byte, hex.
+ * a socket pair byte by byte, hex; peer bytes in error lines (member
+ * names, schema pointers) escaped to printable ASCII.
  */
 #include <string.h>
 #include <sys/socket.h>
@@ -211,6 +212,51 @@ static void test_encode_and_rx(void) {
   cJSON_Delete(m);
 }
 
+/* Peer bytes in error lines: printable ASCII only, escapes for the rest. */
+static int printable(const char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+      return 0;
+  return 1;
+}
+
+static void test_text_safe(void) {
+  char out[64];
+  ASSERT_EQ(np_agent_text_safe("a\nb\x1b[31m\x7f\xc3\xa9\\ ok", 100, out,
+                               sizeof out),
+            strlen(out));
+  ASSERT_STR_EQ(out, "a\\x0ab\\x1b[31m\\x7f\\xc3\\xa9\\ ok");
+  /* whole escapes only, within in_len and out_len */
+  np_agent_text_safe("ab\ncd", 100, out, 6);
+  ASSERT_STR_EQ(out, "ab");
+  np_agent_text_safe("ab\ncd", 2, out, sizeof out);
+  ASSERT_STR_EQ(out, "ab");
+  np_agent_text_safe("ab", 2, out, 1);
+  ASSERT_STR_EQ(out, "");
+  /* a member name twice, with a forged log line in it */
+  cJSON *m = NULL;
+  enum np_agent_type t;
+  struct np_errbuf eb = {{0}};
+  static const char dup[] =
+      "{\"schema\":\"netproof/agent/1\",\"type\":\"hello\","
+      "\"a\\nnetproof-bench agent: forged\\u001b\xc3\xa9\":1,"
+      "\"a\\nnetproof-bench agent: forged\\u001b\xc3\xa9\":2}";
+  ASSERT_EQ(np_agent_msg_parse(S, dup, strlen(dup), &m, &t, &eb), NP_EPARSE);
+  if (!printable(eb.msg) ||
+      strstr(eb.msg, "a\\x0anetproof-bench agent: forged\\x1b\\xc3\\xa9") ==
+          NULL)
+    NP_TEST_FAIL_("duplicate member: '%s'", eb.msg);
+  /* a member the schema does not know, named with control bytes */
+  static const char extra[] =
+      "{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"" N64
+      "\",\"x\\r\\ny\\u0007\":{\"z\\n\":1}}";
+  memset(&eb, 0, sizeof eb);
+  ASSERT_EQ(np_agent_msg_parse(S, extra, strlen(extra), &m, &t, &eb),
+            NP_ESCHEMA);
+  if (!printable(eb.msg))
+    NP_TEST_FAIL_("schema error: '%s'", eb.msg);
+}
+
 static void test_hex(void) {
   unsigned char b[4] = {0x00, 0x7f, 0x80, 0xff}, back[4];
   char hex[9];
@@ -229,6 +275,7 @@ int main(void) {
   test_types();
   test_refused();
   test_encode_and_rx();
+  test_text_safe();
   test_hex();
   np_agent_schema_free(S);
   return 0;

@@ -6,13 +6,15 @@
  * a count on either host, a kernel delta, one stack claimed for both, the
  * server on another machine or build, a verdict flipped, the server's
  * life or a snapshot moved off the run, a socket of another server, the
- * server record gone, a far part on a record without --agent.
+ * server record gone, a far part on a record without --agent, and a
+ * --agent record without its far part (the self-check and the schema).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "np_json.h"
 #include "np_results_far.h"
+#include "np_schema.h"
 #include "np_test.h"
 #include "np_time.h"
 
@@ -75,6 +77,22 @@ static void shift(cJSON *d, const char *ptr, int64_t ms) {
   ASSERT_OK(np_time_parse(at(d, ptr)->valuestring, &t));
   np_time_utc_format(t + ms, buf, sizeof buf);
   set_str(d, ptr, buf);
+}
+
+/* The run schema's errors that say the far part is missing. */
+static void on_schema(void *ctx, const char *pointer, const char *keyword,
+                      const char *reason) {
+  size_t *n = ctx;
+  (void)pointer;
+  (void)keyword;
+  if (strcmp(reason, "missing required property \"far\"") == 0)
+    (*n)++;
+}
+
+static size_t far_missing(const struct np_schema *run, const cJSON *d) {
+  size_t n = 0;
+  (void)np_schema_validate(run, d, on_schema, &n);
+  return n;
 }
 
 typedef void (*tamper_fn)(cJSON *d);
@@ -162,11 +180,24 @@ int main(int argc, char **argv) {
                     s.ptrs, cases[i].ptr);
     cJSON_Delete(d);
   }
-  /* a record without a far part is not this rule's */
+  /* a udp --agent record without its far part: caught, by the run
+   * schema too (config.agent -> far required) */
+  struct np_schema *run = NULL;
+  struct np_errbuf eb = {{0}};
+  ASSERT_OK(np_schema_builtin("run", &run, &eb));
+  ASSERT_EQ(far_missing(run, orig), 0);
   cJSON *d = cJSON_Duplicate(orig, 1);
   cJSON_DeleteItemFromObject(d, "far");
+  memset(&s, 0, sizeof s);
+  ASSERT_EQ(np_results_far_check(d, on_problem, &s), 1);
+  ASSERT_STR_EQ(s.ptrs, "/far ");
+  ASSERT_GT(far_missing(run, d), 0);
+  /* a udp-external record without --agent needs none */
+  cJSON_DeleteItemFromObject(at(d, "/config"), "agent");
   ASSERT_EQ(np_results_far_check(d, on_problem, &s), 0);
+  ASSERT_EQ(far_missing(run, d), 0);
   cJSON_Delete(d);
+  np_schema_free(run);
   cJSON_Delete(orig);
   printf("test_results_far: the real record clean, %zu tamperings caught\n",
          sizeof cases / sizeof cases[0]);

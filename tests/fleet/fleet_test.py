@@ -17,7 +17,10 @@ on this machine, and netproof-report merge's refusals.
   - refused, one line naming the folder and the reason, exit 2, nothing
     written: a missing slice, a slice twice, a slice of another plan, a
     folder that is not a shard, a shard short of a repetition, a shard a
-    runner still holds, an output folder that is not empty.
+    runner still holds, an output folder that is not empty, a suite.json
+    whose shard index or count is no integer within --shard's bounds
+    (0 <= K < N <= 1000), more folders than a plan has shards (300 are
+    checked like any other number).
 
 usage: fleet_test.py BENCH REPORT VALIDATE SRCDIR
 """
@@ -192,6 +195,33 @@ def main():
         check(os.listdir("x7") == ["keep"], "non-empty output: written into")
         r = merge(par, "par/merged")
         check(r.returncode == 2, "merge into an existing set")
+        # a shard's index and count as its suite.json says them: integers
+        # within --shard's bounds, or refused before anything is computed
+        for name, index, count, pat in [
+                ("zero", 0, 0, r"/shard/count: 0, not an integer 1\.\.1000"),
+                ("negative", -1, 4, r"/shard/index: -1, not an integer "
+                 r"0\.\.3"),
+                ("half", 0.5, 4, r"/shard/index: 0\.5, not an integer"),
+                ("huge", 0, 1e300, r"/shard/count: 1.*e\+300, not an "
+                 r"integer"),
+                ("text", 0, "4", r"/shard/count: not a number")]:
+            shutil.copytree("par/shard-0", name)
+            with open(f"{name}/suite.json") as f:
+                s = json.load(f)
+            s["shard"]["index"], s["shard"]["count"] = index, count
+            with open(f"{name}/suite.json", "w") as f:
+                json.dump(s, f)
+            refused([name], f"x-{name}",
+                    rf"^netproof-report merge: {name}/suite\.json: {pat}",
+                    f"shard {index}/{count}")
+        # as many folders as --shard has slices, no fixed cap below it
+        refused(["par/shard-0"] * 300, "x10",
+                r"^netproof-report merge: par/shard-0: shard 0/4 again",
+                "300 folders")
+        refused(["par/shard-0"] * 1001, "x11",
+                r"^netproof-report merge: par/shard-0: more than 1000 "
+                r"folders \(a plan has at most 1000 shards\)",
+                "1001 folders")
 
         # an until_stable plan: each slice stops where its rule says
         st = json.load(open(PLAN))

@@ -4,7 +4,9 @@
  * configuration in exactly one slice, the same cut twice, the slices'
  * estimates adding up to the plan's and within the greedy bound (no slice
  * above the mean plus the longest configuration); more slices than
- * configurations refused; the suite.json object lists the slice's ids.
+ * configurations refused, and 0 slices; the suite.json object lists the
+ * slice's ids, and reading one back refuses what --shard would (counts
+ * outside 1..1000, an index outside 0..N-1, non-integers).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -34,6 +36,47 @@ static void test_parse(void) {
     ASSERT_UINT_EQ(k, 9);
     ASSERT_UINT_EQ(n, 9);
     ASSERT_TRUE(strncmp(eb.msg, "--shard '", 9) == 0);
+  }
+}
+
+/* suite.json's shard object read back: integers within the --shard
+ * bounds, or one line naming the field; the outputs untouched then. */
+static void test_read(void) {
+  unsigned k = 7, n = 7;
+  struct np_errbuf eb = {{0}};
+  cJSON *o = cJSON_Parse("{\"index\":3,\"count\":4}");
+  ASSERT_OK(np_matrix_shard_read(o, &k, &n, &eb));
+  ASSERT_UINT_EQ(k, 3);
+  ASSERT_UINT_EQ(n, 4);
+  cJSON_Delete(o);
+  static const struct {
+    const char *json, *why;
+  } bad[] = {
+      {"{\"index\":0,\"count\":0}", "/shard/count: 0, not an integer 1..1000"},
+      {"{\"index\":0,\"count\":-1}", "/shard/count: -1,"},
+      {"{\"index\":0,\"count\":1.5}", "/shard/count: 1.5,"},
+      {"{\"index\":0,\"count\":1001}", "/shard/count: 1001,"},
+      {"{\"index\":0,\"count\":1e300}", "e+300, not an integer 1..1000"},
+      {"{\"index\":0,\"count\":\"4\"}", "/shard/count: not a number"},
+      {"{\"index\":0}", "/shard/count: missing"},
+      {"{\"index\":-1,\"count\":4}", "/shard/index: -1, not an integer 0..3"},
+      {"{\"index\":4,\"count\":4}", "/shard/index: 4,"},
+      {"{\"index\":0.5,\"count\":4}", "/shard/index: 0.5,"},
+      {"{\"index\":-1e300,\"count\":4}", "e+300, not an integer 0..3"},
+      {"{\"count\":4}", "/shard/index: missing"},
+      {"[0,4]", "/shard: not an object"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    o = cJSON_Parse(bad[i].json);
+    ASSERT_NOT_NULL(o);
+    k = n = 9;
+    eb.msg[0] = '\0';
+    ASSERT_EQ(np_matrix_shard_read(o, &k, &n, &eb), NP_EUSAGE);
+    ASSERT_UINT_EQ(k, 9);
+    ASSERT_UINT_EQ(n, 9);
+    if (strstr(eb.msg, bad[i].why) == NULL)
+      NP_TEST_FAIL_("%s: '%s' lacks '%s'", bad[i].json, eb.msg, bad[i].why);
+    cJSON_Delete(o);
   }
 }
 
@@ -90,6 +133,11 @@ static void test_plan(const char *path) {
                                    &eb),
             NP_EUSAGE);
   ASSERT_NOT_NULL(strstr(eb.msg, "a slice would be empty"));
+  /* no slices: refused (it once allocated none and wrote the first) */
+  eb.msg[0] = '\0';
+  ASSERT_EQ(np_matrix_shard_assign(p, 0, a, NULL, &eb), NP_EUSAGE);
+  ASSERT_NOT_NULL(strstr(eb.msg, "0 slices"));
+  ASSERT_TRUE(np_matrix_shard_json(p, 0, 0, &eb) == NULL);
   free(a);
   free(b);
   np_matrix_plan_free(p);
@@ -98,6 +146,7 @@ static void test_plan(const char *path) {
 int main(int argc, char **argv) {
   ASSERT_EQ(argc, 2);
   test_parse();
+  test_read();
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/bench/plans", argv[1]);
   DIR *d = opendir(dir);
