@@ -92,7 +92,8 @@ static void point(cJSON *arr, const char *series, double x, double y,
   np_json_add_number(b, "median", y);
   np_json_add_number(b, "min", y);
   np_json_add_number(b, "max", y);
-  cJSON_AddItemToObject(b, "runs", np_report_run_ids(c, 1));
+  /* the runs median_of drew from: the passed ones, or all when none passed */
+  cJSON_AddItemToObject(b, "runs", np_report_run_ids(c, c->npassed > 0));
   cJSON_AddItemToArray(arr, b);
 }
 
