@@ -10,6 +10,7 @@
 #include "np_bench_record_sections.h"
 #include "np_json.h"
 #include "np_udp_open.h"
+#include "np_udp_record.h"
 #include "np_udp_external.h"
 #include "np_udp_target.h"
 
@@ -76,10 +77,7 @@ static cJSON *counters_json(const struct np_udp_counters *c, int64_t lost) {
   NUM(o, "sequence_errors", c->sequence_errors);
   NUM(o, "send_errors", c->send_errors);
   NUM(o, "truncated", c->truncated);
-  cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
-  for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
-    if (c->errno_counts[i])
-      NUM(e, np_errno_name(c->errnos[i]), c->errno_counts[i]);
+  np_udp_record_errnos(o, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
   return o;
 }
 
@@ -97,17 +95,7 @@ static cJSON *sockets_json(const struct np_udp_result *res,
       "external.server)");
   cJSON *l = cJSON_AddArrayToObject(o, "list");
   for (uint32_t i = 0; l && i < res->nsocks; i++) {
-    const struct np_udp_sock_report *s = &res->socks[i];
-    struct np_bench_socket b = {.role = "client",
-                                .index = s->index,
-                                .thread = s->lane,
-                                .rcvbuf_requested = s->rcvbuf_requested,
-                                .rcvbuf_effective = s->rcvbuf_effective,
-                                .sndbuf_requested = s->sndbuf_requested,
-                                .sndbuf_effective = s->sndbuf_effective,
-                                .drops = s->drops_after - s->drops_before,
-                                .rxq_ovfl_last = s->rxq_ovfl_last};
-    cJSON_AddItemToArray(l, np_bench_record_socket(&b));
+    cJSON_AddItemToArray(l, np_udp_record_socket(&res->socks[i], "client"));
   }
   return o;
 }

@@ -152,11 +152,30 @@ static cJSON *counters_json(const struct np_udp_counters *c,
   NUM(o, "server_send_errors", c->server_send_errors);
   NUM(o, "truncated", c->truncated);
   NUM(o, "cross_thread_requests", c->cross_thread);
-  cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
-  for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
-    if (c->errno_counts[i])
-      NUM(e, np_errno_name(c->errnos[i]), c->errno_counts[i]);
+  np_udp_record_errnos(o, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
   return o;
+}
+
+void np_udp_record_errnos(cJSON *o, const int *errnos,
+                          const uint64_t *counts, size_t n) {
+  cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
+  for (size_t i = 0; e && i < n; i++)
+    if (counts[i])
+      NUM(e, np_errno_name(errnos[i]), counts[i]);
+}
+
+cJSON *np_udp_record_socket(const struct np_udp_sock_report *s,
+                            const char *role) {
+  struct np_bench_socket b = {.role = role,
+                              .index = s->index,
+                              .thread = s->lane,
+                              .rcvbuf_requested = s->rcvbuf_requested,
+                              .rcvbuf_effective = s->rcvbuf_effective,
+                              .sndbuf_requested = s->sndbuf_requested,
+                              .sndbuf_effective = s->sndbuf_effective,
+                              .drops = s->drops_after - s->drops_before,
+                              .rxq_ovfl_last = s->rxq_ovfl_last};
+  return np_bench_record_socket(&b);
 }
 
 static cJSON *sockets_json(const struct np_udp_result *res,
@@ -175,17 +194,8 @@ static cJSON *sockets_json(const struct np_udp_result *res,
   cJSON *a = cJSON_AddArrayToObject(o, "list");
   for (uint32_t i = 0; i < res->nsocks; i++) {
     const struct np_udp_sock_report *s = &res->socks[i];
-    struct np_bench_socket b = {
-        .role = s->role == NP_UDP_ROLE_SERVER ? "server" : "client",
-        .index = s->index,
-        .thread = s->lane,
-        .rcvbuf_requested = s->rcvbuf_requested,
-        .rcvbuf_effective = s->rcvbuf_effective,
-        .sndbuf_requested = s->sndbuf_requested,
-        .sndbuf_effective = s->sndbuf_effective,
-        .drops = s->drops_after - s->drops_before,
-        .rxq_ovfl_last = s->rxq_ovfl_last};
-    cJSON *e = np_bench_record_socket(&b);
+    cJSON *e = np_udp_record_socket(
+        s, s->role == NP_UDP_ROLE_SERVER ? "server" : "client");
     if (e)
       cJSON_AddStringToObject(e, "drops_source",
                               s->rxq_ovfl_last >= 0

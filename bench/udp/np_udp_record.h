@@ -24,6 +24,14 @@ cJSON *np_udp_config_json(const struct np_udp_config *cfg,
                           const struct np_udp_layout *layout, int argc,
                           char **argv);
 
+/* Parts every udp record kind writes alike (udp, udp-external, serve,
+ * udp-stream): o.send_errnos = {errno name: count} over the n slots that
+ * counted any; one sockets.list row of s under role ("client", "server"). */
+void np_udp_record_errnos(cJSON *o, const int *errnos,
+                          const uint64_t *counts, size_t n);
+cJSON *np_udp_record_socket(const struct np_udp_sock_report *s,
+                            const char *role);
+
 /* The whole record.  argv (argc entries, may be NULL) is stored as
  * config.command.  The status (and *v's exit code) follows from the checks
  * and res->run.signal (np_bench_status_of).  *out owns a new tree on

@@ -16,6 +16,7 @@
 #include "np_bench_record_sections.h"
 #include "np_json.h"
 #include "np_udp_msg.h"
+#include "np_udp_record.h"
 #include "np_udp_serve.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
@@ -87,17 +88,7 @@ static cJSON *sockets_json(const struct np_udp_result *res) {
       "when serving began and after the loops stopped");
   cJSON *l = cJSON_AddArrayToObject(o, "list");
   for (uint32_t i = 0; l && i < res->nsocks; i++) {
-    const struct np_udp_sock_report *s = &res->socks[i];
-    struct np_bench_socket b = {.role = "server",
-                                .index = s->index,
-                                .thread = s->lane,
-                                .rcvbuf_requested = s->rcvbuf_requested,
-                                .rcvbuf_effective = s->rcvbuf_effective,
-                                .sndbuf_requested = s->sndbuf_requested,
-                                .sndbuf_effective = s->sndbuf_effective,
-                                .drops = s->drops_after - s->drops_before,
-                                .rxq_ovfl_last = s->rxq_ovfl_last};
-    cJSON_AddItemToArray(l, np_bench_record_socket(&b));
+    cJSON_AddItemToArray(l, np_udp_record_socket(&res->socks[i], "server"));
   }
   return o;
 }
@@ -131,10 +122,8 @@ static cJSON *serve_json(const struct np_udp_config *cfg,
   NUM(t, "echoed", c->server_replied);
   NUM(t, "send_errors", c->server_send_errors);
   NUM(t, "truncated", c->truncated);
-  cJSON *e = cJSON_AddObjectToObject(t, "send_errnos");
-  for (int i = 0; e && i < NP_UDP_MAX_ERRNOS; i++)
-    if (c->errno_counts[i])
-      NUM(e, np_errno_name(c->errnos[i]), c->errno_counts[i]);
+  np_udp_record_errnos(t, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(t, "send_errnos");
   cJSON *l = cJSON_AddArrayToObject(o, "sockets");
   for (uint32_t i = 0; l && i < res->nsocks; i++) {
     const struct np_udp_sock_report *s = &res->socks[i];

@@ -12,6 +12,7 @@
 #include "np_bench_record_sections.h"
 #include "np_json.h"
 #include "np_udp_open.h"
+#include "np_udp_record.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
@@ -113,10 +114,8 @@ static cJSON *counters_json(const struct np_udp_stream_counters *c) {
   NUM(o, "gro_receives", c->gro_receives);
   NUM(o, "gro_max_segments", c->gro_max_segments);
   NUM(o, "negative_delay", c->negative_delay);
-  cJSON *e = cJSON_AddObjectToObject(o, "send_errnos");
-  for (int i = 0; e && i < 4; i++)
-    if (c->errno_counts[i])
-      NUM(e, np_errno_name(c->errnos[i]), c->errno_counts[i]);
+  np_udp_record_errnos(o, c->errnos, c->errno_counts,
+                       sizeof c->errnos / sizeof c->errnos[0]);
   return o;
 }
 
