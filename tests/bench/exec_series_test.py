@@ -9,7 +9,8 @@ from each line a program prints as it runs.
   - the intervals hold every sample once, with the right mean;
   - a matching line that is not a number fails the series check, never a
     zero; no sample at all fails it too; usage errors are one line, exit 2;
-  - through a plan (series + interval) the suite self-checks clean, and
+  - through a plan (series + interval) the suite self-checks clean, its
+    page has the series' chart and table row, and
     the self-check catches a changed value, times that go backwards, a
     changed interval mean and a changed interval.
 usage: exec_series_test.py NETPROOF_BENCH NETPROOF_REPORT NETPROOF_VALIDATE"""
@@ -126,6 +127,15 @@ def suite(d):
     rp = os.path.join(runs, cid, "rep-1.json")
     code, text = selfcheck(out)
     check(code == 0, f"self-check clean: {text}")
+    rep = os.path.join(d, "report")
+    r = subprocess.run([REPORT, "--results", out, "--output", rep],
+                       capture_output=True, text=True)
+    md = open(os.path.join(rep, "index.md")).read() if r.returncode == 0 else ""
+    check(r.returncode == 0 and "### Time series: rate" in md and
+          os.path.exists(os.path.join(rep, "assets",
+                                      "suite-series-rate-%s.svg" % cid)) and
+          "| %s | %s/rep-1 | 4 |" % (cid, cid) in md,
+          f"the page shows the series: {r.returncode} {r.stderr} {md[-800:]}")
     orig = open(rp).read()
 
     def forged(edit, word, what):
