@@ -137,7 +137,7 @@ done:
 static int one_series(struct np_report_ctx *ctx,
                       const struct np_results_set *s,
                       const struct np_results_config **cfg, size_t ncfg,
-                      const cJSON *decl) {
+                      const cJSON *decl, cJSON *rows) {
   const char *name = np_json_get_string(decl, "name", "?");
   const char *unit = np_json_get_string(decl, "unit", "");
   char md_name[128], md_unit[64];
@@ -165,9 +165,17 @@ static int one_series(struct np_report_ctx *ctx,
     for (size_t r = 0; r < cfg[i]->nruns && run == NULL; r++)
       if (cfg[i]->runs[r].passed && series_in(cfg[i]->runs[r].doc, name))
         run = &cfg[i]->runs[r];
+    cJSON *row = cJSON_CreateObject();
+    if (row == NULL || rows == NULL || !cJSON_AddItemToArray(rows, row)) {
+      cJSON_Delete(row);
+      return NP_ENOMEM;
+    }
+    cJSON_AddStringToObject(row, "series", name);
+    cJSON_AddStringToObject(row, "config", cfg[i]->id);
     if (run == NULL) {
       fprintf(ctx->md, "| %s | no passed run | - | - | - | - | - |\n",
               cfg[i]->id);
+      cJSON_AddNullToObject(row, "run");
       continue;
     }
     const cJSON *m = series_in(run->doc, name), *e;
@@ -177,8 +185,16 @@ static int one_series(struct np_report_ctx *ctx,
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(m, "intervals"))
       empty += np_json_get_number(e, "count", 0) == 0;
     char a[48], b[48];
-    np_fmt_num(a, sizeof a, t3 > 0 ? mean_of(samples, 0, t3) : NAN, 3);
-    np_fmt_num(b, sizeof b, t3 > 0 ? mean_of(samples, n - t3, n) : NAN, 3);
+    double first = t3 > 0 ? mean_of(samples, 0, t3) : NAN,
+           last = t3 > 0 ? mean_of(samples, n - t3, n) : NAN;
+    np_fmt_num(a, sizeof a, first, 3);
+    np_fmt_num(b, sizeof b, last, 3);
+    cJSON_AddStringToObject(row, "run", run->id);
+    cJSON_AddNumberToObject(row, "samples", n);
+    cJSON_AddNumberToObject(row, "intervals", k);
+    cJSON_AddNumberToObject(row, "intervals_without_sample", empty);
+    np_json_add_number(row, "first_third_mean", first);
+    np_json_add_number(row, "last_third_mean", last);
     fprintf(ctx->md, "| %s | %s | %d | %d | %d | %s | %s |\n", cfg[i]->id,
             run->id, n, k, empty, a, b);
   }
@@ -192,10 +208,13 @@ static int one_series(struct np_report_ctx *ctx,
 int np_report_exec_series(struct np_report_ctx *ctx,
                           const struct np_results_set *s,
                           const struct np_results_config **cfg, size_t ncfg) {
-  const cJSON *decl;
+  const cJSON *decl, *all = np_json_pointer(s->suite, "/plan/exec/series");
   int rc = 0;
-  cJSON_ArrayForEach(decl, np_json_pointer(s->suite, "/plan/exec/series")) {
-    if ((rc = one_series(ctx, s, cfg, ncfg, decl)) != 0)
+  if (cJSON_GetArraySize(all) == 0)
+    return 0;
+  cJSON *rows = np_report_new_table(ctx, "exec_series", s);
+  cJSON_ArrayForEach(decl, all) {
+    if ((rc = one_series(ctx, s, cfg, ncfg, decl, rows)) != 0)
       break;
   }
   return rc;
