@@ -438,34 +438,46 @@ fail_stop:
   return rc;
 }
 
+/* v ended by itself (reaped now): lost, said in v->lost_why. */
+static int reap_ended(struct np_svc *v) {
+  int st;
+  char how[48];
+  if (v->lost || v->pid <= 0 || waitpid(v->pid, &st, WNOHANG) != v->pid)
+    return v->lost;
+  note_end(v, st, 1, "itself", "ended during the suite");
+  kill(-v->spawned, SIGKILL); /* what its group left behind */
+  status_text(v->exit_code, v->signo, how, sizeof how);
+  v->lost = 1;
+  snprintf(v->lost_why, sizeof v->lost_why,
+           "service %s ended during the suite (%s) after %.3f s; its "
+           "output: %.200s/output.txt",
+           v->name, how, np_time_mono_s() - v->t0, v->dir);
+  write_status(v);
+  return 1;
+}
+
+/* Another process holds v's address: lost.  No socket there at all is
+ * not (a server may close and reopen its listener between tests);
+ * np_matrix_services_check waits for it before the next repetition. */
+static int taken_over(struct np_svc *v, struct np_svc_seen *seen) {
+  if (v->lost || v->pid <= 0 || !v->has_check)
+    return v->lost;
+  np_svc_check_once(&v->ck, v->pid, 0, seen);
+  if (seen->ready || seen->foreign[0] == '\0')
+    return 0;
+  v->lost = 1;
+  snprintf(v->lost_why, sizeof v->lost_why,
+           "service %s (pid %ld) no longer holds its address: %s", v->name,
+           (long)v->pid, seen->foreign);
+  return 1;
+}
+
 int np_matrix_services_lost(struct np_matrix_services *s, char *why,
                             size_t len) {
   for (size_t i = 0; s && i < s->n; i++) {
     struct np_svc *v = &s->svc[i];
-    int st;
     struct np_svc_seen seen;
-    char how[48];
-    if (!v->lost && v->pid > 0 && waitpid(v->pid, &st, WNOHANG) == v->pid) {
-      note_end(v, st, 1, "itself", "ended during the suite");
-      kill(-v->spawned, SIGKILL); /* what its group left behind */
-      status_text(v->exit_code, v->signo, how, sizeof how);
-      v->lost = 1;
-      snprintf(v->lost_why, sizeof v->lost_why,
-               "service %s ended during the suite (%s) after %.3f s; its "
-               "output: %.200s/output.txt",
-               v->name, how, np_time_mono_s() - v->t0, v->dir);
-      write_status(v);
-    } else if (!v->lost && v->pid > 0 && v->has_check) {
-      np_svc_check_once(&v->ck, v->pid, 0, &seen);
-      if (!seen.ready) {
-        v->lost = 1;
-        snprintf(v->lost_why, sizeof v->lost_why,
-                 "service %s (pid %ld) no longer holds %s %s%s%s", v->name,
-                 (long)v->pid, v->ck.name, v->ck.text,
-                 seen.foreign[0] ? ": " : "", seen.foreign);
-      }
-    }
-    if (v->lost) {
+    if (reap_ended(v) || taken_over(v, &seen)) {
       snprintf(why, len, "%s", v->lost_why);
       return 1;
     }
@@ -473,26 +485,45 @@ int np_matrix_services_lost(struct np_matrix_services *s, char *why,
   return 0;
 }
 
+/* Before a repetition: v's address held by v again (looked up, nothing
+ * sent), within its ready_timeout_seconds; 0 or lost. */
+static int ready_again(struct np_svc *v) {
+  double limit = np_json_get_number(v->entry, "ready_timeout_seconds", 10);
+  double t0 = np_time_mono_s();
+  struct np_svc_seen seen;
+  if (reap_ended(v) || !v->has_check)
+    return v->lost;
+  while (!reap_ended(v) && !taken_over(v, &seen)) {
+    if (seen.ready)
+      return 0;
+    if (np_time_mono_s() - t0 > limit) {
+      v->lost = 1;
+      snprintf(v->lost_why, sizeof v->lost_why,
+               "service %s (pid %ld) holds no socket at %s %s for %g s",
+               v->name, (long)v->pid, v->ck.name, v->ck.text, limit);
+      return 1;
+    }
+    sleep_ms(20);
+  }
+  return v->lost;
+}
+
 int np_matrix_services_check(struct np_matrix_services *s,
                              struct np_errbuf *eb) {
-  char why[400];
-  if (np_matrix_services_lost(s, why, sizeof why))
-    return np_errbuf_set(eb, NP_ECHILD, "%s; the repetitions left are not "
-                                        "run",
-                         why);
   for (size_t i = 0; s && i < s->n; i++) {
     struct np_svc *v = &s->svc[i];
-    if (v->pid > 0 && np_time_mono_s() - v->t0 > v->lifetime) {
+    if (!v->lost && v->pid > 0 && np_time_mono_s() - v->t0 > v->lifetime) {
       stop_one(v, "lifetime_seconds reached");
       v->lost = 1;
       snprintf(v->lost_why, sizeof v->lost_why,
                "service %s: its lifetime_seconds (%g) ran out before the "
                "suite ended; stopped",
                v->name, v->lifetime);
+    }
+    if (v->lost || ready_again(v))
       return np_errbuf_set(eb, NP_ECHILD, "%s; the repetitions left are "
                                           "not run",
                            v->lost_why);
-    }
   }
   return 0;
 }

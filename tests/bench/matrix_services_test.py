@@ -6,8 +6,9 @@ records every service so the self-check can hold each passed repetition
 to the window where its service was ready and alive.  Loopback only;
 every listener here is bounded in time.
 
-- a foreign UDP echo already on the port: the plan's `serve` cannot bind
-  it and exits; the matrix exits 3 naming the service, its exit status and
+- a foreign UDP echo already on the port: the plan's `serve` (started
+  0.5 s late, so the check sees the foreign socket first) cannot bind it
+  and exits; the matrix exits 3 naming the service, its exit status and
   the foreign pid, and no repetition ran (the old check passed against the
   foreign echo and every repetition "passed" against it, exit 0);
 - the same with a foreign TCP listener and a tcp_connect service;
@@ -109,17 +110,20 @@ def sha256sum(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def serve(port, check="udp_bound", seconds=30):
+def serve(port, check="udp_bound", seconds=30, delay=0):
+    cmd = ["{bench}", "serve", "--listen", "127.0.0.1:%d" % port,
+           "--max-seconds", str(seconds)]
+    if delay:  # slow to start: the old check saw the foreign socket first
+        cmd = ["sh", "-c", "sleep %g; exec \"$0\" \"$@\"" % delay] + cmd
     return {"name": "echo",
-            "command": ["{bench}", "serve", "--listen", "127.0.0.1:%d" % port,
-                        "--max-seconds", str(seconds)],
+            "command": cmd,
             "ready": {check: "127.0.0.1:%d" % port},
             "ready_timeout_seconds": 5, "stop_timeout_seconds": 5}
 
 
-def tcp_service(port):
+def tcp_service(port, delay=0):
     # a TCP listener of its own, bounded to 30 s
-    code = ("import socket,time;s=socket.socket();"
+    code = ("import socket,time;time.sleep(%g);s=socket.socket();" % delay +
             "s.bind(('127.0.0.1',%d));s.listen(8);s.settimeout(0.2);"
             "end=time.time()+30\n"
             "while time.time()<end:\n"
@@ -175,8 +179,8 @@ def test_foreign_udp():
         fp = foreign("udp", port)
         out = os.path.join(TMP, "foreign-" + check)
         t0 = time.time()
-        p = run_matrix(plan("foreign-" + check, port, [serve(port, check)]),
-                       out)
+        p = run_matrix(plan("foreign-" + check, port,
+                            [serve(port, check, delay=0.5)]), out)
         stop(fp)
         err = p.stderr
         if p.returncode != 3 or "service echo exited before it was ready" \
@@ -202,7 +206,7 @@ def test_foreign_tcp():
     fp = foreign("tcp", port)
     out = os.path.join(TMP, "foreign-tcp")
     p = run_matrix(plan("foreign-tcp", uport,
-                        [serve(uport), tcp_service(port)]), out)
+                        [serve(uport), tcp_service(port, delay=0.5)]), out)
     stop(fp)
     if p.returncode != 3 or "service tcpsvc exited before it was ready" \
             not in p.stderr or \
