@@ -11,7 +11,9 @@
  * and every socket there held by the service or its descendants, never
  * by a process that had the port before: np_matrix_services_int.h;
  * bounded).  Before and after every repetition the runner looks again: a
- * service that ended, or no longer holds its address, fails the suite -
+ * service that ended, or whose address another process holds, or (before
+ * a repetition) that does not hold it again in ready_timeout_seconds,
+ * fails the suite -
  * the repetition it ended in is not counted (its record goes to kept/),
  * the rest are not run, and the matrix exits 3 naming it and its exit
  * status.  So does a service whose lifetime_seconds run out before the
@@ -54,15 +56,16 @@ int np_matrix_services_start(const struct np_matrix_plan *p,
                              struct np_matrix_services **out,
                              struct np_errbuf *eb);
 
-/* 1, with one line in why, when a service ended by itself or no longer
- * holds its ready address (looked up, nothing sent), now or before; 0
- * when all still run (or s is NULL).  After every repetition. */
+/* 1, with one line in why, when a service ended by itself or another
+ * process holds its ready address (looked up, nothing sent), now or
+ * before; 0 when all still run (or s is NULL).  After every repetition. */
 int np_matrix_services_lost(struct np_matrix_services *s, char *why,
                             size_t len);
 
 /* Before a repetition: NP_ECHILD with one line when a service is lost
- * (np_matrix_services_lost) or its lifetime is over (then stopped).
- * Accepts NULL. */
+ * (np_matrix_services_lost), does not hold its address again within its
+ * ready_timeout_seconds, or its lifetime is over (then stopped).  Accepts
+ * NULL. */
 int np_matrix_services_check(struct np_matrix_services *s,
                              struct np_errbuf *eb);
 
