@@ -154,6 +154,8 @@ static void note_end(struct np_svc *v, int st, int known, const char *by,
 
 /* ---- readiness -------------------------------------------------------- */
 
+static void note_exe(struct np_svc *v);
+
 /* Wait for the check, proved for the service's own process; 0, or
  * NP_ECHILD (exited) / NP_ETIMEDOUT. */
 static int wait_ready(struct np_svc *v, struct np_errbuf *eb) {
@@ -194,6 +196,7 @@ static int wait_ready(struct np_svc *v, struct np_errbuf *eb) {
       np_time_utc_now(v->ready_at, sizeof v->ready_at);
       v->ready_after = np_time_mono_s() - t0;
       v->seen = seen;
+      note_exe(v); /* again: a wrapper (sh -c 'exec ...') has exec'd by now */
       snprintf(v->ready, sizeof v->ready, "%s %s after %.3f s, held by pid %ld",
                v->ck.name, v->ck.text, v->ready_after,
                (long)seen.owners[0]);

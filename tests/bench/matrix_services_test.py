@@ -12,9 +12,10 @@ every listener here is bounded in time.
   the foreign pid, and no repetition ran (the old check passed against the
   foreign echo and every repetition "passed" against it, exit 0);
 - the same with a foreign TCP listener and a tcp_connect service;
-- a good suite (serve with udp_echo, a python TCP listener with
-  tcp_connect): exit 0, suite.json's session lists both services (pid,
-  exe SHA-256 equal to sha256sum of the program, ready_at, ended by the
+- a good suite (serve with udp_echo, started through `sh -c 'sleep 0.3;
+  exec ...'`, and a python TCP listener with tcp_connect): exit 0,
+  suite.json's session lists both services (pid, exe SHA-256 equal to
+  sha256sum of the program that answered, not of the shell, ready_at, ended by the
   runner at the suite's end, the owner pid), and the self-check passes;
   then suite.json forged so a passed repetition lies outside a service's
   window (ready_at later, ended_at earlier), and a service said to have
@@ -235,7 +236,7 @@ def forge(out, edit):
 def test_good_suite():
     port, tport = free_port("udp"), free_port("tcp")
     out = os.path.join(TMP, "good")
-    p = run_matrix(plan("good", port, [serve(port, "udp_echo"),
+    p = run_matrix(plan("good", port, [serve(port, "udp_echo", delay=0.3),
                                        tcp_service(tport)]), out)
     if p.returncode != 0:
         fail("good suite: exit %d: %s" % (p.returncode, p.stderr))
