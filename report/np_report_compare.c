@@ -4,7 +4,9 @@
  * self-check; an incomplete one is compared and said so), the comparison
  * (resultset/np_results_compare.h), its files (np_report_compare_out.c)
  * and the exit code - 1 when a configuration regresses beyond the noise
- * threshold, so the command can gate a CI job.
+ * threshold, so the command can gate a CI job; 5 when nothing regresses
+ * but the run counts could not have shown a regression (a gate that
+ * cannot fail does not pass; --allow-inconclusive makes that 0).
  *
  * --check DIR proves a comparison on file: compare.json is rebuilt from
  * the two sets' records with the options it states and compared field by
@@ -32,6 +34,7 @@ struct cmp_cli {
   const char *output;    /* --output DIR                              */
   const char *check;     /* --check DIR                               */
   int stats_opts;        /* an option that --check takes from the file */
+  int allow_inconclusive; /* --allow-inconclusive: that gate exits 0    */
   char map[256];         /* --map FROM=TO, split at '=' in place      */
   struct np_results_compare_opts o;
 };
@@ -40,7 +43,8 @@ static void usage(FILE *f) {
   fputs("usage: netproof-report compare BASE NEW --output DIR\n"
         "           [--alpha A] [--threshold PCT] [--metrics LIST]\n"
         "           [--base-only GLOB] [--new-only GLOB] [--map FROM=TO]\n"
-        "           [--base-label TEXT] [--new-label TEXT]\n"
+        "           [--base-label TEXT] [--new-label TEXT] "
+        "[--allow-inconclusive]\n"
         "       netproof-report compare BASE NEW --check DIR\n"
         "Compares the result set NEW with BASE configuration by "
         "configuration:\n"
@@ -59,11 +63,16 @@ static void usage(FILE *f) {
         "                   of one set: --map raw=uv)\n"
         "  --check DIR      rebuild DIR's comparison from the records and "
         "compare\n"
+        "  --allow-inconclusive  exit 0, not 5, when the gate is "
+        "inconclusive\n"
         "exit: 0 no regression (check: clean); 1 a configuration regresses "
         "beyond\n"
         "      the threshold, a set fails its self-check, or (check) DIR "
         "differs;\n"
-        "      2 usage or unreadable input; 3 run-time error\n",
+        "      2 usage or unreadable input; 3 run-time error; 5 inconclusive: "
+        "no\n"
+        "      regression, but too few runs a side to have shown one at "
+        "alpha\n",
         f);
 }
 
@@ -154,6 +163,8 @@ static int parse(struct cmp_cli *c, int argc, char **argv) {
       c->o.map_from = c->map;
       c->o.map_to = eq + 1;
       c->stats_opts = 1;
+    } else if (strcmp(a, "--allow-inconclusive") == 0) {
+      c->allow_inconclusive = 1;
     } else if (strcmp(a, "--base-label") == 0 && has && argv[i + 1][0]) {
       c->o.base_label = argv[++i];
     } else if (strcmp(a, "--new-label") == 0 && has && argv[i + 1][0]) {
@@ -229,9 +240,17 @@ static int load_set(const char *dir, struct np_results_set **out) {
   return 0;
 }
 
-/* One line per metric on stderr, and the differences in conditions. */
+/* The gate first, one line per metric on stderr, and the differences in
+ * conditions. */
 static void say(const cJSON *doc) {
   const cJSON *x, *tot = cJSON_GetObjectItemCaseSensitive(doc, "totals");
+  const char *gate = np_json_get_string(doc, "gate", "?");
+  if (strcmp(gate, "inconclusive") == 0)
+    fprintf(stderr, ME ": gate inconclusive: no regression, but these run "
+                    "counts could not have shown one\n");
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc,
+                                                         "gate_inconclusive"))
+    fprintf(stderr, ME ": inconclusive: %s\n", cJSON_GetStringValue(x));
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
     fprintf(stderr, ME ": not the same conditions: %s\n",
             cJSON_GetStringValue(x));
@@ -247,8 +266,11 @@ static void say(const cJSON *doc) {
               mt->name, np_json_get_number(t, mt->better, 0), mt->better,
               np_json_get_number(t, mt->worse, 0), mt->worse,
               np_json_get_number(t, "no significant change", 0));
+    if (mt != NULL && np_json_get_number(t, "inconclusive", 0) > 0)
+      fprintf(stderr, ", %.0f inconclusive",
+              np_json_get_number(t, "inconclusive", 0));
   }
-  fprintf(stderr, "; gate %s\n", np_json_get_string(doc, "gate", "?"));
+  fprintf(stderr, "; gate %s\n", gate);
 }
 
 /* Every file of DIR against the rendered tree t (compare.json only when
@@ -351,8 +373,10 @@ int np_report_compare_cli(int argc, char **argv) {
     say(doc);
     fprintf(stderr, ME ": wrote %zu files to %s\n", np_ftree_count(t),
             c.output);
-    code = strcmp(np_json_get_string(doc, "gate", ""), "fail") == 0
-               ? NP_EXIT_FAIL
+    const char *gate = np_json_get_string(doc, "gate", "");
+    code = strcmp(gate, "fail") == 0 ? NP_EXIT_FAIL
+           : strcmp(gate, "inconclusive") == 0 && !c.allow_inconclusive
+               ? NP_EXIT_INCONCLUSIVE
                : NP_EXIT_OK;
   }
 free_sets:

@@ -20,7 +20,9 @@
 /* argv[0] is "compare".  Returns the exit code: 0 no regression (check:
  * clean), 1 a regression beyond the threshold, a set failing its
  * self-check or (check) a file that differs, 2 usage or unreadable input,
- * 3 run-time error. */
+ * 3 run-time error, 5 (NP_EXIT_INCONCLUSIVE) no regression but a verdict
+ * that could not conclude at its run counts (0 with
+ * --allow-inconclusive). */
 int np_report_compare_cli(int argc, char **argv);
 
 /* Every output file of the comparison doc into a new tree *out.

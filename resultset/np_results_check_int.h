@@ -277,6 +277,12 @@ void np_chk_phase_seconds(const struct np_chk_rec *r, const char *ptr,
  * claims covered by the kernel's counts (np_results_check_kernel.c). */
 void np_chk_kernel(const struct np_chk_rec *r);
 
+/* Each session's services against its runs: the plan's names, every
+ * passed run inside each service's ready_at .. ended_at, none ended by
+ * itself in a complete session (np_results_check_services.c).  of[i]:
+ * run i's index in suite.json's sessions, or -1. */
+void np_chk_services(struct np_results_check *c, const long *of);
+
 /* Cross-file checks at the end (np_results_check_suite.c): fills out. */
 void np_chk_suite(struct np_results_check *c,
                   const struct np_matrix_plan *plan,
