@@ -33,6 +33,7 @@ struct cmp_cli {
   size_t ndirs;
   const char *output;    /* --output DIR                              */
   const char *check;     /* --check DIR                               */
+  int html;              /* --format html: compare.html too           */
   int stats_opts;        /* an option that --check takes from the file */
   int allow_inconclusive; /* --allow-inconclusive: that gate exits 0    */
   char map[256];         /* --map FROM=TO, split at '=' in place      */
@@ -44,7 +45,7 @@ static void usage(FILE *f) {
         "           [--alpha A] [--threshold PCT] [--metrics LIST]\n"
         "           [--base-only GLOB] [--new-only GLOB] [--map FROM=TO]\n"
         "           [--base-label TEXT] [--new-label TEXT] "
-        "[--allow-inconclusive]\n"
+        "[--allow-inconclusive] [--format md|html]\n"
         "       netproof-report compare BASE NEW --check DIR\n"
         "Compares the result set NEW with BASE configuration by "
         "configuration:\n"
@@ -65,6 +66,8 @@ static void usage(FILE *f) {
         "compare\n"
         "  --allow-inconclusive  exit 0, not 5, when the gate is "
         "inconclusive\n"
+        "  --format html    also compare.html, the comparison as one offline "
+        "page\n"
         "exit: 0 no regression (check: clean); 1 a configuration regresses "
         "beyond\n"
         "      the threshold, a set fails its self-check, or (check) DIR "
@@ -163,6 +166,15 @@ static int parse(struct cmp_cli *c, int argc, char **argv) {
       c->o.map_from = c->map;
       c->o.map_to = eq + 1;
       c->stats_opts = 1;
+    } else if (strcmp(a, "--format") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "html") != 0 && strcmp(v, "md") != 0) {
+        fprintf(stderr, ME ": --format %s: expected md (compare.md, .csv, "
+                           ".json and charts) or html (those and "
+                           "compare.html)\n", v);
+        return NP_EUSAGE;
+      }
+      c->html = strcmp(v, "html") == 0;
     } else if (strcmp(a, "--allow-inconclusive") == 0) {
       c->allow_inconclusive = 1;
     } else if (strcmp(a, "--base-label") == 0 && has && argv[i + 1][0]) {
@@ -326,7 +338,14 @@ static int run_check(const struct cmp_cli *c, struct np_results_set *const *s) {
     fprintf(stderr, ME ": %s\n", np_strerror(rc));
     return NP_EXIT_RUNTIME;
   }
-  if (want != NULL && np_report_compare_render(want, &t, &eb) != 0) {
+  char html[4096];
+  snprintf(html, sizeof html, "%s/compare.html", c->check);
+  FILE *hf = fopen(html, "rb"); /* a page there is rebuilt and held too */
+  int with_html = hf != NULL;
+  if (hf)
+    fclose(hf);
+  if (want != NULL && (np_report_compare_render(want, &t, &eb) != 0 ||
+                       (with_html && np_report_compare_html(want, t, &eb)))) {
     cJSON_Delete(want);
     fprintf(stderr, ME ": %s\n", eb.msg);
     return NP_EXIT_RUNTIME;
@@ -364,6 +383,8 @@ int np_report_compare_cli(int argc, char **argv) {
   rc = np_results_compare(s[0], s[1], &c.o, &doc, &eb);
   if (rc == 0)
     rc = np_report_compare_render(doc, &t, &eb);
+  if (rc == 0 && c.html)
+    rc = np_report_compare_html(doc, t, &eb);
   if (rc == 0)
     rc = np_report_write_tree(t, c.output, &eb);
   if (rc != 0) {

@@ -30,4 +30,10 @@ int np_report_compare_cli(int argc, char **argv);
 int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
                              struct np_errbuf *eb);
 
+/* compare.html into t (np_report_compare_html.c): the comparison doc as
+ * one offline page, its charts taken from t's assets/compare-*.svg.
+ * 0 or NP_ENOMEM. */
+int np_report_compare_html(const cJSON *doc, struct np_ftree *t,
+                           struct np_errbuf *eb);
+
 #endif /* NP_REPORT_COMPARE_H */

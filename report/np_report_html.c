@@ -34,9 +34,8 @@
 
 /* ---- text ---------------------------------------------------------- */
 
-/* s as HTML text or attribute value: & < > " ' escaped, control
- * characters (a terminal's escape sequences among them) as U+FFFD. */
-static void esc(FILE *f, const char *s) {
+
+void np_report_html_esc(FILE *f, const char *s) {
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
     switch (c) {
@@ -63,9 +62,7 @@ static void idtext(char *buf, size_t len, const char *prefix, const char *s) {
   buf[k < len ? k : len - 1] = '\0';
 }
 
-/* A number for reading: grouped thousands above 10,000, else up to 4
- * significant decimals. */
-static void readable(char *buf, size_t len, double v) {
+void np_report_html_num(char *buf, size_t len, double v) {
   if (!isfinite(v)) {
     snprintf(buf, len, "-");
   } else if (fabs(v) >= 10000) {
@@ -262,9 +259,9 @@ static int run_files(FILE *f, const struct setctx *sc,
     }
     fputs(i ? " " : "", f);
     fputs("<a href=\"", f);
-    esc(f, link);
+    np_report_html_esc(f, link);
     fputs("\">", f);
-    esc(f, names[i] + strlen(prefix));
+    np_report_html_esc(f, names[i] + strlen(prefix));
     fputs("</a>", f);
     free(names[i]);
   }
@@ -288,9 +285,9 @@ static int runs_block(FILE *f, const struct setctx *sc,
   for (size_t i = 0; i < c->nruns && rc == 0; i++) {
     const struct np_results_run *r = &c->runs[i];
     fprintf(f, "<tr%s><th scope=\"row\">", r->passed ? "" : " class=\"failed\"");
-    esc(f, r->id);
+    np_report_html_esc(f, r->id);
     fputs("</th><td>", f);
-    esc(f, r->status ? r->status : "?");
+    np_report_html_esc(f, r->status ? r->status : "?");
     fputs("</td><td class=\"wrap\">", f);
     const cJSON *ch;
     int k = 0;
@@ -299,16 +296,16 @@ static int runs_block(FILE *f, const struct setctx *sc,
       if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ch, "passed")))
         continue;
       fputs(k++ ? "<br>" : "", f);
-      esc(f, np_json_get_string(ch, "name", "?"));
+      np_report_html_esc(f, np_json_get_string(ch, "name", "?"));
       fputs(": ", f);
-      esc(f, np_json_get_string(ch, "detail", ""));
+      np_report_html_esc(f, np_json_get_string(ch, "detail", ""));
     }
     fputs("</td>", f);
     double v[5] = {r->m[NP_M_RPS], r->m[NP_M_P50], r->m[NP_M_P99],
                    r->m[NP_M_CPU], r->m[NP_M_RSS] / 1048576.0};
     for (int j = 0; j < 5; j++) {
       char txt[64], exact[64];
-      readable(txt, sizeof txt, v[j]);
+      np_report_html_num(txt, sizeof txt, v[j]);
       np_report_number_text(exact, sizeof exact, v[j]);
       if (isfinite(v[j]))
         fprintf(f, "<td class=\"num\" data-value=\"%s\">%s</td>", exact, txt);
@@ -426,13 +423,13 @@ static void cell(FILE *f, const cJSON *r, const struct col *c,
     dim_value(sc->s, opts, c->key, d, sizeof d);
     const cJSON *raw = cJSON_GetObjectItemCaseSensitive(opts, c->key);
     if (cJSON_IsNumber(raw)) {
-      readable(txt, sizeof txt, raw->valuedouble);
+      np_report_html_num(txt, sizeof txt, raw->valuedouble);
       fprintf(f, "<td class=\"num\" data-value=\"%s\">%s</td>", d, txt);
     } else {
       fputs("<td data-value=\"", f);
-      esc(f, d);
+      np_report_html_esc(f, d);
       fputs("\">", f);
-      esc(f, d[0] ? d : "-");
+      np_report_html_esc(f, d[0] ? d : "-");
       fputs("</td>", f);
     }
     return;
@@ -451,10 +448,10 @@ static void cell(FILE *f, const cJSON *r, const struct col *c,
              hi = np_json_get_number(x, "max", NAN);
       if (cJSON_IsNumber(v)) {
         np_report_number_text(exact, sizeof exact, v->valuedouble);
-        readable(txt, sizeof txt, v->valuedouble);
+        np_report_html_num(txt, sizeof txt, v->valuedouble);
         char a[64], b[64];
-        readable(a, sizeof a, lo);
-        readable(b, sizeof b, hi);
+        np_report_html_num(a, sizeof a, lo);
+        np_report_html_num(b, sizeof b, hi);
         fprintf(f, "<td class=\"num\" data-value=\"%s\" title=\"median; min "
                    "%s, max %s\">%s</td>", exact, a, b, txt);
         return;
@@ -463,18 +460,18 @@ static void cell(FILE *f, const cJSON *r, const struct col *c,
   }
   if (cJSON_IsNumber(v)) {
     np_report_number_text(exact, sizeof exact, v->valuedouble);
-    readable(txt, sizeof txt, v->valuedouble);
+    np_report_html_num(txt, sizeof txt, v->valuedouble);
     fprintf(f, "<td class=\"num\" data-value=\"%s\">%s</td>", exact, txt);
   } else if (cJSON_IsString(v)) {
     fputs(strlen(v->valuestring) > 40 ? "<td class=\"wrap\">" : "<td>", f);
-    esc(f, v->valuestring);
+    np_report_html_esc(f, v->valuestring);
     fputs("</td>", f);
   } else if (cJSON_IsBool(v)) {
     fprintf(f, "<td>%s</td>", cJSON_IsTrue(v) ? "yes" : "no");
   } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
     char *j = cJSON_PrintUnformatted(v);
     fputs("<td>", f);
-    esc(f, j ? j : "");
+    np_report_html_esc(f, j ? j : "");
     fputs("</td>", f);
     free(j);
   } else {
@@ -501,14 +498,14 @@ static void dim_select(FILE *f, const char *tid, int ci, const struct col *c,
       snprintf(seen[n++], sizeof seen[0], "%s", t);
   }
   fprintf(f, " <label>%s", "");
-  esc(f, c->key);
+  np_report_html_esc(f, c->key);
   fprintf(f, " <select hidden data-filter=\"%s\" data-col=\"%d\"><option "
              "value=\"\">all</option>", tid, ci);
   for (size_t i = 0; i < n; i++) {
     fputs("<option value=\"", f);
-    esc(f, seen[i]);
+    np_report_html_esc(f, seen[i]);
     fputs("\">", f);
-    esc(f, seen[i]);
+    np_report_html_esc(f, seen[i]);
     fputs("</option>", f);
   }
   fputs("</select></label>", f);
@@ -531,7 +528,7 @@ static int table(FILE *f, const cJSON *tab, const struct setctx *sc,
   char tid[200];
   idtext(tid, sizeof tid, "t-", np_json_get_string(tab, "id", "table"));
   fputs("<h3>", f);
-  esc(f, np_json_get_string(tab, "name", "table"));
+  np_report_html_esc(f, np_json_get_string(tab, "name", "table"));
   fputs("</h3>\n<div class=\"filters\">", f);
   fprintf(f, "<input hidden type=\"search\" placeholder=\"filter rows\" "
              "aria-label=\"filter rows\" data-filter=\"%s\">", tid);
@@ -541,9 +538,12 @@ static int table(FILE *f, const cJSON *tab, const struct setctx *sc,
   fprintf(f, " <a href=\"tables/%s.csv\">CSV</a></div>\n", tid + 2);
   fprintf(f, "<div class=\"scroll\"><table class=\"data\" id=\"%s\">\n"
              "<thead><tr>", tid);
-  for (int i = 0; i < ncol; i++) {
-    fputs("<th scope=\"col\" aria-sort=\"none\"><button type=\"button\">", f);
-    esc(f, cols[i].head);
+  for (int i = 0; i < ncol; i++) { /* data-key: the report.json field */
+    fprintf(f, "<th scope=\"col\" aria-sort=\"none\" data-%s=\"",
+            cols[i].dim ? "dim" : cols[i].stat ? "stat" : "key");
+    np_report_html_esc(f, cols[i].key);
+    fputs("\"><button type=\"button\">", f);
+    np_report_html_esc(f, cols[i].head);
     fputs("</button></th>", f);
   }
   /* the marks column only where a row can carry a mark */
@@ -654,9 +654,9 @@ static int chart(FILE *f, const cJSON *c, const struct np_ftree *md,
     fputs("<p class=\"bad\">chart missing from the report</p>", f);
   }
   fputs("\n<figcaption><strong>", f);
-  esc(f, np_json_get_string(c, "title", ""));
+  np_report_html_esc(f, np_json_get_string(c, "title", ""));
   fputs("</strong>: ", f);
-  esc(f, np_json_get_string(c, "subtitle", ""));
+  np_report_html_esc(f, np_json_get_string(c, "subtitle", ""));
   fprintf(f, " (<a href=\"data/%s.csv\">data</a>)</figcaption>\n</figure>\n",
           stem);
   return chart_csv(c, stem, t);
@@ -664,8 +664,7 @@ static int chart(FILE *f, const cJSON *c, const struct np_ftree *md,
 
 /* ---- the page -------------------------------------------------------- */
 
-/* 'sha256-BASE64' of the script, for the Content-Security-Policy. */
-static int script_hash(char *out, size_t len) {
+int np_report_html_script_hash(char *out, size_t len) {
   char hex[NP_SHA256_HEX_SIZE];
   unsigned char raw[32];
   int rc = np_sha256_buf(np_report_html_js, strlen(np_report_html_js), hex);
@@ -687,9 +686,9 @@ static void set_header(FILE *f, const cJSON *rs, const struct setctx *sc) {
   char sid[200];
   idtext(sid, sizeof sid, "set-", label);
   fprintf(f, "<section id=\"%s\">\n<h2>", sid);
-  esc(f, label);
+  np_report_html_esc(f, label);
   fputs(" <small>(suite ", f);
-  esc(f, np_json_get_string(rs, "suite", ""));
+  np_report_html_esc(f, np_json_get_string(rs, "suite", ""));
   fputs(")</small></h2>\n", f);
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rs, "self_check_failed")))
     fputs("<p class=\"banner\">SELF-CHECK FAILED: rendered with --force; "
@@ -713,12 +712,30 @@ static void set_header(FILE *f, const cJSON *rs, const struct setctx *sc) {
                                                                     0),
           np_json_get_number(rs, "configurations", 0));
   fputs("</td></tr><tr><th scope=\"row\">Source SHA-256</th><td><code>", f);
-  esc(f, np_json_get_string(tool, "source_sha256", "-"));
+  np_report_html_esc(f, np_json_get_string(tool, "source_sha256", "-"));
   fputs("</code> (netproof ", f);
-  esc(f, np_json_get_string(tool, "version", "?"));
+  np_report_html_esc(f, np_json_get_string(tool, "version", "?"));
   fputs(")</td></tr><tr><th scope=\"row\">Machine</th><td>", f);
-  esc(f, np_json_get_string(mach, "hostname", "-"));
+  np_report_html_esc(f, np_json_get_string(mach, "hostname", "-"));
   fputs("</td></tr></tbody></table>\n", f);
+}
+
+void np_report_html_head(FILE *f, const char *title, const char *hash) {
+  fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset="
+             "\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" "
+             "content=\"default-src 'none'; img-src 'self' data:; style-src "
+             "'unsafe-inline'; script-src '%s'; form-action 'none'; "
+             "base-uri 'none'\">\n<meta name=\"viewport\" content=\"width="
+             "device-width, initial-scale=1\">\n<title>", hash);
+  np_report_html_esc(f, title);
+  fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>",
+          np_report_html_css);
+  np_report_html_esc(f, title);
+}
+
+void np_report_html_foot(FILE *f) {
+  fprintf(f, "</main>\n<script>%s</script>\n</body>\n</html>\n",
+          np_report_html_js);
 }
 
 int np_report_html(const cJSON *report, const struct np_ftree *md,
@@ -727,7 +744,7 @@ int np_report_html(const cJSON *report, const struct np_ftree *md,
                    struct np_errbuf *eb) {
   char *buf = NULL, hash[96], outabs[PATH_MAX];
   size_t len = 0;
-  int rc = script_hash(hash, sizeof hash);
+  int rc = np_report_html_script_hash(hash, sizeof hash);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "html: SHA-256 failed");
   if (o->link_relative && (rc = absolute(o->outdir, outabs)) != 0)
@@ -736,16 +753,7 @@ int np_report_html(const cJSON *report, const struct np_ftree *md,
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "html: out of memory");
   const char *title = np_json_get_string(report, "title", "netproof report");
-  fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset="
-             "\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" "
-             "content=\"default-src 'none'; img-src 'self' data:; style-src "
-             "'unsafe-inline'; script-src '%s'; form-action 'none'; "
-             "base-uri 'none'\">\n<meta name=\"viewport\" content=\"width="
-             "device-width, initial-scale=1\">\n<title>", hash);
-  esc(f, title);
-  fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>",
-          np_report_html_css);
-  esc(f, title);
+  np_report_html_head(f, title, hash);
   fprintf(f, "</h1>\n<p>netproof-report %s; the same data as index.md and "
              "report.json. Tables sort by a click on their header and "
              "filter by text or dimension with JavaScript; without it "
@@ -755,7 +763,7 @@ int np_report_html(const cJSON *report, const struct np_ftree *md,
     char sid[200];
     idtext(sid, sizeof sid, "set-", np_json_get_string(rs, "label", ""));
     fprintf(f, "<li><a href=\"#%s\">", sid);
-    esc(f, np_json_get_string(rs, "label", ""));
+    np_report_html_esc(f, np_json_get_string(rs, "label", ""));
     fputs("</a></li>", f);
   }
   fputs("</ul></nav></header>\n<main>\n<section id=\"all\">\n<h2>All sets"
@@ -795,8 +803,7 @@ int np_report_html(const cJSON *report, const struct np_ftree *md,
     }
     fputs("</section>\n", f);
   }
-  fprintf(f, "</main>\n<script>%s</script>\n</body>\n</html>\n",
-          np_report_html_js);
+  np_report_html_foot(f);
   if (fclose(f) != 0) {
     free(buf);
     return np_errbuf_set(eb, NP_ENOMEM, "html: out of memory");

@@ -23,6 +23,7 @@
 #define NP_REPORT_HTML_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -45,6 +46,26 @@ int np_report_html(const cJSON *report, const struct np_ftree *md,
                    struct np_results_set *const *sets, size_t nsets,
                    const struct np_report_html_opts *o, struct np_ftree *t,
                    struct np_errbuf *eb);
+
+/* Helpers of every netproof page (the report's and compare's). */
+
+/* s as HTML text or attribute value: & < > " ' escaped, control
+ * characters (a terminal's escape sequences among them) as U+FFFD. */
+void np_report_html_esc(FILE *f, const char *s);
+
+/* A number for reading: grouped thousands from 10,000, else at most 4
+ * significant digits; "-" when not finite. */
+void np_report_html_num(char *buf, size_t len, double v);
+
+/* 'sha256-BASE64' of np_report_html_js for the Content-Security-Policy.
+ * 0 or NP_E*. */
+int np_report_html_script_hash(char *out, size_t len);
+
+/* The page up to and including its <h1> text (the caller closes the h1,
+ * writes the header, opens <main>); and from </main> to the end, with
+ * the script. */
+void np_report_html_head(FILE *f, const char *title, const char *hash);
+void np_report_html_foot(FILE *f);
 
 /* The page's style sheet and script (np_report_html_assets.c). */
 extern const char np_report_html_css[];

@@ -13,7 +13,9 @@ headless; exit 77 = skipped, only when chromium is not installed).
     fragment (#sort=, #filter=, #dim=), read back with --dump-dom;
   - a hostile label (<script>...) shows as text; a failing set is refused
     unless --force, which puts the banner on the page;
-  - a screenshot is not blank.
+  - a screenshot is not blank;
+  - compare --format html: the gate (inconclusive at 3 runs a side) at
+    the top, a row per configuration, escaped labels, held by --check.
 usage: html_test.py NETPROOF_REPORT SOURCE_DIR"""
 import html.parser
 import json
@@ -279,6 +281,34 @@ def main():
         text = open(os.path.join(tmp, "b2", "index.html")).read() \
             if p.returncode == 0 else ""
         check("SELF-CHECK FAILED" in text, f"--force stamps the page: {p.returncode}")
+
+        # compare --format html: the gate's state at the top, inconclusive
+        # visible (3 runs a side), labels escaped, --check holds the page
+        cmp = os.path.join(tmp, "cmp")
+        p = subprocess.run([REPORT, "compare", SET, SET, "--output", cmp,
+                            "--format", "html", "--new-label", hostile],
+                           capture_output=True, text=True, timeout=120)
+        page = os.path.join(cmp, "compare.html")
+        text = open(page, encoding="utf-8").read() if os.path.exists(page) else ""
+        head = text[:text.find("<main>")]
+        check(p.returncode == 5 and "Gate: inconclusive" in head and
+              "Inconclusive:" in head and "need" in head,
+              f"compare page: the inconclusive gate at the top ({p.returncode})")
+        check(hostile not in text and "&lt;script&gt;" in text,
+              "compare page: a hostile label as text")
+        cp = parse(page)
+        cj = json.load(open(os.path.join(cmp, "compare.json")))
+        t = cp.tables.get("t-compare-roundtrips_per_sec")
+        check(t is not None and len(t["groups"]) == len(cj["configurations"]),
+              "compare page: a row per compared configuration")
+        p = subprocess.run([REPORT, "compare", SET, SET, "--check", cmp],
+                           capture_output=True, text=True, timeout=120)
+        check(p.returncode == 0, f"compare --check holds the page: {p.stdout}")
+        open(page, "a").write("<!-- edited -->")
+        p = subprocess.run([REPORT, "compare", SET, SET, "--check", cmp],
+                           capture_output=True, text=True, timeout=120)
+        check(p.returncode == 1 and "compare.html" in p.stdout,
+              f"compare --check catches an edited page: {p.stdout}")
     finally:
         shutil.rmtree(tmp)
     if FAILS:
