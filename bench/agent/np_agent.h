@@ -38,12 +38,17 @@ struct np_agent_config {
   const char *token_file;    /* --token-file FILE                          */
   double max_seconds;        /* --max-seconds: the agent's lifetime        */
   uint32_t max_connections;  /* --max-connections: sessions at once        */
+  uint32_t max_pending;      /* --max-pending: unauthenticated at once     */
+  uint32_t max_pending_per_address; /* --max-pending-per-address         */
   uint32_t max_messages;     /* --max-messages: per session                */
   uint32_t max_services;     /* --max-services: running at once            */
   double handshake_seconds;  /* --handshake-seconds: accept to welcome     */
   double message_seconds;    /* --message-seconds: first byte to last      */
   uint32_t max_failures;     /* --max-failures before a peer is locked out */
   double lockout_seconds;    /* --lockout-seconds: failures' window        */
+  double session_idle_seconds; /* --session-idle-seconds                  */
+  uint64_t max_output_bytes; /* --max-output-bytes: queued per session     */
+  uint64_t max_service_memory_bytes; /* --max-service-memory-bytes        */
   int quiet;                 /* --quiet: no log lines on stderr            */
 };
 

@@ -390,3 +390,12 @@ void np_agent_service_stop_session(struct np_agent *a, const char *session) {
     np_agent_service_release(a, s);
   }
 }
+
+int np_agent_service_busy(const struct np_agent *a, const char *session) {
+  for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
+    const struct np_agent_service *s = &a->services[i];
+    if (s->used && !s->exited && strcmp(s->session, session) == 0)
+      return 1;
+  }
+  return 0;
+}
