@@ -201,11 +201,13 @@ struct np_agent_targets {
  * output options (the agent sets them), --listen on one of this host's
  * addresses with port 0 or >= 1024, the lifetime within remaining, and a
  * relay's --forward to a port >= 1024 of to->peer or to exactly one of
- * to->own, --tcp-passthrough only to one of to->own.  *argv (new array
+ * to->own, --tcp-passthrough only to one of to->own, and a relay's
+ * worst-case memory - max-routes x (queue capacity + 2 x socket buffer) -
+ * within max_memory (--max-service-memory-bytes).  *argv (new array
  * of strings, without the agent-set options), *listen (the --listen
  * value).  NP_EUSAGE with "options/NAME: reason" in eb. */
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
-                   double lifetime, double remaining,
+                   double lifetime, double remaining, uint64_t max_memory,
                    const struct np_agent_targets *to, cJSON **argv,
                    const char **listen, struct np_errbuf *eb);
 

@@ -93,10 +93,11 @@ static const struct np_bench_opt agent_opts[] = {
              "is ended when they fill it)",
      NP_BENCH_AT(CFG, max_output_bytes)},
     {.name = "max-service-memory-bytes", .type = NP_BENCH_OPT_SIZE,
-     .umin = 1ull << 20, .umax = 1ull << 36, .dflt = "268435456",
+     .umin = 1ull << 20, .umax = 1ull << 40, .dflt = "1073741824",
      .metavar = "B",
-     .help = "what one service may ask for: a relay's routes x (2 x queue "
-             "capacity + 2 x socket buffer)",
+     .help = "the most one service may hold: a relay's max-routes x "
+             "(queue capacity + 2 x socket buffer); the default fits a "
+             "default relay",
      NP_BENCH_AT(CFG, max_service_memory_bytes)},
     {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
      .help = "no log lines on stderr", NP_BENCH_AT(CFG, quiet)},

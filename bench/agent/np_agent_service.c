@@ -240,7 +240,8 @@ int np_agent_service_start(struct np_agent *a, const char *session,
   }
   int rc = np_agent_allow(kind,
                           cJSON_GetObjectItemCaseSensitive(args, "options"),
-                          lifetime, np_agent_remaining(a), &to, &argv,
+                          lifetime, np_agent_remaining(a),
+                          a->cfg->max_service_memory_bytes, &to, &argv,
                           &listen, eb);
   if (rc)
     return rc;
