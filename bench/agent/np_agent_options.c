@@ -133,10 +133,9 @@ const struct np_bench_optset np_agent_optset = {
         "(TCP,\nTLS 1.3 with a pre-shared key derived from a shared token, "
         "length-prefixed\nJSON inside) through which udp --agent starts an "
         "echo server (serve) or\na relay here, reads this host's kernel "
-        "counters and the "
-        "services' records.  Only an allowlist of actions;\nno command is "
-        "run, no file a peer names is opened.  Stops at --max-seconds\nor "
-        "on SIGINT/SIGTERM (its normal ends: exit 0).\n",
+        "counters and the services' records.\nOnly an allowlist of actions; "
+        "no command is run, no file a peer names is\nopened.  Stops at "
+        "--max-seconds or on SIGINT/SIGTERM (its normal ends: exit 0).\n",
     .doc = "docs/agent.md",
     .exits = "exit: 0 ended (--max-seconds, SIGINT or SIGTERM), 2 usage or a "
              "refused token\n"
