@@ -365,6 +365,27 @@ static int handshake(struct np_agent_client *c, const char *purpose,
                        c->agent, where);
     goto cleanup_msgs;
   }
+  /* its listening address: the one reached, or a wildcard on that port */
+  struct sockaddr_storage lis;
+  const char *ltext = np_json_get_string(in, "listening", "");
+  int wild = 0;
+  if (np_agent_hostport("welcome.listening", ltext, &lis, &rl, &pe) == 0 &&
+      lis.ss_family == reached.ss_family) {
+    static const unsigned char zero[16];
+    wild = lis.ss_family == AF_INET
+               ? ((struct sockaddr_in *)&lis)->sin_addr.s_addr == 0
+               : memcmp(&((struct sockaddr_in6 *)&lis)->sin6_addr, zero,
+                        16) == 0;
+  }
+  if (!same_addr(&lis, &reached) &&
+      !(wild && ((struct sockaddr_in *)&lis)->sin_port ==
+                    ((struct sockaddr_in *)&reached)->sin_port)) {
+    rc = np_errbuf_set(eb, NP_EACCES,
+                       "agent %s: the agent listens on %s, which is not the "
+                       "address reached",
+                       c->agent, ltext);
+    goto cleanup_msgs;
+  }
   snprintf(c->session, sizeof c->session, "%s",
            np_json_get_string(in, "session", ""));
   rc = 0;

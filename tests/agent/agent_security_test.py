@@ -165,6 +165,12 @@ def attacks(token, secret):
     a.nothing_started("wrong token")
     c = ap.Conn(a.addr, secret, identity="netproof/agent/1 key 0011")
     cut(c, "an identity not of netproof/agent/2")
+    c = ap.Conn(a.addr, secret, suite="TLS_AES_256_GCM_SHA384")
+    cut(c, "a suite the agent does not offer (not on the PSK's SHA-256)")
+    c = ap.Conn(a.addr, secret, suite="TLS_CHACHA20_POLY1305_SHA256")
+    w = c.handshake()
+    check(w is not None and w["type"] == "welcome", f"ChaCha20: {w}")
+    c.close()
     # plaintext: a request with no TLS at all, a 0.2 hello
     c = ap.Raw(a.addr)
     c.raw(ap.frame({"schema": ap.TAG, "type": "request", "id": 1,
