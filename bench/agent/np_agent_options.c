@@ -53,7 +53,7 @@ static const struct np_bench_opt agent_opts[] = {
              "oldest)",
      NP_BENCH_AT(CFG, max_pending)},
     {.name = "max-pending-per-address", .type = NP_BENCH_OPT_UINT,
-     .umin = 1, .umax = 64, .dflt = "2",
+     .umin = 1, .umax = 64, .dflt = "4",
      .help = "unauthenticated connections from one address at once (more "
              "are refused, each a failed attempt)",
      NP_BENCH_AT(CFG, max_pending_per_address)},

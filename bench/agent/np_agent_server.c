@@ -135,9 +135,15 @@ static int queue_msg(struct np_agent *a, struct np_agent_conn *c,
   int rc = np_agent_msg_encode(m, &buf, &len, &eb);
   if (rc)
     return rc;
-  if (c->out_at > 0 && c->out_at == c->out_len)
-    c->out_at = c->out_len = 0;
-  if (c->out_len - c->out_at + len > a->cfg->max_output_bytes) {
+  /* what was written goes (a write TLS retries may move: the mode
+   * allows it), so the buffer never exceeds the bound however long the
+   * session */
+  if (c->out_at > 0) {
+    memmove(c->out, c->out + c->out_at, c->out_len - c->out_at);
+    c->out_len -= c->out_at;
+    c->out_at = 0;
+  }
+  if (c->out_len + len > a->cfg->max_output_bytes) {
     free(buf);
     return NP_ENOSPC;
   }

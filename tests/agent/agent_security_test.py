@@ -45,6 +45,9 @@ def check(cond, what):
         raise AssertionError(what)
 
 
+AGENTS = []  # every agent started, killed at the end whatever happened
+
+
 class Agent:
     def __init__(self, token, *extra, tmpdir=None):
         env = dict(os.environ)
@@ -54,6 +57,7 @@ class Agent:
             [BENCH, "agent", "--listen", "127.0.0.1:0", "--token-file", token,
              "--max-seconds", "120", *extra],
             stderr=subprocess.PIPE, text=True, env=env)
+        AGENTS.append(self.p)
         self.addr = ap.wait_listening(self.p)
         self.log = []
 
@@ -291,9 +295,12 @@ def attacks(token, secret):
     refused(c, "slow-loris after the welcome", "--message-seconds")
     check(time.monotonic() - t0 < 3, "slow message held too long")
     # the session limit: four sessions, the fifth refused by name
-    held = [ap.Conn(a.addr, secret) for _ in range(4)]
-    for h in held:
-        check(h.handshake()["type"] == "welcome", "one of 4 sessions")
+    held = []
+    for _ in range(4):  # one after the other: each handshake is pending
+        h = ap.Conn(a.addr, secret)
+        w = h.handshake()
+        check(w is not None and w["type"] == "welcome", "one of 4 sessions")
+        held.append(h)
     extra = ap.Conn(a.addr, secret)
     check(extra.handshake() is not None, "the fifth session")
     refused_now = extra.last_body and json.loads(extra.last_body)
@@ -453,4 +460,8 @@ if __name__ == "__main__":
     try:
         main()
     finally:
+        for p in AGENTS:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         subprocess.run(["rm", "-rf", TMP])

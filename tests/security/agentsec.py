@@ -8,6 +8,7 @@ Records of one direction are numbered from the first one sent after the
 client's Finished (the client's second encrypted record is its hello;
 the agent's first encrypted record after that is the welcome)."""
 
+import atexit
 import os
 import select
 import socket
@@ -22,6 +23,15 @@ sys.path.insert(0, os.path.join(HERE, "..", "agent"))
 import agentproto as ap  # noqa: E402,F401
 
 APPDATA = 0x17
+STARTED = []  # every agent, killed at exit whatever happened
+
+
+@atexit.register
+def _kill_agents():
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
 
 
 def check(cond, what):
@@ -38,6 +48,7 @@ class Agent:
             [*prefix, bench, "agent", "--listen", listen, "--token-file",
              token, "--max-seconds", "60", *extra],
             stderr=subprocess.PIPE, text=True)
+        STARTED.append(self.p)
         self.addr = ap.wait_listening(self.p)
         self.lines = []
         self.t = threading.Thread(target=self._read, daemon=True)
