@@ -123,6 +123,31 @@ void np_agent_log(const struct np_agent *a, const char *fmt, ...)
 /* Seconds left of the agent's bound. */
 double np_agent_remaining(const struct np_agent *a);
 
+/* ---- one connection's I/O (np_agent_conn.c) ---- */
+
+/* "ADDR:PORT" or "[ADDR]:PORT" of ss into buf. */
+void np_agent_addr_text(const struct sockaddr_storage *ss, char *buf,
+                        size_t len);
+
+/* Close c (stopping a welcomed session's services) and free its slot. */
+void np_agent_conn_close(struct np_agent *a, struct np_agent_conn *c);
+
+/* Write what is queued, without blocking: 0 (all written, or the socket
+ * is full and c->want says when to go on), or NP_EIO with the TLS
+ * failure's phrase in why. */
+int np_agent_conn_flush(struct np_agent_conn *c, char *why, size_t wl);
+
+/* Queue msg for the peer.  NP_ENOSPC when the session's unwritten output
+ * would pass --max-output-bytes (the peer does not read), NP_ENOMEM. */
+int np_agent_conn_queue(struct np_agent *a, struct np_agent_conn *c,
+                        const cJSON *m);
+
+/* Refuse c for why and close it: counted; before the welcome a failed
+ * attempt of its address; a peer past TLS (it holds the token) gets a
+ * refused message with the reason, one before it nothing. */
+void np_agent_conn_refuse(struct np_agent *a, struct np_agent_conn *c,
+                          const char *why);
+
 /* ---- failed attempts (np_agent_guard.c) ---- */
 
 /* Note a failed attempt of who (its port ignored): its count since the

@@ -67,126 +67,7 @@ double np_agent_remaining(const struct np_agent *a) {
   return left > 0 ? left : 0;
 }
 
-static void addr_of(const struct sockaddr_storage *ss, char *buf,
-                    size_t len) {
-  char h[INET6_ADDRSTRLEN] = "?";
-  if (ss->ss_family == AF_INET6) {
-    const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
-    inet_ntop(AF_INET6, &a->sin6_addr, h, sizeof h);
-    snprintf(buf, len, "[%s]:%u", h, (unsigned)ntohs(a->sin6_port));
-  } else {
-    const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
-    inet_ntop(AF_INET, &a->sin_addr, h, sizeof h);
-    snprintf(buf, len, "%s:%u", h, (unsigned)ntohs(a->sin_port));
-  }
-}
-
-/* ---- connections ---- */
-
-static void conn_close(struct np_agent *a, struct np_agent_conn *c) {
-  if (c->state == NP_AGENT_CONN_READY) {
-    np_agent_service_stop_session(a, c->session);
-    np_agent_log(a, "session %.8s from %s: ended (%u messages)", c->session,
-                 c->peer_text, c->messages);
-  }
-  if (c->ssl) {
-    SSL_free(c->ssl);
-    ERR_clear_error();
-  }
-  if (c->fd >= 0)
-    close(c->fd);
-  np_agent_rx_free(&c->rx);
-  free(c->out);
-  memset(c, 0, sizeof *c);
-  c->fd = -1;
-}
-
-/* Write what is queued, without blocking: 0 (all written or the socket
- * is full: c->want says when to go on), or the TLS failure's phrase. */
-static int flush_out(struct np_agent_conn *c, char *why, size_t wl) {
-  while (c->out_at < c->out_len) {
-    int n = SSL_write(c->ssl, c->out + c->out_at,
-                      (int)(c->out_len - c->out_at));
-    if (n > 0) {
-      c->out_at += (size_t)n;
-      c->last_active = np_time_mono_s();
-      continue;
-    }
-    int e = SSL_get_error(c->ssl, n);
-    if (e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ) {
-      c->want = e == SSL_ERROR_WANT_WRITE ? POLLOUT : 0;
-      return 0;
-    }
-    np_agent_tls_error(c->ssl, n, why, wl);
-    return NP_EIO;
-  }
-  c->out_at = c->out_len = 0;
-  c->want = 0;
-  return 0;
-}
-
-/* Queue msg for the peer.  NP_ENOSPC when the session's output would
- * pass --max-output-bytes (the peer does not read), NP_ENOMEM. */
-static int queue_msg(struct np_agent *a, struct np_agent_conn *c,
-                     const cJSON *m) {
-  unsigned char *buf = NULL;
-  size_t len = 0;
-  struct np_errbuf eb;
-  int rc = np_agent_msg_encode(m, &buf, &len, &eb);
-  if (rc)
-    return rc;
-  /* what was written goes (a write TLS retries may move: the mode
-   * allows it), so the buffer never exceeds the bound however long the
-   * session */
-  if (c->out_at > 0) {
-    memmove(c->out, c->out + c->out_at, c->out_len - c->out_at);
-    c->out_len -= c->out_at;
-    c->out_at = 0;
-  }
-  if (c->out_len + len > a->cfg->max_output_bytes) {
-    free(buf);
-    return NP_ENOSPC;
-  }
-  if (c->out_len + len > c->out_cap) {
-    size_t cap = c->out_len + len;
-    unsigned char *g = realloc(c->out, cap);
-    if (g == NULL) {
-      free(buf);
-      return NP_ENOMEM;
-    }
-    c->out = g;
-    c->out_cap = cap;
-  }
-  memcpy(c->out + c->out_len, buf, len);
-  c->out_len += len;
-  free(buf);
-  return 0;
-}
-
-/* A refused peer: a failed attempt of its address unless it was
- * welcomed (then its session just ends); counted either way.  A peer that
- * got through TLS (it holds the token) gets a refused message with the
- * reason; an unauthenticated one gets nothing (TLS sent its alert). */
-static void refuse(struct np_agent *a, struct np_agent_conn *c,
-                   const char *why) {
-  a->refusals++;
-  if (c->state == NP_AGENT_CONN_HELLO || c->state == NP_AGENT_CONN_READY) {
-    cJSON *r = np_agent_msg_new(NP_AGENT_REFUSED);
-    char discard[200];
-    if (r && cJSON_AddStringToObject(r, "reason", why) &&
-        queue_msg(a, c, r) == 0 && flush_out(c, discard, sizeof discard) == 0)
-      SSL_shutdown(c->ssl);
-    cJSON_Delete(r);
-  }
-  if (c->state == NP_AGENT_CONN_READY) {
-    np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text, why);
-  } else {
-    uint32_t n = np_agent_guard_fail(a, &c->peer);
-    np_agent_log(a, "refused %s: %s (failure %u of %u before a lockout)",
-                 c->peer_text, why, n, a->cfg->max_failures);
-  }
-  conn_close(a, c);
-}
+/* ---- connections (their I/O: np_agent_conn.c) ---- */
 
 static size_t count_state(const struct np_agent *a,
                           enum np_agent_conn_state st) {
@@ -204,7 +85,7 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   socklen_t wl;
   struct np_errbuf pe;
   char reached[96], why[300];
-  addr_of(&c->local, reached, sizeof reached);
+  np_agent_addr_text(&c->local, reached, sizeof reached);
   if (np_agent_hostport("hello.agent", dialled, &want, &wl, &pe) != 0 ||
       !np_agent_same_host(&want, &c->local) ||
       ((struct sockaddr_in *)&want)->sin_port !=
@@ -213,13 +94,13 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
              "the client dialled %.80s but reached this agent at %s "
              "(something in between relays the connection)",
              dialled, reached);
-    refuse(a, c, why);
+    np_agent_conn_refuse(a, c, why);
     return;
   }
   if (count_state(a, NP_AGENT_CONN_READY) >= a->cfg->max_connections) {
     snprintf(why, sizeof why, "%u sessions are open (--max-connections)",
              a->cfg->max_connections);
-    refuse(a, c, why);
+    np_agent_conn_refuse(a, c, why);
     return;
   }
   unsigned char sid[16];
@@ -227,7 +108,7 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   if (w == NULL || np_agent_random(sid, sizeof sid) != 0 ||
       (lim = cJSON_CreateObject()) == NULL) {
     cJSON_Delete(w);
-    refuse(a, c, "could not build the welcome");
+    np_agent_conn_refuse(a, c, "could not build the welcome");
     return;
   }
   np_agent_hex(sid, sizeof sid, c->session);
@@ -243,10 +124,10 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   cJSON_AddNumberToObject(lim, "max_output_bytes",
                           (double)a->cfg->max_output_bytes);
   cJSON_AddItemToObject(w, "limits", lim);
-  int rc = queue_msg(a, c, w);
+  int rc = np_agent_conn_queue(a, c, w);
   cJSON_Delete(w);
   if (rc != 0) {
-    refuse(a, c, "could not send the welcome");
+    np_agent_conn_refuse(a, c, "could not send the welcome");
     return;
   }
   np_agent_guard_clear(a, &c->peer); /* a success clears its failures */
@@ -271,7 +152,7 @@ static void on_message(struct np_agent *a, struct np_agent_conn *c) {
   if (rc != 0) {
     char why[600];
     snprintf(why, sizeof why, "message %u: %.500s", c->messages, eb.msg);
-    refuse(a, c, why);
+    np_agent_conn_refuse(a, c, why);
     return;
   }
   enum np_agent_type want =
@@ -281,18 +162,18 @@ static void on_message(struct np_agent *a, struct np_agent_conn *c) {
     snprintf(why, sizeof why, "a %s where a %s belongs",
              np_agent_type_name(t), np_agent_type_name(want));
     cJSON_Delete(m);
-    refuse(a, c, why);
+    np_agent_conn_refuse(a, c, why);
     return;
   }
   if (t == NP_AGENT_HELLO) {
     on_hello(a, c, m);
   } else {
     cJSON *resp = np_agent_action(a, c, m);
-    rc = resp ? queue_msg(a, c, resp) : NP_ENOMEM;
+    rc = resp ? np_agent_conn_queue(a, c, resp) : NP_ENOMEM;
     cJSON_Delete(resp);
     if (rc != 0) {
       cJSON_Delete(m);
-      refuse(a, c, rc == NP_ENOSPC
+      np_agent_conn_refuse(a, c, rc == NP_ENOSPC
                        ? "the peer does not read its responses (its output "
                          "passed --max-output-bytes)"
                        : "could not send a response");
@@ -300,7 +181,8 @@ static void on_message(struct np_agent *a, struct np_agent_conn *c) {
     }
     if (c->messages >= a->cfg->max_messages) {
       cJSON_Delete(m);
-      refuse(a, c, "the session's message limit (--max-messages)");
+      np_agent_conn_refuse(a, c,
+                           "the session's message limit (--max-messages)");
       return;
     }
   }
@@ -325,7 +207,7 @@ static void tls_refused(struct np_agent *a, struct np_agent_conn *c, int ret) {
              c->peer_keyid, mine);
   else
     snprintf(why, sizeof why, "TLS handshake failed: %s", tls);
-  refuse(a, c, why);
+  np_agent_conn_refuse(a, c, why);
 }
 
 /* Before any TLS byte: a 0.2 client (plaintext netproof/agent/1) is
@@ -337,7 +219,7 @@ static int not_tls(struct np_agent *a, struct np_agent_conn *c) {
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
     return 1;
   if (n <= 0) {
-    refuse(a, c, "closed before the handshake ended");
+    np_agent_conn_refuse(a, c, "closed before the handshake ended");
     return 1;
   }
   if (b[0] == 0x16) /* TLS handshake record */
@@ -357,7 +239,7 @@ static int not_tls(struct np_agent *a, struct np_agent_conn *c) {
     snprintf(why, sizeof why, "not a TLS handshake (first byte 0x%02x)",
              b[0]);
   }
-  refuse(a, c, why);
+  np_agent_conn_refuse(a, c, why);
   return 1;
 }
 
@@ -377,7 +259,7 @@ static void on_tls(struct np_agent *a, struct np_agent_conn *c) {
   }
   c->want = 0;
   if (np_agent_tls_check(c->ssl) != 0) {
-    refuse(a, c, "TLS handshake without the PSK");
+    np_agent_conn_refuse(a, c, "TLS handshake without the PSK");
     return;
   }
   c->state = NP_AGENT_CONN_HELLO;
@@ -404,14 +286,14 @@ static void on_readable(struct np_agent *a, struct np_agent_conn *c) {
       char why[300];
       np_agent_tls_error(c->ssl, n, why, sizeof why);
       if (c->state == NP_AGENT_CONN_READY && e == SSL_ERROR_ZERO_RETURN)
-        conn_close(a, c);
+        np_agent_conn_close(a, c);
       else if (c->state == NP_AGENT_CONN_READY) {
         np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text,
                      why);
         a->refusals++;
-        conn_close(a, c);
+        np_agent_conn_close(a, c);
       } else
-        refuse(a, c, why);
+        np_agent_conn_refuse(a, c, why);
       return;
     }
     size_t at = 0;
@@ -422,7 +304,7 @@ static void on_readable(struct np_agent *a, struct np_agent_conn *c) {
       int rc = np_agent_rx_feed(&c->rx, buf + at, (size_t)n - at, &used);
       at += used;
       if (rc == NP_ETOOBIG) {
-        refuse(a, c, "a message length outside 1..65536 bytes");
+        np_agent_conn_refuse(a, c, "a message length outside 1..65536 bytes");
         return;
       }
       if (rc == 1) {
@@ -442,13 +324,13 @@ static void on_writable(struct np_agent *a, struct np_agent_conn *c) {
     return;
   }
   char why[300];
-  if (flush_out(c, why, sizeof why) != 0) {
+  if (np_agent_conn_flush(c, why, sizeof why) != 0) {
     if (c->state == NP_AGENT_CONN_READY) {
       np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text,
                    why);
-      conn_close(a, c);
+      np_agent_conn_close(a, c);
     } else {
-      refuse(a, c, why);
+      np_agent_conn_refuse(a, c, why);
     }
   }
 }
@@ -458,7 +340,8 @@ static struct np_agent_conn *oldest_pending(struct np_agent *a) {
   struct np_agent_conn *o = NULL;
   for (size_t i = 0; i < NP_AGENT_SLOTS; i++) {
     struct np_agent_conn *c = &a->conns[i];
-    if (c->state == NP_AGENT_CONN_TLS && (o == NULL || c->accepted < o->accepted))
+    if (c->state == NP_AGENT_CONN_TLS &&
+        (o == NULL || c->accepted < o->accepted))
       o = c;
   }
   return o;
@@ -489,7 +372,7 @@ static void on_accept(struct np_agent *a) {
     if (fd < 0)
       return;
     char text[80], why[160];
-    addr_of(&peer, text, sizeof text);
+    np_agent_addr_text(&peer, text, sizeof text);
     if (np_agent_guard_locked(a, &peer)) {
       snprintf(why, sizeof why, "locked out after %u failed attempts",
                a->cfg->max_failures);
@@ -518,7 +401,7 @@ static void on_accept(struct np_agent *a) {
       struct np_agent_conn *o = oldest_pending(a);
       snprintf(why, sizeof why, "its handshake made room for a newer one "
                "(%u at once, --max-pending)", a->cfg->max_pending);
-      refuse(a, o, why);
+      np_agent_conn_refuse(a, o, why);
       if (c == NULL)
         c = o;
     }
@@ -551,7 +434,8 @@ static int check_deadlines(struct np_agent *a) {
       continue;
     if (c->state != NP_AGENT_CONN_READY) {
       if (now >= c->handshake_deadline) {
-        refuse(a, c, "the handshake took longer than --handshake-seconds");
+        np_agent_conn_refuse(
+            a, c, "the handshake took longer than --handshake-seconds");
         continue;
       }
       if (c->handshake_deadline < next)
@@ -562,8 +446,9 @@ static int check_deadlines(struct np_agent *a) {
         c->last_active = now;
       double d = c->last_active + a->cfg->session_idle_seconds;
       if (now >= d) {
-        refuse(a, c, "idle longer than --session-idle-seconds (its "
-                     "services are stopped)");
+        np_agent_conn_refuse(a, c,
+                             "idle longer than --session-idle-seconds (its "
+                             "services are stopped)");
         continue;
       }
       if (d < next)
@@ -572,7 +457,8 @@ static int check_deadlines(struct np_agent *a) {
     if (c->message_started > 0) {
       double d = c->message_started + a->cfg->message_seconds;
       if (now >= d) {
-        refuse(a, c, "a message took longer than --message-seconds");
+        np_agent_conn_refuse(a, c,
+                             "a message took longer than --message-seconds");
         continue;
       }
       if (d < next)
@@ -610,7 +496,7 @@ static int open_listener(struct np_agent *a, struct np_errbuf *eb) {
                          text, strerror(errno));
   len = sizeof ss;
   getsockname(a->lfd, (struct sockaddr *)&ss, &len);
-  addr_of(&ss, a->listen_text, sizeof a->listen_text);
+  np_agent_addr_text(&ss, a->listen_text, sizeof a->listen_text);
   return 0;
 }
 
@@ -730,7 +616,7 @@ int np_agent_run(const struct np_agent_config *cfg, struct np_errbuf *eb) {
   loop(a);
   for (size_t i = 0; i < NP_AGENT_SLOTS; i++)
     if (a->conns[i].state != NP_AGENT_CONN_FREE)
-      conn_close(a, &a->conns[i]);
+      np_agent_conn_close(a, &a->conns[i]);
   np_agent_service_stop_session(a, NULL);
   np_agent_log(a, "stopped by %s after %.1f s (%llu connections refused "
                "or cut)",

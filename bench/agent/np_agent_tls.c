@@ -233,9 +233,11 @@ const char *np_agent_tls_error(SSL *ssl, int ret, char *buf, size_t len) {
                  : "bad record mac");
   else if (e == SSL_ERROR_ZERO_RETURN)
     snprintf(buf, len, "the peer closed the TLS session");
-  else if (e == SSL_ERROR_SYSCALL || reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)
-    snprintf(buf, len, "the connection was closed or reset (no TLS "
-                       "close_notify)");
+  else if (e == SSL_ERROR_SYSCALL ||
+           reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)
+    snprintf(buf, len,
+             "the connection was closed or reset (no TLS "
+             "close_notify)");
   else if (err)
     snprintf(buf, len, "TLS: %s", r);
   else

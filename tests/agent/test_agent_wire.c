@@ -5,8 +5,8 @@
  * each kind of bad message refused with its code (size, depth, syntax,
  * non-finite numbers, schema: wrong tag, extra field, unknown action,
  * arguments of another shape, a 0.2 message), encoding limits, framing
- * byte by byte and of several messages in one piece, hex; peer bytes in error lines (member
- * names, schema pointers) escaped to printable ASCII.
+ * byte by byte and of several messages in one piece, hex; peer bytes in
+ * error lines (member names, schema pointers) escaped to printable ASCII.
  */
 #include <string.h>
 
@@ -107,7 +107,8 @@ static void test_refused(void) {
     int code;
   } bad[] = {
       {"{\"schema\":\"netproof/agent/2\",\"type\":", NP_EPARSE},
-      {"{\"schema\":\"netproof/agent/2\",\"type\":\"refused\",\"reason\":1e999}",
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"refused\","
+       "\"reason\":1e999}",
        NP_ENONFINITE},
       {"{\"schema\":\"netproof/agent/1\",\"type\":\"refused\"}", NP_ESCHEMA},
       {"{\"schema\":\"netproof/agent/2\",\"type\":\"auth\",\"mac\":\"" N64
