@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "agent"))
 import agentproto as ap  # noqa: E402,F401
 
 APPDATA = 0x17
+SEEN = {"c2s": 0}  # the client's records after the handshake, so far
 STARTED = []  # every agent, killed at exit whatever happened
 
 
@@ -163,6 +164,7 @@ class Proxy:
                         if client_enc >= 2:  # after the client's Finished
                             count[dr] += 1
                             n = count[dr]
+                            SEEN["c2s"] = n
                     elif dr == "s2c" and one[0] == APPDATA and \
                             client_enc >= 1:
                         count[dr] += 1
