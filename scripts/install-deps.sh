@@ -12,6 +12,8 @@ TEST_PKGS="python3 python3-jsonschema python3-yaml libtest-json-schema-acceptanc
 librsvg2-bin clang libclang-rt-14-dev jq libarchive-tools iproute2 sockperf iperf3 socat \
 lintian parallel chromium"
 
+# the agent tests speak TLS 1.3 PSK through openssl s_client
+TEST_PKGS="$TEST_PKGS openssl"
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$BUILD_PKGS $TEST_PKGS"
 

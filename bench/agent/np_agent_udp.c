@@ -538,7 +538,12 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON *f = cJSON_CreateObject(), *x;
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  cJSON_AddStringToObject(f, "agent", au->cfg->agent);
+  cJSON *ch = np_agent_channel_json(np_agent_client_channel(au->client));
+  if (ch && !cJSON_AddStringToObject(ch, "address", au->cfg->agent)) {
+    cJSON_Delete(ch);
+    ch = NULL;
+  }
+  cJSON_AddItemToObject(f, "agent", ch);
   cJSON_AddStringToObject(f, "session", np_agent_client_session(au->client));
   cJSON_AddItemToObject(f, "tool", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
                                                        au->identify, "tool"),
