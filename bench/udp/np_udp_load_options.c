@@ -36,6 +36,12 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
      .help = "open loop: messages in flight per client; a send due beyond "
              "it is counted as dropped by the client",
      NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
+    {.name = "reply-timeout-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
+     .max = 60000, .unit = "ms", .dflt = "0",
+     .help = "closed loop: give a message up after this long and send a "
+             "new one in its slot; a reply that still comes is late (0 = "
+             "8 x the p99 RTT so far, 50 ms..1 s)",
+     NP_BENCH_AT(CFG, reply_timeout_ms), .tag = "rto"},
     NP_BENCH_OPT_INTERVAL_ROW(CFG),
     {.name = "mode", .type = NP_BENCH_OPT_CHOICE,
      .choices = np_udp_traffic_names, .dflt = "echo", .metavar = "M",
@@ -128,6 +134,11 @@ int np_udp_load_validate(struct np_udp_config *cfg,
                            "not a window, decides when to send (bound what "
                            "is in flight with --max-outstanding)",
                            cfg->window);
+    if (cfg->reply_timeout_ms > 0)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--reply-timeout-ms: closed loop only (with "
+                           "--rate a message is given up when its slot "
+                           "comes round, --max-outstanding sends later)");
     if ((uint64_t)cfg->clients * cfg->max_outstanding > (1u << 24))
       return np_errbuf_set(eb, NP_EUSAGE,
                            "--max-outstanding %" PRIu32 ": x %" PRIu32

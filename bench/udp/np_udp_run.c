@@ -121,12 +121,12 @@ static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   cl->ring_len = inflight;
   /* --connect: room for replies a path holds back (reordering) before a
    * slot is needed again and its message given up (np_udp_timeout.c):
-   * closed loop 4 x the window, at least 64; open loop 2 x
+   * closed loop 4 x the window, at least 256; open loop 2 x
    * --max-outstanding; as far as the sequence bits tell them apart */
   if (cfg->mode == NP_UDP_MODE_CLIENT) {
     uint64_t want = (cfg->rate > 0 ? 2 : 4) * (uint64_t)inflight;
-    if (cfg->rate <= 0 && want < 64)
-      want = 64;
+    if (cfg->rate <= 0 && want < 256)
+      want = 256;
     while (want > inflight && bits < 64 && want > ((uint64_t)1 << bits))
       want /= 2;
     cl->ring_len = want > inflight ? (uint32_t)want : inflight;
