@@ -17,10 +17,15 @@
  * The reply timeout (closed loop only; open loop keeps its accounting):
  * --reply-timeout-ms when given, else derived per lane from the RTTs seen
  * so far (warm-up included):
- *     clamp(8 x p99, 50 ms, 1 s)   with 1,024 or more RTTs (re-derived
+ *     clamp(8 x p99, 200 ms, 1 s)  with 1,024 or more RTTs (re-derived
  *                                  every 1,024 replies)
- *     clamp(8 x max, 50 ms, 1 s)   with fewer
+ *     clamp(8 x max, 200 ms, 1 s)  with fewer
  *     1 s                          before the first reply
+ * The 200 ms floor is above the scheduling stalls of a loaded machine
+ * (50 ms failed a loopback run on a 2-core machine running five other
+ * builds: 32 replies came 105 ms after their send).  A message is never
+ * given up while datagrams wait in its client's socket: a stalled loop
+ * reads them first.
  * When it fires the message's slot sends a new message at once (in a
  * sending phase), so loss on the path costs the timeout per lost message,
  * not the slot for the rest of the run.  The time slots spent waiting on
@@ -33,14 +38,17 @@
  * Lane threads only, except the two set-up functions; nothing here
  * allocates after set-up.
  */
+#include <linux/sockios.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 
 #include "np_udp_engine.h"
 
-#define TO_MIN_NS 50000000LL    /* 50 ms: the derived timeout's floor   */
+#define TO_MIN_NS 200000000LL   /* 200 ms: the derived timeout's floor  */
 #define TO_MAX_NS 1000000000LL  /* 1 s: its ceiling, and the first one  */
 #define TO_FACTOR 8             /* x p99 (or x max while few RTTs)      */
 #define TO_EVERY 1024           /* replies between derivations (p99)    */
+#define QUEUED_RECHECK_NS 1000000 /* replies queued: look again in 1 ms */
 
 static int closed_loop(const struct np_udp_lane *l) {
   return l->eng->cfg->rate <= 0;
@@ -146,12 +154,21 @@ void np_udp_timeout_note_rtt(struct np_udp_lane *l, int64_t rtt) {
   note_in_force(l);
 }
 
+/* 1 when a datagram waits in cl's socket (SIOCINQ: the next one's size):
+ * its reply may be among them. */
+static int replies_queued(const struct np_udp_client *cl) {
+  int n = 0;
+  int fd = cl->lane->eng->tp->sock_fd(cl->sock);
+  return ioctl(fd, SIOCINQ, &n) == 0 && n > 0;
+}
+
 /* Give up cl's messages past the timeout t; the earliest deadline still
  * pending goes into *next. */
 static void reap_client(struct np_udp_client *cl, int64_t now, int64_t t,
                         int64_t *next) {
   struct np_udp_lane *l = cl->lane;
   struct np_udp_counters *c = &l->ctr[NP_UDP_SET(l->seen_phase)];
+  int looked = 0;
   while (cl->oldest < cl->next_seq) {
     struct np_udp_slot *s = &cl->ring[cl->oldest % cl->ring_len];
     if (!s->live || s->seq != cl->oldest) { /* answered or given up */
@@ -161,6 +178,12 @@ static void reap_client(struct np_udp_client *cl, int64_t now, int64_t t,
     if (now - s->ts < t) {
       if (s->ts + t < *next)
         *next = s->ts + t;
+      return;
+    }
+    if (!looked && (looked = 1) && replies_queued(cl)) {
+      /* the loop was held up, not the reply: read them first */
+      if (now + QUEUED_RECHECK_NS < *next)
+        *next = now + QUEUED_RECHECK_NS;
       return;
     }
     c->timed_out++;

@@ -323,7 +323,10 @@ def test_misbehaving():
             fail("%s: record says %s = %s, the helper did it %d times" %
                  (mode, field, got, acted))
         failed = [c["name"] for c in doc["checks"] if not c["passed"]]
-        want = [check] + (["loss_attributed"] if False else [])
+        # dropping every 10th datagram leaves each slot waiting on reply
+        # timeouts most of the time: the run says the timeout set the rate
+        want = [check] + (["timeouts_not_dominant"] if mode == "drop"
+                          else [])
         if failed != want:
             fail("%s: failed checks %s, want %s" % (mode, failed, want))
         if not doc["reasons"][0].startswith("%s: %d " % (check, acted)) and \
