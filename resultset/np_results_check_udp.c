@@ -84,14 +84,13 @@ static void check_arithmetic(const struct np_chk_rec *r) {
   if (isfinite(srepl) && isfinite(recv) && isfinite(lresp) &&
       srepl - recv - late != lresp)
     np_chk_problem(c, f, "/counters/lost_reply_leg",
-                   "server_replied - received - late = %.0f, record says "
-                   "%.0f",
-                   srepl - recv - late, lresp);
+                   "server_replied - received%s = %.0f, record says %.0f",
+                   late ? " - late" : "", srepl - recv - late, lresp);
   if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
       sent - recv - late != lost)
     np_chk_problem(c, f, "/counters/lost",
-                   "sent - received - late = %.0f, record says %.0f",
-                   sent - recv - late, lost);
+                   "sent - received%s = %.0f, record says %.0f",
+                   late ? " - late" : "", sent - recv - late, lost);
   if (isfinite(recv) && isfinite(srepl) && recv > srepl)
     np_chk_problem(c, f, "/counters/received",
                    "more echoes received (%.0f) than the server sent (%.0f)",

@@ -102,10 +102,14 @@ static void client_fill(struct np_udp_client *cl) {
       for (unsigned i = done; i < done + ns; i++) {
         uint64_t seq = cl->next_seq + i;
         struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
-        /* A live slot here holds a message sent `ring_len` sequences ago
-         * whose reply timeout has not passed yet: given up now (expired),
-         * so a reply that still comes is late (np_udp_timeout.c). */
-        if (s->live) {
+        /* A live slot here holds a message sent `ring_len` sequences ago.
+         * --connect: its reply timeout has not passed yet; given up now
+         * (expired), so a reply that still comes is late
+         * (np_udp_timeout.c).  In process: it gives up its slot but stays
+         * counted in `outstanding`: a lost message is not replaced, so
+         * the window shrinks by one for good, as in the reference
+         * benchmark. */
+        if (s->live && cfg->mode == NP_UDP_MODE_CLIENT) {
           c->expired++;
           np_udp_give_up(cl, s, 0);
           cl->outstanding--;

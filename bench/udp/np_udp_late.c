@@ -13,13 +13,17 @@
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
+int np_udp_late_applies(const struct np_udp_config *cfg) {
+  return cfg->mode == NP_UDP_MODE_CLIENT || cfg->rate > 0;
+}
+
 void np_udp_late_input_of(const struct np_udp_config *cfg,
                           const struct np_udp_result *res,
                           struct np_udp_late_input *out) {
   const struct np_udp_counters *c = &res->measure;
-  int closed = cfg->rate <= 0;
+  int closed = cfg->rate <= 0 && cfg->mode == NP_UDP_MODE_CLIENT;
   *out = (struct np_udp_late_input){
-      .known = 1,
+      .known = np_udp_late_applies(cfg),
       .closed_loop = closed,
       .sent = c->sent,
       .received = c->received,
@@ -74,7 +78,7 @@ double np_udp_late_waiting_fraction(const struct np_udp_late_input *in) {
 }
 
 void np_udp_late_config_json(cJSON *o, const struct np_udp_config *cfg) {
-  if (cfg->rate > 0)
+  if (cfg->rate > 0 || cfg->mode != NP_UDP_MODE_CLIENT)
     return;
   NUM(o, "reply_timeout_ms", cfg->reply_timeout_ms);
 }

@@ -46,13 +46,18 @@
 /* What the checks and the summary need, as the record holds it. */
 struct np_udp_late_input {
   int known;               /* 0: a record before these counters       */
-  int closed_loop;         /* 1: a reply timeout was in force         */
+  int closed_loop;         /* 1: a reply timeout was in force (the
+                              --connect closed loop)                  */
   uint64_t sent, received, late, timed_out, expired;
   double late_max_us;      /* NAN without a late reply                */
   double timeout_min_ms, timeout_max_ms; /* NAN: none (open loop)     */
   double waiting_seconds;  /* slot time waited on timed-out messages  */
   double slot_seconds;     /* clients x window x measurement seconds  */
 };
+
+/* 1 when a message can be given up in this run, so the record carries
+ * counters.late and "timeouts": --connect / --agent, and open loop. */
+int np_udp_late_applies(const struct np_udp_config *cfg);
 
 void np_udp_late_input_of(const struct np_udp_config *cfg,
                           const struct np_udp_result *res,

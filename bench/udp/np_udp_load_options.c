@@ -38,8 +38,8 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
      NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
     {.name = "reply-timeout-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
      .max = 60000, .unit = "ms", .dflt = "0",
-     .help = "closed loop: give a message up after this long and send a "
-             "new one in its slot; a reply that still comes is late (0 = "
+     .help = "--connect closed loop: give a message up after this long and "
+             "send a new one in its slot; a reply that still comes is late (0 = "
              "8 x the p99 RTT so far, 200 ms..1 s)",
      NP_BENCH_AT(CFG, reply_timeout_ms), .tag = "rto"},
     NP_BENCH_OPT_INTERVAL_ROW(CFG),
@@ -148,6 +148,11 @@ int np_udp_load_validate(struct np_udp_config *cfg,
   }
   /* closed loop: stating a default is the same as leaving it out */
   (void)g;
+  if (cfg->reply_timeout_ms > 0 && cfg->mode != NP_UDP_MODE_CLIENT)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--reply-timeout-ms: only with --connect or --agent "
+                         "(in process a message the kernel dropped is not "
+                         "replaced, as in the reference benchmark)");
   if (cfg->arrivals != NP_UDP_ARRIVALS_CONSTANT)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--arrivals %s: only with --rate (open loop)",

@@ -136,7 +136,7 @@ static cJSON *syscalls_json(const struct np_udp_result *res) {
 }
 
 static cJSON *counters_json(const struct np_udp_counters *c,
-                            const struct np_udp_loss *l) {
+                            const struct np_udp_loss *l, int late) {
   cJSON *o = cJSON_CreateObject();
   if (!o)
     return NULL;
@@ -154,7 +154,8 @@ static cJSON *counters_json(const struct np_udp_counters *c,
   NUM(o, "server_send_errors", c->server_send_errors);
   NUM(o, "truncated", c->truncated);
   NUM(o, "cross_thread_requests", c->cross_thread);
-  NUM(o, "late", c->late);
+  if (late)
+    NUM(o, "late", c->late);
   np_udp_record_errnos(o, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
   return o;
 }
@@ -254,7 +255,9 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   if (rc)
     return rc;
   cJSON_AddItemToObject(doc, "measurement", measurement_json(res));
-  cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, loss));
+  int late = np_udp_late_applies(cfg); /* counters.late: 0.3.0 on */
+  cJSON_AddItemToObject(doc, "counters",
+                        counters_json(&res->measure, loss, late));
   cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
   NUM(w, "seconds", res->warmup_seconds);
   struct np_udp_check_input win;
@@ -263,14 +266,15 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   /* outstanding when measurement began, and given up unanswered */
   wl.lost = (int64_t)(res->warmup_lost + res->warmup.timed_out +
                       res->warmup.expired - res->warmup.late);
-  cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl));
+  cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl, late));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, loss));
   if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
                                               np_udp_open_json(cfg, res)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   struct np_udp_late_input li;
   np_udp_late_input_of(cfg, res, &li);
-  if (!cJSON_AddItemToObject(doc, "timeouts", np_udp_late_json(&li)))
+  if (li.known &&
+      !cJSON_AddItemToObject(doc, "timeouts", np_udp_late_json(&li)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (cfg->interval > 0 &&
       !cJSON_AddItemToObject(doc, "intervals",

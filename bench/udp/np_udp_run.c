@@ -734,9 +734,11 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
     }
     eng.lanes[i].thread_started = 1;
   }
-  /* a pacer per lane with clients: open loop's sends, closed loop's
-   * reply deadlines (np_udp_timeout.c) */
-  for (uint32_t i = 0; i < eng.nlanes; i++)
+  /* a pacer per lane with clients: open loop's sends, --connect's closed
+   * loop's reply deadlines (np_udp_timeout.c) */
+  for (uint32_t i = 0;
+       (cfg->rate > 0 || cfg->mode == NP_UDP_MODE_CLIENT) && i < eng.nlanes;
+       i++)
     if (eng.lanes[i].nclients && np_udp_pacer_start(&eng.lanes[i]) != 0) {
       rc = np_errbuf_set(eb, NP_ESYS, "pthread_create (pacer) failed");
       goto out_threads;

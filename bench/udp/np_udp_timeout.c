@@ -14,7 +14,8 @@
  * the drain: sent - received - late.  A late reply whose entry was
  * overwritten by a later give-up (gone table entries apart) is stale.
  *
- * The reply timeout (closed loop only; open loop keeps its accounting):
+ * The reply timeout (--connect's closed loop only; open loop keeps its
+ * accounting, the in-process benchmark the reference's window):
  * --reply-timeout-ms when given, else derived per lane from the RTTs seen
  * so far (warm-up included):
  *     clamp(8 x p99, 200 ms, 1 s)  with 1,024 or more RTTs (re-derived
@@ -50,8 +51,11 @@
 #define TO_EVERY 1024           /* replies between derivations (p99)    */
 #define QUEUED_RECHECK_NS 1000000 /* replies queued: look again in 1 ms */
 
+/* The reply timeout is --connect's (and --agent's) closed loop: the
+ * in-process benchmark keeps the reference's window, where a message the
+ * kernel dropped is not replaced (tests/bench/test_udp_overflow.c). */
 static int closed_loop(const struct np_udp_lane *l) {
-  return l->eng->cfg->rate <= 0;
+  return l->eng->cfg->rate <= 0 && l->eng->cfg->mode == NP_UDP_MODE_CLIENT;
 }
 
 static void note_in_force(struct np_udp_lane *l) {
