@@ -298,7 +298,10 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
          wait = np_results_num(d, "/timeouts/waiting_seconds"),
          slot = np_results_num(d, "/timeouts/slot_seconds"),
          frac = np_results_num(d, "/timeouts/waiting_fraction"),
-         secs = np_results_num(d, "/measurement/seconds"),
+         secs = np_results_num(d, "/measurement/seconds") +
+                np_json_get_number(
+                    cJSON_GetObjectItemCaseSensitive(d, "measurement"),
+                    "drain_seconds", 0),
          rto = np_json_get_number(cfg, "reply_timeout_ms", 0);
   int closed = !(np_json_get_number(cfg, "rate", 0) > 0);
   if (late != tlate)
@@ -314,7 +317,8 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
                             : 0;
   if (isfinite(slot) && !near(slot, want_slot, 1e-6))
     np_chk_problem(r->c, r->file, "/timeouts/slot_seconds",
-                   "%g, not clients x window x measurement seconds = %g",
+                   "%g, not clients x window x (measurement + drain "
+                   "seconds) = %g",
                    slot, want_slot);
   double want_frac = slot > 0 ? wait / slot : 0;
   if (isfinite(frac) && !near(frac, want_frac, 1e-6))

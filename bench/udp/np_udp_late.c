@@ -39,7 +39,7 @@ void np_udp_late_input_of(const struct np_udp_config *cfg,
                             : NAN,
       .waiting_seconds = (double)c->timeout_wait_ns / 1e9,
       .slot_seconds = closed ? (double)cfg->clients * cfg->window *
-                                   res->measure_seconds
+                                   (res->measure_seconds + res->drain_seconds)
                              : 0.0};
 }
 

@@ -41,7 +41,7 @@
 #define NP_UDP_DOMINANT_RULE                                                 \
   "the timeout dominates the rate when waiting_seconds (slot time spent "   \
   "waiting on messages that then timed out) > 20 % of slot_seconds "        \
-  "(clients x window x measurement seconds)"
+  "(clients x window x (measurement + drain seconds))"
 
 /* What the checks and the summary need, as the record holds it. */
 struct np_udp_late_input {
@@ -52,7 +52,8 @@ struct np_udp_late_input {
   double late_max_us;      /* NAN without a late reply                */
   double timeout_min_ms, timeout_max_ms; /* NAN: none (open loop)     */
   double waiting_seconds;  /* slot time waited on timed-out messages  */
-  double slot_seconds;     /* clients x window x measurement seconds  */
+  double slot_seconds;     /* clients x window x (measurement + drain
+                              seconds): the counters' window          */
 };
 
 /* 1 when a message can be given up in this run, so the record carries

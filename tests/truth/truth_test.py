@@ -25,9 +25,15 @@ Also the three regressions of 0.2.0 this closes (each failed there):
   socket that never answers: exit 3, "no reply from ... in S s" (0.2.0:
   exit 1 and "answered by unidentified server: 0 round trips/s").
 
-usage: truth_test.py NETPROOF_BENCH RUN_SCHEMA [ROW ...]
-  ROW: listening, or an impairment name (loss, reorder, ...): only those
-  (to show a single regression against an older binary)
+And the self-check of such records: a suite (`netproof-bench matrix`)
+whose services are serve and a lossy relay, its runs through the relay;
+the set passes `netproof-report --self-check`, and each tampered count of
+what the client gave up on (counters.late, the timeouts section, the
+late checks' verdicts) is named by it.
+
+usage: truth_test.py NETPROOF_BENCH RUN_SCHEMA NETPROOF_REPORT [ROW ...]
+  ROW: listening, selfcheck, or an impairment name (loss, reorder, ...):
+  only those (to show a single regression against an older binary)
 """
 import json
 import os
@@ -43,8 +49,8 @@ import time
 
 import jsonschema
 
-BENCH, SCHEMA = sys.argv[1:3]
-ONLY = set(sys.argv[3:])
+BENCH, SCHEMA, REPORT = sys.argv[1:4]
+ONLY = set(sys.argv[4:])
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
 TMP = tempfile.mkdtemp(prefix="np-truth-test-")
@@ -331,17 +337,104 @@ def test_nothing_listening():
         fail("silent server: exit %d, stderr %r" % (p.returncode, p.stderr))
 
 
+def self_check(out):
+    p = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_selfcheck():
+    sport, lport = free_port(), free_port()
+    plan = {
+        "schema": "netproof/plan/1", "suite": "truth-relay",
+        "protocol": "udp", "repetitions": 1,
+        "services": [
+            {"name": "echo",
+             "command": ["{bench}", "serve", "--listen",
+                         "127.0.0.1:%d" % sport, "--max-seconds", "60",
+                         "--record", "{dir}/record.json"],
+             "ready": {"udp_bound": "127.0.0.1:%d" % sport},
+             "ready_timeout_seconds": 5, "stop_timeout_seconds": 5},
+            {"name": "path",
+             "command": ["{bench}", "relay", "--listen",
+                         "127.0.0.1:%d" % lport, "--forward",
+                         "127.0.0.1:%d" % sport, "--loss-percent", "5",
+                         "--max-seconds", "60", "--record",
+                         "{dir}/record.json"],
+             "ready": {"udp_bound": "127.0.0.1:%d" % lport},
+             "ready_timeout_seconds": 5, "stop_timeout_seconds": 5}],
+        "base": {"connect": "127.0.0.1:%d" % lport, "seconds": 0.5,
+                 "warmup": 0.1, "window": 4},
+        "dimensions": {"clients": [4]},
+    }
+    path = os.path.join(TMP, "plan.json")
+    with open(path, "w") as f:
+        json.dump(plan, f)
+    out = os.path.join(TMP, "suite")
+    p = subprocess.run([BENCH, "matrix", path, "--output", out, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    cids = os.listdir(os.path.join(out, "runs")) \
+        if os.path.isdir(os.path.join(out, "runs")) else []
+    if len(cids) != 1:
+        fail("matrix through the relay: exit %d: %s" % (p.returncode,
+                                                         p.stderr))
+    rec = os.path.join(out, "runs", cids[0], "rep-1.json")
+    doc = load(rec)
+    if doc["timeouts"]["timed_out"] == 0 or doc["counters"]["lost"] == 0:
+        fail("matrix through the relay: nothing given up: %s" %
+             doc["timeouts"])
+    rc, text = self_check(out)
+    if rc != 0:
+        fail("self-check of the relay suite: exit %d: %s" % (rc, text))
+    with open(rec) as f:
+        good = f.read()
+
+    def late1(d):
+        d["counters"]["late"] += 1
+
+    def verdict(d):
+        for ch in d["checks"]:
+            if ch["name"] == "timeouts_not_dominant":
+                ch["passed"] = not ch["passed"]
+
+    for edit, want in (
+            (late1, "/counters/lost: sent - received - late = "),
+            (late1, "/timeouts/late: "),
+            (lambda d: d["timeouts"].update(
+                waiting_seconds=d["timeouts"]["waiting_seconds"] / 2),
+             "/timeouts/waiting_fraction: "),
+            (lambda d: d["timeouts"].update(
+                slot_seconds=d["timeouts"]["slot_seconds"] * 2),
+             "/timeouts/slot_seconds: "),
+            (verdict, "/checks: timeouts_not_dominant says "),
+            (lambda d: d["config"].update(reply_timeout_ms=50),
+             "/timeouts/reply_timeout_ms: ")):
+        d = json.loads(good)
+        edit(d)
+        with open(rec, "w") as f:
+            json.dump(d, f)
+        rc, text = self_check(out)
+        if rc != 1 or want not in text:
+            fail("self-check of a tampered record: exit %d, want %r in: %s"
+                 % (rc, want, text))
+    with open(rec, "w") as f:
+        f.write(good)
+
+
 def main():
     t0 = time.time()
     if not ONLY or "listening" in ONLY:
         test_nothing_listening()
+    if not ONLY or "selfcheck" in ONLY:
+        test_selfcheck()
+    rows = 0
     for name, kind, udp, p in test_matrix():
+        rows += 1
         if name == "reorder":
             test_late_is_not_lost(name, kind, udp, p)
         if name == "loss" and kind == "closed":
             test_loss_keeps_closed_loop(udp, p)
-    print("truth matrix: %d rows in %.1f s" %
-          (len(IMPAIRMENTS) * len(KINDS), time.time() - t0))
+    print("truth matrix: %d rows in %.1f s" % (rows, time.time() - t0))
     shutil.rmtree(TMP)
 
 
