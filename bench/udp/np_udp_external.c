@@ -42,9 +42,8 @@ void np_udp_external_checks(const struct np_udp_result *res,
     snprintf(where, sizeof where,
              "client sockets dropped %" PRIu64
              ", the server socket dropped %" PRIu64 ", %" PRId64
-             " lost in between (between our client sockets and the server "
-             "socket, dropped by neither: on the path or in the server "
-             "process; its own counters are not read here)",
+             " lost in between (dropped by neither socket: on the path or "
+             "in the server process)",
              a->client_socket, a->server_socket, a->in_between);
   else
     snprintf(where, sizeof where,
