@@ -371,6 +371,11 @@ def test_usage():
         ["udp", "--connect", "127.0.0.1:9", "--work", "5"],
         ["udp", "--connect", "127.0.0.1:9", "--address", "::1"],
         ["udp", "--connect", "127.0.0.1:9", "--io-model", "split"],
+        # the reply timeout is --connect's closed loop's
+        ["udp", "--reply-timeout-ms", "50"],
+        ["udp", "--connect", "127.0.0.1:9", "--rate", "100",
+         "--reply-timeout-ms", "50"],
+        ["udp", "--connect", "127.0.0.1:9", "--reply-timeout-ms", "-1"],
         ["serve"], ["serve", "--listen", "127.0.0.1:9", "--io-model", "pool"],
         ["serve", "--listen", "127.0.0.1:9", "--max-seconds", "0"],
         ["serve", "--listen", "127.0.0.1:9", "--io-threads", "2"],
