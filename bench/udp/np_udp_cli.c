@@ -168,7 +168,8 @@ static int nothing_answered(const struct np_udp_result *res,
   const struct np_udp_counters *w = &res->warmup, *m = &res->measure;
   if (w->received + m->received + w->late + m->late + w->duplicates +
           m->duplicates + w->stale + m->stale != 0 ||
-      w->sent + m->sent == 0 || res->target == NULL)
+      w->sent + m->sent + w->send_errors + m->send_errors == 0 ||
+      res->target == NULL)
     return 0;
   const struct np_udp_target *t = res->target;
   if (t->local && t->nsocks == 0 && !t->remote_observed) {
