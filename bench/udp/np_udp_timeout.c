@@ -2,17 +2,18 @@
  * np_udp_timeout.c - when the client stops waiting for a reply, and what a
  * reply that still comes is.
  *
- * A message is given up when its reply timeout passes (closed loop) or
- * when its ring slot is needed for a new message before that (closed loop:
- * the ring holds more than a window, so only a path that holds a reply
- * back longer than several windows' worth of round trips does it; open
- * loop: --max-outstanding sends later, "expired").  A given-up message is
+ * A message is given up when its reply timeout passes (--connect's closed
+ * loop) or when its ring slot is needed for a new message before that
+ * ("expired"; --connect's closed loop: the ring holds 4 windows, at least
+ * 256, so only a path that holds a reply back that many round trips does
+ * it; open loop: --max-outstanding sends later).  A given-up message is
  * kept in the client's `gone` table (seq, send time, counter set); a reply
  * to it is *late*: counted as late with how late it was (reply time from
  * its intended send), its bytes checked like any reply, never counted as
  * received, lost or stale.  `lost` is what never came back by the end of
  * the drain: sent - received - late.  A late reply whose entry was
- * overwritten by a later give-up (gone table entries apart) is stale.
+ * overwritten by a later give-up (a table's size of sequences later) is
+ * stale.
  *
  * The reply timeout (--connect's closed loop only; open loop keeps its
  * accounting, the in-process benchmark the reference's window):
