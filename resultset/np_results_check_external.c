@@ -4,7 +4,8 @@
  * the counters it names, the reply kinds add up to the sequence and
  * content errors, every misbehaviour check's verdict follows from its
  * count, and lost = sent - received - late with the late checks' verdicts
- * from the timeouts section (records 0.3.0 on).  Re-derived from the record alone, as the other kinds' rules.
+ * from the timeouts section (records 0.3.0 on).  Re-derived from the
+ * record alone, as the other kinds' rules.
  */
 #include <math.h>
 #include <stdio.h>

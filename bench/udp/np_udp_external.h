@@ -11,9 +11,10 @@
  * our client sockets and the server socket, dropped by neither (on the path
  * - a relay, a network - or in the server process: only the server's own
  * counters, serve's record or the agent's, can tell which).  A reply that
- * comes after the client gave up is late, not lost (np_udp_late.h).  Misbehaviour is told apart by kind (duplicates,
- * reordered, stale, wrong length, corrupted) and each kind is its own
- * check, so a server that mangles fails the run naming what it did.
+ * comes after the client gave up is late, not lost (np_udp_late.h).
+ * Misbehaviour is told apart by kind (duplicates, reordered, stale, wrong
+ * length, corrupted) and each kind is its own check, so a server that
+ * mangles fails the run naming what it did.
  */
 #ifndef NP_UDP_EXTERNAL_H
 #define NP_UDP_EXTERNAL_H

@@ -59,7 +59,8 @@ void np_udp_late_input_json(const cJSON *d, struct np_udp_late_input *out) {
   *out = (struct np_udp_late_input){.known = cJSON_IsObject(t)};
   if (!out->known)
     return;
-  out->closed_loop = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "closed_loop"));
+  out->closed_loop =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "closed_loop"));
   out->sent = count(np_json_get_number(cn, "sent", 0));
   out->received = count(np_json_get_number(cn, "received", 0));
   out->late = count(np_json_get_number(cn, "late", 0));

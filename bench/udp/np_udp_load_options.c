@@ -38,9 +38,9 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
      NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
     {.name = "reply-timeout-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
      .max = 60000, .unit = "ms", .dflt = "0",
-     .help = "--connect closed loop: give a message up after this long and "
-             "send a new one in its slot; a reply that still comes is late (0 = "
-             "8 x the p99 RTT so far, 200 ms..1 s)",
+     .help = "--connect closed loop: give a message up after this long "
+             "and send a new one in its slot; a reply that still comes is "
+             "late (0 = 8 x the p99 RTT so far, 200 ms..1 s)",
      NP_BENCH_AT(CFG, reply_timeout_ms), .tag = "rto"},
     NP_BENCH_OPT_INTERVAL_ROW(CFG),
     {.name = "mode", .type = NP_BENCH_OPT_CHOICE,
