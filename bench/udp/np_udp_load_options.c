@@ -1,6 +1,7 @@
 /*
  * np_udp_load_options.c - the udp option rows for offered load: open loop
- * (--rate, --arrivals, --max-outstanding), and the time series
+ * (--rate, --arrivals, --max-outstanding), --connect's closed-loop reply
+ * timeout (--reply-timeout-ms, np_udp_timeout.c), and the time series
  * (--interval, bench/core/np_bench_interval.h).  A section of the udp option
  * table (np_udp_options.c), so the parser, --help, plans and ids see them
  * like every other row; the cross-field rules are np_udp_load_validate.
