@@ -32,8 +32,9 @@
 
 #define NP_UDP_REPLY_TIMEOUT_RULE                                            \
   "closed loop: a message is given up when no reply came within the reply " \
-  "timeout (--reply-timeout-ms, else 8 x the p99 RTT so far, 200 ms..1 s, "  \
-  "1 s before the first reply, per thread) or when its slot is needed "     \
+  "timeout (--reply-timeout-ms, else 8 x the p99 RTT so far - 8 x the "     \
+  "largest below 100 RTTs - within 200 ms..1 s, 1 s before the first "      \
+  "reply, per thread) or when its slot is needed "                          \
   "before that; its slot sends a new message; a reply that still comes "    \
   "is late. Open loop: given up when its slot comes round "                 \
   "(--max-outstanding sends later)"

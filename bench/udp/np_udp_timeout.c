@@ -19,10 +19,13 @@
  * accounting, the in-process benchmark the reference's window):
  * --reply-timeout-ms when given, else derived per lane from the RTTs seen
  * so far (warm-up included):
- *     clamp(8 x p99, 200 ms, 1 s)  with 1,024 or more RTTs (re-derived
- *                                  every 1,024 replies)
+ *     clamp(8 x p99, 200 ms, 1 s)  with 100 or more RTTs (re-derived at
+ *                                  100, each power of two, then every
+ *                                  1,024 replies)
  *     clamp(8 x max, 200 ms, 1 s)  with fewer
  *     1 s                          before the first reply
+ * (8 x max over the first 1,024 RTTs let one 125 ms outlier of a loaded
+ * machine set a 1 s timeout for the rest of a run.)
  * The 200 ms floor is above the scheduling stalls of a loaded machine
  * (50 ms failed a loopback run on a 2-core machine running five other
  * builds: 32 replies came 105 ms after their send).  A message is never
@@ -49,6 +52,7 @@
 #define TO_MIN_NS 200000000LL   /* 200 ms: the derived timeout's floor  */
 #define TO_MAX_NS 1000000000LL  /* 1 s: its ceiling, and the first one  */
 #define TO_FACTOR 8             /* x p99 (or x max while few RTTs)      */
+#define TO_P99_FROM 100         /* RTTs before p99 replaces the max     */
 #define TO_EVERY 1024           /* replies between derivations (p99)    */
 #define QUEUED_RECHECK_NS 1000000 /* replies queued: look again in 1 ms */
 
@@ -141,10 +145,11 @@ void np_udp_timeout_note_rtt(struct np_udp_lane *l, int64_t rtt) {
   np_hist_record(l->to_hist, rtt);
   uint64_t n = np_hist_count(l->to_hist);
   int64_t base = 0;
-  if (n < TO_EVERY) {
+  if (n < TO_P99_FROM) {
     base = np_hist_max(l->to_hist);
-  } else if (++l->to_fresh >= TO_EVERY || n == TO_EVERY) {
-    l->to_fresh = 0;
+  } else if (n == TO_P99_FROM || ++l->to_fresh >= TO_EVERY ||
+             (n < TO_EVERY && (n & (n - 1)) == 0)) {
+    l->to_fresh = 0; /* at 100, then each power of two, then every 1,024 */
     if (np_hist_percentile(l->to_hist, 99, &base) != 0)
       base = np_hist_max(l->to_hist);
   } else {
