@@ -290,9 +290,21 @@ static void check_stderr(const struct np_chk_rec *r,
 void np_chk_udp_timeouts(const struct np_chk_rec *r) {
   const cJSON *d = r->doc;
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(d, "timeouts");
-  if (t == NULL)
-    return;
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  if (t == NULL) {
+    /* absent in records before 0.3.0; from it on, every run that can give
+     * a message up (udp-external, open loop) says what it gave up */
+    const char *ver =
+        np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
+    int gives_up =
+        strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") == 0 ||
+        np_json_get_number(cfg, "rate", 0) > 0;
+    if (gives_up && !np_chk_version_before(ver, "0.3.0"))
+      np_chk_problem(r->c, r->file, "/timeouts",
+                     "missing: a record of %s gives up messages and counts "
+                     "them (0.3.0 on)", ver);
+    return;
+  }
   double late = np_results_num(d, "/counters/late"),
          tlate = np_results_num(d, "/timeouts/late"),
          wait = np_results_num(d, "/timeouts/waiting_seconds"),
