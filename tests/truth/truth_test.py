@@ -419,7 +419,12 @@ def test_selfcheck():
              "/timeouts/slot_seconds: "),
             (verdict, "/checks: timeouts_not_dominant says "),
             (lambda d: d["config"].update(reply_timeout_ms=50),
-             "/timeouts/reply_timeout_ms: ")):
+             "/timeouts/reply_timeout_ms: "),
+            # a 0.3.0 record must have the section (older ones are read
+            # without it)
+            (lambda d: (d["tool"].update(version="0.3.0"),
+                        d.pop("timeouts")),
+             "/timeouts: missing: ")):
         d = json.loads(good)
         edit(d)
         with open(rec, "w") as f:
