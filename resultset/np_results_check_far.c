@@ -192,8 +192,14 @@ static void legs(struct far *x, const cJSON *rec) {
     problem(x, "/far/legs/unmatched/warmup",
             "%.0f, more than the warm-up's sequence errors %.0f", um_w,
             num(x->d, "/warmup/counters/sequence_errors"));
-  double arrived = recv + um_w + um_m;
-  leg(x, "/far/legs/arrived", arrived, "received + unmatched");
+  /* late replies arrived too (counters.late, absent before 0.3.0) */
+  double late = np_json_get_number(
+                    cJSON_GetObjectItemCaseSensitive(x->d, "counters"),
+                    "late", 0) +
+                np_json_get_number(np_json_pointer(x->d, "/warmup/counters"),
+                                   "late", 0);
+  double arrived = recv + um_w + um_m + late;
+  leg(x, "/far/legs/arrived", arrived, "received + unmatched + late");
   leg(x, "/far/legs/server_received", sr, "the server record's received");
   leg(x, "/far/legs/server_echoed", se, "the server record's echoed");
   leg(x, "/far/legs/request_leg/far_socket_drops", fdrops,

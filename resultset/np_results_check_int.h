@@ -217,6 +217,9 @@ struct np_chk_rec {
  * reasons derived by np_udp_checks; sockets sums; config from the command
  * (np_results_check_udp.c). */
 void np_chk_udp_record(const struct np_chk_rec *r);
+/* udp and udp-external: the "timeouts" section (0.3.0 on) against the
+ * counters and config it derives from; nothing when absent. */
+void np_chk_udp_timeouts(const struct np_chk_rec *r);
 
 /* exec records: the kept output beside the record, every metric
  * re-derived from it by np_exec_metric, every bound and check verdict
