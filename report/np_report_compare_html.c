@@ -185,8 +185,10 @@ int np_report_compare_html(const cJSON *doc, struct np_ftree *t,
       const char *start = strstr(svg, "<svg");
       if (start == NULL)
         continue;
-      fputs("<figure>\n", f);
-      fwrite(start, 1, n - (size_t)(start - svg), f);
+      fputs("<figure>\n<svg role=\"img\" aria-label=\"", f);
+      esc(f, p);
+      fputs("\"", f);
+      fwrite(start + 4, 1, n - (size_t)(start - svg) - 4, f);
       fputs("\n<figcaption>", f);
       esc(f, p);
       fputs("</figcaption></figure>\n", f);

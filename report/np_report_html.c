@@ -27,6 +27,7 @@
 #include "np_identity.h"
 #include "np_json.h"
 #include "np_report_formats.h"
+#include "np_report_int.h"
 #include "np_sha256.h"
 
 /* A run file larger than this is linked, not copied: 256 MiB. */
@@ -390,8 +391,11 @@ static int columns(const cJSON *rows, const cJSON *dims, struct col *cols,
 }
 
 /* The marks of a row, as the Markdown tables give them; *used collects
- * which ones appear (bits: 1 unstable, 2 excluded, 4 missing, 8 n/m). */
-static void mark_text(const cJSON *r, char *buf, size_t len, unsigned *used) {
+ * which ones appear (bits: 1 unstable, 2 excluded, 4 missing, 8 n/m,
+ * 16 interval target missed).  c: the row's configuration, or NULL. */
+static void mark_text(const cJSON *r, const struct setctx *sc,
+                      const struct np_results_config *c, char *buf,
+                      size_t len, unsigned *used) {
   size_t k = 0;
   buf[0] = '\0';
   double passed = np_json_get_number(r, "runs_passed", NAN),
@@ -400,14 +404,24 @@ static void mark_text(const cJSON *r, char *buf, size_t len, unsigned *used) {
     k += (size_t)snprintf(buf + k, len - k, "missing");
     *used |= 4;
   } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "excluded"))) {
-    k += (size_t)snprintf(buf + k, len - k, "excluded");
+    char why[120] = "";
+    if (c != NULL)
+      np_report_fail_reason(c, why, sizeof why);
+    k += (size_t)snprintf(buf + k, len - k, "excluded (%s)",
+                          why[0] ? why : "failed");
     *used |= 2;
   }
-  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "unstable"))) {
+  if (k < len &&
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "unstable"))) {
     k += (size_t)snprintf(buf + k, len - k, "%s\xe2\x80\xa0", k ? " " : "");
     *used |= 1;
   }
-  if (isfinite(passed) && isfinite(total) && passed < total && k < len) {
+  if (k < len && sc != NULL && c != NULL &&
+      np_report_target_missed(sc->s, c->id)) {
+    k += (size_t)snprintf(buf + k, len - k, "%s\xe2\x80\xa1", k ? " " : "");
+    *used |= 16;
+  }
+  if (k < len && isfinite(passed) && isfinite(total) && passed < total) {
     snprintf(buf + k, len - k, "%s%.0f/%.0f", k ? " " : "", passed, total);
     *used |= 8;
   }
@@ -563,29 +577,36 @@ static int table(FILE *f, const cJSON *tab, const struct setctx *sc,
   cJSON_ArrayForEach(r, rows) {
     const char *cid = np_json_get_string(r, "config", NULL);
     const cJSON *opts = sc && cid ? options_of(sc->s, cid) : NULL;
-    char marks[96];
-    mark_text(r, marks, sizeof marks, &used);
+    const struct np_results_config *c = sc && cid ? config_of(sc->s, cid)
+                                                  : NULL;
+    char marks[256];
+    mark_text(r, sc, c, marks, sizeof marks, &used);
     fprintf(f, "<tbody><tr%s>", marks[0] && strstr(marks, "excluded")
                                     ? " class=\"failed\"" : "");
     for (int i = 0; i < ncol; i++)
       cell(f, r, &cols[i], sc, opts);
-    if (marks_col)
-      fprintf(f, "<td class=\"mark\">%s</td>", marks);
+    if (marks_col) {
+      fputs("<td class=\"mark wrap\">", f);
+      np_report_html_esc(f, marks);
+      fputs("</td>", f);
+    }
     fputs("</tr>\n", f);
-    const struct np_results_config *c = sc && cid ? config_of(sc->s, cid)
-                                                  : NULL;
     if (c != NULL && rc == 0)
       rc = runs_block(f, sc, c, ncol + marks_col, t, eb);
     fputs("</tbody>\n", f);
   }
   fputs("</table></div>\n", f);
   if (used)
-    fprintf(f, "<p class=\"foot\">%s%s%s%s</p>\n",
+    fprintf(f, "<p class=\"foot\">%s%s%s%s%s</p>\n",
             used & 1 ? "\xe2\x80\xa0 unstable: the round trips/s of its runs "
                        "spread over the set's limit. " : "",
             used & 2 ? "excluded: a run failed a check; not ranked. " : "",
             used & 4 ? "missing: planned, no run in the set. " : "",
-            used & 8 ? "n/m: n of m runs passed." : "");
+            used & 8 ? "n/m: n of m runs passed. " : "",
+            used & 16 ? "\xe2\x80\xa1 interval target missed: the "
+                        "configuration ran its maximum repetitions "
+                        "(until-stable) before its interval was within the "
+                        "plan's target." : "");
   free(cols);
   free(fl);
   return rc;
@@ -649,6 +670,14 @@ static int chart(FILE *f, const cJSON *c, const struct np_ftree *md,
   if (svg != NULL) {
     const char *start = strstr(svg, "<svg");
     size_t off = start ? (size_t)(start - svg) : len;
+    if (start != NULL) { /* a name for readers of the page without sight */
+      fputs("<svg role=\"img\" aria-label=\"", f);
+      np_report_html_esc(f, np_json_get_string(c, "title", ""));
+      fputs(": ", f);
+      np_report_html_esc(f, np_json_get_string(c, "subtitle", ""));
+      fputs("\"", f);
+      off += 4;
+    }
     fwrite(svg + off, 1, len - off, f);
   } else {
     fputs("<p class=\"bad\">chart missing from the report</p>", f);
