@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_exec_tree.h"
 #include "np_time.h"
 
 /* How long the pipes may stay open after the program ended, and how long
@@ -35,6 +36,7 @@ void np_exec_result_free(struct np_exec_result *res) {
   free(res->out.line_t);
   res->out.data = res->err.data = NULL;
   res->out.line_t = NULL;
+  np_exec_tree_free(&res->leftovers);
 }
 
 /* Note the time of every '\n' among the n bytes just kept at data[from];
@@ -143,6 +145,7 @@ struct np_exec_watch {
   int pidfd;        /* pidfd of the child, or -1                  */
   int exited;       /* the child has ended                        */
   int killed;       /* we killed the group (timeout / signal)     */
+  int tree_done;    /* the leftovers were ended (np_exec_tree.h)  */
   double t0;        /* monotonic fork time                        */
   double end_at;    /* when the end was seen                      */
   int line_times;   /* note stdout's line times (the request's)   */
@@ -169,6 +172,19 @@ static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
     w->fd[i] = -1;
   }
   return 0;
+}
+
+/* The program's main process has ended: end what it left running and
+ * list it.  After our group kill (timeout, interruption) the program's
+ * own group is dying already and is not counted; after a normal exit
+ * every live descendant is a leftover, its group included. */
+static void end_leftovers(pid_t pid, struct np_exec_watch *w,
+                          struct np_exec_result *r) {
+  if (w->tree_done)
+    return;
+  w->tree_done = 1;
+  if (np_exec_tree_end(w->killed ? pid : 0, &r->leftovers) != 0)
+    r->leftovers_incomplete = 1; /* out of memory: listed what it could */
 }
 
 /* Poll until the child ended and both pipes closed (or the drain bound
@@ -229,7 +245,7 @@ static int watch(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
          (w->pidfd < 0 && ended(pid)))) {
       w->exited = 1;
       w->end_at = np_time_mono_s();
-      kill(-pid, SIGKILL); /* what it left running in its group */
+      end_leftovers(pid, w, r);
     }
   }
 }
@@ -313,8 +329,10 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
     rc = lines_close(&r.out, w.last_out, &w.lcap);
   if (!w.exited) { /* the loop failed: end the child before returning */
     kill(-pid, SIGKILL);
+    w.killed = 1;
     w.end_at = np_time_mono_s();
   }
+  end_leftovers(pid, &w, &r);
   reap(pid, &r);
   getrusage(RUSAGE_CHILDREN, &ru1);
   r.wall_seconds = w.end_at - w.t0;
