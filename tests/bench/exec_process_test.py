@@ -383,6 +383,25 @@ def suite(d):
                         "--dry-run"], capture_output=True, text=True)
     check(p.returncode == 2 and "inside a sh -c script" in p.stderr,
           f"sh -c quoting rule: {p.stderr}")
+    # the same guard in every -c-style argument of an interpreter it knows
+    for cmd, where in ((["python3", "-c", "print('{word}')"], "python"),
+                       (["/usr/bin/env", "A=1", "bash", "-ec", "echo {word}"],
+                        "sh -c"),
+                       (["perl", "-e", "print '{word}'"], "perl"),
+                       (["busybox", "sh", "-c", "echo {word}"], "sh -c")):
+        plan["exec"]["command"] = cmd + ["{n}"]
+        json.dump(plan, open(pf, "w"))
+        p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                            "--dry-run"], capture_output=True, text=True)
+        check(p.returncode == 2 and f"inside a {where}" in p.stderr and
+              "not a security boundary" in p.stderr,
+              f"{cmd}: program text guarded: {p.stderr}")
+    # a value that is an argument of the script, not its text, is fine
+    plan["exec"]["command"] = ["python3", "-c", "import sys", "{word}", "{n}"]
+    json.dump(plan, open(pf, "w"))
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                        "--dry-run"], capture_output=True, text=True)
+    check(p.returncode == 0, f"python3 -c CODE {{word}}: {p.stderr}")
     plan["exec"]["command"] = ["echo", "{nope}"]
     json.dump(plan, open(pf, "w"))
     p = subprocess.run([BENCH, "matrix", pf, "--output", out + "3",
