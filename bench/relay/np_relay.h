@@ -31,9 +31,10 @@
  * Hot path: no allocation per datagram.  Each route's queue lives in a
  * pool reserved when the route opens (np_relay_pool.h), sized from the
  * capacity options; the release heap is reserved for every open route's
- * capacity.  The standalone relay also bounds the bytes queued over all
- * routes together (max_memory_bytes): a copy that would pass it is
- * dropped as overflow of its route and counted (io.memory_overflow).  Datagrams are read with recvmmsg and copies sent with
+ * capacity.  The standalone relay also bounds the pool memory queued
+ * copies take over all routes together (max_memory_bytes, whole chunks
+ * of NP_RELAY_CHUNK bytes): a copy that would pass it is dropped as
+ * overflow of its route and counted (io.memory_overflow).  Datagrams are read with recvmmsg and copies sent with
  * sendmmsg, in batches of what is already there (see np_relay_loop.c).
  *
  * Lifecycle: create or listen (binds; addresses known on return) ->
@@ -165,7 +166,8 @@ struct np_relay_listen_config {
   uint64_t tcp_max_bytes;          /* per connection, both directions     */
   double route_idle_seconds;       /* a route idle this long expires;
                                     * 0 = never                          */
-  uint64_t max_memory_bytes;       /* bytes queued over all routes; 0 =
+  uint64_t max_memory_bytes;       /* pool memory of the copies queued
+                                    * over all routes (whole chunks); 0 =
                                     * only the per-route capacity         */
   double tcp_idle_seconds;         /* a half-closed connection not done
                                     * this long after the first FIN is
@@ -242,8 +244,10 @@ struct np_relay_io {
   uint64_t refused_loop;    /* datagrams from the relay's own addresses  */
   uint64_t memory_overflow; /* copies dropped at max_memory_bytes (also
                                counted as their route's overflow)       */
-  uint64_t queued_bytes;    /* bytes queued over all routes now          */
-  uint64_t queued_bytes_peak; /* ... at most at once                     */
+  uint64_t queued_bytes;    /* datagram bytes queued over all routes now */
+  uint64_t queued_memory;   /* pool memory they take (whole chunks): what
+                               max_memory_bytes bounds                  */
+  uint64_t queued_memory_peak; /* ... at most at once                    */
   uint64_t route_errors;    /* a new route could not be opened           */
   uint64_t pool_full;       /* admitted copies the pool could not hold
                                (never, by the pool's sizing; a check)   */

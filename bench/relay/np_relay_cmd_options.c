@@ -57,8 +57,9 @@ static const struct np_bench_opt net_opts[] = {
      NP_BENCH_AT(CFG, net.route_idle_seconds), .tag = "idle"},
     {.name = "max-memory-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 65536,
      .umax = UINT64_MAX, .dflt = "268435456", .metavar = "N",
-     .help = "bytes queued over all routes together; a copy past it is "
-             "dropped as its route's overflow and counted",
+     .help = "pool memory (2 KiB chunks) of the copies queued over all "
+             "routes together; a copy past it is dropped as its route's "
+             "overflow and counted",
      NP_BENCH_AT(CFG, net.max_memory_bytes), .tag = "mem"},
     {.name = "max-seconds", .type = NP_BENCH_OPT_NUM, .min = 0,
      .min_open = 1, .max = NP_RELAY_CMD_MAX_SECONDS, .unit = "s",

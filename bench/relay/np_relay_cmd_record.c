@@ -52,9 +52,9 @@ static void checks_eval(const struct np_relay_cmd_config *cfg,
         res->io.routes_refused, cfg->net.max_routes, res->routes);
   check(k, "memory_bound", res->io.memory_overflow == 0,
         "%" PRIu64 " copies dropped at --max-memory-bytes %" PRIu64
-        " (at most %" PRIu64 " bytes were queued at once)",
+        " (at most %" PRIu64 " bytes of pool memory were queued at once)",
         res->io.memory_overflow, cfg->net.max_memory_bytes,
-        res->io.queued_bytes_peak);
+        res->io.queued_memory_peak);
   check(k, "refused_loop", res->io.refused_loop == 0,
         "%" PRIu64 " datagrams from the relay's own addresses (--forward, "
         "--listen, its back sockets) dropped",

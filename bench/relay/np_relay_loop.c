@@ -36,6 +36,13 @@
 
 /* ---- releasing copies ---- */
 
+/* The pool memory one queued copy of len bytes takes (its chunks), what
+ * the bound over all routes (max_memory) counts. */
+static uint64_t copy_cost(size_t len) {
+  return (uint64_t)((len + NP_RELAY_CHUNK - 1) / NP_RELAY_CHUNK) *
+         NP_RELAY_CHUNK;
+}
+
 /* Under mu: the copy leaves its route (sent, failed or dropped). */
 static void leave_locked(struct np_relay *r, struct np_relay_pkt *p) {
   struct np_relay_route *rt = &r->routes[p->route];
@@ -44,6 +51,7 @@ static void leave_locked(struct np_relay *r, struct np_relay_pkt *p) {
   rt->dir_bytes[p->dir] -= p->len;
   rt->dir_packets[p->dir] -= 1;
   r->io.queued_bytes -= p->len;
+  r->io.queued_memory -= copy_cost(p->len);
   np_relay_pool_release(&rt->pool, p);
 }
 
@@ -240,20 +248,15 @@ static void admit_locked(struct np_relay *r, struct np_relay_route *rt,
                          uint64_t now) {
   struct np_relay_decision dec;
   struct np_relay_counts *c = &rt->dir[dir].counts;
-  /* The bound over all routes: the route's capacity shrinks to what is
-   * left of it for this decision (1 byte standing for "none": 0 would
-   * mean no limit), so a copy past it is the route's overflow. */
+  /* The bound over all routes, in the pool memory a copy takes (its
+   * chunks): a copy that finds no room is its route's overflow. */
   uint64_t occ_bytes = rt->occ.bytes, occ_packets = rt->occ.packets;
-  if (r->max_memory) {
-    uint64_t room = r->io.queued_bytes < r->max_memory
-                        ? r->max_memory - r->io.queued_bytes : 0;
-    uint64_t cap = rt->occ.bytes + room;
-    rt->occ.cap_bytes = cap > r->route_bytes ? r->route_bytes
-                        : cap > 0            ? cap
-                                             : 1;
-  }
+  uint64_t cost = copy_cost(len);
+  rt->occ.mem_bounded = r->max_memory != 0;
+  rt->occ.mem_cost = cost;
+  rt->occ.mem_room = r->io.queued_memory < r->max_memory
+                         ? r->max_memory - r->io.queued_memory : 0;
   np_relay_decide(&rt->dir[dir], now, len, &rt->occ, &dec);
-  rt->occ.cap_bytes = r->route_bytes;
   for (unsigned i = 0; i < dec.ncopies; i++) {
     int route_room = occ_packets + 1 <= r->route_packets &&
                      occ_bytes + len <= r->route_bytes;
@@ -278,8 +281,9 @@ static void admit_locked(struct np_relay *r, struct np_relay_route *rt,
     rt->dir_bytes[dir] += len;
     rt->dir_packets[dir] += 1;
     r->io.queued_bytes += len;
-    if (r->io.queued_bytes > r->io.queued_bytes_peak)
-      r->io.queued_bytes_peak = r->io.queued_bytes;
+    r->io.queued_memory += cost;
+    if (r->io.queued_memory > r->io.queued_memory_peak)
+      r->io.queued_memory_peak = r->io.queued_memory;
     if (rt->dir_bytes[dir] > c->peak_queue_bytes)
       c->peak_queue_bytes = rt->dir_bytes[dir];
     if (rt->dir_packets[dir] > c->peak_queue_packets)

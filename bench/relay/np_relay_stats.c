@@ -165,7 +165,8 @@ static cJSON *io_json(const struct np_relay *r, const struct np_relay_io *io) {
   NUM(o, "max_memory_bytes", r->max_memory);
   NUM(o, "memory_overflow", io->memory_overflow);
   NUM(o, "queued_bytes", io->queued_bytes);
-  NUM(o, "queued_bytes_peak", io->queued_bytes_peak);
+  NUM(o, "queued_memory_bytes", io->queued_memory);
+  NUM(o, "queued_memory_peak_bytes", io->queued_memory_peak);
   NUM(o, "route_errors", io->route_errors);
   NUM(o, "pool_full", io->pool_full);
   NUM(o, "pool_chunk_bytes", NP_RELAY_CHUNK);

@@ -11,8 +11,9 @@
  *             forwarded, while the forward target echoes everything it
  *             gets (the old relay forwarded its own output for ever)
  *   memory    8 routes, 64 MiB capacity each, a 10 s delay so copies
- *             stay queued, --max-memory-bytes 1 MiB: at most 1 MiB is
- *             ever queued; the rest is each route's overflow, counted as
+ *             stay queued, --max-memory-bytes 1 MiB: the queued copies
+ *             never take more than 1 MiB of pool memory (512 chunks of
+ *             2 KiB); the rest is each route's overflow, counted as
  *             memory_overflow, exactly
  *   tcp_idle  TCP passthrough, --tcp-idle-seconds 0.5, a server that
  *             never reads nor closes: after the client's FIN the slot is
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "np_relay.h"
+#include "np_relay_pool.h"
 #include "np_schema.h"
 #include "np_test.h"
 #include "relay_echo.h"
@@ -257,11 +259,13 @@ static void test_memory(void) {
     sleep_ms(10);
   }
   ASSERT_UINT_EQ(io.recv_datagrams, CLIENTS * PER);
-  uint64_t fit = BOUND / LEN; /* copies the bound holds */
+  /* a 1,400-byte copy takes one 2 KiB chunk of pool memory */
+  uint64_t fit = BOUND / NP_RELAY_CHUNK; /* copies the bound holds */
   printf("memory: %u copies of %u bytes, bound %u: peak %" PRIu64
-         " bytes queued, %" PRIu64 " dropped at the bound\n",
-         CLIENTS * PER, LEN, BOUND, io.queued_bytes_peak, io.memory_overflow);
-  ASSERT_LE(io.queued_bytes_peak, BOUND);
+         " bytes of pool memory queued, %" PRIu64 " dropped at the bound\n",
+         CLIENTS * PER, LEN, BOUND, io.queued_memory_peak, io.memory_overflow);
+  ASSERT_LE(io.queued_memory_peak, BOUND);
+  ASSERT_UINT_EQ(io.queued_memory, fit * NP_RELAY_CHUNK);
   ASSERT_UINT_EQ(io.queued_bytes, fit * LEN);
   ASSERT_UINT_EQ(io.memory_overflow, CLIENTS * PER - fit);
   uint64_t overflow = 0, queued = 0, received = 0;
