@@ -291,18 +291,25 @@ void np_relay__sweep(struct np_relay *r, uint64_t now) {
   np_relay__tcp_sweep(r, now);
 }
 
+/* Is src the socket bound at own?  A socket bound to the wildcard sends
+ * from one of the host's addresses: counted as its own when src is on
+ * loopback (the only addresses the relay can tell are the host's). */
+static int from_socket(const struct sockaddr *src, const struct sockaddr *own) {
+  if (addr_port(src) != addr_port(own))
+    return 0;
+  return is_wildcard(own) ? is_loopback(src) : np_relay_addr_equal(src, own);
+}
+
 int np_relay__is_own(const struct np_relay *r, const struct sockaddr *src) {
   if (np_relay_addr_equal(src, (const struct sockaddr *)&r->server) ||
-      np_relay_addr_equal(src, (const struct sockaddr *)&r->listen_addr))
+      from_socket(src, (const struct sockaddr *)&r->listen_addr))
     return 1;
   uint16_t port = addr_port(src);
   if (!(r->back_ports[port >> 3] & (1u << (port & 7))))
     return 0;
   for (unsigned i = 0; i < r->nslots; i++) {
     const struct np_relay_route *rt = &r->routes[i];
-    const struct sockaddr *b = (const struct sockaddr *)&rt->back_addr;
-    if (rt->open && addr_port(b) == port &&
-        (is_wildcard(b) || np_relay_addr_equal(src, b)))
+    if (rt->open && from_socket(src, (const struct sockaddr *)&rt->back_addr))
       return 1;
   }
   return 0;

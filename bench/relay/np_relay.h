@@ -212,7 +212,9 @@ void np_relay_destroy(struct np_relay *r);
 /* Routes open now (in-process: nroutes). */
 unsigned np_relay_route_count(const struct np_relay *r);
 
-/* Snapshot of one route's counters for dir (written on success). */
+/* Snapshot of one route's counters for dir (written on success; NP_EINVAL
+ * for a slot that holds no open route: standalone, a route that expired
+ * is summed in the statistics' "expired" object instead). */
 int np_relay_route_counts(const struct np_relay *r, unsigned route,
                           unsigned dir, struct np_relay_counts *out);
 

@@ -9,7 +9,9 @@
  *   loop      a datagram whose source is the forward address reaches the
  *             listen socket: dropped and counted (refused_loop), nothing
  *             forwarded, while the forward target echoes everything it
- *             gets (the old relay forwarded its own output for ever)
+ *             gets (the old relay forwarded its own output for ever);
+ *             and a relay forwarding to its own listen address refuses
+ *             the copy its back socket sent there
  *   memory    8 routes, 64 MiB capacity each, a 10 s delay so copies
  *             stay queued, --max-memory-bytes 1 MiB: the queued copies
  *             never take more than 1 MiB of pool memory (512 chunks of
@@ -215,6 +217,37 @@ static void test_loop(void) {
   np_relay_destroy(r);
   close(c);
   close(target);
+
+  /* forwarding to itself: what a back socket sends reaches the listen
+   * socket, and is refused there, once */
+  int probe = relay_client_open(20); /* a free port for --listen */
+  struct sockaddr_storage self;
+  socklen_t slen = sizeof self;
+  ASSERT_EQ(getsockname(probe, (struct sockaddr *)&self, &slen), 0);
+  close(probe);
+  struct np_relay_listen_config lc;
+  struct np_errbuf eb;
+  memset(&lc, 0, sizeof lc);
+  lc.listen = self;
+  lc.forward = self;
+  lc.max_routes = 4;
+  lc.socket_buffer = 1 << 20;
+  if (np_relay_listen(&cfg, &lc, &r, &eb) != 0)
+    NP_TEST_FAIL_("np_relay_listen: %s", eb.msg);
+  ASSERT_OK(np_relay_start(r, &eb));
+  c = relay_client_open(200);
+  ASSERT_EQ(sendto(c, "again", 5, 0, (struct sockaddr *)&self,
+                   sizeof(struct sockaddr_in)), 5);
+  sleep_ms(300);
+  ASSERT_OK(np_relay_io_get(r, &io));
+  printf("loop: forwarding to itself: sent %" PRIu64 ", refused_loop %" PRIu64
+         ", routes %" PRIu64 "\n", io.send_datagrams, io.refused_loop,
+         io.routes_opened);
+  ASSERT_UINT_EQ(io.send_datagrams, 1); /* the client's, once */
+  ASSERT_UINT_EQ(io.refused_loop, 1);   /* its copy from the back socket */
+  ASSERT_UINT_EQ(io.routes_opened, 1);
+  np_relay_destroy(r);
+  close(c);
 }
 
 static void test_memory(void) {
