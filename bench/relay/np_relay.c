@@ -114,7 +114,9 @@ int np_relay__route_open(struct np_relay *r, unsigned i,
   struct np_relay_route *rt = &r->routes[i];
   struct sockaddr_storage at;
   int rc;
-  memset(rt, 0, sizeof *rt); /* a closed slot: no other thread reads it */
+  pthread_mutex_lock(&r->mu); /* a closed slot: readers skip it, but its */
+  memset(rt, 0, sizeof *rt);  /* open flag is theirs to read under mu   */
+  pthread_mutex_unlock(&r->mu);
   rt->index = i;
   rt->serial = r->standalone ? (uint32_t)r->io.routes_opened : i;
   rt->front.fd = rt->back.fd = -1;
