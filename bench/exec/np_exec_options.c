@@ -144,11 +144,11 @@ static const struct np_bench_opt exec_opts[] = {
     {.name = "record-env-values", .type = NP_BENCH_OPT_FLAG,
      .help = "write the values of --keep-env variables into the record "
              "too (they may be secrets; records and bundles are shared)",
-     NP_BENCH_AT(CFG, record_env_values), .tag = "rev"},
+     NP_BENCH_AT(CFG, record_env_values), .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "allow-leftovers", .type = NP_BENCH_OPT_FLAG,
      .help = "processes the program leaves running are still ended and "
              "listed, but do not fail the run",
-     NP_BENCH_AT(CFG, allow_leftovers), .tag = "al"},
+     NP_BENCH_AT(CFG, allow_leftovers), .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "output-limit", .type = NP_BENCH_OPT_SIZE, .umin = 1024,
      .umax = 64u << 20, .dflt = "1048576",
      .help = "bytes of stdout and of stderr kept (each); beyond it the "

@@ -261,8 +261,21 @@ static int add_arg(struct np_matrix_config *cf, const char *opt,
   return a[cf->argc - 2] == NULL || a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
 }
 
+/* Append the flag opt (a row that takes no value) to cf->argv. */
+static int add_flag(struct np_matrix_config *cf, const char *opt) {
+  char **a = realloc(cf->argv, (cf->argc + 2) * sizeof *a);
+  if (a == NULL)
+    return NP_ENOMEM;
+  cf->argv = a;
+  a[cf->argc] = strdup(opt);
+  a[cf->argc + 1] = NULL;
+  cf->argc += 1;
+  return a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
+}
+
 /* The options of the exec object: one --metric, --interval-metric,
- * --check, --env and --keep-env per entry. */
+ * --check, --env and --keep-env per entry; --record-env-values and
+ * --allow-leftovers when record_env_values / allow_leftovers are true. */
 static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
   const cJSON *e;
   char text[2048];
@@ -292,6 +305,12 @@ static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
     if ((rc = add_arg(cf, "--env", text)) != 0)
       return rc;
   }
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "record_env_values")) &&
+      (rc = add_flag(cf, "--record-env-values")) != 0)
+    return rc;
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "allow_leftovers")) &&
+      (rc = add_flag(cf, "--allow-leftovers")) != 0)
+    return rc;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "keep_env")) {
     if (cJSON_IsString(e) && (rc = add_arg(cf, "--keep-env", e->valuestring)))
       return rc;

@@ -280,6 +280,37 @@ def leftovers(d):
                 os.kill(q, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+    # an exec plan says the same in its exec object (not in base: a flag)
+    plan = {"schema": "netproof/plan/1", "suite": "exec-left",
+            "protocol": "exec", "repetitions": 1, "base": {"timeout": 5},
+            "dimensions": {"n": [1]},
+            "exec": {"command": ["sh", "-c", "setsid sleep 311 & echo $!; "
+                                 "echo n={n}"],
+                     "metrics": [{"name": "n", "spec": "regex:n=(\\d+)",
+                                  "unit": "B", "better": "lower"}],
+                     "keep_env": ["HOME"], "record_env_values": True,
+                     "allow_leftovers": True}}
+    pf = os.path.join(d, "plan.json")
+    json.dump(plan, open(pf, "w"))
+    out = os.path.join(d, "suite")
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    rec = json.load(open(os.path.join(out, "runs/exec-n1/rep-1.json")))
+    x = rec["exec"]
+    check(p.returncode == 0 and rec["status"] == "passed" and
+          x["leftovers"]["allowed"] and x["leftovers"]["count"] == 1 and
+          x["environment_kept_values"] and "HOME" in x["environment"],
+          f"plan allow_leftovers / record_env_values: {p.stderr} "
+          f"{x.get('leftovers')}")
+    c = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True)
+    check(c.returncode == 0, f"plan with leftovers: self-check: {c.stdout}")
+    plan["base"]["allow-leftovers"] = "yes"
+    json.dump(plan, open(pf, "w"))
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                        "--dry-run"], capture_output=True, text=True)
+    check(p.returncode == 2 and 'give it in \"exec\"' in p.stderr,
+          f"allow-leftovers in base refused: {p.stderr}")
     # SIGTERM to netproof-bench: the program and its escapee both end
     out = os.path.join(d, "sig.json")
     p = subprocess.Popen([BENCH, "exec", "--timeout", "20", "--keep",
