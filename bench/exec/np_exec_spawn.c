@@ -211,6 +211,7 @@ static int end_leftovers(pid_t pid, struct np_exec_watch *w,
   int rc = read_pending(w, r, limit);
   if (np_exec_tree_end(w->killed ? pid : 0, &r->leftovers) != 0)
     r->leftovers_incomplete = 1; /* out of memory: listed what it could */
+  kill(-pid, SIGKILL); /* its group, whatever the search could see */
   return rc;
 }
 
