@@ -311,27 +311,31 @@ def leftovers(d):
                         "--dry-run"], capture_output=True, text=True)
     check(p.returncode == 2 and 'give it in \"exec\"' in p.stderr,
           f"allow-leftovers in base refused: {p.stderr}")
-    # SIGTERM to netproof-bench: the program and its escapee both end
-    out = os.path.join(d, "sig.json")
-    p = subprocess.Popen([BENCH, "exec", "--timeout", "20", "--keep",
-                          os.path.join(d, "sig"), "--output", out, "--",
-                          "sh", "-c", "setsid sleep 310 & echo $!; sleep 30"],
-                         stderr=subprocess.PIPE)
-    time.sleep(0.5)
-    p.send_signal(signal.SIGTERM)
-    rc = p.wait(timeout=10)
-    rec = json.load(open(out))
-    pids = leftover_pids(d, "sig")
-    listed = [q["pid"] for q in
-              rec["exec"].get("leftovers", {}).get("processes", [])]
-    check(rc == 143 and pids and pids == listed and
-          all(gone(q) for q in pids),
-          f"SIGTERM: leftovers {pids} ended and listed {listed}")
-    for q in pids:
-        try:
-            os.kill(q, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    # SIGTERM / SIGINT to netproof-bench: the program and its escapee end
+    for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        name = f"sig{int(sig)}"
+        out = os.path.join(d, name + ".json")
+        p = subprocess.Popen([BENCH, "exec", "--timeout", "20", "--keep",
+                              os.path.join(d, name), "--output", out, "--",
+                              "sh", "-c",
+                              "setsid sleep 310 & echo $!; sleep 30"],
+                             stderr=subprocess.PIPE)
+        time.sleep(0.5)
+        p.send_signal(sig)
+        rc = p.wait(timeout=10)
+        rec = json.load(open(out))
+        pids = leftover_pids(d, name)
+        listed = [q["pid"] for q in
+                  rec["exec"].get("leftovers", {}).get("processes", [])]
+        check(rc == code and pids and pids == listed and
+              all(gone(q) for q in pids),
+              f"{sig.name}: exit {rc}, leftovers {pids} ended and listed "
+              f"{listed}")
+        for q in pids:
+            try:
+                os.kill(q, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def interrupted(d):
