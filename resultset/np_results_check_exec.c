@@ -17,6 +17,10 @@
  *     times, which only the run could see, must rise with the line number
  *     and lie within [0, wall_seconds]; the intervals are rebuilt from
  *     those and must be the record's; series_NAME's verdict follows;
+ *   - what the program left running (exec.leftovers, 0.3 on; required
+ *     from record version 0.3.0): the count is the list's, allowed is
+ *     the command's --allow-leftovers, and no_leftover_processes follows
+ *     from them (a record without the section is not judged on it);
  *   - summary.json's "exec.NAME" statistics come from the shared summary
  *     builder (np_results_summary.c), rebuilt and compared at the end.
  */
@@ -310,6 +314,54 @@ done:
   np_exec_series_free(&s);
 }
 
+/* 1 when the record's command has the flag opt before its "--". */
+static int command_has(const cJSON *d, const char *opt) {
+  char **argv = NULL;
+  int argc = 0, hit = 0;
+  if (np_chk_record_argv(d, &argv, &argc) != 0)
+    return -1;
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    hit |= strcmp(argv[i], opt) == 0;
+  np_chk_argv_free(argv, argc);
+  return hit;
+}
+
+/* exec.leftovers against itself, the command and the check's verdict. */
+static void check_leftovers(struct np_results_check *c, const char *f,
+                            const cJSON *d, const cJSON *x) {
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(x, "leftovers"), *p;
+  const char *ver =
+      np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
+  if (lo == NULL) {
+    if (!np_chk_version_before(ver, "0.3.0"))
+      np_chk_problem(c, f, "/exec", "no leftovers (required from 0.3.0)");
+    return;
+  }
+  const cJSON *procs = cJSON_GetObjectItemCaseSensitive(lo, "processes");
+  double count = np_json_get_number(lo, "count", NAN);
+  int n = cJSON_GetArraySize(procs), survived = 0;
+  if (count != (double)n)
+    np_chk_problem(c, f, "/exec/leftovers/count",
+                   "%.0f, but the list holds %d processes", count, n);
+  cJSON_ArrayForEach(p, procs) {
+    survived += strcmp(np_json_get_string(p, "fate", ""), "survived") == 0;
+  }
+  int allowed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "allowed"));
+  int given = command_has(d, "--allow-leftovers");
+  if (given >= 0 && given != allowed)
+    np_chk_problem(c, f, "/exec/leftovers/allowed",
+                   "%s, but the command %s --allow-leftovers",
+                   allowed ? "true" : "false", given ? "has" : "lacks");
+  int complete =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "complete"));
+  int ok = complete && (n == 0 || (allowed && survived == 0));
+  char why[160];
+  snprintf(why, sizeof why, "%d left running (%d survived), %s%s", n,
+           survived, allowed ? "allowed" : "not allowed",
+           complete ? "" : ", search incomplete");
+  want_verdict(c, f, d, "no_leftover_processes", ok, why);
+}
+
 void np_chk_exec_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   struct np_chk_cur *t = r->cur;
@@ -373,4 +425,5 @@ void np_chk_exec_record(const struct np_chk_rec *r) {
       cJSON_IsTrue(np_json_pointer(x, "/stderr/truncated"));
   want_verdict(c, f, d, "output_complete", !trunc,
                "the kept output says otherwise");
+  check_leftovers(c, f, d, x);
 }

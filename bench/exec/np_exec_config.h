@@ -43,6 +43,9 @@ struct np_exec_config {
   struct np_exec_metric_spec series[NP_EXEC_MAX_SERIES]; /* --interval-metric */
   unsigned nseries;                      /* entries in series              */
   const char *keep;               /* --keep: prefix of the kept files      */
+  int allow_leftovers;            /* --allow-leftovers: they do not fail   */
+  int record_env_values;          /* --record-env-values: --keep-env values
+                                   * go into the record too               */
   const char *output;             /* --output: record path, "-" = stdout   */
   int summary;                    /* --summary: enum np_bench_summary_kind */
   int quiet;                      /* --quiet: no summary on stderr         */

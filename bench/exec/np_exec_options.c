@@ -138,8 +138,17 @@ static const struct np_bench_opt exec_opts[] = {
      .help = "set a variable in the program's environment; repeatable",
      .set = set_env, .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "keep-env", .type = NP_BENCH_OPT_STR, .metavar = "NAME",
-     .help = "pass one of our variables on to the program; repeatable",
+     .help = "pass one of our variables on to the program; repeatable; the "
+             "record names it, its value only with --record-env-values",
      .set = set_keep_env, .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "record-env-values", .type = NP_BENCH_OPT_FLAG,
+     .help = "write the values of --keep-env variables into the record "
+             "too (they may be secrets; records and bundles are shared)",
+     NP_BENCH_AT(CFG, record_env_values), .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "allow-leftovers", .type = NP_BENCH_OPT_FLAG,
+     .help = "processes the program leaves running are still ended and "
+             "listed, but do not fail the run",
+     NP_BENCH_AT(CFG, allow_leftovers), .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "output-limit", .type = NP_BENCH_OPT_SIZE, .umin = 1024,
      .umax = 64u << 20, .dflt = "1048576",
      .help = "bytes of stdout and of stderr kept (each); beyond it the "

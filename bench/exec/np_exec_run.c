@@ -7,6 +7,10 @@
  *   exit_status      it exited with --expect-exit (not a signal)
  *   output_complete  stdout and stderr were kept whole (not cut at
  *                    --output-limit)
+ *   no_leftover_processes  nothing the program started was still running
+ *                    once it had ended (np_exec_tree.h); with
+ *                    --allow-leftovers it passes when every one of them
+ *                    was ended
  *   metric_NAME      one per --metric: exactly one finite value
  *   bound_K          one per --check (K from 1): the bound holds
  *   series_NAME      one per --interval-metric: at least one sample, no
@@ -178,6 +182,32 @@ static double kernel_delta(const struct np_bench_run *run, const char *name) {
   return (double)(b - a);
 }
 
+/* no_leftover_processes: what was left, how it ended, whether allowed. */
+static void leftover_check(const struct np_exec_config *cfg,
+                           struct np_exec_run_result *r) {
+  const struct np_exec_tree *t = &r->res.leftovers;
+  char list[200] = "";
+  size_t used = 0, survived = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const struct np_exec_tree_proc *p = &t->procs[i];
+    survived += p->fate == NP_EXEC_TREE_SURVIVED;
+    if (used < sizeof list - 1) {
+      int k = snprintf(list + used, sizeof list - used, "%s%s (pid %d) %s",
+                       i ? ", " : ": ", p->comm, (int)p->pid,
+                       np_exec_tree_fate_name(p->fate));
+      used = k > 0 && (size_t)k < sizeof list - used ? used + (size_t)k
+                                                      : sizeof list - 1;
+    }
+  }
+  int complete = !r->res.leftovers_incomplete && t->scan_error == 0;
+  int ok = complete && (t->n == 0 || (cfg->allow_leftovers && survived == 0));
+  add_check(r, "no_leftover_processes", ok,
+            "%zu process%s left running%s%s%s", t->n, t->n == 1 ? "" : "es",
+            list, !complete ? "; the search was incomplete" : "",
+            t->n && cfg->allow_leftovers ? "; allowed by --allow-leftovers"
+                                         : "");
+}
+
 static void evaluate(const struct np_exec_config *cfg,
                      struct np_exec_run_result *r) {
   const struct np_exec_result *x = &r->res;
@@ -202,6 +232,7 @@ static void evaluate(const struct np_exec_config *cfg,
             (unsigned long long)r->out.bytes, (unsigned long long)r->out.total,
             (unsigned long long)r->err.bytes, (unsigned long long)r->err.total,
             (unsigned long long)cfg->output_limit);
+  leftover_check(cfg, r);
 }
 
 static int eval_metrics(const struct np_exec_config *cfg,

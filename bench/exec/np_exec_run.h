@@ -45,7 +45,7 @@ struct np_exec_source_file {
 };
 
 #define NP_EXEC_MAX_CHECKS \
-  (3 + NP_EXEC_MAX_METRICS + NP_EXEC_MAX_BOUNDS + NP_EXEC_MAX_SERIES)
+  (4 + NP_EXEC_MAX_METRICS + NP_EXEC_MAX_BOUNDS + NP_EXEC_MAX_SERIES)
 
 struct np_exec_run_result {
   struct np_bench_run run;      /* times, signal, kernel snapshots        */

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_exec_tree.h"
 #include "np_time.h"
 
 /* How long the pipes may stay open after the program ended, and how long
@@ -35,6 +36,7 @@ void np_exec_result_free(struct np_exec_result *res) {
   free(res->out.line_t);
   res->out.data = res->err.data = NULL;
   res->out.line_t = NULL;
+  np_exec_tree_free(&res->leftovers);
 }
 
 /* Note the time of every '\n' among the n bytes just kept at data[from];
@@ -143,6 +145,7 @@ struct np_exec_watch {
   int pidfd;        /* pidfd of the child, or -1                  */
   int exited;       /* the child has ended                        */
   int killed;       /* we killed the group (timeout / signal)     */
+  int tree_done;    /* the leftovers were ended (np_exec_tree.h)  */
   double t0;        /* monotonic fork time                        */
   double end_at;    /* when the end was seen                      */
   int line_times;   /* note stdout's line times (the request's)   */
@@ -169,6 +172,47 @@ static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
     w->fd[i] = -1;
   }
   return 0;
+}
+
+/* Read what the pipes hold already, without waiting: the output the
+ * program wrote before it ended is read (and its lines timed) before the
+ * leftovers are ended, which may take NP_EXEC_TREE_TERM_S and more. */
+static int read_pending(struct np_exec_watch *w, struct np_exec_result *r,
+                        size_t limit) {
+  for (int round = 0; round < 1024; round++) {
+    struct pollfd p[2];
+    int idx[2], np = 0;
+    for (int i = 0; i < 2; i++)
+      if (w->fd[i] >= 0) {
+        idx[np] = i;
+        p[np++] = (struct pollfd){.fd = w->fd[i], .events = POLLIN};
+      }
+    if (np == 0 || poll(p, (nfds_t)np, 0) <= 0)
+      return 0;
+    for (int k = 0; k < np; k++)
+      if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
+        int rc = read_ready(w, idx[k], r, limit);
+        if (rc != 0)
+          return rc;
+      }
+  }
+  return 0; /* 64 MiB read: the rest waits for the drain */
+}
+
+/* The program's main process has ended: end what it left running and
+ * list it.  After our group kill (timeout, interruption) the program's
+ * own group is dying already and is not counted; after a normal exit
+ * every live descendant is a leftover, its group included. */
+static int end_leftovers(pid_t pid, struct np_exec_watch *w,
+                         struct np_exec_result *r, size_t limit) {
+  if (w->tree_done)
+    return 0;
+  w->tree_done = 1;
+  int rc = read_pending(w, r, limit);
+  if (np_exec_tree_end(w->killed ? pid : 0, &r->leftovers) != 0)
+    r->leftovers_incomplete = 1; /* out of memory: listed what it could */
+  kill(-pid, SIGKILL); /* its group, whatever the search could see */
+  return rc;
 }
 
 /* Poll until the child ended and both pipes closed (or the drain bound
@@ -229,7 +273,9 @@ static int watch(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
          (w->pidfd < 0 && ended(pid)))) {
       w->exited = 1;
       w->end_at = np_time_mono_s();
-      kill(-pid, SIGKILL); /* what it left running in its group */
+      int rc = end_leftovers(pid, w, r, rq->limit);
+      if (rc != 0)
+        return rc;
     }
   }
 }
@@ -309,12 +355,15 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
   }
   w.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   rc = watch(ctl, rq, pid, &w, &r);
-  if (rc == 0 && w.line_times)
-    rc = lines_close(&r.out, w.last_out, &w.lcap);
   if (!w.exited) { /* the loop failed: end the child before returning */
     kill(-pid, SIGKILL);
+    w.killed = 1;
     w.end_at = np_time_mono_s();
   }
+  if (end_leftovers(pid, &w, &r, rq->limit) != 0 && rc == 0)
+    rc = NP_ENOMEM;
+  if (rc == 0 && w.line_times)
+    rc = lines_close(&r.out, w.last_out, &w.lcap);
   reap(pid, &r);
   getrusage(RUSAGE_CHILDREN, &ru1);
   r.wall_seconds = w.end_at - w.t0;

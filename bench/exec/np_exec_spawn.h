@@ -9,10 +9,13 @@
  * reparented to it and reaped, and their CPU time counts.
  *
  * Ending: at the time bound, or on SIGINT/SIGTERM to netproof-bench, the
- * whole process group is killed with SIGKILL.  When the program exits by
- * itself, whatever it left running in its process group is killed too,
- * and the pipes are drained for at most one more second (a descendant
- * outside the group may hold them open).  Every loop is bounded in time.
+ * whole process group is killed with SIGKILL.  Once the program's main
+ * process has ended (by itself, or killed so), every descendant still
+ * running - in its group or out of it (setsid, double forks) - is found,
+ * listed in leftovers and ended, SIGTERM then SIGKILL (np_exec_tree.h);
+ * the program's own group after our kill is not counted.  Then the pipes
+ * are drained for at most one more second.  Every loop is bounded in
+ * time.
  *
  * Output: the first `limit` bytes of each stream are kept in memory; the
  * rest is read, counted and dropped, and the stream is marked truncated.
@@ -30,6 +33,7 @@
 
 #include "np_bench_ctl.h"
 #include "np_err.h"
+#include "np_exec_tree.h"
 
 /* One output stream of the program. */
 struct np_exec_stream {
@@ -65,6 +69,8 @@ struct np_exec_result {
   int64_t involuntary_cs;     /* involuntary context switches             */
   unsigned descendants_reaped; /* orphaned descendants we reaped          */
   int output_drained;         /* 1: both pipes reached end of file        */
+  struct np_exec_tree leftovers; /* what it left running, ended (owned)   */
+  int leftovers_incomplete;   /* no memory to list them all              */
   struct np_exec_stream out;  /* stdout                                   */
   struct np_exec_stream err;  /* stderr                                   */
 };
