@@ -580,10 +580,11 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   }
   end->kept[0] = '\0';
   end->lost[0] = '\0';
-  if (have && np_matrix_services_lost(r->services, end->lost,
-                                      sizeof end->lost)) {
+  if (np_matrix_services_lost(r->services, end->lost, sizeof end->lost)) {
     /* the service it measured ended or lost its port during the run: the
-     * record is set aside, never counted; no rep-N.json (incomplete) */
+     * record (the child's, or none when it wrote none - a client that got
+     * no reply exits 3) is set aside, never counted; no rep-N.json, not
+     * even a runner-written failed one (incomplete) */
     rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
     if (rc >= 0) {
       snprintf(end->status, sizeof end->status, "not counted");

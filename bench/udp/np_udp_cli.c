@@ -206,8 +206,13 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
     return rc;
   }
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT &&
-      (rc = nothing_answered(&ctx->res, eb)) != 0)
+      (rc = nothing_answered(&ctx->res, eb)) != 0) {
+    /* no record: the run's result is freed here, as on any run error */
+    np_udp_result_free(&ctx->res);
+    np_agent_udp_free(ctx->far);
+    ctx->far = NULL;
     return rc;
+  }
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
     np_udp_external_attrib(&ctx->res, &ctx->attrib);
     np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
