@@ -7,15 +7,26 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "np_bench_output.h"
 #include "np_bench_summary.h"
+
+/* The record goes to stdout, and stdout is a terminal: ~30 KB of JSON is
+ * no use to a person there, so the record is not written (a file or a pipe
+ * still gets it) and the flow says how to get it. */
+static int record_to_terminal(const struct np_bench_cli *cli) {
+  return !cli->summary_json && strcmp(cli->output, "-") == 0 &&
+         isatty(STDOUT_FILENO);
+}
 
 /* --summary json: the summary as one line, on stdout (through the output
  * when it is stdout, so no record precedes it); the record, if it goes to
  * a file, is committed there first. */
 static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
                   const cJSON *doc, struct np_errbuf *eb) {
+  if (record_to_terminal(cli))
+    return 0;
   if (!cli->summary_json)
     return np_bench_output_commit_json(out, doc, eb);
   int to_stdout = strcmp(cli->output, "-") == 0, rc = 0;
@@ -94,6 +105,10 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     code = v.exit_code;
     if (!cli.quiet)
       k->summary(ctx, v.status);
+    if (record_to_terminal(&cli))
+      fprintf(stderr, "%s: record not shown on a terminal: %s FILE writes "
+              "it, or pipe stdout (| jq .)\n", k->prog,
+              cli.output_opt ? cli.output_opt : "--output");
   }
   cJSON_Delete(doc);
   k->free_result(ctx);

@@ -29,7 +29,9 @@
 
 /* What the flow needs from a kind's parsed options. */
 struct np_bench_cli {
-  const char *output; /* --output: record path, "-" = stdout (not owned) */
+  const char *output; /* --output: record path, "-" = stdout (not owned);
+                       * a terminal on stdout gets no record, only a
+                       * line on stderr saying how to get it            */
   const char *output_opt; /* its option in messages; NULL = "--output"   */
   int summary_json;   /* --summary json: the one-object summary on stdout
                        * (np_bench_summary.h), in place of the record

@@ -233,6 +233,7 @@ static void child_exec(const struct np_matrix_rep *r, char *const *argv,
     _exit(127);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL); /* the runner ignores it; the child decides */
   sigprocmask(SIG_SETMASK, r->oldmask, NULL);
   execve(r->binary, argv, r->envp);
   static const char msg[] = "netproof-bench matrix: exec failed\n";

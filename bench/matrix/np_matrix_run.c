@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "np_identity.h"
+#include "np_file.h"
 #include "np_json.h"
 #include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
@@ -598,12 +599,11 @@ static int select_configs(const struct np_matrix_opts *o,
   return 0;
 }
 
-/* The folder exists (created when missing) and is a folder. */
+/* The folder exists (created when missing, but only as the last
+ * component: a misspelt parent is a usage error, nothing created). */
 static int make_out_dir(const char *dir, struct np_errbuf *eb) {
-  struct stat st;
-  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-    return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
-  return np_matrix_mkdir_p(dir, eb);
+  int rc = np_file_check_out_dir("--output", dir, eb);
+  return rc != 0 ? rc : np_matrix_mkdir_p(dir, eb);
 }
 
 /* The session's entry in suite.json, appended to its sessions[]. */
