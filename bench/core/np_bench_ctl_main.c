@@ -11,6 +11,7 @@
 
 #include "np_bench_output.h"
 #include "np_bench_summary.h"
+#include "np_schema.h"
 
 /* The record goes to stdout, and stdout is a terminal: ~30 KB of JSON is
  * no use to a person there, so the record is not written (a file or a pipe
@@ -33,7 +34,14 @@ static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
   if (!to_stdout && (rc = np_bench_output_commit_json(out, doc, eb)) != 0)
     return rc;
   cJSON *sum = np_bench_summary_of(doc);
-  char *txt = sum ? cJSON_PrintUnformatted(sum) : NULL;
+  if (sum == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
+  struct np_errbuf inner = {{0}}; /* its schema, like the record's */
+  if ((rc = np_schema_validate_tagged(sum, &inner)) != 0) {
+    cJSON_Delete(sum);
+    return np_errbuf_set(eb, rc, "summary: %s", inner.msg);
+  }
+  char *txt = cJSON_PrintUnformatted(sum);
   cJSON_Delete(sum);
   if (txt == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
