@@ -602,6 +602,9 @@ static int select_configs(const struct np_matrix_opts *o,
 /* The folder exists (created when missing, but only as the last
  * component: a misspelt parent is a usage error, nothing created). */
 static int make_out_dir(const char *dir, struct np_errbuf *eb) {
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+    return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
   int rc = np_file_check_out_dir("--output", dir, eb);
   return rc != 0 ? rc : np_matrix_mkdir_p(dir, eb);
 }
