@@ -162,17 +162,30 @@ static void dry_run(const struct np_matrix_opts *o,
     est += cf->est_seconds * p->repetitions;
     est_min += cf->est_seconds * (p->until_stable ? p->min_repetitions
                                                   : p->repetitions);
-    fprintf(out, "%s%s\n  %s %s", cf->id,
-            cf->expect_fail ? "  (expect: fail)" : "", binary, p->protocol);
-    for (size_t a = 0; a < cf->argc; a++)
-      fprintf(out, " %s", cf->argv[a]);
-    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp",
-            o->out_dir ? o->out_dir : "DIR", cf->id);
-    if (cf->ntail > 0)
-      fprintf(out, " --keep %s/runs/%s/rep-N.program",
-              o->out_dir ? o->out_dir : "DIR", cf->id);
-    for (size_t a = 0; a < cf->ntail; a++)
-      fprintf(out, " %s", cf->tail[a]);
+    /* shell-quoted, as rep-N.cmd.txt has it: the line can be pasted */
+    char path[NP_MATRIX_PATH_MAX];
+    fprintf(out, "%s%s\n  ", cf->id,
+            cf->expect_fail ? "  (expect: fail)" : "");
+    np_matrix_fput_arg(out, binary);
+    fprintf(out, " %s", p->protocol);
+    for (size_t a = 0; a < cf->argc; a++) {
+      fputc(' ', out);
+      np_matrix_fput_arg(out, cf->argv[a]);
+    }
+    snprintf(path, sizeof path, "%s/runs/%s/rep-N.json.tmp",
+             o->out_dir ? o->out_dir : "DIR", cf->id);
+    fputs(" --output ", out);
+    np_matrix_fput_arg(out, path);
+    if (cf->ntail > 0) {
+      snprintf(path, sizeof path, "%s/runs/%s/rep-N.program",
+               o->out_dir ? o->out_dir : "DIR", cf->id);
+      fputs(" --keep ", out);
+      np_matrix_fput_arg(out, path);
+    }
+    for (size_t a = 0; a < cf->ntail; a++) {
+      fputc(' ', out);
+      np_matrix_fput_arg(out, cf->tail[a]);
+    }
     fputc('\n', out);
   }
   np_matrix_services_describe(p, binary, out);

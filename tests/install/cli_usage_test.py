@@ -9,11 +9,14 @@ of every program, the way a newcomer makes them (issue 28).
   netproof-validate are one line too, never the whole usage.
 - `--output` works for every program: netproof-archive keygen (besides -o
   and --out), netproof-validate (the verdict lines).
+- `matrix --dry-run` prints commands a shell reads back argument for
+  argument (shell-quoted).
 - `matrix --output` and `netproof-report --output` under a missing parent
   are refused (exit 2, one line) and create nothing.
 """
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -101,6 +104,19 @@ def cases(tmp):
     one_line([ARCHIVE, "pack", "x", "--output"], "--output needs a value",
              mean)
     one_line([VALIDATE], "missing FILE", mean)
+
+    # --dry-run's commands paste back into a shell: shlex gives each
+    # argument whole (a --check with '<' and ':' is quoted)
+    rc, out, err = run([BENCH, "matrix", "exec-iperf3", "--dry-run"])
+    cmds = [shlex.split(l) for l in out.splitlines()
+            if l.startswith("  ") and " exec " in l]
+    check(rc == 0 and cmds and all(
+        c[1] == "exec" and "sent<=kernel:Udp.OutDatagrams" in c and
+        "loss=json:/end/sum/lost_percent:%" in c and
+        c[c.index("--") + 1] == "iperf3" for c in cmds),
+        "dry-run commands are shell-quoted: exit %d, %r" % (rc, out[:400]))
+    check("'sent<=kernel:Udp.OutDatagrams'" in out,
+          "dry-run quotes a --check: %r" % out[:400])
 
     # --output everywhere
     key = os.path.join(tmp, "k.pem")
