@@ -93,6 +93,13 @@ def cases(tmp):
     check(rc == 2 and 'did you mean "clients"?' in err,
           "plan key typo: exit %d, %r" % (rc, err))
 
+    # --connect with --mode stream: one answer whatever the io model,
+    # naming both combinations that work (it sent the user back and forth)
+    for extra in ([], ["--backend", "raw", "--io-model", "split"]):
+        one_line([BENCH, "udp", "--connect", "127.0.0.1:9", "--mode",
+                  "stream"] + extra, "--mode stream: not with --connect",
+                 "--backend raw --io-model split", "--io-model single or pool")
+
     # one-line usage errors, no whole usage
     one_line([REPORT, "--results", "x"], "--output OUTDIR is required", mean)
     one_line([REPORT, "--results", "x", "--output", "o", "--format", "pdf"],
