@@ -188,7 +188,8 @@ def mode_build():
     print(control)
     for k, v in [("Package", "netproof"), ("Version", ver), ("Architecture", arch),
                  ("Section", "net"), ("Priority", "optional"),
-                 ("Suggests", "iperf3, sockperf")]:
+                 ("Suggests", "iperf3, sockperf"),
+                 ("Recommends", "bash-completion")]:
         check(fields.get(k) == v, "%s: %s, want %s" % (k, fields.get(k), v))
     check(re.match(r"^[^<>]+ <[^<>@]+@[^<>]+>$", fields.get("Maintainer", "")),
           "Maintainer %s" % fields.get("Maintainer"))
