@@ -61,6 +61,17 @@ static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
   return rc;
 }
 
+/* msg without a leading "<command>: " that repeats the prefix's own last
+ * word (a library's "relay: bind ..." under "netproof-bench relay: "). */
+static const char *unprefixed(const char *prog, const char *msg) {
+  const char *cmd = strrchr(prog, ' ');
+  cmd = cmd != NULL ? cmd + 1 : prog;
+  size_t n = strlen(cmd);
+  return strncmp(msg, cmd, n) == 0 && strncmp(msg + n, ": ", 2) == 0
+             ? msg + n + 2
+             : msg;
+}
+
 int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
                       const struct np_bench_ctl_hooks *hooks) {
   struct np_errbuf eb = {{0}};
@@ -76,7 +87,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     return NP_EXIT_RUNTIME;
   }
   if (k->parse(ctx, argc, argv, &cli, &eb) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_USAGE;
     goto free_ctx;
   }
@@ -86,7 +97,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     goto free_ctx;
   }
   if (np_bench_ctl_open(&ctl, hooks, &eb) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_RUNTIME;
     goto free_ctx;
   }
@@ -97,7 +108,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     goto close_ctl;
   }
   if ((rc = k->run(ctx, &ctl, &eb)) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_output;
   }
@@ -107,7 +118,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
   if (rc == 0)
     rc = commit(out, &cli, doc, &eb);
   if (rc != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_RUNTIME;
   } else {
     code = v.exit_code;

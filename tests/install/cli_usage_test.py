@@ -9,6 +9,8 @@ of every program, the way a newcomer makes them (issue 28).
   netproof-validate are one line too, never the whole usage.
 - `--output` works for every program: netproof-archive keygen (besides -o
   and --out), netproof-validate (the verdict lines).
+- A port in use: serve's and relay's bind error names the address, with
+  the program's prefix once ("relay: relay:" before).
 - `matrix --dry-run` prints commands a shell reads back argument for
   argument (shell-quoted).
 - `matrix --output` and `netproof-report --output` under a missing parent
@@ -18,6 +20,7 @@ import json
 import os
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -99,6 +102,21 @@ def cases(tmp):
         one_line([BENCH, "udp", "--connect", "127.0.0.1:9", "--mode",
                   "stream"] + extra, "--mode stream: not with --connect",
                  "--backend raw --io-model split", "--io-model single or pool")
+
+    # a port in use: the bind error names the address, with one prefix
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    for argv in ([BENCH, "serve", "--listen", "127.0.0.1:%d" % port,
+                  "--max-seconds", "5"],
+                 [BENCH, "relay", "--listen", "127.0.0.1:%d" % port,
+                  "--forward", "127.0.0.1:9", "--max-seconds", "5"]):
+        rc, out, err = run(argv)
+        check(rc == 3 and err.count("\n") == 1 and
+              "bind udp 127.0.0.1:%d: " % port in err and
+              "relay: relay:" not in err,
+              "%s on a port in use: exit %d, %r" % (argv[1], rc, err))
+    sock.close()
 
     # one-line usage errors, no whole usage
     one_line([REPORT, "--results", "x"], "--output OUTDIR is required", mean)
