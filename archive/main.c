@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "np_archive.h"
+#include "np_archive_triage.h"
 #include "np_identity.h"
 #include "np_opt.h"
 
@@ -180,10 +181,6 @@ static int parse_args(int argc, char **argv, struct cli *c) {
   return 0;
 }
 
-static void print_problem(void *ctx, const char *where, const char *reason) {
-  (void)ctx;
-  fprintf(stderr, "%s: %s\n", where, reason);
-}
 
 /* A self-check problem, in netproof-report --self-check's form. */
 static void print_check_problem(void *ctx, const char *file,
@@ -248,9 +245,9 @@ static int run_pack(const struct cli *c, struct np_errbuf *eb) {
 /* verify: the verdict line on stdout when valid. */
 static int run_verify(const struct cli *c,
                       const struct np_archive_sigcheck *sc,
-                      struct np_errbuf *eb) {
+                      struct np_triage *tri, struct np_errbuf *eb) {
   struct np_archive_verdict v;
-  int rc = np_archive_verify_ex(c->bundle, &c->lim, sc, print_problem, NULL,
+  int rc = np_archive_verify_ex(c->bundle, &c->lim, sc, np_triage_add, tri,
                                 &v, eb);
   if (rc != 0)
     return rc;
@@ -289,7 +286,7 @@ static int usage_error(const char *cmd) {
   return NP_EXIT_USAGE;
 }
 
-static int run(struct cli *c) {
+static int run(struct cli *c, struct np_triage *tri) {
   struct np_errbuf eb = {{0}};
   int rc;
   const char *cmd = c->cmd;
@@ -310,22 +307,23 @@ static int run(struct cli *c) {
   if (strcmp(cmd, "pack") == 0 && c->ndirs > 0 && c->out) {
     rc = run_pack(c, &eb);
   } else if (strcmp(cmd, "verify") == 0 && one) {
-    rc = run_verify(c, scp, &eb);
+    rc = run_verify(c, scp, tri, &eb);
   } else if (strcmp(cmd, "list") == 0 && one) {
-    rc = np_archive_list(c->bundle, &c->lim, scp, print_problem, NULL, &eb);
+    rc = np_archive_list(c->bundle, &c->lim, scp, np_triage_add, tri, &eb);
   } else if (strcmp(cmd, "extract") == 0 && one && c->dest) {
-    rc = np_archive_extract(c->bundle, c->dest, &c->lim, scp, print_problem,
-                            NULL, &eb);
+    rc = np_archive_extract(c->bundle, c->dest, &c->lim, scp, np_triage_add,
+                            tri, &eb);
   } else if (strcmp(cmd, "keygen") == 0 && c->ndirs == 0 && c->out) {
     rc = np_archive_keygen(c->out, &eb);
   } else if (strcmp(cmd, "sign") == 0 && one && c->key) {
-    rc = np_archive_sign(c->bundle, c->key, c->sig, &c->lim, print_problem,
-                         NULL, &eb);
+    rc = np_archive_sign(c->bundle, c->key, c->sig, &c->lim, np_triage_add,
+                         tri, &eb);
   } else if (strcmp(cmd, "snapshot") == 0 && c->ndirs == 0 && c->out) {
     rc = np_archive_snapshot(c->out, &eb);
   } else {
     return usage_error(cmd);
   }
+  np_triage_print(tri, stderr); /* the most serious first, repeats folded */
   if (rc != 0 && eb.msg[0] != '\0')
     fprintf(stderr, "netproof-archive: %s\n", eb.msg);
   return exit_for(rc);
@@ -351,5 +349,12 @@ int main(int argc, char **argv) {
   }
   if (parse_args(argc, argv, &c) != 0)
     return NP_EXIT_USAGE; /* parse_args printed the line */
-  return run(&c);
+  struct np_triage *tri = np_triage_new();
+  if (tri == NULL) {
+    fputs("netproof-archive: out of memory\n", stderr);
+    return NP_EXIT_RUNTIME;
+  }
+  int code = run(&c, tri);
+  np_triage_free(tri);
+  return code;
 }
