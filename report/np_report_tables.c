@@ -80,7 +80,7 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
     for (size_t c = 0; c < s->nconfigs; c++) {
       const struct np_results_config *cf = &s->configs[c];
       passed += cf->npassed;
-      unstable += (size_t)np_report_unstable(s, cf->id);
+      unstable += (size_t)np_report_marked_unstable(ctx, s, cf);
       if (cf->expect_fail && cf->npassed == 0)
         confirmed++;
       if (cf->npassed < cf->nruns) {
@@ -194,7 +194,7 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     int excluded = c->npassed < c->nruns;
     int missing = np_report_short(ctx, s, c);
-    int unstable = !excluded && !missing && np_report_unstable(s, c->id);
+    int unstable = np_report_marked_unstable(ctx, s, c);
     any_unstable |= unstable;
     any_excl |= excluded && !missing;
     any_missing |= missing;
