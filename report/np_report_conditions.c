@@ -385,8 +385,13 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
                    "|---|---|\n",
           name);
   cJSON *rows = np_report_new_table(ctx, "set_conditions", s);
-  np_fmt_plan_path(plan, sizeof plan,
-                   np_json_get_string(s->suite, "plan_file", NULL));
+  char pname[200];
+  if (!np_fmt_plan_path(pname, sizeof pname,
+                        np_json_get_string(s->suite, "plan_file", NULL)))
+    snprintf(plan, sizeof plan, "%s, not a shipped plan: its copy is "
+             "suite.json's plan", pname);
+  else
+    snprintf(plan, sizeof plan, "%s", pname);
   double rounds = np_results_num(d, "/config/rounds");
   const cJSON *us = cJSON_GetObjectItemCaseSensitive(s->summary,
                                                     "until_stable");
