@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "np_bench_output.h"
+#include "np_bench_progress.h"
 #include "np_bench_summary.h"
 #include "np_schema.h"
 
@@ -107,7 +108,13 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_ctl;
   }
-  if ((rc = k->run(ctx, &ctl, &eb)) != 0) {
+  struct np_bench_progress *pg = NULL;
+  if (!cli.quiet)
+    np_bench_progress_start(stderr, k->prog, cli.planned_seconds,
+                            cli.planned_is_bound, &pg);
+  rc = k->run(ctx, &ctl, &eb);
+  np_bench_progress_stop(pg);
+  if (rc != 0) {
     fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_output;

@@ -37,6 +37,10 @@ struct np_bench_cli {
                        * (np_bench_summary.h), in place of the record
                        * when output is "-"                              */
   int quiet;          /* --quiet: no summary on stderr                   */
+  double planned_seconds; /* how long the run should take, for the live
+                       * line on a terminal (np_bench_progress.h); 0 =
+                       * no line (short runs, --interval's own lines)   */
+  int planned_is_bound; /* planned_seconds is only an upper bound        */
   int help;           /* --help: print usage, exit 0                     */
 };
 

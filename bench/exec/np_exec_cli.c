@@ -93,6 +93,8 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_exec_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output != NULL ? ctx->cfg.output : "-";
   cli->quiet = ctx->cfg.quiet;
+  cli->planned_seconds = ctx->cfg.timeout; /* the program may end sooner */
+  cli->planned_is_bound = 1;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }

@@ -10,6 +10,9 @@ Terminal (a pty made here, never the test runner's own):
 - `--summary json` still prints its one-line summary object;
 - stdout a pipe still gets the whole record (schema netproof/run/1).
 
+A long run (2.6 s) with stderr a terminal shows a live line "1 s of 2.6 s,
+2 s left", erased before the summary; none on a pipe, none for 0.2 s.
+
 A reader that goes away (| head -1 closes its end):
 - `udp --output F` with stderr and stdout closed pipes finishes, exit 0,
   and writes F;
@@ -20,6 +23,7 @@ A reader that goes away (| head -1 closes its end):
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import subprocess
@@ -74,6 +78,57 @@ def on_tty(argv):
         check(False, "%s: still running at the time bound" % argv)
     return p.returncode, got.decode("utf-8", "replace"), \
         err.decode("utf-8", "replace")
+
+
+def stderr_on_tty(argv):
+    """Run argv with stderr a fresh pty, stdout discarded; (code, text)."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=slave, env=env())
+    os.close(slave)
+    got, deadline = b"", time.monotonic() + 60
+    while time.monotonic() < deadline:
+        r, _, _ = select.select([master], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    try:
+        p.wait(timeout=max(1, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    return p.returncode, got.decode("utf-8", "replace")
+
+
+def progress(tmp):
+    rec = os.path.join(tmp, "long.json")
+    long_run = [BENCH, "udp", "--seconds", "2.6", "--warmup", "0",
+                "--clients", "2", "--output", rec]
+    rc, text = stderr_on_tty(long_run)
+    check(rc == 0, "a long run on a terminal: exit %s" % rc)
+    check(re.search(r"\r\033\[Knetproof-bench udp: [12] s of 2\.6 s, "
+                    r"[12] s left", text),
+          "the live line: elapsed, planned, left: %r" % text)
+    last = text.split("\r\033[K")[-1]
+    check(last.startswith("netproof-bench udp: uv/single") and
+          "round trips/s" in last,
+          "the line is erased before the summary: %r" % last)
+    p = subprocess.run(long_run, capture_output=True, text=True, timeout=60,
+                       env=env())
+    check(p.returncode == 0 and "\r" not in p.stderr and
+          "s left" not in p.stderr,
+          "no live line when stderr is a pipe: %r" % p.stderr)
+    rc, text = stderr_on_tty([BENCH, "udp"] + SHORT + ["--output", rec])
+    check(rc == 0 and "s left" not in text,
+          "no live line for a short run: %r" % text)
 
 
 def closed_pipes(argv):
@@ -170,6 +225,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="np-tty-pipe-test-")
     try:
         terminal()
+        progress(tmp)
         sigpipe(tmp)
     finally:
         if not FAILS:
