@@ -772,11 +772,12 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
                             res->session);
   else
     np_matrix_progress_note(&c.pg,
-                            "netproof-bench matrix: suite %s: %zu repetitions "
+                            "netproof-bench matrix: suite %s: %zu %s "
                             "to run, %zu kept from before, into %s (session "
                             "%s)",
-                            p->suite, to_run, res->reps_kept, o->out_dir,
-                            res->session);
+                            p->suite, to_run,
+                            to_run == 1 ? "repetition" : "repetitions",
+                            res->reps_kept, o->out_dir, res->session);
   rc = run_and_finish(&c, suite, &sum, eb);
   res->wall = np_time_mono_s() - c.pg.t0;
   np_matrix_progress_summary(&c.pg, p->suite, end_status(&c, rc), sum, res,

@@ -62,7 +62,8 @@ def start(argv, ready):
 
 def stop(p):
     p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=20)
+    out, err = p.communicate(timeout=20)
+    stop.err = err
     return out
 
 
@@ -113,6 +114,8 @@ def run(tmp):
                        timeout=60, env=env())
     udp = one(c.stdout, "udp --connect")
     rel = one(stop(relay), "relay")
+    check(", 2 routes; " in stop.err and " 0 connections, " in stop.err,
+          "relay's line: plural routes and connections: %r" % stop.err)
     srv = one(stop(serve), "serve")
 
     check(udp.get("sent", 0) > 0 and "lost" in udp and

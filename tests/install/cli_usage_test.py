@@ -181,10 +181,13 @@ def cases(tmp):
     # the last component alone is still created
     made = os.path.join(tmp, "suite")
     rc, out, err = run([BENCH, "matrix", fplan, "--output", made,
-                        "--bench-binary", FAKE, "--quiet"])
+                        "--bench-binary", FAKE])
     check(rc == 0 and os.path.isfile(os.path.join(made, "suite.json")),
           "matrix --output NEW under an existing folder: exit %d %r"
           % (rc, err))
+    check(": 1 repetition to run," in out + err and
+          ": 1 repetition run (1 passed)" in out + err,
+          "matrix: '1 repetition', not '1 repetitions': %r" % (out + err))
 
 
 if __name__ == "__main__":
