@@ -27,6 +27,7 @@
 #include "np_report.h"
 #include "np_report_compare.h"
 #include "np_report_formats.h"
+#include "np_report_html.h"
 #include "np_report_pages.h"
 #include "np_results_merge.h"
 #include "np_results_selfcheck.h"
@@ -47,12 +48,13 @@ struct cli {
   int self_check;                   /* --self-check                     */
   int pages;                        /* --pages (docs/performance)       */
   enum np_report_error_bars error_bars; /* --error-bars                 */
+  int link_relative;                /* --link-runs relative (html)      */
 };
 
 static void usage(FILE *f) {
   fputs("usage: netproof-report --results DIR [--label TEXT] [--results DIR "
         "...] --output OUTDIR\n"
-        "                       [--format md|csv|json[,...]] [--title TEXT] "
+        "                       [--format md|csv|json|html[,...]] [--link-runs copy|relative] [--title TEXT] "
         "[--lang en] [--plans DIR] [--force]\n"
         "                       [--error-bars minmax|ci95]\n"
         "       netproof-report --self-check --results DIR [...]\n"
@@ -94,6 +96,8 @@ static unsigned parse_formats(const char *s) {
       bits |= NP_REPORT_FMT_CSV;
     else if (n == 4 && strncmp(s, "json", 4) == 0)
       bits |= NP_REPORT_FMT_JSON;
+    else if (n == 4 && strncmp(s, "html", 4) == 0)
+      bits |= NP_REPORT_FMT_HTML;
     else
       return 0;
     s += n + (s[n] == ',');
@@ -105,7 +109,7 @@ static unsigned parse_formats(const char *s) {
 static const char *const options[] = {
     "--results", "--label", "--output", "--format", "--title", "--lang",
     "--plans", "--force", "--error-bars", "--self-check", "--pages",
-    "--pages-format", "--help", "--version"};
+    "--pages-format", "--link-runs", "--help", "--version"};
 
 /* A usage error: one line, "(try --help)"; NP_EUSAGE. */
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -167,8 +171,15 @@ static int parse(struct cli *c, int argc, char **argv) {
     else if (strcmp(a, "--format") == 0 && has) {
       c->formats = parse_formats(argv[++i]);
       if (c->formats == 0)
-        return bad("--format %s: expected md, csv or json (comma-separated)",
-                   argv[i]);
+        return bad("--format %s: expected md, csv, json or html "
+                   "(comma-separated)", argv[i]);
+    } else if (strcmp(a, "--link-runs") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "relative") != 0 && strcmp(v, "copy") != 0)
+        return bad("--link-runs %s: expected copy (the run files into "
+                   "OUTDIR/runs) or relative (links into the results "
+                   "folders)", v);
+      c->link_relative = strcmp(v, "relative") == 0;
     } else if (strcmp(a, "--error-bars") == 0 && has) {
       const char *v = argv[++i];
       if (strcmp(v, "minmax") == 0)
@@ -336,9 +347,11 @@ static int report(const struct cli *c) {
   int code = load_sets(c, sets, failed);
   if (code != 0)
     goto free_sets;
+  struct np_report_html_opts ho = {.dirs = c->results, .outdir = c->output,
+                                   .link_relative = c->link_relative};
   struct np_report_opts o = {.title = c->title, .lang = c->lang,
                              .labels = c->labels, .check_failed = failed,
-                             .error_bars = c->error_bars};
+                             .error_bars = c->error_bars, .html = &ho};
   int rc;
   if (c->pages) {
     /* The hand-written <page>.reading.md files live in the output folder

@@ -379,6 +379,8 @@ int np_report_exec(struct np_report_ctx *ctx, const struct np_results_set *s) {
   }
   if (rc == 0)
     table(ctx, s, cfg, s->nconfigs, metrics, dims);
+  if (rc == 0)
+    rc = np_report_exec_series(ctx, s, cfg, s->nconfigs);
   free(cfg);
   return rc;
 }

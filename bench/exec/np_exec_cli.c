@@ -45,6 +45,35 @@ struct exec_ctx {
                                   * (no --keep, --output -), or ""   */
 };
 
+/* One line per interval of each --interval-metric series (after the run:
+ * the samples are taken from the kept stdout). */
+static void series_lines(const struct np_exec_config *cfg,
+                         const struct np_exec_run_result *r) {
+  size_t k = np_exec_series_nintervals(cfg->interval, r->res.wall_seconds);
+  struct np_exec_interval *iv = calloc(k, sizeof *iv);
+  if (iv == NULL)
+    return;
+  for (unsigned i = 0; i < cfg->nseries; i++) {
+    const struct np_exec_metric_spec *m = &cfg->series[i];
+    np_exec_series_intervals(&r->series[i], cfg->interval, r->res.wall_seconds,
+                             iv);
+    for (size_t j = 0; j < k; j++) {
+      if (iv[j].count == 0)
+        fprintf(stderr, PROG ": %s [%.2f, %.2f) s: no sample\n", m->name,
+                iv[j].start, iv[j].end);
+      else
+        fprintf(stderr,
+                PROG ": %s [%.2f, %.2f) s: %llu sample%s, mean %.6g%s%s "
+                "(min %.6g, max %.6g)\n",
+                m->name, iv[j].start, iv[j].end,
+                (unsigned long long)iv[j].count, iv[j].count == 1 ? "" : "s",
+                iv[j].mean, m->unit[0] ? " " : "", m->unit, iv[j].min,
+                iv[j].max);
+    }
+  }
+  free(iv);
+}
+
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct exec_ctx *ctx = ctxp;
   const struct np_exec_config *cfg = &ctx->cfg;
@@ -71,6 +100,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
                               ? " " : "",
                           v->fail == NP_EXEC_OK ? cfg->metric[i].unit : "");
   }
+  series_lines(cfg, r);
   fprintf(stderr,
           PROG ": %s %s after %.3f s (cpu %.3f s, max rss %.1f MiB)%s: %s\n",
           cfg->prog_argv[0], how, x->wall_seconds,

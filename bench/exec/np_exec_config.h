@@ -15,6 +15,7 @@
 
 #include "np_err.h"
 #include "np_exec_metric.h"
+#include "np_exec_series.h"
 
 #define NP_EXEC_MAX_METRICS 32 /* --metric options per run               */
 #define NP_EXEC_MAX_BOUNDS 32  /* --check options per run                */
@@ -38,6 +39,9 @@ struct np_exec_config {
   unsigned nmetric;                      /* entries in metric              */
   struct np_exec_bound bound[NP_EXEC_MAX_BOUNDS]; /* --check               */
   unsigned nbound;                       /* entries in bound               */
+  double interval;                /* --interval: series interval, s; 0 off */
+  struct np_exec_metric_spec series[NP_EXEC_MAX_SERIES]; /* --interval-metric */
+  unsigned nseries;                      /* entries in series              */
   const char *keep;               /* --keep: prefix of the kept files      */
   const char *output;             /* --output: record path, "-" = stdout   */
   int summary;                    /* --summary: enum np_bench_summary_kind */

@@ -70,6 +70,30 @@ static int set_metric(void *sec, const struct np_bench_opt *o,
   return 0;
 }
 
+/* NAME=regex:PATTERN[:unit], matched on each line of stdout. */
+static int set_series(void *sec, const struct np_bench_opt *o,
+                      const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  if (cfg->nseries >= NP_EXEC_MAX_SERIES)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s: more than %d series",
+                         o->name, NP_EXEC_MAX_SERIES);
+  struct np_exec_metric_spec *m = &cfg->series[cfg->nseries];
+  int rc = np_exec_metric_parse(v->text, m, eb);
+  if (rc != 0)
+    return rc;
+  if (m->source != NP_EXEC_SOURCE_STDOUT || m->kind != NP_EXEC_KIND_REGEX)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--%s '%s': only NAME=regex:PATTERN[:unit], matched "
+                         "on each line of stdout as the program prints it",
+                         o->name, v->text);
+  for (unsigned i = 0; i < cfg->nseries; i++)
+    if (strcmp(cfg->series[i].name, m->name) == 0)
+      return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': series %s given twice",
+                           o->name, v->text, m->name);
+  cfg->nseries++;
+  return 0;
+}
+
 static int set_bound(void *sec, const struct np_bench_opt *o,
                      const struct np_bench_val *v, struct np_errbuf *eb) {
   CFG *cfg = sec;
@@ -99,6 +123,17 @@ static const struct np_bench_opt exec_opts[] = {
      .help = "a bound on a metric (<= >= < > ==; VALUE or "
              "kernel:COUNTER); repeatable",
      .set = set_bound, .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "interval", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 3600,
+     .unit = "s", .dflt = "0",
+     .help = "time series: --interval-metric values every S seconds "
+             "(record and stderr; 0 = off)",
+     NP_BENCH_AT(CFG, interval), .tag = "iv"},
+    {.name = "interval-metric", .type = NP_BENCH_OPT_STR,
+     .metavar = "NAME=regex:PATTERN",
+     .help = "a number from each line of stdout as it is printed (one "
+             "capture group, [:unit]), a sample at the time the line was "
+             "read; repeatable, needs --interval",
+     .set = set_series, .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "env", .type = NP_BENCH_OPT_STR, .metavar = "NAME=VALUE",
      .help = "set a variable in the program's environment; repeatable",
      .set = set_env, .flags = NP_BENCH_OPT_NOPLAN},
@@ -139,6 +174,14 @@ static int exec_validate(void *p, const struct np_bench_given *g,
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--timeout: required (the program's time bound, "
                          "seconds)");
+  if (cfg->nseries > 0 && !(cfg->interval > 0))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--interval-metric: needs --interval S (S > 0)");
+  if (cfg->interval > 0 && cfg->nseries == 0)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--interval %g: needs at least one --interval-metric "
+                         "NAME=regex:PATTERN",
+                         cfg->interval);
   for (unsigned i = 0; i < cfg->nbound; i++)
     if (np_exec_config_metric(cfg, cfg->bound[i].metric) == NULL)
       return np_errbuf_set(eb, NP_EUSAGE,

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_json.h"
@@ -188,6 +189,95 @@ static cJSON *bounds_json(const struct np_exec_config *cfg,
   return a;
 }
 
+/* One series: its samples as [line, t, value] and its intervals. */
+static cJSON *series_one_json(const struct np_exec_config *cfg,
+                              const struct np_exec_metric_spec *m,
+                              const struct np_exec_series *s, double wall) {
+  char spec[NP_EXEC_EXPR_MAX + 64];
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  np_exec_metric_spec_text(m, spec, sizeof spec);
+  cJSON_AddStringToObject(o, "name", m->name);
+  cJSON_AddStringToObject(o, "spec", spec);
+  cJSON_AddStringToObject(o, "expr", m->expr);
+  cJSON_AddStringToObject(o, "unit", m->unit);
+  cJSON *a = cJSON_AddArrayToObject(o, "samples");
+  for (size_t j = 0; a != NULL && j < s->n; j++) {
+    cJSON *row = cJSON_CreateArray();
+    if (row == NULL || !cJSON_AddItemToArray(a, row)) {
+      cJSON_Delete(row);
+      a = NULL;
+      break;
+    }
+    cJSON_AddItemToArray(row, cJSON_CreateNumber(s->v[j].line));
+    cJSON_AddItemToArray(row, isfinite(s->v[j].t)
+                                  ? cJSON_CreateNumber(s->v[j].t)
+                                  : cJSON_CreateNull());
+    cJSON_AddItemToArray(row, cJSON_CreateNumber(s->v[j].value));
+  }
+  NUM(o, "unparsed", s->unparsed);
+  if (s->unparsed > 0) {
+    cJSON *u = cJSON_AddObjectToObject(o, "unparsed_first");
+    NUM(u, "line", s->unparsed_line);
+    cJSON_AddStringToObject(u, "reason", s->unparsed_reason);
+  } else {
+    cJSON_AddNullToObject(o, "unparsed_first");
+  }
+  NUM(o, "over_limit", s->over_limit);
+  size_t k = np_exec_series_nintervals(cfg->interval, wall);
+  struct np_exec_interval *iv = calloc(k, sizeof *iv);
+  cJSON *ia = cJSON_AddArrayToObject(o, "intervals");
+  if (iv == NULL || ia == NULL || a == NULL) {
+    free(iv);
+    cJSON_Delete(o);
+    return NULL;
+  }
+  np_exec_series_intervals(s, cfg->interval, wall, iv);
+  for (size_t i = 0; i < k; i++) {
+    cJSON *x = cJSON_CreateObject();
+    if (x == NULL || !cJSON_AddItemToArray(ia, x)) {
+      cJSON_Delete(x);
+      free(iv);
+      cJSON_Delete(o);
+      return NULL;
+    }
+    NUM(x, "start", iv[i].start);
+    NUM(x, "end", iv[i].end);
+    NUM(x, "count", iv[i].count);
+    NUM(x, "mean", iv[i].mean);
+    NUM(x, "min", iv[i].min);
+    NUM(x, "max", iv[i].max);
+  }
+  free(iv);
+  return o;
+}
+
+/* exec.series: every --interval-metric, or NULL when none was given. */
+static cJSON *series_json(const struct np_exec_config *cfg,
+                          const struct np_exec_run_result *r) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  NUM(o, "interval_seconds", cfg->interval);
+  cJSON_AddStringToObject(
+      o, "clock",
+      "each sample's t is when netproof-bench read its line from the "
+      "program's stdout pipe, seconds from the fork (CLOCK_MONOTONIC); "
+      "intervals cut [0, wall_seconds) into interval_seconds pieces");
+  cJSON *a = cJSON_AddArrayToObject(o, "metrics");
+  for (unsigned i = 0; a != NULL && i < cfg->nseries; i++) {
+    cJSON *one = series_one_json(cfg, &cfg->series[i], &r->series[i],
+                                 r->res.wall_seconds);
+    if (one == NULL || !cJSON_AddItemToArray(a, one)) {
+      cJSON_Delete(one);
+      cJSON_Delete(o);
+      return NULL;
+    }
+  }
+  return o;
+}
+
 static cJSON *exec_json(const struct np_exec_config *cfg,
                         const struct np_exec_run_result *r) {
   cJSON *o = cJSON_CreateObject(), *argv, *unset;
@@ -218,6 +308,11 @@ static cJSON *exec_json(const struct np_exec_config *cfg,
   cJSON_AddItemToObject(o, "files", files_json(r));
   cJSON_AddItemToObject(o, "metrics", metrics_json(cfg, r));
   cJSON_AddItemToObject(o, "bounds", bounds_json(cfg, r));
+  if (cfg->nseries > 0 &&
+      !cJSON_AddItemToObject(o, "series", series_json(cfg, r))) {
+    cJSON_Delete(o);
+    return NULL;
+  }
   static const char *const need[] = {
       "program", "argv", "environment", "outcome", "rusage", "stdout",
       "stderr", "files", "metrics", "bounds"};

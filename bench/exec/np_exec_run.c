@@ -9,6 +9,8 @@
  *                    --output-limit)
  *   metric_NAME      one per --metric: exactly one finite value
  *   bound_K          one per --check (K from 1): the bound holds
+ *   series_NAME      one per --interval-metric: at least one sample, no
+ *                    matching line unparsed, none past the sample bound
  * A metric is evaluated from the kept bytes, the same bytes the
  * self-check reads again, never from anything it cannot see.
  */
@@ -47,6 +49,8 @@ void np_exec_run_free(struct np_exec_run_result *r) {
   for (unsigned i = 0; i < r->nfiles; i++)
     free(r->files[i].data);
   r->nfiles = 0;
+  for (unsigned i = 0; i < NP_EXEC_MAX_SERIES; i++)
+    np_exec_series_free(&r->series[i]);
 }
 
 /* prefix + suffix into k->path, k->name its last component. */
@@ -242,6 +246,34 @@ static int eval_metrics(const struct np_exec_config *cfg,
   return 0;
 }
 
+/* The samples of every --interval-metric, from the kept stdout and the
+ * time each of its lines was read, and one check per series. */
+static int eval_series(const struct np_exec_config *cfg,
+                       struct np_exec_run_result *r, struct np_errbuf *eb) {
+  char name[64];
+  for (unsigned i = 0; i < cfg->nseries; i++) {
+    const struct np_exec_metric_spec *m = &cfg->series[i];
+    struct np_exec_series *s = &r->series[i];
+    int rc = np_exec_series_scan(m, r->res.out.data, r->res.out.kept,
+                                 r->res.out.line_t, r->res.out.nlines, s);
+    if (rc != 0)
+      return np_errbuf_set(eb, rc, "series %s: %s", m->name, np_strerror(rc));
+    snprintf(name, sizeof name, "series_%s", m->name);
+    size_t k = np_exec_series_nintervals(cfg->interval, r->res.wall_seconds);
+    if (s->unparsed > 0)
+      add_check(r, name, 0, "%llu matching lines not a number, first line "
+                "%u: %s", (unsigned long long)s->unparsed, s->unparsed_line,
+                s->unparsed_reason);
+    else if (s->over_limit > 0)
+      add_check(r, name, 0, "%llu samples past the bound of %u",
+                (unsigned long long)s->over_limit, NP_EXEC_SERIES_MAX_SAMPLES);
+    else
+      add_check(r, name, s->n > 0, "%zu samples over %zu intervals of %g s",
+                s->n, k, cfg->interval);
+  }
+  return 0;
+}
+
 int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
                 struct np_exec_run_result *r, struct np_errbuf *eb) {
   struct timespec now;
@@ -269,7 +301,8 @@ int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
                                  .envp = r->env.vars,
                                  .cwd = r->cwd,
                                  .timeout = cfg->timeout,
-                                 .limit = (size_t)cfg->output_limit};
+                                 .limit = (size_t)cfg->output_limit,
+                                 .line_times = cfg->nseries > 0};
   if ((rc = np_exec_spawn(ctl, &rq, &r->res, eb)) != 0)
     goto fail;
   if ((rc = np_bench_ctl_snapshot(ctl, &r->run, NP_BENCH_SNAP_AFTER, eb)) != 0)
@@ -287,7 +320,8 @@ int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
       (rc = keep_sources(cfg, r, started_real, eb)) != 0)
     goto fail;
   evaluate(cfg, r);
-  if ((rc = eval_metrics(cfg, r, eb)) != 0)
+  if ((rc = eval_metrics(cfg, r, eb)) != 0 ||
+      (rc = eval_series(cfg, r, eb)) != 0)
     goto fail;
   return 0;
 fail:

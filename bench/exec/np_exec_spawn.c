@@ -32,7 +32,46 @@ void np_exec_result_free(struct np_exec_result *res) {
     return;
   free(res->out.data);
   free(res->err.data);
+  free(res->out.line_t);
   res->out.data = res->err.data = NULL;
+  res->out.line_t = NULL;
+}
+
+/* Note the time of every '\n' among the n bytes just kept at data[from];
+ * *lcap is line_t's allocated length.  The last line's time, when it has
+ * no '\n', is added at the end (lines_close). */
+static int lines_take(struct np_exec_stream *s, size_t from, size_t n,
+                      double t, size_t *lcap) {
+  const char *p = s->data + from, *end = p + n;
+  while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    if (s->nlines == *lcap) {
+      size_t ncap = *lcap ? *lcap * 2 : 256;
+      double *d = realloc(s->line_t, ncap * sizeof *d);
+      if (d == NULL)
+        return NP_ENOMEM;
+      s->line_t = d;
+      *lcap = ncap;
+    }
+    s->line_t[s->nlines++] = t;
+    p++;
+  }
+  return 0;
+}
+
+/* A last line without '\n' gets the time its last bytes were read. */
+static int lines_close(struct np_exec_stream *s, double t_last,
+                       size_t *lcap) {
+  if (s->kept == 0 || s->data[s->kept - 1] == '\n')
+    return 0;
+  if (s->nlines == *lcap) {
+    double *d = realloc(s->line_t, (*lcap + 1) * sizeof *d);
+    if (d == NULL)
+      return NP_ENOMEM;
+    s->line_t = d;
+    (*lcap)++;
+  }
+  s->line_t[s->nlines++] = t_last;
+  return 0;
 }
 
 /* Keep what fits under limit, count everything. */
@@ -106,6 +145,9 @@ struct np_exec_watch {
   int killed;       /* we killed the group (timeout / signal)     */
   double t0;        /* monotonic fork time                        */
   double end_at;    /* when the end was seen                      */
+  int line_times;   /* note stdout's line times (the request's)   */
+  size_t lcap;      /* allocated entries of out.line_t            */
+  double last_out;  /* when stdout bytes were last kept (from t0) */
 };
 
 static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
@@ -113,8 +155,15 @@ static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
   char buf[65536];
   struct np_exec_stream *s = i == 0 ? &r->out : &r->err;
   ssize_t n = read(w->fd[i], buf, sizeof buf);
-  if (n > 0)
-    return take(s, buf, (size_t)n, limit, &w->cap[i]);
+  if (n > 0) {
+    size_t before = s->kept;
+    int rc = take(s, buf, (size_t)n, limit, &w->cap[i]);
+    if (rc == 0 && i == 0 && w->line_times && s->kept > before) {
+      w->last_out = np_time_mono_s() - w->t0;
+      rc = lines_take(s, before, s->kept - before, w->last_out, &w->lcap);
+    }
+    return rc;
+  }
   if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
     close(w->fd[i]);
     w->fd[i] = -1;
@@ -233,7 +282,8 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   getrusage(RUSAGE_CHILDREN, &ru0);
   pid_t parent = getpid();
-  struct np_exec_watch w = {.fd = {po[0], pe[0]}, .pidfd = -1};
+  struct np_exec_watch w = {.fd = {po[0], pe[0]}, .pidfd = -1,
+                            .line_times = rq->line_times};
   w.t0 = np_time_mono_s();
   pid_t pid = fork();
   if (pid < 0) {
@@ -259,6 +309,8 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
   }
   w.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
   rc = watch(ctl, rq, pid, &w, &r);
+  if (rc == 0 && w.line_times)
+    rc = lines_close(&r.out, w.last_out, &w.lcap);
   if (!w.exited) { /* the loop failed: end the child before returning */
     kill(-pid, SIGKILL);
     w.end_at = np_time_mono_s();

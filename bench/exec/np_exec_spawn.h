@@ -37,6 +37,12 @@ struct np_exec_stream {
   size_t kept;    /* bytes in data, at most the limit              */
   uint64_t total; /* bytes the program wrote to the stream         */
   int truncated;  /* total > kept                                  */
+  /* stdout with line_times only: when each kept line was read, seconds
+   * from fork (CLOCK_MONOTONIC): line_t[i] for the i-th '\n' in data,
+   * and one more for a last line without '\n' (the time its last bytes
+   * were read).  malloc'd; NULL when none. */
+  double *line_t;
+  size_t nlines;  /* entries in line_t                             */
 };
 
 enum np_exec_end {
@@ -71,6 +77,7 @@ struct np_exec_spawn_req {
   const char *cwd;       /* working directory, or NULL for ours    */
   double timeout;        /* seconds from fork to the kill          */
   size_t limit;          /* bytes kept per stream                  */
+  int line_times;        /* 1: note when each stdout line was read */
 };
 
 /* Run it.  0: *res holds the result (free with np_exec_result_free), also

@@ -170,8 +170,8 @@ static int add_arg(struct np_matrix_config *cf, const char *opt,
   return a[cf->argc - 2] == NULL || a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
 }
 
-/* The options of the exec object: one --metric, --check, --env and
- * --keep-env per entry. */
+/* The options of the exec object: one --metric, --interval-metric,
+ * --check, --env and --keep-env per entry. */
 static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
   const cJSON *e;
   char text[2048];
@@ -181,6 +181,13 @@ static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
              np_json_get_string(e, "spec", ""),
              np_json_get_string(e, "unit", ""));
     if ((rc = add_arg(cf, "--metric", text)) != 0)
+      return rc;
+  }
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "series")) {
+    snprintf(text, sizeof text, "%s=%s:%s", np_json_get_string(e, "name", ""),
+             np_json_get_string(e, "spec", ""),
+             np_json_get_string(e, "unit", ""));
+    if ((rc = add_arg(cf, "--interval-metric", text)) != 0)
       return rc;
   }
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "checks")) {

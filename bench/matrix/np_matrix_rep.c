@@ -18,6 +18,7 @@
  * with NETPROOF_RUNNER_SESSION set to the runner's session id.
  */
 #include "np_matrix_int.h"
+#include "np_matrix_services.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -599,6 +600,20 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
     goto cleanup_argv;
   }
   end->kept[0] = '\0';
+  end->lost[0] = '\0';
+  if (have && np_matrix_services_lost(r->services, end->lost,
+                                      sizeof end->lost)) {
+    /* the service it measured ended or lost its port during the run: the
+     * record is set aside, never counted; no rep-N.json (incomplete) */
+    rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
+    if (rc >= 0) {
+      snprintf(end->status, sizeof end->status, "not counted");
+      snprintf(end->reason, sizeof end->reason, "%.190s", end->lost);
+      end->headline = -1;
+      rc = 0;
+    }
+    goto cleanup_argv;
+  }
   if (have) {
     rc = commit_child(r, tmp, fin, eb);
   } else {

@@ -364,7 +364,8 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
                             .blocked = &c->blocked,
                             .oldmask = &c->oldmask,
                             .session = c->res->session,
-                            .envp = c->envp};
+                            .envp = c->envp,
+                            .services = c->services};
   int rc = np_matrix_rep_paths(&r, c->o->out_dir);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
@@ -389,7 +390,8 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
       (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
       (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
     return rc;
-  np_matrix_services_check(c->services);
+  if ((rc = np_matrix_services_check(c->services, eb)) != 0)
+    return rc; /* a service ended or lost its port: the suite fails */
   np_matrix_stability_sample(c->stab);
   np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
   struct np_matrix_outcome oc;
@@ -403,10 +405,18 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
     return rc;
   if (end.kept[0] &&
       (rc = note_kept(c, &r, end.kept,
-                      "its child ended without a clean exit after writing a "
-                      "complete record; it is kept at",
+                      end.lost[0] ? "not counted: a service it measured "
+                                    "ended during it; its record is kept at"
+                                  : "its child ended without a clean exit "
+                                    "after writing a complete record; it is "
+                                    "kept at",
                       eb)) != 0)
     return rc;
+  if (end.lost[0])
+    return np_errbuf_set(eb, NP_ECHILD,
+                         "%s; repetition %d of %s is not counted and the "
+                         "repetitions left are not run",
+                         end.lost, n, r.cf->id);
   c->res->reps_run++;
   c->res->reps_passed += strcmp(end.status, "passed") == 0;
   c->pg.done++;
@@ -667,7 +677,7 @@ static int run_and_finish(struct np_run_ctx *c, cJSON *suite, cJSON **sum,
                                         eb);
   if (run_rc == 0)
     run_rc = c->p->until_stable ? run_stable(c, eb) : run_all(c, eb);
-  np_matrix_services_stop(c->services);
+  np_matrix_services_stop(c->services, c->session);
   c->services = NULL;
   struct np_errbuf feb;
   int rc = finish(c, suite, run_rc, sum, &feb);

@@ -121,7 +121,8 @@ def failures(d):
 def ends(d):
     t0 = time.monotonic()
     p, rec = run(d, ["--timeout", "0.5"],
-                 ["sh", "-c", "echo partial; sleep 30 & sleep 30"], "timeout")
+                 ["sh", "-c", "echo partial; sleep 30.0417 & sleep 30.0417"],
+                 "timeout")
     wall = time.monotonic() - t0
     check(p.returncode == 1 and rec["status"] == "failed", "timeout fails")
     check(rec["exec"]["outcome"]["kind"] == "timeout", "outcome timeout")
@@ -130,7 +131,8 @@ def ends(d):
     check(open(os.path.join(d, "timeout.stdout.txt")).read() == "partial\n",
           "partial output kept")
     check(wall < 5, f"timeout took {wall:.1f} s (group kill)")
-    check(subprocess.run(["pgrep", "-f", "sleep 30"]).returncode != 0,
+    # an odd duration, so another test's sleep on this machine is not ours
+    check(subprocess.run(["pgrep", "-f", "sleep 30.0417"]).returncode != 0,
           "no sleep left running (the whole group was killed)")
     p, rec = run(d, ["--timeout", "5"], ["sh", "-c", "kill -SEGV $$"], "signal")
     check(p.returncode == 1 and rec["exec"]["outcome"]["kind"] == "signaled"
