@@ -64,7 +64,7 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
     np_agent_udp_text(ctx->far, who, sizeof who);
   uint64_t sent = ctx->res.measure.sent;
   fprintf(stderr,
-          PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
+          PROG ": %s answered by %s: %.0f round trips/s, p50 %s μs, p99 %s μs,"
           " lost %" PRId64 " of %" PRIu64 " (%.2f %%; client sockets %" PRIu64
           ", %s)%s%s: %s\n",
           ctx->cfg.connect, who, rate, p50, p99, a->lost, sent,

@@ -159,6 +159,17 @@ def terminal():
     lines = err.splitlines()
     check(any(l.startswith("netproof-bench udp: ") and "round trips/s" in l
               for l in lines), "udp on a terminal: summary line: %r" % err)
+    # the stream line (the echo line is re-derived by the self-check of
+    # every committed set: its wording stays)
+    p = subprocess.run([BENCH, "udp", "--mode", "stream", "--backend", "raw",
+                        "--io-model", "split", "--seconds", "0.2", "--warmup",
+                        "0", "--summary", "json"], capture_output=True,
+                       text=True, timeout=60, env=env())
+    check(re.search(r"lost \d+ of \d+ \([0-9.]+ %, receiver drops \d+\), "
+                    r"out of order \d+, jitter [0-9.]+ μs, one-way p50 "
+                    r"[0-9.]+ μs", p.stderr),
+          "the stream line: the loss as a count and a percentage, μs: %r"
+          % p.stderr)
     check(any("record not shown on a terminal" in l and "--output FILE" in l
               for l in lines),
           "udp on a terminal: says how to get the record: %r" % err)
