@@ -53,7 +53,8 @@ struct np_exec_config {
   char *const *prog_argv;         /* PROGRAM [ARGS...], NULL-terminated    */
   int prog_argc;                  /* entries in prog_argv                  */
   char path[PATH_MAX];            /* PROGRAM resolved to an absolute path  */
-  char keep_prefix[PATH_MAX];     /* --keep, or --output less ".json"      */
+  char keep_prefix[PATH_MAX];     /* --keep, or --output less ".json", or
+                                     "" (neither: the CLI makes a folder) */
 };
 
 /* Split argv (argv[0] = "exec") at the first "--": *nopts = the entries
@@ -67,7 +68,8 @@ int np_exec_config_split(int argc, char **argv, int *nopts,
  * else --keep-env PATH, else NP_EXEC_DEFAULT_PATH) to an absolute path of
  * an executable regular file, and derive the kept files' prefix.
  * NP_EUSAGE with one line: "PROGRAM 'x': not found in PATH (...)", "...:
- * not executable", "--keep: required with --output -". */
+ * not executable".  Without --keep and with --output -, keep_prefix is
+ * left "" (the caller picks a temporary folder). */
 int np_exec_config_program(struct np_exec_config *cfg, int argc,
                            char *const *argv, struct np_errbuf *eb);
 

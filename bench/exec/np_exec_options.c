@@ -160,7 +160,9 @@ static const struct np_bench_opt exec_opts[] = {
      .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "keep", .type = NP_BENCH_OPT_STR, .metavar = "PREFIX",
      .help = "kept output: PREFIX.stdout.txt, PREFIX.stderr.txt, "
-             "PREFIX.file-NAME.txt (default: --output without .json)",
+             "PREFIX.file-1.txt ... (default: --output without .json; "
+             "with --output -, DIR/run in a new folder under $TMPDIR that "
+             "the summary names)",
      NP_BENCH_AT(CFG, keep), .set = np_bench_opt_set_path,
      .flags = NP_BENCH_OPT_NOPLAN},
     NP_BENCH_OPT_RUNNER_ROWS(CFG),

@@ -146,6 +146,11 @@ struct np_matrix_progress {
 /* "1h02m", "3m05s", "9s". */
 void np_matrix_fmt_dur(double s, char *buf, size_t len);
 
+/* One argument as a shell reads it back: as it is when it holds only
+ * [A-Za-z0-9_./:=+-,], else in single quotes ('\'' for a quote); the
+ * rule of rep-N.cmd.txt's command line (np_matrix_rep.c). */
+void np_matrix_fput_arg(FILE *out, const char *arg);
+
 /* The live line for repetition rep of configuration ci of nc. */
 void np_matrix_progress_live(struct np_matrix_progress *pg, size_t ci,
                              size_t nc, const struct np_matrix_config *cf,

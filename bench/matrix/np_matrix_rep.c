@@ -168,6 +168,28 @@ static void remove_child_temp(const struct np_matrix_rep *r, pid_t pid) {
   (void)remove_prefixed(r, prefix, NULL);
 }
 
+/* An argument the shell takes as it is, unquoted. */
+static int plain_arg(const char *a) {
+  return a[0] != '\0' &&
+         strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                   "0123456789_./:=+-,") == strlen(a);
+}
+
+void np_matrix_fput_arg(FILE *out, const char *a) {
+  if (plain_arg(a)) {
+    fputs(a, out);
+    return;
+  }
+  fputc('\'', out);
+  for (; *a; a++) {
+    if (*a == '\'')
+      fputs("'\\''", out);
+    else
+      fputc(*a, out);
+  }
+  fputc('\'', out);
+}
+
 /* Shell-quoted command line (copy-pasteable) into a malloc'd string. */
 static char *command_text(char *const *argv) {
   size_t len = 1;
@@ -178,9 +200,7 @@ static char *command_text(char *const *argv) {
     return NULL;
   for (size_t i = 0; argv[i] != NULL; i++) {
     const char *a = argv[i];
-    int plain = a[0] != '\0' &&
-                strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                          "0123456789_./:=+-,") == strlen(a);
+    int plain = plain_arg(a);
     if (i)
       *w++ = ' ';
     if (plain) {
@@ -234,6 +254,7 @@ static void child_exec(const struct np_matrix_rep *r, char *const *argv,
     _exit(127);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL); /* the runner ignores it; the child decides */
   sigprocmask(SIG_SETMASK, r->oldmask, NULL);
   execve(r->binary, argv, r->envp);
   static const char msg[] = "netproof-bench matrix: exec failed\n";

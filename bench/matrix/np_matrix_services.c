@@ -266,6 +266,7 @@ static int spawn(struct np_svc *v, char *const *envp, const sigset_t *oldmask,
       _exit(127);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL); /* the runner ignores it; the service must not */
     sigprocmask(SIG_SETMASK, oldmask, NULL);
     execve(v->argv[0], v->argv, envp);
     execvpe(v->argv[0], v->argv, envp); /* a bare name: search PATH */

@@ -64,7 +64,7 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
     np_agent_udp_text(ctx->far, who, sizeof who);
   uint64_t sent = ctx->res.measure.sent;
   fprintf(stderr,
-          PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
+          PROG ": %s answered by %s: %.0f round trips/s, p50 %s μs, p99 %s μs,"
           " lost %" PRId64 " of %" PRIu64 " (%.2f %%; client sockets %" PRIu64
           ", %s)%s%s: %s\n",
           ctx->cfg.connect, who, rate, p50, p99, a->lost, sent,
@@ -133,6 +133,8 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_udp_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->planned_seconds =
+      ctx->cfg.interval > 0 ? 0 : ctx->cfg.warmup + ctx->cfg.seconds;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }

@@ -212,9 +212,11 @@ def usage(d):
         check(not any(f.startswith(f"u{i}.") for f in os.listdir(d)),
               f"usage {i}: nothing written")
     p = subprocess.run([BENCH, "exec", "--timeout", "5", "--", "true"],
-                       capture_output=True, text=True)
-    check(p.returncode == 2 and "--keep: required" in p.stderr,
-          "--output - needs --keep")
+                       capture_output=True, text=True,
+                       env=dict(os.environ, TMPDIR=d))
+    check(p.returncode == 0 and "kept in %s/netproof-exec-" % d in p.stderr,
+          "--output - without --keep: kept output in a named temporary "
+          "folder (exec_plain_test.py checks it): %r" % p.stderr)
     h = subprocess.run([BENCH, "exec", "--help"], capture_output=True,
                        text=True)
     check(h.returncode == 0 and "-- PROGRAM [ARGS...]" in h.stdout, "--help")
