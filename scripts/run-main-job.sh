@@ -3,7 +3,8 @@
 #   1. print each tool's identity and check the shipped schemas;
 #   2. run the `quick` suite (bench/plans/quick.json), one process per run;
 #   3. one short reliable-UDP run through the relay (random profile);
-#   4. render the report of the quick suite and self-check it;
+#   4. render the report of the quick suite (Markdown and the offline HTML
+#      page) and self-check it;
 #   5. pack the suite into an evidence bundle and verify it;
 #   6. print the headline table, where the outputs and the programs are,
 #      and how to install them without root.
@@ -47,7 +48,7 @@ if "$bench" --help | grep -q '^  rudp'; then
 fi
 
 echo "== report"
-"$report" --results "$out/quick" --output "$out/report"
+"$report" --results "$out/quick" --output "$out/report" --format md,html
 "$report" --self-check --results "$out/quick"
 
 if [ -x "$archive" ]; then
@@ -61,10 +62,15 @@ echo "== headline (medians of 3 runs; from $out/report/index.md)"
 awk '/^### Throughput, latency and CPU/{on=1; next} on && /^\|/{print} on && /^$/ && n++>0{exit}' \
   "$out/report/index.md"
 echo
+echo "  (3 runs a configuration: a headline, not a comparison - netproof-report"
+echo "  compare of two quick sets is inconclusive, exit 5; it needs >= 5 runs a"
+echo "  side at alpha 0.05, docs/statistics.md)"
+echo
 echo "== outputs ($(($(date +%s) - start)) s)"
 echo "  raw runs:   $out/quick/runs/ (records, stderr, commands, kernel snapshots)"
 echo "  summary:    $out/quick/summary.json"
 echo "  report:     $out/report/index.md (charts in $out/report/assets/)"
+echo "  html page:  $out/report/index.html (open it in a browser: offline, sortable, every run one click away)"
 [ -f "$out/quick.tar.gz" ] && echo "  bundle:     $out/quick.tar.gz (verified)"
 [ -f "$out/rudp-random.json" ] && echo "  rudp run:   $out/rudp-random.json"
 [ -d "$out.prev" ] && echo "  previous:   $out.prev/ (the run before this one)"
