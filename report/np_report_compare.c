@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_opt.h"
 #include "np_report.h"
 #include "np_results_compare.h"
 #include "np_results_selfcheck.h"
@@ -184,20 +185,32 @@ static int parse(struct cmp_cli *c, int argc, char **argv) {
     } else if (a[0] != '-' && c->ndirs < 2) {
       c->dirs[c->ndirs++] = a;
     } else {
-      fprintf(stderr, ME ": %s: %s\n", a,
-              a[0] != '-'                ? "a third result set (give BASE "
-                                           "and NEW)"
-              : has || strcmp(a, "--help") == 0 ? "unknown argument"
-                                                : "needs a value");
+      static const char *const opts[] = {
+          "--output", "--check", "--alpha", "--threshold", "--metrics",
+          "--base-only", "--new-only", "--map", "--allow-inconclusive",
+          "--base-label", "--new-label", "--format", "--help"};
+      struct np_errbuf eb = {{0}};
+      int known = 0;
+      for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
+        known |= strcmp(a, opts[k]) == 0;
+      if (a[0] != '-')
+        fprintf(stderr, ME ": %s: a third result set (give BASE and NEW) "
+                           "(try --help)\n", a);
+      else if (known)
+        fprintf(stderr, ME ": %s needs a value (try --help)\n", a);
+      else if (np_opt_unknown(&eb, "option", a, opts,
+                              sizeof opts / sizeof *opts) != 0)
+        fprintf(stderr, ME ": %s\n", eb.msg);
       return NP_EUSAGE;
     }
   }
   if (c->ndirs != 2) {
-    fprintf(stderr, ME ": give two result sets, BASE and NEW\n");
+    fprintf(stderr, ME ": give two result sets, BASE and NEW (try --help)\n");
     return NP_EUSAGE;
   }
   if ((c->output == NULL) == (c->check == NULL)) {
-    fprintf(stderr, ME ": give one of --output DIR and --check DIR\n");
+    fprintf(stderr, ME ": give one of --output DIR and --check DIR (try "
+                       "--help)\n");
     return NP_EUSAGE;
   }
   if (c->check && c->stats_opts) {
@@ -363,10 +376,8 @@ static int run_check(const struct cmp_cli *c, struct np_results_set *const *s) {
 int np_report_compare_cli(int argc, char **argv) {
   struct cmp_cli c;
   memset(&c, 0, sizeof c);
-  if (parse(&c, argc, argv) != 0) {
-    usage(stderr);
+  if (parse(&c, argc, argv) != 0) /* one line said why */
     return NP_EXIT_USAGE;
-  }
   struct np_results_set *s[2] = {NULL, NULL};
   cJSON *doc = NULL;
   struct np_ftree *t = NULL;

@@ -80,6 +80,9 @@ def cases(tmp):
     one_line([BENCH, "matrix", "quick", "--outptu", "x"],
              "did you mean --output?", mean)
     one_line([REPORT, "--resluts", "x"], "did you mean --results?", mean)
+    one_line([REPORT, "compare", "a", "b", "--otput", "x"],
+             "did you mean --output?", mean)
+    one_line([REPORT, "compare", "a"], "give two result sets", mean)
     one_line([ARCHIVE, "pakc", "x"], "unknown command 'pakc'; did you mean "
              "pack?", mean)
     one_line([ARCHIVE, "verify", "b.tar.gz", "--pubky", "k"],
