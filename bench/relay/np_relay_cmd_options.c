@@ -100,6 +100,10 @@ static const struct np_bench_opt runner_opts[] = {
      .metavar = "FILE", .help = "the record written on exit; - = stdout",
      NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path,
      .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .help = "the same as --record (every command takes --output)",
+     NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path,
+     .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "summary", .type = NP_BENCH_OPT_CHOICE,
      .choices = np_bench_summary_choices, .dflt = "text", .metavar = "KIND",
      .help = "json: one-object summary on stdout (instead of the record "
