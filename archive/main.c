@@ -213,7 +213,11 @@ static int run_verify(const struct cli *c,
                                 &v, eb);
   if (rc != 0)
     return rc;
-  if (v.signer_sha256[0] != '\0')
+  if (v.signer_sha256[0] != '\0' && v.sig_version == 1)
+    printf("%s: valid, signed by key sha256 %s (%s), signed with the 0.2 "
+           "rule (the tag manifest, not the bundle's bytes)\n",
+           c->bundle, v.signer_sha256, c->pubkey);
+  else if (v.signer_sha256[0] != '\0')
     printf("%s: valid, signed by key sha256 %s (%s)\n", c->bundle,
            v.signer_sha256, c->pubkey);
   else
