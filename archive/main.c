@@ -22,6 +22,7 @@
 
 #include "np_archive.h"
 #include "np_identity.h"
+#include "np_text.h"
 
 #define MAX_DIRS 256
 
@@ -140,15 +141,16 @@ static int parse_args(int argc, char **argv, struct cli *c) {
 }
 
 static void print_problem(void *ctx, const char *where, const char *reason) {
-  (void)ctx;
-  fprintf(stderr, "%s: %s\n", where, reason);
+  (void)ctx; /* names from the bundle: escaped for the terminal */
+  np_text_printf(stderr, "%s: %s\n", where, reason);
 }
 
 /* A self-check problem, in netproof-report --self-check's form. */
 static void print_check_problem(void *ctx, const char *file,
                                 const char *pointer, const char *reason) {
   (void)ctx;
-  fprintf(stderr, "%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+  np_text_printf(stderr, "%s: %s: %s\n", file, pointer[0] ? pointer : "/",
+                 reason);
 }
 
 /* Exit code for a library result. */

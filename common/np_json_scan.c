@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_text.h"
 
 struct frame {
   char kind;       /* '{' or '['                                   */
@@ -125,38 +126,6 @@ static int hex4(const unsigned char *p, const unsigned char *end,
   return 0;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end) {
-  unsigned char c = p[0];
-  size_t n;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF)
-    n = 2;
-  else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0)
-      lo = 0xA0;
-    else if (c == 0xED)
-      hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0)
-      lo = 0x90;
-    else if (c == 0xF4)
-      hi = 0x8F;
-  } else
-    return 0;
-  if ((size_t)(end - p) < n)
-    return 0;
-  if (p[1] < lo || p[1] > hi)
-    return 0;
-  for (size_t i = 2; i < n; i++)
-    if (p[i] < 0x80 || p[i] > 0xBF)
-      return 0;
-  return n;
-}
-
 /* A string at s->p (the opening quote). */
 static int string(struct scan *s) {
   s->p++;
@@ -175,7 +144,7 @@ static int string(struct scan *s) {
       return fail(s, NP_EPARSE,
                   "unescaped control character in a string");
     if (c >= 0x80) {
-      size_t n = utf8_len(s->p, s->end);
+      size_t n = np_utf8_seq_len(s->p, s->end);
       if (n == 0)
         return fail(s, NP_EPARSE, "invalid UTF-8 in a string");
       s->p += n;

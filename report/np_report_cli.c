@@ -27,6 +27,7 @@
 #include "np_report_pages.h"
 #include "np_results_merge.h"
 #include "np_results_selfcheck.h"
+#include "np_text.h"
 
 #define MAX_RESULTS 32
 
@@ -212,7 +213,9 @@ static void print_problem(void *ctx, const char *file, const char *pointer,
   size_t *n = ctx;
   if (n != NULL)
     (*n)++;
-  printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+  /* names and labels from the set: escaped, never acting on a terminal */
+  np_text_printf(stdout, "%s: %s: %s\n", file, pointer[0] ? pointer : "/",
+                 reason);
 }
 
 /* Every folder through the streaming self-check (np_results_check_dir):
@@ -230,7 +233,7 @@ static int self_check(const struct cli *c) {
       incomplete |= o.incomplete;
       if (o.incomplete) {
         fflush(stdout);
-        fprintf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
+        np_text_printf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
                 o.note);
       }
     } else if (rc == NP_ENOMEM) {
@@ -238,7 +241,7 @@ static int self_check(const struct cli *c) {
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
     } else if (rc != 0) {
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      np_text_printf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
   }
@@ -285,7 +288,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
       rc = np_results_load(t, label, &sets[i], &eb);
     if (rc != 0) {
       np_ftree_free(t);
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      np_text_printf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
     size_t problems = 0;
@@ -296,7 +299,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
       /* rendered with its banner (np_report_info_init finds the missing
        * configurations); said here too */
       fflush(stdout);
-      fprintf(stderr, "netproof-report: %s: %s\n", label, oc.note);
+      np_text_printf(stderr, "netproof-report: %s: %s\n", label, oc.note);
     }
     if (rc == NP_ECHECK) {
       failed[i] = 1;
@@ -358,7 +361,7 @@ static int report(const struct cli *c) {
   if (rc == 0)
     rc = np_report_write_tree(out, c->output, &eb);
   if (rc != 0) {
-    fprintf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
+    np_text_printf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
                                                        : np_strerror(rc));
     code = NP_EXIT_RUNTIME;
   } else {
