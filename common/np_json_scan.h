@@ -12,6 +12,11 @@
  * errors included, comes with the JSON pointer of the value it is in.
  * Duplicate member names are checked on the tree instead (np_json.c),
  * where names are decoded ("a" and "\u0061" are one name).
+ *
+ * Not archive/np_jscan.c: that scanner pulls a few strings out of records
+ * that the self-check parses strictly anyway, skipping everything else by
+ * bracket depth without validating it; a validating pass is another job,
+ * and it must hold for every program, so it lives here in common/.
  */
 #ifndef NP_JSON_SCAN_H
 #define NP_JSON_SCAN_H
