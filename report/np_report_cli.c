@@ -283,7 +283,8 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
     struct np_ftree *t = NULL;
     struct np_errbuf eb = {{0}};
     const char *label = label_of(c->results[i]);
-    int rc = np_ftree_load_dir(c->results[i], 0, &t, &eb);
+    int rc = np_ftree_load_dir_max(c->results[i], 0,
+                                   NP_RESULTS_MAX_FILE_BYTES, &t, &eb);
     if (rc == 0)
       rc = np_results_load(t, label, &sets[i], &eb);
     if (rc != 0) {

@@ -35,6 +35,16 @@ def main():
         check(rss_kb < 200 * 1024,
               f"the self-check stayed small: max RSS {rss_kb // 1024} MiB "
               f"(reading it cost about 1800 MiB)")
+        rc, out, err = run([t["report"], "--results", s, "--output",
+                            box.out])
+        rss2 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        check(rc == 2 and b"rep-1.stdout.txt: 943718400 bytes, more than "
+              b"the 268435456-byte limit of one file; not read" in err and
+              os.listdir(box.out) == [],
+              f"a report of it: refused by size, nothing written (exit {rc})"
+              f" {err[:200]!r}")
+        check(rss2 < 200 * 1024, f"the report stayed small: max RSS "
+              f"{rss2 // 1024} MiB")
         box.check_nothing_outside("oversized file")
     finally:
         box.close()
