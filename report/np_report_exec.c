@@ -243,6 +243,23 @@ done:
   return rc;
 }
 
+/* The member of a table row for a dimension or metric name: the name,
+ * or "<kind>:<name>" when the row has it already or it is one of the
+ * row's own columns (a dimension and a metric may share a name; one row
+ * must not hold a member twice). */
+static const char *row_key(const cJSON *row, const char *name,
+                           const char *kind, char *buf, size_t n) {
+  static const char *const own[] = {"config", "runs_passed", "runs",
+                                    "bounds_held", "runs_ids"};
+  int taken = cJSON_GetObjectItemCaseSensitive(row, name) != NULL;
+  for (size_t i = 0; !taken && i < sizeof own / sizeof own[0]; i++)
+    taken = strcmp(name, own[i]) == 0;
+  if (!taken)
+    return name;
+  snprintf(buf, n, "%s:%s", kind, name);
+  return buf;
+}
+
 /* How many runs of c held every bound (bound_K checks). */
 static size_t bounds_held(const struct np_results_config *c, size_t *nb) {
   size_t held = 0;
@@ -270,7 +287,7 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
   const cJSON *m, *d;
   cJSON *rows = np_report_new_table(ctx, "exec_metrics", s);
   fprintf(ctx->md, "| Configuration |");
-  char cell[512], ucell[128];
+  char cell[512], ucell[128], key[128];
   cJSON_ArrayForEach(d, dims) {
     np_report_md_cell(cell, sizeof cell, d->string, 0);
     fprintf(ctx->md, " %s |", cell);
@@ -303,7 +320,9 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
       dim_text(s, c, d->string, t2, sizeof t2);
       np_report_md_cell(cell, sizeof cell, t2, 0);
       fprintf(ctx->md, " %s |", cell);
-      cJSON_AddStringToObject(r, d->string, t2);
+      cJSON_AddStringToObject(r, row_key(r, d->string, "dimension", key,
+                                         sizeof key),
+                              t2);
     }
     size_t nb = 0, held = bounds_held(c, &nb);
     fprintf(ctx->md, " %zu / %zu |", c->npassed, c->nruns);
@@ -325,7 +344,8 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
       else
         np_fmt_range(txt, sizeof txt, med, mn, mx, dec);
       fprintf(ctx->md, " %s |", txt);
-      cJSON *o = cJSON_AddObjectToObject(r, name);
+      cJSON *o = cJSON_AddObjectToObject(
+          r, row_key(r, name, "metric", key, sizeof key));
       np_json_add_number(o, "median", excluded(c) ? NAN : med);
       np_json_add_number(o, "min", excluded(c) ? NAN : mn);
       np_json_add_number(o, "max", excluded(c) ? NAN : mx);
