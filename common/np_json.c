@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,47 +115,63 @@ static int unlocated(struct np_json_error *err, int code, const char *fmt,
   return code;
 }
 
-static int cmp_names(const void *a, const void *b) {
-  const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
-  int c = strcmp(x->string, y->string);
-  /* equal names: document order, so the second occurrence is reported */
-  return c != 0 ? c : (x < y ? -1 : x > y);
+/* A member name's FNV-1a hash: names are compared by hash first, by
+ * bytes only when two hashes agree. */
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
 }
 
-/* The second member of obj whose name repeats an earlier one, or NULL.
- * Pairwise for small objects; a sorted copy for large ones. */
+struct slot {
+  uint64_t hash;      /* 0: empty (a hash of 0 is stored as 1) */
+  const cJSON *item;
+};
+
+#define DUP_PAIRWISE 8 /* up to this many members: compared pairwise   */
+#define DUP_STACK 64   /* hash slots on the stack (objects up to 32)   */
+
+/* The first member of obj (in document order) whose name repeats an
+ * earlier one, or NULL.  Small objects pairwise; larger ones through an
+ * open-addressing set of name hashes, one pass, bytes compared only when
+ * two hashes agree. */
 static int find_duplicate(const cJSON *obj, const cJSON **dup) {
   size_t n = 0;
   *dup = NULL;
   for (const cJSON *c = obj->child; c != NULL; c = c->next)
     n++;
-  if (n <= 16) {
+  if (n <= DUP_PAIRWISE) {
     for (const cJSON *c = obj->child; c != NULL; c = c->next)
       for (const cJSON *d = obj->child; d != c; d = d->next)
-        if (strcmp(c->string, d->string) == 0) {
+        if (c->string[0] == d->string[0] && strcmp(c->string, d->string) == 0) {
           *dup = c;
           return 0;
         }
     return 0;
   }
-  const cJSON **v = malloc(n * sizeof(*v));
-  if (v == NULL)
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  struct slot stack[DUP_STACK];
+  struct slot *t = cap <= DUP_STACK ? stack : malloc(cap * sizeof(*t));
+  if (t == NULL)
     return NP_ENOMEM;
-  size_t i = 0;
-  for (const cJSON *c = obj->child; c != NULL; c = c->next)
-    v[i++] = c;
-  qsort(v, n, sizeof(*v), cmp_names);
-  for (i = 1; i < n && *dup == NULL; i++)
-    if (strcmp(v[i - 1]->string, v[i]->string) == 0) {
-      /* the later of the pair in document order */
-      const cJSON *a = v[i - 1], *b = v[i];
-      const cJSON *later = b;
-      for (const cJSON *c = b; c != NULL; c = c->next)
-        if (c == a)
-          later = a;
-      *dup = later;
-    }
-  free(v);
+  memset(t, 0, cap * sizeof(*t));
+  for (const cJSON *c = obj->child; c != NULL && *dup == NULL; c = c->next) {
+    uint64_t h = name_hash(c->string);
+    h = h ? h : 1;
+    size_t i = (size_t)h & (cap - 1);
+    for (; t[i].hash != 0; i = (i + 1) & (cap - 1))
+      if (t[i].hash == h && strcmp(t[i].item->string, c->string) == 0) {
+        *dup = c;
+        break;
+      }
+    t[i].hash = h;
+    t[i].item = c;
+  }
+  if (t != stack)
+    free(t);
   return 0;
 }
 

@@ -166,6 +166,10 @@ static void test_strict(void) {
              i);
   strcat(big, "\"k7\":0}");
   refused(big, strlen(big), NP_EPARSE, "/k7: duplicate member name");
+  /* two repeated names: the one repeated first in the text is named */
+  big[strlen(big) - 7] = '\0';
+  strcat(big, "\"k30\":0,\"k5\":0}");
+  refused(big, strlen(big), NP_EPARSE, "/k30: duplicate member name");
   /* invalid UTF-8: stray continuation, overlong, surrogate, past U+10FFFF,
    * truncated sequence */
   REFUSED("{\"l\":\"a\x80\"}", NP_EPARSE,
