@@ -305,7 +305,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
     if (rc == NP_ECHECK) {
       failed[i] = 1;
       fflush(stdout);
-      fprintf(stderr,
+      np_text_printf(stderr,
               "netproof-report: %s: self-check found %zu %s%s\n",
               label, problems, problems == 1 ? "problem" : "problems",
               c->force ? "; rendering it stamped \"self-check failed\" "
@@ -314,7 +314,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
                          "\"self-check failed\")");
       refused |= !c->force;
     } else if (rc != 0 && rc != NP_EINCOMPLETE) {
-      fprintf(stderr, "netproof-report: %s: self-check: %s\n", label,
+      np_text_printf(stderr, "netproof-report: %s: self-check: %s\n", label,
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
     }

@@ -61,6 +61,8 @@ def main():
                  [t["report"], "--self-check", "--results", s2]),
                 ("label, self-check",
                  [t["report"], "--self-check", "--results", s3]),
+                ("label, report",
+                 [t["report"], "--results", s3, "--output", box.out]),
                 ("member name, report",
                  [t["report"], "--results", s1, "--output", box.out]),
                 ("member name, pack",
