@@ -2,7 +2,8 @@
 #   make run      install deps, build Release, run the main job
 #   make test     install deps, build, run the test suite (ctest)
 #   make install  build, then install under PREFIX (default /usr/local;
-#                 DESTDIR honoured): cmake --install
+#                 DESTDIR honoured): cmake --install.  Without root:
+#                 make install PREFIX=$HOME/.local
 #   make package  build, then the Debian package in BUILD (cpack -G DEB)
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -13,6 +14,8 @@ DESTDIR ?=
         asan tsan clean
 
 PROGRAMS = netproof-bench netproof-report netproof-archive netproof-validate
+PROGRAM_PATHS = bench/netproof-bench report/netproof-report \
+                archive/netproof-archive schema/netproof-validate
 
 all: build
 
@@ -39,6 +42,8 @@ run: programs
 
 test: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@echo "programs (built, not installed): $(addprefix $(BUILD)/,$(PROGRAM_PATHS))"
+	@echo "install them: sudo make install, or make install PREFIX=\$$HOME/.local"
 
 install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"

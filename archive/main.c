@@ -1,13 +1,15 @@
 /*
  * main.c - netproof-archive: argument parsing over np_archive.
  *
- *   netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] [--zlib]
+ *   netproof-archive pack DIR... --output BUNDLE.tar.gz [--name NAME] [--zlib]
  *   netproof-archive verify BUNDLE.tar.gz [--pubkey PUB.pem] [LIMITS]
  *   netproof-archive list BUNDLE.tar.gz [--pubkey PUB.pem] [LIMITS]
  *   netproof-archive extract BUNDLE.tar.gz -C DEST [--pubkey PUB.pem] [LIMITS]
  *   netproof-archive keygen --out KEY.pem
  *   netproof-archive sign BUNDLE.tar.gz --key KEY.pem [--sig FILE]
- *   netproof-archive snapshot -o DIR
+ *   netproof-archive snapshot --output DIR
+ * (-o and --out are --output's other spellings.)  A usage error is one
+ * line ending "(try --help)"; --help prints the whole usage.
  * LIMITS: --max-entries N --max-file-bytes N --max-bytes N --max-ratio N
  * Exit: 0 valid/done, 1 invalid bundle or a set that fails its self-check,
  * 2 usage or unreadable input, 3 run-time failure (I/O while writing,
@@ -15,13 +17,16 @@
  * verify of a bundle packed with it).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "np_archive.h"
+#include "np_archive_triage.h"
 #include "np_identity.h"
+#include "np_opt.h"
 #include "np_text.h"
 
 #define MAX_DIRS 256
@@ -29,7 +34,7 @@
 struct cli {
   const char *cmd;
   const char *bundle;      /* verify/list/extract */
-  const char *out;         /* -o */
+  const char *out;         /* --output (-o, --out) */
   const char *dest;        /* -C */
   const char *name;        /* --name */
   const char *key;         /* --key (sign) */
@@ -42,9 +47,38 @@ struct cli {
   struct np_archive_limits lim;
 };
 
+/* The commands, and the one-line usage a usage error of each repeats. */
+static const struct {
+  const char *name, *synopsis;
+} commands[] = {
+    {"pack", "DIR... --output BUNDLE.tar.gz [--name NAME] [--zlib] "
+             "[--allow-incomplete]"},
+    {"verify", "BUNDLE.tar.gz [--pubkey PUB.pem [--sig FILE]] [LIMITS]"},
+    {"list", "BUNDLE.tar.gz [--pubkey PUB.pem [--sig FILE]] [LIMITS]"},
+    {"extract", "BUNDLE.tar.gz -C DEST [--pubkey PUB.pem [--sig FILE]] "
+                "[LIMITS]"},
+    {"keygen", "--output KEY.pem"},
+    {"sign", "BUNDLE.tar.gz --key KEY.pem [--sig FILE]"},
+    {"snapshot", "--output DIR"},
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+/* The options parse_args takes, for "did you mean". */
+static const char *const options[] = {
+    "--output", "-o", "--out", "--key", "--pubkey", "--sig",
+    "--allow-incomplete", "-C", "--name", "--zlib", "--max-entries",
+    "--max-file-bytes", "--max-bytes", "--max-ratio", "--help", "--version"};
+
+static int is_option(const char *a) {
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+    if (strcmp(a, options[i]) == 0)
+      return 1;
+  return 0;
+}
+
 static void usage(FILE *fp) {
-  fputs("usage: netproof-archive pack DIR... -o BUNDLE.tar.gz [--name NAME] "
-        "[--zlib] [--allow-incomplete]\n"
+  fputs("usage: netproof-archive pack DIR... --output BUNDLE.tar.gz "
+        "[--name NAME] [--zlib] [--allow-incomplete]\n"
         "       netproof-archive verify BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
         "       netproof-archive list BUNDLE.tar.gz [SIGNATURE] [LIMITS]\n"
         "       netproof-archive extract BUNDLE.tar.gz -C DEST [SIGNATURE] "
@@ -53,8 +87,10 @@ static void usage(FILE *fp) {
         "KEY.pub.pem)\n"
         "       netproof-archive sign BUNDLE.tar.gz --key KEY.pem [--sig "
         "FILE]\n"
-        "       netproof-archive snapshot -o DIR\n"
+        "       netproof-archive snapshot --output DIR\n"
         "       netproof-archive --help | --version\n"
+        "--output FILE (also -o, or --out for keygen) names what is "
+        "written\n"
         "pack runs the result-set self-check on every DIR and refuses a set "
         "that fails it\n"
         "SIGNATURE: --pubkey PUB.pem [--sig FILE]  (FILE defaults to "
@@ -92,7 +128,8 @@ static int parse_args(int argc, char **argv, struct cli *c) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int takes = 1, rc = 0;
-    if ((strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) && v)
+    if ((strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 ||
+         strcmp(a, "--output") == 0) && v)
       c->out = v;
     else if (strcmp(a, "--key") == 0 && v)
       c->key = v;
@@ -120,8 +157,13 @@ static int parse_args(int argc, char **argv, struct cli *c) {
     else if (strcmp(a, "--max-ratio") == 0)
       rc = parse_u64(a, v, &c->lim.max_ratio);
     else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, "netproof-archive: unknown option or missing value: "
-                      "%s\n", a);
+      struct np_errbuf eb = {{0}};
+      if (is_option(a))
+        np_errbuf_set(&eb, NP_EUSAGE, "%s needs a value (try --help)", a);
+      else
+        np_opt_unknown(&eb, "option", a, options,
+                       sizeof options / sizeof *options);
+      fprintf(stderr, "netproof-archive: %s\n", eb.msg);
       return NP_EUSAGE;
     } else {
       takes = 0;
@@ -140,10 +182,6 @@ static int parse_args(int argc, char **argv, struct cli *c) {
   return 0;
 }
 
-static void print_problem(void *ctx, const char *where, const char *reason) {
-  (void)ctx; /* names from the bundle: escaped for the terminal */
-  np_text_printf(stderr, "%s: %s\n", where, reason);
-}
 
 /* A self-check problem, in netproof-report --self-check's form. */
 static void print_check_problem(void *ctx, const char *file,
@@ -209,9 +247,9 @@ static int run_pack(const struct cli *c, struct np_errbuf *eb) {
 /* verify: the verdict line on stdout when valid. */
 static int run_verify(const struct cli *c,
                       const struct np_archive_sigcheck *sc,
-                      struct np_errbuf *eb) {
+                      struct np_triage *tri, struct np_errbuf *eb) {
   struct np_archive_verdict v;
-  int rc = np_archive_verify_ex(c->bundle, &c->lim, sc, print_problem, NULL,
+  int rc = np_archive_verify_ex(c->bundle, &c->lim, sc, np_triage_add, tri,
                                 &v, eb);
   if (rc != 0)
     return rc;
@@ -232,7 +270,29 @@ static int run_verify(const struct cli *c,
   return 0;
 }
 
-static int run(struct cli *c) {
+/* A command given with the wrong operands: its synopsis, on one line; an
+ * unknown command: the closest one. */
+static int usage_error(const char *cmd) {
+  const char *names[NCOMMANDS];
+  for (size_t i = 0; i < NCOMMANDS; i++) {
+    names[i] = commands[i].name;
+    if (strcmp(cmd, commands[i].name) == 0) {
+      fprintf(stderr, "netproof-archive %s: expected %s %s (try --help)\n",
+              cmd, cmd, commands[i].synopsis);
+      return NP_EXIT_USAGE;
+    }
+  }
+  struct np_errbuf eb = {{0}};
+  if (cmd[0] == '-')
+    np_opt_unknown(&eb, "option", cmd, options,
+                   sizeof options / sizeof *options);
+  else
+    np_opt_unknown(&eb, "command", cmd, names, NCOMMANDS);
+  fprintf(stderr, "netproof-archive: %s\n", eb.msg);
+  return NP_EXIT_USAGE;
+}
+
+static int run(struct cli *c, struct np_triage *tri) {
   struct np_errbuf eb = {{0}};
   int rc;
   const char *cmd = c->cmd;
@@ -253,29 +313,31 @@ static int run(struct cli *c) {
   if (strcmp(cmd, "pack") == 0 && c->ndirs > 0 && c->out) {
     rc = run_pack(c, &eb);
   } else if (strcmp(cmd, "verify") == 0 && one) {
-    rc = run_verify(c, scp, &eb);
+    rc = run_verify(c, scp, tri, &eb);
   } else if (strcmp(cmd, "list") == 0 && one) {
-    rc = np_archive_list(c->bundle, &c->lim, scp, print_problem, NULL, &eb);
+    rc = np_archive_list(c->bundle, &c->lim, scp, np_triage_add, tri, &eb);
   } else if (strcmp(cmd, "extract") == 0 && one && c->dest) {
-    rc = np_archive_extract(c->bundle, c->dest, &c->lim, scp, print_problem,
-                            NULL, &eb);
+    rc = np_archive_extract(c->bundle, c->dest, &c->lim, scp, np_triage_add,
+                            tri, &eb);
   } else if (strcmp(cmd, "keygen") == 0 && c->ndirs == 0 && c->out) {
     rc = np_archive_keygen(c->out, &eb);
   } else if (strcmp(cmd, "sign") == 0 && one && c->key) {
-    rc = np_archive_sign(c->bundle, c->key, c->sig, &c->lim, print_problem,
-                         NULL, &eb);
+    rc = np_archive_sign(c->bundle, c->key, c->sig, &c->lim, np_triage_add,
+                         tri, &eb);
   } else if (strcmp(cmd, "snapshot") == 0 && c->ndirs == 0 && c->out) {
     rc = np_archive_snapshot(c->out, &eb);
   } else {
-    usage(stderr);
-    return NP_EXIT_USAGE;
+    return usage_error(cmd);
   }
+  np_triage_print(tri, stderr); /* the most serious first, repeats folded */
   if (rc != 0 && eb.msg[0] != '\0')
     fprintf(stderr, "netproof-archive: %s\n", eb.msg);
   return exit_for(rc);
 }
 
 int main(int argc, char **argv) {
+  /* a closed reader (| head -1) is EPIPE on a write, not death */
+  signal(SIGPIPE, SIG_IGN);
   if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
     np_identity_print_version(stdout, "netproof-archive");
     return NP_EXIT_OK;
@@ -286,9 +348,19 @@ int main(int argc, char **argv) {
     return NP_EXIT_OK;
   }
   struct cli c = {0};
-  if (argc < 2 || parse_args(argc, argv, &c) != 0) {
-    usage(stderr);
+  if (argc < 2) {
+    fputs("netproof-archive: missing command: pack, verify, list, extract, "
+          "keygen, sign or snapshot (try --help)\n", stderr);
     return NP_EXIT_USAGE;
   }
-  return run(&c);
+  if (parse_args(argc, argv, &c) != 0)
+    return NP_EXIT_USAGE; /* parse_args printed the line */
+  struct np_triage *tri = np_triage_new();
+  if (tri == NULL) {
+    fputs("netproof-archive: out of memory\n", stderr);
+    return NP_EXIT_RUNTIME;
+  }
+  int code = run(&c, tri);
+  np_triage_free(tri);
+  return code;
 }

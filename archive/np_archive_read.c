@@ -425,7 +425,8 @@ static int rd_loop(struct rd_ctx *r, struct archive *a) {
     if (added < 0)
       return added;
     if (added == 0) { /* a file and a folder of one name count too */
-      char where[4400];
+      /* sized from both parts, so no name is ever cut short */
+      char where[sizeof r->top + 1 + sizeof relc];
       snprintf(where, sizeof(where), "%s/%s", r->top, relc);
       np_problem(r->p, where, "duplicate entry");
       continue;

@@ -4,12 +4,14 @@
  * so tests can drive it directly; this file only picks one from the
  * command table (np_bench_commands.c), which also lists them in the usage.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "np_bench_commands.h"
 #include "np_err.h"
 #include "np_identity.h"
+#include "np_opt.h"
 
 static void usage(FILE *fp) {
   fputs("usage: netproof-bench <command> [options]\n"
@@ -32,6 +34,11 @@ static void usage(FILE *fp) {
 }
 
 int main(int argc, char **argv) {
+  /* A reader that goes away (| head -1) must not kill a run half-way: a
+   * write to it fails with EPIPE instead, and stderr's failures are not
+   * an error (the run, its record and the suite still finish).  Children
+   * get SIGPIPE back before exec (np_exec_spawn.c, np_matrix_rep.c ...). */
+  signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
     usage(stderr);
     return NP_EXIT_USAGE;
@@ -48,6 +55,12 @@ int main(int argc, char **argv) {
   const struct np_bench_command *c = np_bench_command_find(cmd);
   if (c != NULL)
     return c->main(argc - 1, argv + 1);
-  fprintf(stderr, "netproof-bench: unknown command '%s' (try --help)\n", cmd);
+  const char *names[64];
+  size_t n = 0;
+  for (size_t i = 0; i < np_bench_ncommands && n < 64; i++)
+    names[n++] = np_bench_commands[i].name;
+  struct np_errbuf eb = {{0}};
+  np_opt_unknown(&eb, cmd[0] == '-' ? "option" : "command", cmd, names, n);
+  fprintf(stderr, "netproof-bench: %s\n", eb.msg);
   return NP_EXIT_USAGE;
 }

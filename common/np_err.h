@@ -101,9 +101,12 @@ enum np_exit {
   NP_EXIT_FAIL = 1,    /* a data check failed, a document is invalid   */
   NP_EXIT_USAGE = 2,   /* bad command line or unreadable input         */
   NP_EXIT_RUNTIME = 3, /* environment or run-time error                */
-  NP_EXIT_INCOMPLETE = 4 /* a result set is consistent but incomplete:
+  NP_EXIT_INCOMPLETE = 4, /* a result set is consistent but incomplete:
                             repetitions missing (interrupted, killed,
                             --only), and nothing else is wrong       */
+  NP_EXIT_INCONCLUSIVE = 5 /* a comparison found no regression but had
+                              too few runs a side to show one at alpha
+                              (netproof-report compare)               */
 };
 
 /* Human message for code; "unknown error" for anything not in the map. */

@@ -164,3 +164,31 @@ free_tmp:
   free(tmp);
   return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path, strerror(e));
 }
+
+int np_file_check_out_dir(const char *opt, const char *path,
+                          struct np_errbuf *eb) {
+  struct stat st;
+  if (path[0] == '\0')
+    return np_errbuf_set(eb, NP_EUSAGE, "%s: empty path", opt);
+  if (stat(path, &st) == 0)
+    return S_ISDIR(st.st_mode)
+               ? 0
+               : np_errbuf_set(eb, NP_EUSAGE, "%s %s: exists and is not a "
+                               "folder", opt, path);
+  char *copy = strdup(path);
+  if (copy == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "%s %s: out of memory", opt, path);
+  size_t n = strlen(copy);
+  while (n > 1 && copy[n - 1] == '/') /* "a/b/" names folder b */
+    copy[--n] = '\0';
+  const char *parent = dirname(copy);
+  int rc = 0;
+  if (stat(parent, &st) != 0)
+    rc = np_errbuf_set(eb, NP_EUSAGE, "%s %s: folder %s does not exist "
+                       "(create it first)", opt, path, parent);
+  else if (!S_ISDIR(st.st_mode))
+    rc = np_errbuf_set(eb, NP_EUSAGE, "%s %s: %s is not a folder", opt, path,
+                       parent);
+  free(copy);
+  return rc;
+}

@@ -34,4 +34,12 @@ int np_file_write_atomic(const char *path, const void *buf, size_t len,
  * name survives a crash).  eb gets "path: fsync of folder: reason". */
 int np_file_fsync_parent(const char *path, struct np_errbuf *eb);
 
+/* An output folder the program may create: 0 when path is a folder
+ * already, or its parent folder exists (so only path's last component
+ * would be made).  NP_EUSAGE with "OPT PATH: folder PARENT does not
+ * exist" (or "... is not a folder") otherwise, so a typo never creates a
+ * whole tree; opt names the option in the message ("--output"). */
+int np_file_check_out_dir(const char *opt, const char *path,
+                          struct np_errbuf *eb);
+
 #endif /* NP_FILE_H */

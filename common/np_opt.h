@@ -37,4 +37,19 @@ int np_opt_value(int argc, char **argv, int *i, const char *name,
                  const char *inline_val, const char **val,
                  struct np_errbuf *eb);
 
+/* The candidate closest to word, for "did you mean"; NULL when none is
+ * close: at most 2 edits (insert, delete, substitute, swap two adjacent)
+ * and fewer than half word's length, case-insensitively.  Leading dashes
+ * are ignored on both sides ("--clinets" finds "clients" or "--clients").
+ * Returns one of cands (not a copy); ties go to the first. */
+const char *np_opt_suggest(const char *word, const char *const *cands,
+                           size_t n);
+
+/* "unknown option '--clinets'; did you mean --clients? (try --help)" (the
+ * suggestion when np_opt_suggest finds one; what = "option", "command",
+ * "plan key" ...; a bare candidate gets "--" when word has a dash) as
+ * NP_EUSAGE in eb. */
+int np_opt_unknown(struct np_errbuf *eb, const char *what, const char *word,
+                   const char *const *cands, size_t n);
+
 #endif /* NP_OPT_H */

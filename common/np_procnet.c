@@ -100,8 +100,15 @@ static int parse_endpoint(const char *tok, int family, uint8_t *addr,
   return 0;
 }
 
-/* One data row into *s; 0 or -1. */
-static int parse_row(const char *line, int family, struct np_procnet_sock *s) {
+/* What a table's rows are: /proc/net/udp (13 fields, drops last) or
+ * /proc/net/tcp (the same first 10, through the inode; only LISTEN rows
+ * kept). */
+enum table { TABLE_UDP, TABLE_TCP_LISTEN };
+#define TCP_LISTEN 0x0A /* include/net/tcp_states.h TCP_LISTEN */
+
+/* One data row into *s; 0, -1 (not a row), 1 (a row not kept). */
+static int parse_row(const char *line, int family, enum table t,
+                     struct np_procnet_sock *s) {
   char local[64], remote[64], queues[40], timer[40];
   unsigned st;
   unsigned long retr, timeout;
@@ -116,8 +123,10 @@ static int parse_row(const char *line, int family, struct np_procnet_sock *s) {
                  "%llu",
                  &sl, local, remote, &st, queues, timer, &retr, &uid, &timeout,
                  &inode, &ref, ptr, &drops);
-  if (k != 13)
+  if (k != 13 && !(t == TABLE_TCP_LISTEN && k >= 10))
     return -1;
+  if (t == TABLE_TCP_LISTEN)
+    drops = 0; /* tcp rows have no drops column (field 13 is another) */
   if (parse_endpoint(local, family, s->local, &s->local_port) != 0 ||
       parse_endpoint(remote, family, s->remote, &s->remote_port) != 0)
     return -1;
@@ -129,12 +138,12 @@ static int parse_row(const char *line, int family, struct np_procnet_sock *s) {
   s->uid = uid;
   s->inode = inode;
   s->drops = drops;
-  return 0;
+  return t == TABLE_TCP_LISTEN && st != TCP_LISTEN ? 1 : 0;
 }
 
-int np_procnet_udp_parse(const char *text, int family,
-                         struct np_procnet_sock **out, size_t *n,
-                         struct np_errbuf *eb) {
+static int parse_table(const char *text, int family, enum table t,
+                       struct np_procnet_sock **out, size_t *n,
+                       struct np_errbuf *eb) {
   size_t cap = 0, cnt = 0, lineno = 0;
   struct np_procnet_sock *list = NULL;
   const char *p = text;
@@ -166,12 +175,14 @@ int np_procnet_udp_parse(const char *text, int family,
       list = nl2;
       cap = nc;
     }
-    if (parse_row(line, family, &list[cnt]) != 0) {
+    int kept = parse_row(line, family, t, &list[cnt]);
+    if (kept < 0) {
       free(list);
-      return np_errbuf_set(eb, NP_EPARSE, "line %zu: not a /proc/net/udp%s row",
-                           lineno, family == AF_INET6 ? "6" : "");
+      return np_errbuf_set(eb, NP_EPARSE, "line %zu: not a /proc/net/%s%s row",
+                           lineno, t == TABLE_UDP ? "udp" : "tcp",
+                           family == AF_INET6 ? "6" : "");
     }
-    cnt++;
+    cnt += kept == 0;
   }
   if (cnt == 0) {
     free(list);
@@ -182,12 +193,28 @@ int np_procnet_udp_parse(const char *text, int family,
   return 0;
 }
 
-int np_procnet_udp_read(struct np_procnet_sock **out, size_t *n,
-                        struct np_errbuf *eb) {
-  static const struct {
+int np_procnet_udp_parse(const char *text, int family,
+                         struct np_procnet_sock **out, size_t *n,
+                         struct np_errbuf *eb) {
+  return parse_table(text, family, TABLE_UDP, out, n, eb);
+}
+
+int np_procnet_tcp_listen_parse(const char *text, int family,
+                                struct np_procnet_sock **out, size_t *n,
+                                struct np_errbuf *eb) {
+  return parse_table(text, family, TABLE_TCP_LISTEN, out, n, eb);
+}
+
+/* Both files of a table (v4 then v6) into one list. */
+static int read_table(enum table t, struct np_procnet_sock **out, size_t *n,
+                      struct np_errbuf *eb) {
+  static const struct table_file {
     const char *path; /* the file */
     int family;       /* its rows' family */
-  } files[] = {{"/proc/net/udp", AF_INET}, {"/proc/net/udp6", AF_INET6}};
+  } tables[2][2] = {
+      {{"/proc/net/udp", AF_INET}, {"/proc/net/udp6", AF_INET6}},
+      {{"/proc/net/tcp", AF_INET}, {"/proc/net/tcp6", AF_INET6}}};
+  const struct table_file *files = tables[t];
   struct np_procnet_sock *all = NULL;
   size_t total = 0;
   for (size_t f = 0; f < 2; f++) {
@@ -202,7 +229,7 @@ int np_procnet_udp_read(struct np_procnet_sock **out, size_t *n,
     struct np_procnet_sock *part = NULL;
     size_t k = 0;
     struct np_errbuf inner = {{0}};
-    rc = np_procnet_udp_parse(text, files[f].family, &part, &k, &inner);
+    rc = parse_table(text, files[f].family, t, &part, &k, &inner);
     free(text);
     if (rc != 0) {
       free(all);
@@ -224,6 +251,16 @@ int np_procnet_udp_read(struct np_procnet_sock **out, size_t *n,
   *out = all;
   *n = total;
   return 0;
+}
+
+int np_procnet_udp_read(struct np_procnet_sock **out, size_t *n,
+                        struct np_errbuf *eb) {
+  return read_table(TABLE_UDP, out, n, eb);
+}
+
+int np_procnet_tcp_listen_read(struct np_procnet_sock **out, size_t *n,
+                               struct np_errbuf *eb) {
+  return read_table(TABLE_TCP_LISTEN, out, n, eb);
 }
 
 static int all_zero(const uint8_t *a, size_t len) {
@@ -409,6 +446,49 @@ int np_procnet_holders(uint64_t inode, size_t max, pid_t **pids, size_t *n) {
     qsort(out, k, sizeof *out, cmp_pid);
   *pids = out;
   *n = k;
+  return 0;
+}
+
+/* pid's parent and process group from /proc/PID/stat ("pid (comm) state
+ * ppid pgrp ...", comm may hold spaces and parentheses: after the last
+ * ')'); 0 or -1. */
+static int stat_of(pid_t pid, pid_t *ppid, pid_t *pgrp) {
+  char p[64], buf[1024];
+  snprintf(p, sizeof p, "/proc/%ld/stat", (long)pid);
+  int fd = open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t r = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (r <= 0)
+    return -1;
+  buf[r] = '\0';
+  const char *q = strrchr(buf, ')');
+  long pp, pg;
+  char st;
+  if (q == NULL || sscanf(q + 1, " %c %ld %ld", &st, &pp, &pg) != 3)
+    return -1;
+  *ppid = (pid_t)pp;
+  *pgrp = (pid_t)pg;
+  return 0;
+}
+
+int np_procnet_pid_within(pid_t pid, pid_t root) {
+  pid_t ppid, pgrp;
+  if (pid <= 0 || root <= 0)
+    return 0;
+  if (pid == root)
+    return 1;
+  if (stat_of(pid, &ppid, &pgrp) != 0)
+    return 0;
+  if (pgrp == root)
+    return 1;
+  for (int step = 0; step < 64 && ppid > 1; step++) {
+    if (ppid == root)
+      return 1;
+    if (stat_of(ppid, &ppid, &pgrp) != 0)
+      return 0;
+  }
   return 0;
 }
 

@@ -54,6 +54,17 @@ int np_procnet_udp_parse(const char *text, int family,
 int np_procnet_udp_read(struct np_procnet_sock **out, size_t *n,
                         struct np_errbuf *eb);
 
+/* The TCP sockets in state LISTEN of /proc/net/tcp (AF_INET) or
+ * /proc/net/tcp6 (AF_INET6) text, in the same rows (remote all zero,
+ * drops 0); other states are skipped.  Errors as np_procnet_udp_parse. */
+int np_procnet_tcp_listen_parse(const char *text, int family,
+                                struct np_procnet_sock **out, size_t *n,
+                                struct np_errbuf *eb);
+
+/* Read /proc/net/tcp and /proc/net/tcp6: every listening socket. */
+int np_procnet_tcp_listen_read(struct np_procnet_sock **out, size_t *n,
+                               struct np_errbuf *eb);
+
 /* Indices into list[0..n) of the sockets a datagram to target (AF_INET or
  * AF_INET6 sockaddr) would be delivered to: bound to its port and to its
  * address or the wildcard (an IPv6 socket bound to :: or to ::ffff:a.b.c.d
@@ -70,6 +81,16 @@ int np_procnet_udp_match(const struct np_procnet_sock *list, size_t n,
  * of this machine". */
 int np_procnet_addr_is_local(const struct sockaddr *addr, char *why,
                              size_t why_len);
+
+/* np_procnet_udp_match works on listening TCP rows too: they are the
+ * sockets a connection to target reaches (exact address before wildcard,
+ * every member of a SO_REUSEPORT group). */
+
+/* 1 when pid is root, one of its descendants (the parent chain of
+ * /proc/PID/stat, at most 64 steps) or in the process group root leads
+ * (a service started as its own group); 0 otherwise, or when /proc does
+ * not say. */
+int np_procnet_pid_within(pid_t pid, pid_t root);
 
 /* The pids whose /proc/PID/fd holds socket:[inode], ascending, at most
  * max (the scan stops there).  Unreadable processes are skipped.  *pids

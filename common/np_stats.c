@@ -327,6 +327,25 @@ int np_stats_mann_whitney(const double *a, size_t na, const double *b,
   return 0;
 }
 
+double np_stats_mw_min_p(size_t na, size_t nb) {
+  if (na == 0 || nb == 0)
+    return 1.0;
+  /* C(nb + i, i) for i = 1..na: every step an integer, exact in a double
+   * up to 2^53 (so 2 / 20 is exactly the 0.1 of 3 + 3); inf beyond, p 0 */
+  double c = 1;
+  for (size_t i = 1; i <= na; i++)
+    c = c * (double)(nb + i) / (double)i;
+  double p = 2.0 / c;
+  return p > 1 ? 1 : p;
+}
+
+size_t np_stats_mw_min_n(size_t m, double alpha) {
+  for (size_t n = 1; m > 0 && n <= NP_STATS_MW_MAX_N; n++)
+    if ((double)m * np_stats_mw_min_p(n, n) < alpha)
+      return n;
+  return 0;
+}
+
 int np_stats_holm(const double *p, size_t n, double *adj) {
   size_t *idx = malloc((n ? n : 1) * sizeof *idx);
   if (idx == NULL)

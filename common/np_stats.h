@@ -79,6 +79,20 @@ int np_stats_boot_ratio_ci(const double *a, size_t na, const double *b,
 int np_stats_mann_whitney(const double *a, size_t na, const double *b,
                           size_t nb, double *u, double *p, int *exact);
 
+/* The smallest two-sided p-value the exact Mann-Whitney test can give
+ * for na and nb values without ties: 2 / C(na + nb, na) (the two most
+ * extreme orderings), at most 1; 1 when either side is empty.  Below
+ * alpha it decides whether a comparison at these run counts can conclude
+ * at all (3 + 3 values: 0.1, so never at 0.05). */
+double np_stats_mw_min_p(size_t na, size_t nb);
+
+/* The smallest n such that m comparisons of n values a side, Holm-
+ * corrected as one family, can reach an adjusted p below alpha:
+ * m * np_stats_mw_min_p(n, n) < alpha.  0 when m == 0 or no n up to
+ * NP_STATS_MW_MAX_N does. */
+#define NP_STATS_MW_MAX_N 1000
+size_t np_stats_mw_min_n(size_t m, double alpha);
+
 /* Holm-adjusted p-values adj[0..n) of p[0..n) (same order as p). */
 int np_stats_holm(const double *p, size_t n, double *adj);
 

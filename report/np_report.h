@@ -25,6 +25,8 @@ enum np_report_error_bars {
                         * a bar of fewer than 5 runs)                    */
 };
 
+struct np_report_html_opts;
+
 struct np_report_opts {
   const char *title; /* page title; NULL = from the sets' protocols      */
   const char *lang;  /* only "en" for now                                 */
@@ -35,6 +37,8 @@ struct np_report_opts {
                                * anyway (--force), every page and chart
                                * stamped "self-check failed"             */
   enum np_report_error_bars error_bars; /* --error-bars (AUTO = 0)       */
+  const struct np_report_html_opts *html; /* --format html: run files'
+                               * folders and link rule (NULL: no html)   */
 };
 
 /* Build the report of nsets loaded sets.  *out is a new tree the caller

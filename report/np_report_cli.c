@@ -13,17 +13,21 @@
  */
 #include "np_report_cli.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "np_err.h"
+#include "np_file.h"
 #include "np_ftree.h"
 #include "np_identity.h"
 #include "np_json.h"
+#include "np_opt.h"
 #include "np_report.h"
 #include "np_report_compare.h"
 #include "np_report_formats.h"
+#include "np_report_html.h"
 #include "np_report_pages.h"
 #include "np_results_merge.h"
 #include "np_results_selfcheck.h"
@@ -45,12 +49,13 @@ struct cli {
   int self_check;                   /* --self-check                     */
   int pages;                        /* --pages (docs/performance)       */
   enum np_report_error_bars error_bars; /* --error-bars                 */
+  int link_relative;                /* --link-runs relative (html)      */
 };
 
 static void usage(FILE *f) {
   fputs("usage: netproof-report --results DIR [--label TEXT] [--results DIR "
         "...] --output OUTDIR\n"
-        "                       [--format md|csv|json[,...]] [--title TEXT] "
+        "                       [--format md|csv|json|html[,...]] [--link-runs copy|relative] [--title TEXT] "
         "[--lang en] [--plans DIR] [--force]\n"
         "                       [--error-bars minmax|ci95]\n"
         "       netproof-report --self-check --results DIR [...]\n"
@@ -92,11 +97,45 @@ static unsigned parse_formats(const char *s) {
       bits |= NP_REPORT_FMT_CSV;
     else if (n == 4 && strncmp(s, "json", 4) == 0)
       bits |= NP_REPORT_FMT_JSON;
+    else if (n == 4 && strncmp(s, "html", 4) == 0)
+      bits |= NP_REPORT_FMT_HTML;
     else
       return 0;
     s += n + (s[n] == ',');
   }
   return bits;
+}
+
+/* The options parse() takes, for "did you mean". */
+static const char *const options[] = {
+    "--results", "--label", "--output", "--format", "--title", "--lang",
+    "--plans", "--force", "--error-bars", "--self-check", "--pages",
+    "--pages-format", "--link-runs", "--help", "--version"};
+
+/* A usage error: one line, "(try --help)"; NP_EUSAGE. */
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...) {
+  va_list ap;
+  fputs("netproof-report: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputs(" (try --help)\n", stderr);
+  return NP_EUSAGE;
+}
+
+/* An argument parse() does not take: a known option without its value,
+ * a misspelt one (with the closest name), or a stray word. */
+static int bad_argument(const char *a) {
+  struct np_errbuf eb = {{0}};
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+    if (strcmp(a, options[i]) == 0)
+      return bad("%s needs a value", a);
+  if (a[0] != '-')
+    return bad("unexpected argument '%s'", a);
+  np_opt_unknown(&eb, "option", a, options, sizeof options / sizeof *options);
+  fprintf(stderr, "netproof-report: %s\n", eb.msg);
+  return NP_EUSAGE;
 }
 
 /* argv into c: 0 or NP_EUSAGE (one line printed). */
@@ -112,22 +151,15 @@ static int parse(struct cli *c, int argc, char **argv) {
     else if (strcmp(a, "--force") == 0)
       c->force = 1;
     else if (strcmp(a, "--results") == 0 && has) {
-      if (c->nresults == MAX_RESULTS) {
-        fprintf(stderr, "netproof-report: at most %d --results\n",
-                MAX_RESULTS);
-        return NP_EUSAGE;
-      }
+      if (c->nresults == MAX_RESULTS)
+        return bad("at most %d --results", MAX_RESULTS);
       c->results[c->nresults++] = argv[++i];
     } else if (strcmp(a, "--label") == 0 && has) {
-      if (c->nresults == 0 || c->labels[c->nresults - 1] != NULL) {
-        fprintf(stderr, "netproof-report: --label %s: give it after the "
-                        "--results it names (one each)\n", argv[i + 1]);
-        return NP_EUSAGE;
-      }
-      if (argv[i + 1][0] == '\0') {
-        fprintf(stderr, "netproof-report: --label: empty label\n");
-        return NP_EUSAGE;
-      }
+      if (c->nresults == 0 || c->labels[c->nresults - 1] != NULL)
+        return bad("--label %s: give it after the --results it names (one "
+                   "each)", argv[i + 1]);
+      if (argv[i + 1][0] == '\0')
+        return bad("--label: empty label");
       c->labels[c->nresults - 1] = argv[++i];
     } else if (strcmp(a, "--output") == 0 && has)
       c->output = argv[++i];
@@ -139,30 +171,29 @@ static int parse(struct cli *c, int argc, char **argv) {
       c->plans = argv[++i];
     else if (strcmp(a, "--format") == 0 && has) {
       c->formats = parse_formats(argv[++i]);
-      if (c->formats == 0) {
-        fprintf(stderr, "netproof-report: --format %s: expected md, csv or "
-                        "json (comma-separated)\n", argv[i]);
-        return NP_EUSAGE;
-      }
+      if (c->formats == 0)
+        return bad("--format %s: expected md, csv, json or html "
+                   "(comma-separated)", argv[i]);
+    } else if (strcmp(a, "--link-runs") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "relative") != 0 && strcmp(v, "copy") != 0)
+        return bad("--link-runs %s: expected copy (the run files into "
+                   "OUTDIR/runs) or relative (links into the results "
+                   "folders)", v);
+      c->link_relative = strcmp(v, "relative") == 0;
     } else if (strcmp(a, "--error-bars") == 0 && has) {
       const char *v = argv[++i];
       if (strcmp(v, "minmax") == 0)
         c->error_bars = NP_REPORT_EB_MINMAX;
       else if (strcmp(v, "ci95") == 0)
         c->error_bars = NP_REPORT_EB_CI95;
-      else {
-        fprintf(stderr, "netproof-report: --error-bars %s: expected minmax "
-                        "(min/max of the runs) or ci95 (95 %% bootstrap "
-                        "interval of the median)\n", v);
-        return NP_EUSAGE;
-      }
+      else
+        return bad("--error-bars %s: expected minmax (min/max of the runs) "
+                   "or ci95 (95 %% bootstrap interval of the median)", v);
     } else if (strcmp(a, "--pages-format") == 0 && has) {
       const char *v = argv[++i];
-      if (strcmp(v, "md") != 0 && strcmp(v, "mdx") != 0) {
-        fprintf(stderr, "netproof-report: --pages-format %s: expected md or "
-                        "mdx\n", v);
-        return NP_EUSAGE;
-      }
+      if (strcmp(v, "md") != 0 && strcmp(v, "mdx") != 0)
+        return bad("--pages-format %s: expected md or mdx", v);
       c->mdx = strcmp(v, "mdx") == 0;
     } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       usage(stdout);
@@ -171,38 +202,22 @@ static int parse(struct cli *c, int argc, char **argv) {
       np_identity_print_version(stdout, "netproof-report");
       exit(NP_EXIT_OK);
     } else {
-      fprintf(stderr, "netproof-report: %s: %s\n", a,
-              has || a[0] != '-' ? "unknown argument" : "needs a value");
-      return NP_EUSAGE;
+      return bad_argument(a);
     }
   }
-  if (c->nresults == 0) {
-    fprintf(stderr, "netproof-report: --results DIR is required\n");
-    return NP_EUSAGE;
-  }
-  if (c->self_check && c->pages) {
-    fprintf(stderr, "netproof-report: --self-check and --pages exclude "
-                    "each other\n");
-    return NP_EUSAGE;
-  }
-  if (c->pages && c->formats != 0) {
-    fprintf(stderr, "netproof-report: --format applies to the report; the "
-                    "pages take --pages-format\n");
-    return NP_EUSAGE;
-  }
-  if (!c->pages && c->mdx) {
-    fprintf(stderr, "netproof-report: --pages-format needs --pages\n");
-    return NP_EUSAGE;
-  }
-  if (!c->self_check && c->output == NULL) {
-    fprintf(stderr, "netproof-report: --output OUTDIR is required\n");
-    return NP_EUSAGE;
-  }
-  if (strcmp(c->lang, "en") != 0) {
-    fprintf(stderr, "netproof-report: --lang %s: only \"en\" is supported\n",
-                    c->lang);
-    return NP_EUSAGE;
-  }
+  if (c->nresults == 0)
+    return bad("--results DIR is required");
+  if (c->self_check && c->pages)
+    return bad("--self-check and --pages exclude each other");
+  if (c->pages && c->formats != 0)
+    return bad("--format applies to the report; the pages take "
+               "--pages-format");
+  if (!c->pages && c->mdx)
+    return bad("--pages-format needs --pages");
+  if (!c->self_check && c->output == NULL)
+    return bad("--output OUTDIR is required");
+  if (strcmp(c->lang, "en") != 0)
+    return bad("--lang %s: only \"en\" is supported", c->lang);
   if (c->formats == 0)
     c->formats = NP_REPORT_FMT_MD;
   return 0;
@@ -328,12 +343,19 @@ static int report(const struct cli *c) {
   unsigned char failed[MAX_RESULTS] = {0};
   struct np_ftree *out = NULL, *fmt = NULL;
   struct np_errbuf eb = {{0}};
+  /* a misspelt parent is refused before any work, nothing created */
+  if (np_file_check_out_dir("--output", c->output, &eb) != 0) {
+    fprintf(stderr, "netproof-report: %s\n", eb.msg);
+    return NP_EXIT_USAGE;
+  }
   int code = load_sets(c, sets, failed);
   if (code != 0)
     goto free_sets;
+  struct np_report_html_opts ho = {.dirs = c->results, .outdir = c->output,
+                                   .link_relative = c->link_relative};
   struct np_report_opts o = {.title = c->title, .lang = c->lang,
                              .labels = c->labels, .check_failed = failed,
-                             .error_bars = c->error_bars};
+                             .error_bars = c->error_bars, .html = &ho};
   int rc;
   if (c->pages) {
     /* The hand-written <page>.reading.md files live in the output folder
@@ -383,9 +405,7 @@ int np_report_cli(int argc, char **argv) {
     return np_results_merge_main(argc - 1, argv + 1);
   if (argc > 1 && strcmp(argv[1], "compare") == 0)
     return np_report_compare_cli(argc - 1, argv + 1);
-  if (parse(&c, argc, argv) != 0) {
-    usage(stderr);
-    return NP_EXIT_USAGE;
-  }
+  if (parse(&c, argc, argv) != 0)
+    return NP_EXIT_USAGE; /* parse printed the one line */
   return c.self_check ? self_check(&c) : report(&c);
 }

@@ -4,7 +4,9 @@
  * self-check; an incomplete one is compared and said so), the comparison
  * (resultset/np_results_compare.h), its files (np_report_compare_out.c)
  * and the exit code - 1 when a configuration regresses beyond the noise
- * threshold, so the command can gate a CI job.
+ * threshold, so the command can gate a CI job; 5 when nothing regresses
+ * but the run counts could not have shown a regression (a gate that
+ * cannot fail does not pass; --allow-inconclusive makes that 0).
  *
  * --check DIR proves a comparison on file: compare.json is rebuilt from
  * the two sets' records with the options it states and compared field by
@@ -31,7 +33,9 @@ struct cmp_cli {
   size_t ndirs;
   const char *output;    /* --output DIR                              */
   const char *check;     /* --check DIR                               */
+  int html;              /* --format html: compare.html too           */
   int stats_opts;        /* an option that --check takes from the file */
+  int allow_inconclusive; /* --allow-inconclusive: that gate exits 0    */
   char map[256];         /* --map FROM=TO, split at '=' in place      */
   struct np_results_compare_opts o;
 };
@@ -40,7 +44,8 @@ static void usage(FILE *f) {
   fputs("usage: netproof-report compare BASE NEW --output DIR\n"
         "           [--alpha A] [--threshold PCT] [--metrics LIST]\n"
         "           [--base-only GLOB] [--new-only GLOB] [--map FROM=TO]\n"
-        "           [--base-label TEXT] [--new-label TEXT]\n"
+        "           [--base-label TEXT] [--new-label TEXT] "
+        "[--allow-inconclusive] [--format md|html]\n"
         "       netproof-report compare BASE NEW --check DIR\n"
         "Compares the result set NEW with BASE configuration by "
         "configuration:\n"
@@ -59,11 +64,18 @@ static void usage(FILE *f) {
         "                   of one set: --map raw=uv)\n"
         "  --check DIR      rebuild DIR's comparison from the records and "
         "compare\n"
+        "  --allow-inconclusive  exit 0, not 5, when the gate is "
+        "inconclusive\n"
+        "  --format html    also compare.html, the comparison as one offline "
+        "page\n"
         "exit: 0 no regression (check: clean); 1 a configuration regresses "
         "beyond\n"
         "      the threshold, a set fails its self-check, or (check) DIR "
         "differs;\n"
-        "      2 usage or unreadable input; 3 run-time error\n",
+        "      2 usage or unreadable input; 3 run-time error; 5 inconclusive: "
+        "no\n"
+        "      regression, but too few runs a side to have shown one at "
+        "alpha\n",
         f);
 }
 
@@ -154,6 +166,17 @@ static int parse(struct cmp_cli *c, int argc, char **argv) {
       c->o.map_from = c->map;
       c->o.map_to = eq + 1;
       c->stats_opts = 1;
+    } else if (strcmp(a, "--format") == 0 && has) {
+      const char *v = argv[++i];
+      if (strcmp(v, "html") != 0 && strcmp(v, "md") != 0) {
+        fprintf(stderr, ME ": --format %s: expected md (compare.md, .csv, "
+                           ".json and charts) or html (those and "
+                           "compare.html)\n", v);
+        return NP_EUSAGE;
+      }
+      c->html = strcmp(v, "html") == 0;
+    } else if (strcmp(a, "--allow-inconclusive") == 0) {
+      c->allow_inconclusive = 1;
     } else if (strcmp(a, "--base-label") == 0 && has && argv[i + 1][0]) {
       c->o.base_label = argv[++i];
     } else if (strcmp(a, "--new-label") == 0 && has && argv[i + 1][0]) {
@@ -229,9 +252,17 @@ static int load_set(const char *dir, struct np_results_set **out) {
   return 0;
 }
 
-/* One line per metric on stderr, and the differences in conditions. */
+/* The gate first, one line per metric on stderr, and the differences in
+ * conditions. */
 static void say(const cJSON *doc) {
   const cJSON *x, *tot = cJSON_GetObjectItemCaseSensitive(doc, "totals");
+  const char *gate = np_json_get_string(doc, "gate", "?");
+  if (strcmp(gate, "inconclusive") == 0)
+    fprintf(stderr, ME ": gate inconclusive: no regression, but these run "
+                    "counts could not have shown one\n");
+  cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc,
+                                                         "gate_inconclusive"))
+    fprintf(stderr, ME ": inconclusive: %s\n", cJSON_GetStringValue(x));
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
     fprintf(stderr, ME ": not the same conditions: %s\n",
             cJSON_GetStringValue(x));
@@ -247,8 +278,11 @@ static void say(const cJSON *doc) {
               mt->name, np_json_get_number(t, mt->better, 0), mt->better,
               np_json_get_number(t, mt->worse, 0), mt->worse,
               np_json_get_number(t, "no significant change", 0));
+    if (mt != NULL && np_json_get_number(t, "inconclusive", 0) > 0)
+      fprintf(stderr, ", %.0f inconclusive",
+              np_json_get_number(t, "inconclusive", 0));
   }
-  fprintf(stderr, "; gate %s\n", np_json_get_string(doc, "gate", "?"));
+  fprintf(stderr, "; gate %s\n", gate);
 }
 
 /* Every file of DIR against the rendered tree t (compare.json only when
@@ -304,7 +338,14 @@ static int run_check(const struct cmp_cli *c, struct np_results_set *const *s) {
     fprintf(stderr, ME ": %s\n", np_strerror(rc));
     return NP_EXIT_RUNTIME;
   }
-  if (want != NULL && np_report_compare_render(want, &t, &eb) != 0) {
+  char html[4096];
+  snprintf(html, sizeof html, "%s/compare.html", c->check);
+  FILE *hf = fopen(html, "rb"); /* a page there is rebuilt and held too */
+  int with_html = hf != NULL;
+  if (hf)
+    fclose(hf);
+  if (want != NULL && (np_report_compare_render(want, &t, &eb) != 0 ||
+                       (with_html && np_report_compare_html(want, t, &eb)))) {
     cJSON_Delete(want);
     fprintf(stderr, ME ": %s\n", eb.msg);
     return NP_EXIT_RUNTIME;
@@ -342,6 +383,8 @@ int np_report_compare_cli(int argc, char **argv) {
   rc = np_results_compare(s[0], s[1], &c.o, &doc, &eb);
   if (rc == 0)
     rc = np_report_compare_render(doc, &t, &eb);
+  if (rc == 0 && c.html)
+    rc = np_report_compare_html(doc, t, &eb);
   if (rc == 0)
     rc = np_report_write_tree(t, c.output, &eb);
   if (rc != 0) {
@@ -351,8 +394,10 @@ int np_report_compare_cli(int argc, char **argv) {
     say(doc);
     fprintf(stderr, ME ": wrote %zu files to %s\n", np_ftree_count(t),
             c.output);
-    code = strcmp(np_json_get_string(doc, "gate", ""), "fail") == 0
-               ? NP_EXIT_FAIL
+    const char *gate = np_json_get_string(doc, "gate", "");
+    code = strcmp(gate, "fail") == 0 ? NP_EXIT_FAIL
+           : strcmp(gate, "inconclusive") == 0 && !c.allow_inconclusive
+               ? NP_EXIT_INCONCLUSIVE
                : NP_EXIT_OK;
   }
 free_sets:

@@ -20,12 +20,20 @@
 /* argv[0] is "compare".  Returns the exit code: 0 no regression (check:
  * clean), 1 a regression beyond the threshold, a set failing its
  * self-check or (check) a file that differs, 2 usage or unreadable input,
- * 3 run-time error. */
+ * 3 run-time error, 5 (NP_EXIT_INCONCLUSIVE) no regression but a verdict
+ * that could not conclude at its run counts (0 with
+ * --allow-inconclusive). */
 int np_report_compare_cli(int argc, char **argv);
 
 /* Every output file of the comparison doc into a new tree *out.
  * NP_EPLOT (charts), NP_ENOMEM. */
 int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
                              struct np_errbuf *eb);
+
+/* compare.html into t (np_report_compare_html.c): the comparison doc as
+ * one offline page, its charts taken from t's assets/compare-*.svg.
+ * 0 or NP_ENOMEM. */
+int np_report_compare_html(const cJSON *doc, struct np_ftree *t,
+                           struct np_errbuf *eb);
 
 #endif /* NP_REPORT_COMPARE_H */

@@ -158,11 +158,46 @@ static void md_method(FILE *md, const cJSON *doc) {
           "resamples of each side; none below 5 runs a side), the "
           "two-sided Mann-Whitney U test, Holm's correction across the "
           "compared configurations; a change counts when the Holm-adjusted "
-          "p is below %g and the ratio is more than %g %% from 1 "
-          "(docs/statistics.md).\n\n",
+          "p is below %g and the ratio is more than %g %% from 1; a "
+          "configuration whose run counts could not give a significant p in "
+          "any order is inconclusive (docs/statistics.md).\n\n",
           compared, resamples,
           np_json_get_number(op, "alpha", 0),
           100 * np_json_get_number(op, "threshold", 0));
+}
+
+/* A verdict of a configuration that could not conclude (its reason in
+ * parentheses after the word). */
+static int is_inconclusive(const char *verdict) {
+  return strncmp(verdict, "inconclusive", 12) == 0;
+}
+
+/* The gate, first: fail with its reasons; inconclusive with what could
+ * not conclude (also under a failing gate); or pass. */
+static void md_gate(FILE *md, const cJSON *doc) {
+  const cJSON *why = cJSON_GetObjectItemCaseSensitive(doc, "gate_reasons");
+  const cJSON *unsure =
+      cJSON_GetObjectItemCaseSensitive(doc, "gate_inconclusive");
+  const cJSON *w;
+  int first = 1;
+  if (cJSON_GetArraySize(why) > 0) {
+    fprintf(md, "**Gate: fail (netproof-report compare exits 1) -");
+    cJSON_ArrayForEach(w, why) {
+      fprintf(md, "%s %s", first ? "" : ";", cJSON_GetStringValue(w));
+      first = 0;
+    }
+    fprintf(md, ".**\n\n");
+  } else if (cJSON_GetArraySize(unsure) > 0) {
+    fprintf(md, "**Gate: inconclusive (netproof-report compare exits 5 "
+                "unless --allow-inconclusive) - no configuration regresses, "
+                "but these run counts could not have shown one.**\n\n");
+  } else {
+    fprintf(md, "**Gate: pass - no configuration regresses beyond the "
+                "noise threshold, none fails in new only, none is missing "
+                "from new.**\n\n");
+  }
+  cJSON_ArrayForEach(w, unsure)
+    fprintf(md, "**Inconclusive: %s.**\n\n", cJSON_GetStringValue(w));
 }
 
 static void md_metric(FILE *md, const cJSON *doc,
@@ -197,7 +232,7 @@ static void md_metric(FILE *md, const cJSON *doc,
     snprintf(ph, sizeof ph, "%.3g", np_json_get_number(m, "p_holm", NAN));
     const char *v = np_json_get_string(m, "verdict", "not tested");
     int changed = strcmp(v, "no significant change") != 0 &&
-                  strcmp(v, "not tested") != 0;
+                  strcmp(v, "not tested") != 0 && !is_inconclusive(v);
     const char *id = np_json_get_string(cfg, "id", "");
     const char *nid = np_json_get_string(cfg, "new_id", id);
     fprintf(md, "| `%s`%s%s%s | %s (%.0f) | %s (%.0f) | %s | %s | %s | %s | "
@@ -209,10 +244,14 @@ static void md_metric(FILE *md, const cJSON *doc,
             isfinite(np_json_get_number(m, "p_holm", NAN)) ? ph : "-",
             changed ? "**" : "", v, changed ? "**" : "");
   }
-  fprintf(md, "\nTotals: %.0f %s, %.0f %s, %.0f no significant change.\n\n",
+  fprintf(md, "\nTotals: %.0f %s, %.0f %s, %.0f no significant change",
           np_json_get_number(tot, mt->better, 0), mt->better,
           np_json_get_number(tot, mt->worse, 0), mt->worse,
           np_json_get_number(tot, "no significant change", 0));
+  if (np_json_get_number(tot, "inconclusive", 0) > 0)
+    fprintf(md, ", %.0f inconclusive",
+            np_json_get_number(tot, "inconclusive", 0));
+  fprintf(md, ".\n\n");
 }
 
 static void md_not_compared(FILE *md, const cJSON *doc) {
@@ -272,7 +311,8 @@ static int charts_chunk(const cJSON *doc,
     /* the first token is the label, the others and a verdict of change
      * the lines under it */
     const char *vd = np_json_get_string(m, "verdict", "");
-    int changed = vd[0] && strcmp(vd, "no significant change") != 0;
+    int changed = vd[0] && strcmp(vd, "no significant change") != 0 &&
+                  !is_inconclusive(vd);
     char *comma = strstr(names[i], ", ");
     snprintf(lines[i], sizeof lines[i], "%s%s%s", comma ? comma + 2 : "",
              comma && changed ? ", " : "", changed ? vd : "");
@@ -444,6 +484,7 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
   const cJSON *x;
   fprintf(md, "# %s compared with %s\n\n", np_json_get_string(n, "label", ""),
           np_json_get_string(b, "label", ""));
+  md_gate(md, doc);
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
     fprintf(md, "**Not the same conditions: %s.**\n\n",
             cJSON_GetStringValue(x));
@@ -455,21 +496,6 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
               i ? "new" : "base", np_json_get_string(side[i], "status", ""));
   md_set_rows(md, b, n);
   md_method(md, doc);
-  const cJSON *why = cJSON_GetObjectItemCaseSensitive(doc, "gate_reasons");
-  if (cJSON_GetArraySize(why) > 0) {
-    fprintf(md, "**Gate: fail (netproof-report compare exits 1) -");
-    const cJSON *w;
-    int first = 1;
-    cJSON_ArrayForEach(w, why) {
-      fprintf(md, "%s %s", first ? "" : ";", cJSON_GetStringValue(w));
-      first = 0;
-    }
-    fprintf(md, ".**\n\n");
-  } else {
-    fprintf(md, "**Gate: pass - no configuration regresses beyond the "
-                "noise threshold, none fails in new only, none is missing "
-                "from new.**\n\n");
-  }
   size_t nc = (size_t)cJSON_GetArraySize(
       cJSON_GetObjectItemCaseSensitive(doc, "configurations"));
   const cJSON *mn;

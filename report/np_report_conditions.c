@@ -309,7 +309,8 @@ static void kernel_settings(char *buf, size_t len,
 }
 
 /* suite.json's stability record, as one sentence. */
-static void stability(char *buf, size_t len, const struct np_results_set *s) {
+static void stability(char *buf, size_t len, const struct np_report_ctx *ctx,
+                      const struct np_results_set *s) {
   double load = 0, swin = 0, swout = 0;
   int gov_changed = 0, known = 0;
   const char *gov = "-";
@@ -332,7 +333,7 @@ static void stability(char *buf, size_t len, const struct np_results_set *s) {
   }
   size_t unstable = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
-    unstable += (size_t)np_report_unstable(s, s->configs[i].id);
+    unstable += (size_t)np_report_marked_unstable(ctx, s, &s->configs[i]);
   double cores = np_results_num(s->runs[0].doc, "/machine/logical_cores");
   size_t k = 0;
   if (known)
@@ -384,8 +385,13 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
                    "|---|---|\n",
           name);
   cJSON *rows = np_report_new_table(ctx, "set_conditions", s);
-  np_fmt_plan_path(plan, sizeof plan,
-                   np_json_get_string(s->suite, "plan_file", NULL));
+  char pname[200];
+  if (!np_fmt_plan_path(pname, sizeof pname,
+                        np_json_get_string(s->suite, "plan_file", NULL)))
+    snprintf(plan, sizeof plan, "%s, not a shipped plan: its copy is "
+             "suite.json's plan", pname);
+  else
+    snprintf(plan, sizeof plan, "%s", pname);
   double rounds = np_results_num(d, "/config/rounds");
   const cJSON *us = cJSON_GetObjectItemCaseSensitive(s->summary,
                                                     "until_stable");
@@ -493,7 +499,7 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
   row(ctx, rows, "Round trips", v, "runs/*/rep-*.json");
   kernel_settings(v, sizeof v, s);
   row(ctx, rows, "Kernel settings", v, "runs/*/rep-*.json /kernel");
-  stability(v, sizeof v, s);
+  stability(v, sizeof v, ctx, s);
   row(ctx, rows, "Machine stability", v, "suite.json, summary.json");
   snprintf(v, sizeof v, "`%s`", shared_hash(s, "source_sha256"));
   row(ctx, rows, "Source SHA-256", v, s->runs[0].id);

@@ -338,7 +338,13 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
       double med, mn, mx;
       char txt[96];
       size_t n = np_results_exec_stat(c, name, 1, &med, &mn, &mx);
-      int dec = n == 0 ? 0 : fabs(med) >= 100 ? 0 : fabs(med) >= 1 ? 2 : 4;
+      /* counts (every value whole: lost datagrams) without decimals,
+       * "64 (0-148)", not "64.00 (0.00-148.00)" nor "0.0000" */
+      int whole = med == floor(med) && mn == floor(mn) && mx == floor(mx);
+      int dec = n == 0 || whole ? 0
+                : fabs(med) >= 100 ? 0
+                : fabs(med) >= 1   ? 2
+                                   : 4;
       if (excluded(c))
         snprintf(txt, sizeof txt, "excluded");
       else
@@ -406,6 +412,8 @@ int np_report_exec(struct np_report_ctx *ctx, const struct np_results_set *s) {
   }
   if (rc == 0)
     table(ctx, s, cfg, s->nconfigs, metrics, dims);
+  if (rc == 0)
+    rc = np_report_exec_series(ctx, s, cfg, s->nconfigs);
   free(cfg);
   return rc;
 }

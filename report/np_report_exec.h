@@ -16,4 +16,11 @@ struct np_report_ctx;
  * assets).  0, NP_ENOMEM, or the chart renderer's code. */
 int np_report_exec(struct np_report_ctx *ctx, const struct np_results_set *s);
 
+/* The set's --interval-metric series (np_report_exec_series.c): a chart
+ * per series and configuration and a table per series; nothing when the
+ * plan declares none.  cfg in plan order.  0 or NP_E*. */
+int np_report_exec_series(struct np_report_ctx *ctx,
+                          const struct np_results_set *s,
+                          const struct np_results_config **cfg, size_t ncfg);
+
 #endif /* NP_REPORT_EXEC_H */

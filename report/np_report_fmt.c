@@ -62,11 +62,23 @@ void np_fmt_range(char *buf, size_t len, double med, double min, double max,
   snprintf(buf, len, "%s (%s-%s)", a, b, c);
 }
 
-void np_fmt_plan_path(char *buf, size_t len, const char *plan_file) {
+/* Does the folder part plan_file[0..n) end in folder name dir? */
+static int ends_with_dir(const char *plan_file, size_t n, const char *dir) {
+  size_t d = strlen(dir);
+  return n >= d && strncmp(plan_file + n - d, dir, d) == 0 &&
+         (n == d || plan_file[n - d - 1] == '/');
+}
+
+int np_fmt_plan_path(char *buf, size_t len, const char *plan_file) {
   if (plan_file == NULL || plan_file[0] == '\0') {
     snprintf(buf, len, "PLAN.json");
-    return;
+    return 0;
   }
   const char *slash = strrchr(plan_file, '/');
-  snprintf(buf, len, "bench/plans/%s", slash ? slash + 1 : plan_file);
+  size_t n = slash ? (size_t)(slash - plan_file) : 0;
+  int shipped = ends_with_dir(plan_file, n, "bench/plans") ||
+                ends_with_dir(plan_file, n, "netproof/plans");
+  snprintf(buf, len, "%s%s", shipped ? "bench/plans/" : "",
+           slash ? slash + 1 : plan_file);
+  return shipped;
 }

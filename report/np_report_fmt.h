@@ -16,10 +16,14 @@ void np_fmt_num(char *buf, size_t len, double v, int decimals);
 /* Byte size: "16 MiB", "256 KiB", "1.44 MiB", "512 B". */
 void np_fmt_bytes(char *buf, size_t len, double v);
 
-/* The plan a suite ran, as "bench/plans/<file name>": suite.json keeps the
- * path the runner was given, which may be absolute and machine-specific;
- * pages must not depend on where the runner was started. */
-void np_fmt_plan_path(char *buf, size_t len, const char *plan_file);
+/* The plan a suite ran, as "bench/plans/<file name>" when it is a shipped
+ * plan (its folder is a bench/plans or share/netproof/plans), else its
+ * file name alone: suite.json keeps the path the runner was given, which
+ * may be absolute and machine-specific, and pages must not depend on
+ * where the runner was started nor name a file the tree does not have.
+ * Returns 1 for a shipped plan, 0 for another (its text is the copy in
+ * suite.json's "plan"). */
+int np_fmt_plan_path(char *buf, size_t len, const char *plan_file);
 
 /* Median with its range: "767" when min == max, else "767 (700-800)". */
 void np_fmt_range(char *buf, size_t len, double med, double min, double max,

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_report_html.h"
 
 /* Unit tokens of a key ("_us" in "rtt_p99_us"), their SI symbols. */
 static const struct {
@@ -33,9 +34,7 @@ static const struct {
 } units[] = {{"_per_sec", "1/s"}, {"_us", "\xc2\xb5s"}, {"_ms", "ms"},
              {"_bytes", "B"},     {"_percent", "%"},   {"_seconds", "s"}};
 
-/* The column name of a flattened key: its unit token cut out and put in
- * brackets ("rtt_p99_us.median" -> "rtt_p99.median [µs]"). */
-static void column_name(char *buf, size_t len, const char *key) {
+void np_report_column_name(char *buf, size_t len, const char *key) {
   for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
     const char *p = strstr(key, units[i].token);
     size_t tl = strlen(units[i].token);
@@ -62,7 +61,7 @@ static void put_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void number_text(char *buf, size_t len, double v) {
+void np_report_number_text(char *buf, size_t len, double v) {
   if (v == floor(v) && fabs(v) < 1e15) {
     snprintf(buf, len, "%.0f", v);
     return;
@@ -72,34 +71,28 @@ static void number_text(char *buf, size_t len, double v) {
     snprintf(buf, len, "%.17g", v);
 }
 
-/* Flattened (key, value text) pairs of one row; a report.json row has
- * well under NP_FLAT_MAX fields (the widest, rudp_results, about 50). */
-#define NP_FLAT_MAX 160
-struct flat {
-  char key[NP_FLAT_MAX][128];
-  char val[NP_FLAT_MAX][512];
-  size_t n;
-};
-
-/* NP_ERANGE when the row has more fields than a struct flat holds. */
-static int flatten(const cJSON *o, const char *prefix, struct flat *fl) {
+int np_report_flatten(const cJSON *o, const char *prefix,
+                      struct np_report_flat *fl) {
   const cJSON *e;
   cJSON_ArrayForEach(e, o) {
-    if (fl->n == NP_FLAT_MAX)
+    if (fl->n == NP_REPORT_FLAT_MAX)
       return NP_ERANGE;
     char key[128];
     snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "",
              e->string ? e->string : "?");
     if (cJSON_IsObject(e)) {
-      if (flatten(e, key, fl) != 0)
+      if (np_report_flatten(e, key, fl) != 0)
         return NP_ERANGE;
       continue;
     }
     char *v = fl->val[fl->n];
     v[0] = '\0';
-    if (cJSON_IsNumber(e))
-      number_text(v, 512, e->valuedouble);
-    else if (cJSON_IsString(e))
+    fl->is_num[fl->n] = 0;
+    if (cJSON_IsNumber(e)) {
+      np_report_number_text(v, 512, e->valuedouble);
+      fl->num[fl->n] = e->valuedouble;
+      fl->is_num[fl->n] = 1;
+    } else if (cJSON_IsString(e))
       snprintf(v, 512, "%s", e->valuestring);
     else if (cJSON_IsBool(e))
       snprintf(v, 512, "%s", cJSON_IsTrue(e) ? "true" : "false");
@@ -129,7 +122,8 @@ static int flatten(const cJSON *o, const char *prefix, struct flat *fl) {
 /* One table as CSV text (*out malloc'd). */
 static int table_csv(const cJSON *rows, char **out, size_t *len) {
   FILE *f = open_memstream(out, len);
-  struct flat *fl = calloc(1, sizeof *fl), *hdr = calloc(1, sizeof *hdr);
+  struct np_report_flat *fl = calloc(1, sizeof *fl),
+                        *hdr = calloc(1, sizeof *hdr);
   if (f == NULL || fl == NULL || hdr == NULL) {
     if (f)
       fclose(f);
@@ -141,12 +135,12 @@ static int table_csv(const cJSON *rows, char **out, size_t *len) {
   int rc = 0;
   cJSON_ArrayForEach(r, rows) { /* header: every key, first-seen order */
     fl->n = 0;
-    rc |= flatten(r, "", fl);
+    rc |= np_report_flatten(r, "", fl);
     for (size_t i = 0; i < fl->n; i++) {
       size_t j = 0;
       while (j < hdr->n && strcmp(hdr->key[j], fl->key[i]) != 0)
         j++;
-      if (j == hdr->n && hdr->n == NP_FLAT_MAX)
+      if (j == hdr->n && hdr->n == NP_REPORT_FLAT_MAX)
         rc = NP_ERANGE;
       else if (j == hdr->n)
         snprintf(hdr->key[hdr->n++], sizeof hdr->key[0], "%s", fl->key[i]);
@@ -154,7 +148,7 @@ static int table_csv(const cJSON *rows, char **out, size_t *len) {
   }
   for (size_t j = 0; j < hdr->n; j++) {
     char name[160];
-    column_name(name, sizeof name, hdr->key[j]);
+    np_report_column_name(name, sizeof name, hdr->key[j]);
     if (j)
       fputc(',', f);
     put_field(f, name);
@@ -162,7 +156,7 @@ static int table_csv(const cJSON *rows, char **out, size_t *len) {
   fputc('\n', f);
   cJSON_ArrayForEach(r, rows) {
     fl->n = 0;
-    flatten(r, "", fl);
+    np_report_flatten(r, "", fl);
     for (size_t j = 0; j < hdr->n; j++) {
       if (j)
         fputc(',', f);
@@ -280,7 +274,6 @@ int np_report_formats(const struct np_ftree *md,
                       struct np_results_set *const *sets, size_t nsets,
                       const struct np_report_opts *o, unsigned formats,
                       struct np_ftree **out, struct np_errbuf *eb) {
-  (void)o;
   size_t len = 0;
   const char *rj = np_ftree_get(md, "report.json", &len);
   cJSON *report = NULL;
@@ -299,8 +292,15 @@ int np_report_formats(const struct np_ftree *md,
     const char *d = np_ftree_get(md, p, &n);
     rc = np_ftree_add(t, p, d, n);
   }
-  if (rc == 0 && (formats & NP_REPORT_FMT_CSV))
+  /* the page links every table's CSV */
+  if (rc == 0 && (formats & (NP_REPORT_FMT_CSV | NP_REPORT_FMT_HTML)))
     rc = add_csv(report, t);
+  if (rc == 0 && (formats & NP_REPORT_FMT_HTML)) {
+    if (o == NULL || o->html == NULL)
+      rc = np_errbuf_set(eb, NP_EINVAL, "report: html needs its run folders");
+    else
+      rc = np_report_html(report, md, sets, nsets, o->html, t, eb);
+  }
   if (rc == 0 && (formats & NP_REPORT_FMT_JSON)) {
     cJSON *sum = summary_json(report, sets, nsets);
     char *txt = sum ? cJSON_PrintUnformatted(sum) : NULL;

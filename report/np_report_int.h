@@ -64,6 +64,12 @@ const char *np_report_stamp(const struct np_report_ctx *ctx,
                             const struct np_results_set *s);
 /* summary.json flags configuration id unstable (spread over the limit). */
 int np_report_unstable(const struct np_results_set *s, const char *id);
+/* c carries the table's unstable mark (†): unstable, every planned run
+ * present and passed (an excluded or short configuration has no ranked
+ * figure to mark).  Counts of "unstable" configurations use this rule. */
+int np_report_marked_unstable(const struct np_report_ctx *ctx,
+                              const struct np_results_set *s,
+                              const struct np_results_config *c);
 /* summary.json's spread limit as a percentage (10 when absent). */
 double np_report_spread_limit(const struct np_results_set *s);
 /* The charts of s show 95 % intervals of the median (--error-bars ci95,

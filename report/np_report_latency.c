@@ -97,9 +97,10 @@ static void point(cJSON *arr, const char *series, double x, double y,
   cJSON_AddItemToArray(arr, b);
 }
 
-static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
-                const struct np_chart_xy *ch, const char *stem,
-                cJSON **series) {
+int np_report_xy_emit(struct np_report_ctx *ctx,
+                      const struct np_results_set *s,
+                      const struct np_chart_xy *ch, const char *stem,
+                      cJSON **series) {
   char *svg = NULL, alt[600];
   size_t len = 0;
   cJSON *jc = NULL;
@@ -171,7 +172,7 @@ static int hockey_draw(struct np_report_ctx *ctx,
                            .series = se};
   fprintf(ctx->md, "### Latency under load (open loop)\n\n");
   cJSON *js = NULL;
-  int rc = emit(ctx, s, &ch, "latency-load", &js);
+  int rc = np_report_xy_emit(ctx, s, &ch, "latency-load", &js);
   if (rc != 0)
     return rc;
   for (int q = 0; q < 3 && js; q++)
@@ -369,7 +370,7 @@ static int distribution(struct np_report_ctx *ctx,
                            .series = se};
   fprintf(ctx->md, "### %s: percentile distribution\n\n", what);
   cJSON *js = NULL;
-  int rc = emit(ctx, s, &ch, "latency-distribution", &js);
+  int rc = np_report_xy_emit(ctx, s, &ch, "latency-distribution", &js);
   for (size_t i = 0; rc == 0 && js && i < ns; i++)
     for (size_t k = 0; k < se[i].n; k++)
       point(js, se[i].name, x[i][k], y[i][k], pc[i]);
@@ -434,7 +435,7 @@ static int series_of(struct np_report_ctx *ctx, const struct np_results_set *s,
     drawable |= isfinite(x[i]) && (p50[i] > 0 || p99[i] > 0);
   if (!drawable)
     goto trend; /* every slice too small for a percentile: text only */
-  if ((rc = emit(ctx, s, &ch, stem, &js)) != 0)
+  if ((rc = np_report_xy_emit(ctx, s, &ch, stem, &js)) != 0)
     goto free_arrays;
   for (int q = 0; q < 2 && js; q++)
     for (size_t i = 0; i < n; i++)

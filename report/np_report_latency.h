@@ -7,9 +7,12 @@
 #ifndef NP_REPORT_LATENCY_H
 #define NP_REPORT_LATENCY_H
 
+#include <cjson/cJSON.h>
+
 #include "np_results.h"
 
 struct np_report_ctx;
+struct np_chart_xy;
 
 /* Append what s's records support to ctx (nothing for records without
  * open-loop configurations, histograms or intervals).  0 or NP_E*. */
@@ -23,5 +26,14 @@ int np_report_is_stream(const struct np_results_set *s);
  * configuration's first passed run).  0 or NP_E*. */
 int np_report_latency_series(struct np_report_ctx *ctx,
                              const struct np_results_set *s);
+
+/* Render line chart ch as the asset stem (ctx's prefix + stem + .svg),
+ * add it to report.json's charts with its set, title, subtitle and y
+ * label, and hand back that chart's "series" array for the caller's
+ * points.  0 or NP_E*. */
+int np_report_xy_emit(struct np_report_ctx *ctx,
+                      const struct np_results_set *s,
+                      const struct np_chart_xy *ch, const char *stem,
+                      cJSON **series);
 
 #endif /* NP_REPORT_LATENCY_H */

@@ -249,6 +249,13 @@ int np_report_unstable(const struct np_results_set *s, const char *id) {
                                                        "unstable"));
 }
 
+int np_report_marked_unstable(const struct np_report_ctx *ctx,
+                              const struct np_results_set *s,
+                              const struct np_results_config *c) {
+  return c->npassed == c->nruns && !np_report_short(ctx, s, c) &&
+         np_report_unstable(s, c->id);
+}
+
 double np_report_spread_limit(const struct np_results_set *s) {
   return 100 * np_json_get_number(s->summary, "spread_limit", 0.1);
 }

@@ -80,7 +80,7 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
     for (size_t c = 0; c < s->nconfigs; c++) {
       const struct np_results_config *cf = &s->configs[c];
       passed += cf->npassed;
-      unstable += (size_t)np_report_unstable(s, cf->id);
+      unstable += (size_t)np_report_marked_unstable(ctx, s, cf);
       if (cf->expect_fail && cf->npassed == 0)
         confirmed++;
       if (cf->npassed < cf->nruns) {
@@ -194,7 +194,7 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     int excluded = c->npassed < c->nruns;
     int missing = np_report_short(ctx, s, c);
-    int unstable = !excluded && !missing && np_report_unstable(s, c->id);
+    int unstable = np_report_marked_unstable(ctx, s, c);
     any_unstable |= unstable;
     any_excl |= excluded && !missing;
     any_missing |= missing;
@@ -273,9 +273,11 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
   size_t most = 0;
   for (size_t i = 0; i < n; i++)
     most = v[i]->nruns > most ? v[i]->nruns : most;
+  int external = strcmp(np_json_get_string(cfg, "protocol", ""),
+                        "udp-external") == 0;
   fprintf(ctx->md,
           "\n%s Process CPU counts one core as 100 %% and includes "
-          "clients and server in one process; machine CPU is the share of "
+          "%s; machine CPU is the share of "
           "the whole machine (process CPU / %.0f logical cores). RTT: from a "
           "client sending a request to it receiving the echo (monotonic "
           "clock, same process). Round trips/s: %s. RSS: the process's peak "
@@ -287,6 +289,9 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
                                "interval of each median."
                     : "Values are medians of the passed repetitions; the "
                       "charts show their min/max.",
+          external ? "only our clients (the server is another process, not "
+                     "measured)"
+                   : "clients and server in one process",
           cores,
           np_json_get_string(cfg, "roundtrip_rate_rule",
                              "completed round trips / (measurement + drain "

@@ -11,14 +11,26 @@
  *   - every bound is held again against the metric and the record's own
  *     kernel delta, and every check's verdict (completed, exit_status,
  *     output_complete, metric_NAME, bound_K) follows from the record;
+ *   - every --interval-metric series is scanned again from the kept stdout
+ *     by the benchmark's own code (bench/exec/np_exec_series.c): the same
+ *     lines with the same values, unparsed and over-limit counts; the
+ *     times, which only the run could see, must rise with the line number
+ *     and lie within [0, wall_seconds]; the intervals are rebuilt from
+ *     those and must be the record's; series_NAME's verdict follows;
+ *   - what the program left running (exec.leftovers, 0.3 on; required
+ *     from record version 0.3.0): the count is the list's, allowed is
+ *     the command's --allow-leftovers, and no_leftover_processes follows
+ *     from them (a record without the section is not judged on it);
  *   - summary.json's "exec.NAME" statistics come from the shared summary
  *     builder (np_results_summary.c), rebuilt and compared at the end.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "np_exec_metric.h"
+#include "np_exec_series.h"
 #include "np_json.h"
 #include "np_results_exec.h"
 #include "np_results_check_int.h"
@@ -192,6 +204,164 @@ static void check_bound(struct np_results_check *c, const char *f,
   want_verdict(c, f, d, name, ok, detail);
 }
 
+/* The intervals of a series (recorded times, re-derived values) against
+ * the record's. */
+static void check_intervals(struct np_results_check *c, const char *f,
+                            const char *ptr, const cJSON *m,
+                            const struct np_exec_series *s, double interval,
+                            double wall) {
+  size_t k = np_exec_series_nintervals(interval, wall);
+  const cJSON *ia = cJSON_GetObjectItemCaseSensitive(m, "intervals");
+  if ((size_t)cJSON_GetArraySize(ia) != k) {
+    np_chk_problem(c, f, ptr, "%d intervals, but %g s of %g s make %zu",
+                   cJSON_GetArraySize(ia), wall, interval, k);
+    return;
+  }
+  struct np_exec_interval *iv = calloc(k, sizeof *iv);
+  if (iv == NULL)
+    return;
+  np_exec_series_intervals(s, interval, wall, iv);
+  static const char *const key[] = {"start", "end", "count", "mean", "min",
+                                    "max"};
+  for (size_t i = 0; i < k; i++) {
+    const cJSON *x = cJSON_GetArrayItem(ia, (int)i);
+    double want[6] = {iv[i].start, iv[i].end, (double)iv[i].count,
+                      iv[i].mean, iv[i].min, iv[i].max};
+    for (int j = 0; j < 6; j++) {
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, key[j]);
+      int same = isfinite(want[j]) ? cJSON_IsNumber(v) &&
+                                         v->valuedouble == want[j]
+                                   : cJSON_IsNull(v);
+      if (!same) {
+        np_chk_problem(c, f, ptr, "intervals/%zu/%s: rebuilt %.17g from the "
+                       "samples, the record says %.17g", i, key[j], want[j],
+                       cJSON_IsNumber(v) ? v->valuedouble : NAN);
+        free(iv);
+        return;
+      }
+    }
+  }
+  free(iv);
+}
+
+/* Series m (index i) scanned again from the kept stdout. */
+static void check_series(struct np_results_check *c, struct np_chk_cur *t,
+                         const char *f, const cJSON *d, const cJSON *m,
+                         double interval, int i) {
+  char ptr[96], text[2048], name[64];
+  snprintf(ptr, sizeof ptr, "/exec/series/metrics/%d", i);
+  snprintf(text, sizeof text, "%s=%s", np_json_get_string(m, "name", ""),
+           np_json_get_string(m, "spec", ""));
+  struct np_exec_metric_spec spec;
+  struct np_errbuf eb = {{0}};
+  if (np_exec_metric_parse(text, &spec, &eb) != 0) {
+    np_chk_problem(c, f, ptr, "spec does not parse: %s", eb.msg);
+    return;
+  }
+  if (spec.source != NP_EXEC_SOURCE_STDOUT || spec.kind != NP_EXEC_KIND_REGEX ||
+      strcmp(spec.expr, np_json_get_string(m, "expr", "")) != 0 ||
+      strcmp(spec.unit, np_json_get_string(m, "unit", "")) != 0) {
+    np_chk_problem(c, f, ptr, "not a regex on stdout, or expr or unit differ "
+                   "from its spec");
+    return;
+  }
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(d, "exec");
+  size_t len = 0;
+  const char *data = kept_data(t, f, cJSON_GetObjectItemCaseSensitive(x,
+                                                                 "stdout"),
+                               &len);
+  if (data == NULL)
+    return; /* kept_file said so */
+  struct np_exec_series s;
+  if (np_exec_series_scan(&spec, data, len, NULL, 0, &s) != 0)
+    return; /* out of memory: nothing to compare */
+  const cJSON *sa = cJSON_GetObjectItemCaseSensitive(m, "samples");
+  double wall = np_json_get_number(x, "wall_seconds", NAN), prev = 0;
+  if ((size_t)cJSON_GetArraySize(sa) != s.n) {
+    np_chk_problem(c, f, ptr, "%d samples, but the kept stdout has %zu "
+                   "matching lines", cJSON_GetArraySize(sa), s.n);
+    goto done;
+  }
+  for (size_t j = 0; j < s.n; j++) {
+    const cJSON *row = cJSON_GetArrayItem(sa, (int)j);
+    const cJSON *ln = cJSON_GetArrayItem(row, 0), *tt = cJSON_GetArrayItem(row, 1),
+                *vv = cJSON_GetArrayItem(row, 2);
+    if (!cJSON_IsNumber(ln) || ln->valuedouble != s.v[j].line ||
+        !cJSON_IsNumber(vv) || vv->valuedouble != s.v[j].value) {
+      np_chk_problem(c, f, ptr, "samples/%zu: the kept stdout gives line %u "
+                     "value %.17g", j, s.v[j].line, s.v[j].value);
+      goto done;
+    }
+    double tv = cJSON_IsNumber(tt) ? tt->valuedouble : NAN;
+    if (!(tv >= prev) || !(tv <= wall)) {
+      np_chk_problem(c, f, ptr, "samples/%zu: time %.17g is not within "
+                     "[%.17g, wall_seconds %.17g]", j, tv, prev, wall);
+      goto done;
+    }
+    prev = tv;
+    s.v[j].t = tv; /* the one thing only the run could know */
+  }
+  if (np_json_get_number(m, "unparsed", NAN) != (double)s.unparsed ||
+      np_json_get_number(m, "over_limit", NAN) != (double)s.over_limit)
+    np_chk_problem(c, f, ptr, "unparsed / over_limit: the kept stdout gives "
+                   "%llu / %llu", (unsigned long long)s.unparsed,
+                   (unsigned long long)s.over_limit);
+  check_intervals(c, f, ptr, m, &s, interval, wall);
+  snprintf(name, sizeof name, "series_%s", spec.name);
+  want_verdict(c, f, d, name, s.n > 0 && s.unparsed == 0 && s.over_limit == 0,
+               "the kept stdout says otherwise");
+done:
+  np_exec_series_free(&s);
+}
+
+/* 1 when the record's command has the flag opt before its "--". */
+static int command_has(const cJSON *d, const char *opt) {
+  char **argv = NULL;
+  int argc = 0, hit = 0;
+  if (np_chk_record_argv(d, &argv, &argc) != 0)
+    return -1;
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    hit |= strcmp(argv[i], opt) == 0;
+  np_chk_argv_free(argv, argc);
+  return hit;
+}
+
+/* exec.leftovers against itself, the command and the check's verdict. */
+static void check_leftovers(struct np_results_check *c, const char *f,
+                            const cJSON *d, const cJSON *x) {
+  const cJSON *lo = cJSON_GetObjectItemCaseSensitive(x, "leftovers"), *p;
+  const char *ver =
+      np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
+  if (lo == NULL) {
+    if (!np_chk_version_before(ver, "0.3.0"))
+      np_chk_problem(c, f, "/exec", "no leftovers (required from 0.3.0)");
+    return;
+  }
+  const cJSON *procs = cJSON_GetObjectItemCaseSensitive(lo, "processes");
+  double count = np_json_get_number(lo, "count", NAN);
+  int n = cJSON_GetArraySize(procs), survived = 0;
+  if (count != (double)n)
+    np_chk_problem(c, f, "/exec/leftovers/count",
+                   "%.0f, but the list holds %d processes", count, n);
+  cJSON_ArrayForEach(p, procs) {
+    survived += strcmp(np_json_get_string(p, "fate", ""), "survived") == 0;
+  }
+  int allowed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "allowed"));
+  int given = command_has(d, "--allow-leftovers");
+  if (given >= 0 && given != allowed)
+    np_chk_problem(c, f, "/exec/leftovers/allowed",
+                   "%s, but the command %s --allow-leftovers",
+                   allowed ? "true" : "false", given ? "has" : "lacks");
+  int complete =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "complete"));
+  int ok = complete && (n == 0 || (allowed && survived == 0));
+  char why[160];
+  snprintf(why, sizeof why, "%d left running (%d survived), %s%s", n,
+           survived, allowed ? "allowed" : "not allowed",
+           complete ? "" : ", search incomplete");
+  want_verdict(c, f, d, "no_leftover_processes", ok, why);
+}
+
 void np_chk_exec_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   struct np_chk_cur *t = r->cur;
@@ -218,6 +388,28 @@ void np_chk_exec_record(const struct np_chk_rec *r) {
   i = 0;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "bounds"))
     check_bound(c, f, d, e, i++);
+  const cJSON *series = cJSON_GetObjectItemCaseSensitive(x, "series");
+  double interval = np_json_get_number(series, "interval_seconds", NAN);
+  /* the interval is the one the command asked for (config.command is held
+   * to cmd.txt elsewhere); a series without --interval is forged */
+  double asked = NAN;
+  const cJSON *cmd = np_json_pointer(d, "/config/command"), *a, *prev = NULL;
+  cJSON_ArrayForEach(a, cmd) {
+    if (!cJSON_IsString(a) || strcmp(a->valuestring, "--") == 0)
+      break;
+    if (prev != NULL && strcmp(prev->valuestring, "--interval") == 0)
+      asked = strtod(a->valuestring, NULL);
+    else if (strncmp(a->valuestring, "--interval=", 11) == 0)
+      asked = strtod(a->valuestring + 11, NULL);
+    prev = a;
+  }
+  if (series != NULL && !(interval == asked))
+    np_chk_problem(c, f, "/exec/series/interval_seconds",
+                   "%.17g, but the command asked for --interval %.17g",
+                   interval, asked);
+  i = 0;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(series, "metrics"))
+    check_series(c, t, f, d, e, interval, i++);
   const cJSON *oc = cJSON_GetObjectItemCaseSensitive(x, "outcome");
   const char *kind = np_json_get_string(oc, "kind", "");
   double code = np_json_get_number(oc, "exit_code", NAN),
@@ -233,4 +425,5 @@ void np_chk_exec_record(const struct np_chk_rec *r) {
       cJSON_IsTrue(np_json_pointer(x, "/stderr/truncated"));
   want_verdict(c, f, d, "output_complete", !trunc,
                "the kept output says otherwise");
+  check_leftovers(c, f, d, x);
 }

@@ -2,8 +2,10 @@
  * np_results_check_external.c - the self-check's rules for records of
  * kind "udp-external" (`udp --connect`): the loss attribution adds up from
  * the counters it names, the reply kinds add up to the sequence and
- * content errors, and every misbehaviour check's verdict follows from its
- * count.  Re-derived from the record alone, as the other kinds' rules.
+ * content errors, every misbehaviour check's verdict follows from its
+ * count, and lost = sent - received - late with the late checks' verdicts
+ * from the timeouts section (records 0.3.0 on).  Re-derived from the
+ * record alone, as the other kinds' rules.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 #include "np_json.h"
 #include "np_results_check_int.h"
+#include "np_udp_late.h"
 
 /* The verdict of check name in d's checks[], or -1 when absent. */
 static int check_verdict(const cJSON *d, const char *name) {
@@ -118,6 +121,39 @@ static void attribution(struct np_results_check *c, const char *f,
   }
 }
 
+/* lost = sent - received - late; the late checks from the record's own
+ * numbers (records 0.3.0 on: counters.late and "timeouts"). */
+static void late(const struct np_chk_rec *r) {
+  const cJSON *d = r->doc;
+  double sent = np_results_num(d, "/counters/sent"),
+         recv = np_results_num(d, "/counters/received"),
+         lost = np_results_num(d, "/counters/lost"),
+         late_n = np_json_get_number(
+             cJSON_GetObjectItemCaseSensitive(d, "counters"), "late", 0);
+  if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
+      sent - recv - late_n != lost)
+    np_chk_problem(r->c, r->file, "/counters/lost",
+                   "sent - received - late = %.0f, record says %.0f",
+                   sent - recv - late_n, lost);
+  np_chk_udp_timeouts(r);
+  struct np_udp_late_input li;
+  np_udp_late_input_json(d, &li);
+  struct np_udp_checks cs = {0};
+  np_udp_late_checks(&li, &cs);
+  for (unsigned i = 0; i < cs.n; i++) {
+    int passed = check_verdict(d, cs.item[i].name);
+    if (passed < 0)
+      np_chk_problem(r->c, r->file, "/checks", "no %s check, but the record "
+                     "has a timeouts section", cs.item[i].name);
+    else if (passed != cs.item[i].passed)
+      np_chk_problem(r->c, r->file, "/checks",
+                     "%s says %s, but the record's numbers give %s (%s)",
+                     cs.item[i].name, passed ? "passed" : "failed",
+                     cs.item[i].passed ? "passed" : "failed",
+                     cs.item[i].detail);
+  }
+}
+
 void np_chk_external_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   const char *f = r->file;
@@ -128,4 +164,5 @@ void np_chk_external_record(const struct np_chk_rec *r) {
     return;
   sums(c, f, d);
   attribution(c, f, d);
+  late(r);
 }

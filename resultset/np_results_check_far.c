@@ -192,8 +192,14 @@ static void legs(struct far *x, const cJSON *rec) {
     problem(x, "/far/legs/unmatched/warmup",
             "%.0f, more than the warm-up's sequence errors %.0f", um_w,
             num(x->d, "/warmup/counters/sequence_errors"));
-  double arrived = recv + um_w + um_m;
-  leg(x, "/far/legs/arrived", arrived, "received + unmatched");
+  /* late replies arrived too (counters.late, absent before 0.3.0) */
+  double late = np_json_get_number(
+                    cJSON_GetObjectItemCaseSensitive(x->d, "counters"),
+                    "late", 0) +
+                np_json_get_number(np_json_pointer(x->d, "/warmup/counters"),
+                                   "late", 0);
+  double arrived = recv + um_w + um_m + late;
+  leg(x, "/far/legs/arrived", arrived, "received + unmatched + late");
   leg(x, "/far/legs/server_received", sr, "the server record's received");
   leg(x, "/far/legs/server_echoed", se, "the server record's echoed");
   leg(x, "/far/legs/request_leg/far_socket_drops", fdrops,
@@ -285,6 +291,51 @@ static void clocks(struct far *x, const cJSON *rec) {
   }
 }
 
+/* 1 when the record's tool version is major.minor or later. */
+static int version_at_least(const cJSON *d, int major, int minor) {
+  int ma = 0, mi = 0;
+  const char *v = np_json_get_string(np_json_pointer(d, "/tool"), "version",
+                                     "");
+  if (sscanf(v, "%d.%d", &ma, &mi) != 2)
+    return 0;
+  return ma > major || (ma == major && mi >= minor);
+}
+
+/* The control channel the far part came over: from 0.3 on, TLS 1.3 over
+ * the token's PSK (netproof/agent/2), named with its suite and key id,
+ * to the address config.agent names. */
+static void channel(struct far *x) {
+  const cJSON *ag = cJSON_GetObjectItemCaseSensitive(x->f, "agent");
+  if (!cJSON_IsObject(ag)) {
+    if (version_at_least(x->d, 0, 3))
+      problem(x, "/far/agent",
+              "a 0.3 record names its control channel (protocol, cipher, "
+              "key_id): this one has %s",
+              cJSON_IsString(ag) ? "the address only (a 0.2 channel)"
+                                 : "none");
+    return;
+  }
+  const char *proto = np_json_get_string(ag, "protocol", ""),
+             *cipher = np_json_get_string(ag, "cipher", ""),
+             *kid = np_json_get_string(ag, "key_id", "");
+  if (strcmp(proto, "netproof/agent/2") != 0)
+    problem(x, "/far/agent/protocol", "'%.40s' is not netproof/agent/2",
+            proto);
+  if (strcmp(cipher, "TLS_AES_128_GCM_SHA256") != 0 &&
+      strcmp(cipher, "TLS_CHACHA20_POLY1305_SHA256") != 0)
+    problem(x, "/far/agent/cipher",
+            "'%.60s' is not a TLS 1.3 suite the agent offers", cipher);
+  size_t n = strspn(kid, "0123456789abcdef");
+  if (strlen(kid) != 16 || n != 16)
+    problem(x, "/far/agent/key_id", "not 16 lowercase hex digits");
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(x->d, "config");
+  if (!same_str(ag, "address", cfg, "agent"))
+    problem(x, "/far/agent/address",
+            "'%.80s' is not the agent config.agent names ('%.80s')",
+            np_json_get_string(ag, "address", ""),
+            np_json_get_string(cfg, "agent", ""));
+}
+
 size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
   struct far x = {.d = d, .f = cJSON_GetObjectItemCaseSensitive(d, "far"),
                   .fn = fn, .ctx = ctx};
@@ -304,6 +355,7 @@ size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
                         "config.agent) have a far part");
     return x.problems;
   }
+  channel(&x);
   identities(&x);
   kernel_delta(&x);
   const cJSON *rec = np_json_pointer(x.f, "/server/record");

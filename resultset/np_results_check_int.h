@@ -217,6 +217,9 @@ struct np_chk_rec {
  * reasons derived by np_udp_checks; sockets sums; config from the command
  * (np_results_check_udp.c). */
 void np_chk_udp_record(const struct np_chk_rec *r);
+/* udp and udp-external: the "timeouts" section (0.3.0 on) against the
+ * counters and config it derives from; nothing when absent. */
+void np_chk_udp_timeouts(const struct np_chk_rec *r);
 
 /* exec records: the kept output beside the record, every metric
  * re-derived from it by np_exec_metric, every bound and check verdict
@@ -276,6 +279,12 @@ void np_chk_phase_seconds(const struct np_chk_rec *r, const char *ptr,
  * record's snapshots inside the runner's, and the datagrams the record
  * claims covered by the kernel's counts (np_results_check_kernel.c). */
 void np_chk_kernel(const struct np_chk_rec *r);
+
+/* Each session's services against its runs: the plan's names, every
+ * passed run inside each service's ready_at .. ended_at, none ended by
+ * itself in a complete session (np_results_check_services.c).  of[i]:
+ * run i's index in suite.json's sessions, or -1. */
+void np_chk_services(struct np_results_check *c, const long *of);
 
 /* Cross-file checks at the end (np_results_check_suite.c): fills out. */
 void np_chk_suite(struct np_results_check *c,

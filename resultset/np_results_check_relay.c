@@ -3,8 +3,9 @@
  *
  * Sums: each direction of the round (relay.c2s / s2c) and the relay's own
  * totals (relay.stats.totals) are the sums over its routes
- * (relay.stats.routes[]); every route obeys the relay's accounting
- * (bench/relay/np_relay_impair.c): loss_stage = received + duplicated =
+ * (relay.stats.routes[], plus relay.stats.expired, the routes closed by
+ * expiry, in a standalone relay's statistics); every route obeys the
+ * relay's accounting (bench/relay/np_relay_impair.c): loss_stage = received + duplicated =
  * lost_burst + lost_ge + lost_random + overflow + queued, queued =
  * forwarded + dropped_at_stop, relay_errors = recv + send + truncated;
  * applied_loss_percent = 100 x lost / loss_stage; the round's errors and
@@ -110,6 +111,11 @@ static void route_sums(const struct np_chk_rec *r, const cJSON *stats,
     }
     ri++;
   }
+  /* the routes closed by expiry (standalone, 0.3) are in the totals too */
+  const cJSON *ex = np_json_pointer(stats, "/expired");
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(ex, dirs[d]);
+  for (size_t k = 0; c != NULL && k < NKEYS; k++)
+    sum[k] += np_json_get_number(c, route_keys[k], 0);
 }
 
 void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,

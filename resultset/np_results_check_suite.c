@@ -17,7 +17,9 @@
  *     by round), one at a time, and as many as the session says it ran;
  *   - one build (tool hashes) and one machine per set, the suite's own,
  *     unless suite.json says it spans hosts ("spans_hosts": true);
- *   - kept/ records and the sessions' kept_records lists agree.
+ *   - kept/ records and the sessions' kept_records lists agree;
+ *   - each session's services hold its passed runs inside their windows
+ *     (np_results_check_services.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -530,6 +532,7 @@ static void check_timeline(struct np_results_check *c,
                      s[si].seen);
     }
   }
+  np_chk_services(c, of);
 cleanup_keys:
   free(keys);
   free(of);

@@ -15,7 +15,9 @@
  *   - stderr: the summary line (np_udp_summary_line) and the failed-check
  *     lines the command printed for this record;
  *   - open loop (udp --rate): its checks and its part of the summary line
- *     from the open_loop section (np_udp_open_checks, np_udp_open_summary).
+ *     from the open_loop section (np_udp_open_checks, np_udp_open_summary);
+ *   - given-up messages (records 0.3.0 on): lost = sent - received - late,
+ *     the timeouts section's sums, its checks (np_udp_late_checks).
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "np_json.h"
 #include "np_results_check_int.h"
 #include "np_udp_checks.h"
+#include "np_udp_late.h"
 #include "np_udp_open.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
@@ -63,7 +66,10 @@ static void check_arithmetic(const struct np_chk_rec *r) {
          lost = np_results_num(d, "/counters/lost"),
          lreq = np_results_num(d, "/counters/lost_request_leg"),
          lsrv = np_results_num(d, "/counters/lost_at_server"),
-         lresp = np_results_num(d, "/counters/lost_reply_leg");
+         lresp = np_results_num(d, "/counters/lost_reply_leg"),
+         /* replies to given-up messages: neither lost nor received
+          * (counters.late, absent before 0.3.0: none) */
+         late = np_json_get_number(cn, "late", 0);
   if (isfinite(sent) && isfinite(srecv) && isfinite(lreq) &&
       sent - srecv != lreq)
     np_chk_problem(c, f, "/counters/lost_request_leg",
@@ -76,14 +82,15 @@ static void check_arithmetic(const struct np_chk_rec *r) {
                    "%.0f",
                    srecv - srepl, lsrv);
   if (isfinite(srepl) && isfinite(recv) && isfinite(lresp) &&
-      srepl - recv != lresp)
+      srepl - recv - late != lresp)
     np_chk_problem(c, f, "/counters/lost_reply_leg",
-                   "server_replied - received = %.0f, record says %.0f",
-                   srepl - recv, lresp);
-  if (isfinite(sent) && isfinite(recv) && isfinite(lost) && sent - recv != lost)
+                   "server_replied - received%s = %.0f, record says %.0f",
+                   late ? " - late" : "", srepl - recv - late, lresp);
+  if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
+      sent - recv - late != lost)
     np_chk_problem(c, f, "/counters/lost",
-                   "sent - received = %.0f, record says %.0f", sent - recv,
-                   lost);
+                   "sent - received%s = %.0f, record says %.0f",
+                   late ? " - late" : "", sent - recv - late, lost);
   if (isfinite(recv) && isfinite(srepl) && recv > srepl)
     np_chk_problem(c, f, "/counters/received",
                    "more echoes received (%.0f) than the server sent (%.0f)",
@@ -149,7 +156,8 @@ static void input_of(const cJSON *d, struct np_udp_check_input *in) {
       .sequence_errors = u64(cn, "sequence_errors"),
       .send_errors = u64(cn, "send_errors"),
       .server_send_errors = u64(cn, "server_send_errors"),
-      .truncated = u64(cn, "truncated")};
+      .truncated = u64(cn, "truncated"),
+      .late = u64(cn, "late")};
   const cJSON *s;
   cJSON_ArrayForEach(s, np_json_pointer(d, "/sockets/list")) {
     const char *role = np_json_get_string(s, "role", "");
@@ -279,6 +287,72 @@ static void check_stderr(const struct np_chk_rec *r,
   np_chk_stderr_lines(r, lines, n, "netproof-bench udp: ");
 }
 
+void np_chk_udp_timeouts(const struct np_chk_rec *r) {
+  const cJSON *d = r->doc;
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(d, "timeouts");
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  if (t == NULL) {
+    /* absent in records before 0.3.0; from it on, every run that can give
+     * a message up (udp-external, open loop) says what it gave up */
+    const char *ver =
+        np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
+    int gives_up =
+        strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") == 0 ||
+        np_json_get_number(cfg, "rate", 0) > 0;
+    if (gives_up && !np_chk_version_before(ver, "0.3.0"))
+      np_chk_problem(r->c, r->file, "/timeouts",
+                     "missing: a record of %s gives up messages and counts "
+                     "them (0.3.0 on)", ver);
+    return;
+  }
+  double late = np_results_num(d, "/counters/late"),
+         tlate = np_results_num(d, "/timeouts/late"),
+         wait = np_results_num(d, "/timeouts/waiting_seconds"),
+         slot = np_results_num(d, "/timeouts/slot_seconds"),
+         frac = np_results_num(d, "/timeouts/waiting_fraction"),
+         secs = np_results_num(d, "/measurement/seconds") +
+                np_json_get_number(
+                    cJSON_GetObjectItemCaseSensitive(d, "measurement"),
+                    "drain_seconds", 0),
+         rto = np_json_get_number(cfg, "reply_timeout_ms", 0);
+  int closed = !(np_json_get_number(cfg, "rate", 0) > 0);
+  if (late != tlate)
+    np_chk_problem(r->c, r->file, "/timeouts/late",
+                   "%.0f, but counters.late is %.0f", tlate, late);
+  if (closed != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t,
+                                                              "closed_loop")))
+    np_chk_problem(r->c, r->file, "/timeouts/closed_loop",
+                   "does not follow config.rate (%s loop)",
+                   closed ? "closed" : "open");
+  double want_slot = closed ? np_json_get_number(cfg, "clients", 0) *
+                                  np_json_get_number(cfg, "window", 0) * secs
+                            : 0;
+  if (isfinite(slot) && !near(slot, want_slot, 1e-6))
+    np_chk_problem(r->c, r->file, "/timeouts/slot_seconds",
+                   "%g, not clients x window x (measurement + drain "
+                   "seconds) = %g",
+                   slot, want_slot);
+  double want_frac = slot > 0 ? wait / slot : 0;
+  if (isfinite(frac) && !near(frac, want_frac, 1e-6))
+    np_chk_problem(r->c, r->file, "/timeouts/waiting_fraction",
+                   "%g, not waiting_seconds / slot_seconds = %g", frac,
+                   want_frac);
+  double lo = np_results_num(d, "/timeouts/reply_timeout_ms/min"),
+         hi = np_results_num(d, "/timeouts/reply_timeout_ms/max");
+  if (rto > 0 && isfinite(lo) && (!near(lo, rto, 1e-9) || !near(hi, rto, 1e-9)))
+    np_chk_problem(r->c, r->file, "/timeouts/reply_timeout_ms",
+                   "%g..%g ms, but the command fixed it at %g ms", lo, hi,
+                   rto);
+  if (isfinite(lo) && isfinite(hi) && lo > hi)
+    np_chk_problem(r->c, r->file, "/timeouts/reply_timeout_ms",
+                   "min %g above max %g", lo, hi);
+  double oe = np_results_num(d, "/open_loop/expired"),
+         te = np_results_num(d, "/timeouts/expired");
+  if (isfinite(oe) && oe != te)
+    np_chk_problem(r->c, r->file, "/timeouts/expired",
+                   "%.0f, but open_loop.expired is %.0f", te, oe);
+}
+
 void np_chk_udp_record(const struct np_chk_rec *r) {
   check_arithmetic(r);
   struct np_udp_check_input in;
@@ -287,6 +361,10 @@ void np_chk_udp_record(const struct np_chk_rec *r) {
   input_of(r->doc, &in);
   np_udp_loss_compute(&in, &loss);
   np_udp_checks_eval(&in, &loss, &cs);
+  np_chk_udp_timeouts(r); /* the timeouts section adds up */
+  struct np_udp_late_input li; /* given-up messages, records 0.3.0 on */
+  np_udp_late_input_json(r->doc, &li);
+  np_udp_late_checks(&li, &cs);
   struct np_udp_open_input oi; /* udp --rate adds its own checks */
   if (np_udp_open_input_json(r->doc, &oi) == 0)
     np_udp_open_checks(&oi, &cs);

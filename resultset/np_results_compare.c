@@ -24,6 +24,7 @@ static const struct np_results_compare_metric np_cmp_metrics[] = {
 };
 #define NP_NCMP (sizeof np_cmp_metrics / sizeof np_cmp_metrics[0])
 #define NO_CHANGE "no significant change"
+#define INCONCLUSIVE "inconclusive"
 
 const struct np_results_compare_metric *np_results_compare_metric_at(size_t i) {
   return i < NP_NCMP ? &np_cmp_metrics[i] : NULL;
@@ -227,6 +228,14 @@ struct cell {
   cJSON *o;    /* the metric's object in the document */
   double p;    /* U test p-value; NAN when not tested */
   double ratio;
+  size_t nb, nn; /* values a side                      */
+};
+
+/* What the inconclusive configurations of one metric have in common, for
+ * the gate's line: how many, their run counts, the family, the need. */
+struct floor_sum {
+  size_t count, family, need;
+  size_t lo, hi; /* fewest and most runs a side among them */
 };
 
 /* The metric entry of one pair (sides, ratio, interval, U test); the
@@ -250,6 +259,8 @@ static cJSON *metric_json(const struct pair *pr,
   }
   size_t nb = values_of(pr->b, mt->m, vb, ib);
   size_t nn = values_of(pr->n, mt->m, vn, in);
+  cl->nb = nb;
+  cl->nn = nn;
   cJSON_AddItemToObject(o, "base", side_json(vb, nb, ib));
   cJSON_AddItemToObject(o, "new", side_json(vn, nn, in));
   qsort(vb, nb, sizeof *vb, cmp_double); /* the values, not their order */
@@ -284,39 +295,110 @@ static cJSON *metric_json(const struct pair *pr,
   return o;
 }
 
-/* Holm across the pairs of metric k, then every verdict; counts[0..2]:
- * better, worse, no change. */
+/* "<runs> cannot detect a change at alpha = A[ over M configurations
+ * (Holm)]; need >= N a side": why a configuration, or a metric's
+ * configurations, cannot conclude. */
+static void cannot_text(const char *runs, size_t family, double alpha,
+                        size_t need, char *buf, size_t len) {
+  char fam[64] = "", nd[48];
+  if (family > 1)
+    snprintf(fam, sizeof fam, " with Holm over %zu configurations", family);
+  if (need > 0)
+    snprintf(nd, sizeof nd, "need \xe2\x89\xa5 %zu a side", need);
+  else
+    snprintf(nd, sizeof nd, "need more than %d a side", NP_STATS_MW_MAX_N);
+  snprintf(buf, len, "%s cannot detect a change at \xce\xb1 = %g%s; %s",
+           runs, alpha, fam, nd);
+}
+
+/* Holm across the pairs of metric k, then every verdict; counts[0..3]:
+ * better, worse, no change, inconclusive.  A configuration is
+ * inconclusive when even the most extreme ordering of its runs could not
+ * give a Holm-adjusted p below alpha: the floors are Holm applied to the
+ * family's smallest exact p-values (np_stats_mw_min_p), a lower bound of
+ * every adjusted p since Holm never decreases when a p-value grows. */
 static int verdicts(struct cell *cells, size_t npairs,
                     const struct np_results_compare_metric *mt,
                     const struct np_results_compare_opts *o,
-                    double counts[3]) {
-  double *p = malloc((npairs ? npairs : 1) * sizeof *p);
-  double *adj = malloc((npairs ? npairs : 1) * sizeof *adj);
-  size_t *at = malloc((npairs ? npairs : 1) * sizeof *at), k = 0;
-  int rc = p && adj && at ? 0 : NP_ENOMEM;
+                    double counts[4], struct floor_sum *fs) {
+  size_t cap = npairs ? npairs : 1;
+  double *p = malloc(cap * sizeof *p), *adj = malloc(cap * sizeof *adj);
+  double *pmin = malloc(cap * sizeof *pmin), *fl = malloc(cap * sizeof *fl);
+  size_t *at = malloc(cap * sizeof *at), k = 0;
+  int rc = p && adj && pmin && fl && at ? 0 : NP_ENOMEM;
   for (size_t i = 0; rc == 0 && i < npairs; i++)
     if (isfinite(cells[i].p)) {
       at[k] = i;
+      pmin[k] = np_stats_mw_min_p(cells[i].nb, cells[i].nn);
       p[k++] = cells[i].p;
     }
   if (rc == 0)
     rc = np_stats_holm(p, k, adj);
+  if (rc == 0)
+    rc = np_stats_holm(pmin, k, fl);
+  memset(fs, 0, sizeof *fs);
+  fs->family = k;
+  fs->need = np_stats_mw_min_n(k, o->alpha);
   for (size_t j = 0; rc == 0 && j < k; j++) {
     struct cell *cl = &cells[at[j]];
     enum np_stats_verdict v = np_stats_verdict_of(
         cl->ratio, adj[j], o->alpha, o->threshold, mt->higher_is_better);
+    int cannot = !(fl[j] < o->alpha);
+    char text[240];
     np_json_add_number(cl->o, "p_holm", adj[j]);
+    np_json_add_number(cl->o, "p_floor", fl[j]);
+    if (cannot) {
+      /* also over the normal approximation of tied values, which can dip
+       * below the exact floor at small n: the exact test could not */
+      char runs[64], why[200];
+      if (cl->nb == cl->nn)
+        snprintf(runs, sizeof runs, "%zu run%s a side", cl->nb,
+                 cl->nb == 1 ? "" : "s");
+      else
+        snprintf(runs, sizeof runs, "%zu (base) and %zu (new) runs", cl->nb,
+                 cl->nn);
+      cannot_text(runs, k, o->alpha, fs->need, why, sizeof why);
+      snprintf(text, sizeof text, INCONCLUSIVE " (%s)", why);
+      size_t lo = cl->nb < cl->nn ? cl->nb : cl->nn;
+      size_t hi = cl->nb < cl->nn ? cl->nn : cl->nb;
+      if (fs->count == 0 || lo < fs->lo)
+        fs->lo = lo;
+      if (fs->count == 0 || hi > fs->hi)
+        fs->hi = hi;
+      fs->count++;
+    }
     cJSON_AddStringToObject(cl->o, "verdict",
-                            v == NP_STATS_BETTER  ? mt->better
-                            : v == NP_STATS_WORSE ? mt->worse
-                                                  : NO_CHANGE);
-    cJSON_AddBoolToObject(cl->o, "regression", v == NP_STATS_WORSE);
-    counts[v == NP_STATS_BETTER ? 0 : v == NP_STATS_WORSE ? 1 : 2]++;
+                            cannot                ? text
+                            : v == NP_STATS_BETTER ? mt->better
+                            : v == NP_STATS_WORSE  ? mt->worse
+                                                   : NO_CHANGE);
+    cJSON_AddBoolToObject(cl->o, "regression", !cannot && v == NP_STATS_WORSE);
+    counts[cannot                ? 3
+           : v == NP_STATS_BETTER ? 0
+           : v == NP_STATS_WORSE  ? 1
+                                  : 2]++;
   }
   free(p);
   free(adj);
+  free(pmin);
+  free(fl);
   free(at);
   return rc;
+}
+
+/* The gate's line for the inconclusive configurations of metric mt. */
+static void floor_line(const struct np_results_compare_metric *mt,
+                       const struct floor_sum *fs, double alpha, char *buf,
+                       size_t len) {
+  char runs[64], why[200];
+  if (fs->lo == fs->hi)
+    snprintf(runs, sizeof runs, "%zu run%s a side", fs->lo,
+             fs->lo == 1 ? "" : "s");
+  else
+    snprintf(runs, sizeof runs, "%zu to %zu runs a side", fs->lo, fs->hi);
+  cannot_text(runs, fs->family, alpha, fs->need, why, sizeof why);
+  snprintf(buf, len, "%s: %zu of %zu configuration%s " INCONCLUSIVE " (%s)",
+           mt->name, fs->count, fs->family, fs->family == 1 ? "" : "s", why);
 }
 
 /* Why a matched pair is not compared, or NULL. */
@@ -385,7 +467,9 @@ static cJSON *method_json(void) {
   cJSON_AddStringToObject(m, "verdict",
                           "a change counts when p_holm < alpha and |ratio - "
                           "1| > threshold; a change for the worse is a "
-                          "regression");
+                          "regression; inconclusive when p_floor (Holm over "
+                          "the smallest exact U-test p-values the run "
+                          "counts allow) is not below alpha");
   return m;
 }
 
@@ -467,6 +551,12 @@ int np_results_compare(const struct np_results_set *base,
   if (pairs == NULL || cells == NULL || doc == NULL)
     goto cleanup_all;
   cJSON_AddStringToObject(doc, "schema", "netproof/compare/1");
+  /* the gate first, so the top of compare.json says it; set at the end */
+  cJSON_AddStringToObject(doc, "gate", "fail");
+  cJSON *why = cJSON_AddArrayToObject(doc, "gate_reasons");
+  cJSON *unsure = cJSON_AddArrayToObject(doc, "gate_inconclusive");
+  if (why == NULL || unsure == NULL)
+    goto cleanup_all;
   bj = set_json(base, o->base_label);
   nj = set_json(new_, o->new_label);
   if (bj == NULL || nj == NULL)
@@ -500,25 +590,34 @@ int np_results_compare(const struct np_results_set *base,
     }
   }
   cJSON *tot = cJSON_AddObjectToObject(doc, "totals");
-  double regressions = 0;
+  double regressions = 0, inconclusive = 0;
+  char line[320];
   cJSON_AddNumberToObject(tot, "compared", (double)npairs);
   for (size_t k = 0; tot && k < nsel; k++) {
-    double counts[3] = {0, 0, 0};
-    if (verdicts(&cells[k * npairs], npairs, sel[k], o, counts) != 0)
+    double counts[4] = {0, 0, 0, 0};
+    struct floor_sum fs;
+    if (verdicts(&cells[k * npairs], npairs, sel[k], o, counts, &fs) != 0)
       goto cleanup_all;
     cJSON *t = cJSON_AddObjectToObject(tot, sel[k]->name);
     cJSON_AddNumberToObject(t, sel[k]->better, counts[0]);
     cJSON_AddNumberToObject(t, sel[k]->worse, counts[1]);
     cJSON_AddNumberToObject(t, NO_CHANGE, counts[2]);
+    cJSON_AddNumberToObject(t, INCONCLUSIVE, counts[3]);
     regressions += counts[1];
+    inconclusive += counts[3];
+    if (fs.count > 0) {
+      floor_line(sel[k], &fs, o->alpha, line, sizeof line);
+      cJSON_AddItemToArray(unsure, cJSON_CreateString(line));
+    }
   }
   cJSON_AddNumberToObject(tot, "regressions", regressions);
+  cJSON_AddNumberToObject(tot, INCONCLUSIVE, inconclusive);
   cJSON_AddNumberToObject(tot, "failed_in_new", (double)new_failed);
   /* the gate fails on a regression, and on anything that keeps a
    * regression from being seen: a configuration whose runs fail in NEW
-   * only, one of BASE missing from NEW, nothing compared at all */
-  cJSON *why = cJSON_AddArrayToObject(doc, "gate_reasons");
-  char line[160];
+   * only, one of BASE missing from NEW, nothing compared at all; else it
+   * is inconclusive when a compared configuration could not have shown a
+   * regression at these run counts (gate_inconclusive says which) */
   int nmiss = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc,
                                                                   "only_in_base"));
   if (regressions > 0) {
@@ -538,8 +637,12 @@ int np_results_compare(const struct np_results_set *base,
   }
   if (npairs == 0)
     cJSON_AddItemToArray(why, cJSON_CreateString("no configuration compared"));
-  cJSON_AddStringToObject(doc, "gate",
-                          cJSON_GetArraySize(why) > 0 ? "fail" : "pass");
+  const char *gate = cJSON_GetArraySize(why) > 0 ? "fail"
+                     : inconclusive > 0         ? INCONCLUSIVE
+                                                : "pass";
+  cJSON *g = cJSON_CreateString(gate);
+  if (g == NULL || !cJSON_ReplaceItemInObjectCaseSensitive(doc, "gate", g))
+    goto cleanup_all;
   *out = doc;
   doc = NULL;
   rc = 0;

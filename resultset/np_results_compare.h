@@ -20,11 +20,17 @@
  *   - the verdict: a change counts only when the Holm-adjusted p < alpha
  *     AND |ratio - 1| > threshold; its direction by the metric's better
  *     side ("faster" / "slower", "less CPU" / "more CPU"), else "no
- *     significant change".  A change for the worse is a regression.
+ *     significant change".  A change for the worse is a regression;
+ *   - "inconclusive (N runs a side cannot detect a change at alpha = A
+ *     ...; need >= M a side)" instead when the configuration's p_floor -
+ *     Holm over the family's smallest exact U-test p-values
+ *     (np_stats_mw_min_p) - is not below alpha: no ordering of its runs
+ *     could have shown a change (3 + 3 runs: 0.1).
  * The gate fails on a regression, on a configuration that passed in BASE
  * and has failed runs in NEW, on a BASE configuration missing from NEW
  * (after the filters), and when nothing was compared; gate_reasons says
- * which.
+ * which.  Otherwise it is "inconclusive" when any verdict is
+ * (gate_inconclusive: one line per metric), else "pass".
  * The document names the sets by label only (no paths, no clock), so it
  * is a pure function of the two sets and the options.
  */

@@ -423,7 +423,10 @@ static int summarize(const struct np_ftree *t, const struct np_matrix_plan *p,
       np_kernel_free(kb);
       np_kernel_free(ka);
     }
-  return np_results_summary_build(p, reps, out, eb);
+  /* The builder frees every entry; the array itself stays ours. */
+  int rc = np_results_summary_build(p, reps, out, eb);
+  free(reps);
+  return rc;
 }
 
 /* mkdir -p of path's parent folders under (existing) root. */

@@ -15,12 +15,14 @@
  * --max-bytes N lowers the input size limit (for tests).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "np_identity.h"
 #include "np_json.h"
+#include "np_opt.h"
 #include "np_schema.h"
 #include "np_text.h"
 
@@ -28,6 +30,7 @@
 
 struct validate_opts {
   const char *schema_path;      /* --schema, or NULL for the tag lookup */
+  const char *output;           /* --output: the verdict lines, or NULL */
   int check_schemas;            /* --check-schemas: FILEs are schemas   */
   struct np_json_limits limits; /* input limits                         */
 };
@@ -45,12 +48,13 @@ static void print_error(void *ctx, const char *pointer, const char *keyword,
 
 static void usage(void) {
   printf(
-          "usage: " PROG " [--schema FILE] FILE...\n"
+          "usage: " PROG " [--schema FILE] [--output FILE] FILE...\n"
           "Check JSON documents against a JSON Schema (draft 2020-12).\n"
           "Without --schema, the shipped schema named by each document's\n"
           "\"schema\" field is used.\n"
           "  --schema FILE  validate against this schema file\n"
           "  --check-schemas  treat every FILE as a schema and compile it\n"
+          "  --output FILE  write the verdict lines to FILE, not stdout\n"
           "  --help         this text\n"
           "  --version      version and build identity\n"
           "exit: 0 all valid, 1 some document invalid, 2 usage error or\n"
@@ -118,6 +122,7 @@ free_doc:
 
 int main(int argc, char **argv) {
   struct validate_opts o = {0};
+  signal(SIGPIPE, SIG_IGN); /* a closed reader is EPIPE, not death */
   int first = argc;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -131,6 +136,8 @@ int main(int argc, char **argv) {
       o.check_schemas = 1;
     } else if (strcmp(a, "--schema") == 0 && i + 1 < argc) {
       o.schema_path = argv[++i];
+    } else if (strcmp(a, "--output") == 0 && i + 1 < argc) {
+      o.output = argv[++i];
     } else if (strcmp(a, "--max-bytes") == 0 && i + 1 < argc) {
       char *end = NULL;
       errno = 0;
@@ -144,8 +151,18 @@ int main(int argc, char **argv) {
       first = i + 1;
       break;
     } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, PROG ": unknown or incomplete option %s (see --help)\n",
-              a);
+      static const char *const opts[] = {"--schema", "--output",
+                                         "--check-schemas", "--max-bytes",
+                                         "--help", "--version"};
+      struct np_errbuf eb = {{0}};
+      size_t k = 0;
+      while (k < sizeof opts / sizeof *opts && strcmp(a, opts[k]) != 0)
+        k++;
+      if (k < sizeof opts / sizeof *opts)
+        np_errbuf_set(&eb, NP_EUSAGE, "%s needs a value (try --help)", a);
+      else
+        np_opt_unknown(&eb, "option", a, opts, sizeof opts / sizeof *opts);
+      fprintf(stderr, PROG ": %s\n", eb.msg);
       return NP_EXIT_USAGE;
     } else {
       first = i;
@@ -153,7 +170,12 @@ int main(int argc, char **argv) {
     }
   }
   if (first >= argc) {
-    fprintf(stderr, "usage: " PROG " [--schema FILE] FILE... (see --help)\n");
+    fprintf(stderr, PROG ": missing FILE: usage: " PROG " [--schema FILE] "
+                    "FILE... (try --help)\n");
+    return NP_EXIT_USAGE;
+  }
+  if (o.output != NULL && freopen(o.output, "w", stdout) == NULL) {
+    fprintf(stderr, PROG ": --output %s: %s\n", o.output, strerror(errno));
     return NP_EXIT_USAGE;
   }
   if (o.check_schemas) {

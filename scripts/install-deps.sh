@@ -10,8 +10,10 @@ BUILD_PKGS="build-essential cmake pkg-config python3 libuv1-dev libssl-dev libcj
 libarchive-dev libplplot-dev libpcre2-dev libisal-dev liburing-dev scdoc dpkg-dev zlib1g-dev"
 TEST_PKGS="python3 python3-jsonschema python3-yaml libtest-json-schema-acceptance-perl \
 librsvg2-bin clang libclang-rt-14-dev jq libarchive-tools iproute2 sockperf iperf3 socat \
-lintian parallel"
+lintian parallel chromium"
 
+# the agent tests speak TLS 1.3 PSK through openssl s_client
+TEST_PKGS="$TEST_PKGS openssl"
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$BUILD_PKGS $TEST_PKGS"
 

@@ -5,9 +5,12 @@
 #   3. one short reliable-UDP run through the relay (random profile);
 #   4. render the report of the quick suite and self-check it;
 #   5. pack the suite into an evidence bundle and verify it;
-#   6. print the headline table and where everything is.
-# Outputs go to out/ (replaced on every run).  Exit status: 0 when every
-# step worked (the quick plan's expected-fail probe counts as confirmed).
+#   6. print the headline table, where the outputs and the programs are,
+#      and how to install them without root.
+# Outputs go to out/; the previous run's out/ is
+# kept as out.prev/ (one generation: an older out.prev/ is removed).
+# Exit status: 0 when every step worked (the quick plan's expected-fail
+# probe counts as confirmed).
 set -eu
 build=${1:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +21,11 @@ archive="$build/archive/netproof-archive"
 validate="$build/schema/netproof-validate"
 start=$(date +%s)
 
-rm -rf "$out"
+if [ -e "$out" ]; then
+  rm -rf "$out.prev"
+  mv "$out" "$out.prev"
+  echo "== the previous outputs are now in $out.prev/"
+fi
 mkdir -p "$out"
 
 echo "== identity"
@@ -45,7 +52,7 @@ echo "== report"
 
 if [ -x "$archive" ]; then
   echo "== evidence bundle"
-  "$archive" pack "$out/quick" -o "$out/quick.tar.gz"
+  "$archive" pack "$out/quick" --output "$out/quick.tar.gz"
   "$archive" verify "$out/quick.tar.gz"
 fi
 
@@ -60,4 +67,12 @@ echo "  summary:    $out/quick/summary.json"
 echo "  report:     $out/report/index.md (charts in $out/report/assets/)"
 [ -f "$out/quick.tar.gz" ] && echo "  bundle:     $out/quick.tar.gz (verified)"
 [ -f "$out/rudp-random.json" ] && echo "  rudp run:   $out/rudp-random.json"
+[ -d "$out.prev" ] && echo "  previous:   $out.prev/ (the run before this one)"
+echo
+echo "== programs (built, not installed)"
+for p in "$bench" "$report" "$archive" "$validate"; do
+  if [ -x "$p" ]; then echo "  $p"; fi
+done
+echo "  install them: sudo make install (under /usr/local), or without root"
+echo "  make install PREFIX=\$HOME/.local (then put \$HOME/.local/bin on PATH)"
 exit 0

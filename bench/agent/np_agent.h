@@ -2,10 +2,11 @@
  * np_agent.h - `netproof-bench agent`: the daemon on the far host of a
  * cross-host run (docs/agent.md).
  *
- * It listens on one TCP address for control sessions (np_agent_wire.h:
+ * It listens on one TCP address for control sessions: TLS 1.3 over a
+ * pre-shared key derived from a shared token (np_agent_tls.h), inside it
  * length-prefixed JSON messages validated against
- * schema/agent.schema.json), authenticates each peer by challenge-response
- * over a shared token (np_agent_auth.h), and then performs actions from a
+ * schema/agent.schema.json (np_agent_wire.h), the first of which binds
+ * the address the client dialled; then it performs actions from a
  * fixed allowlist only: identify, time, snapshot (kernel counters and the
  * sockets of its services), start / stop / status of an echo server
  * (`serve`) or a link emulator (`relay`), and read their records.  A
@@ -21,11 +22,14 @@
  * when it ends.
  *
  * Bounds: --max-seconds (mandatory: the agent's whole life), a handshake
- * deadline, a per-message deadline (slow senders are cut off), a message
- * count per session, a connection and a service limit, and a lockout of
- * peers after repeated failed attempts.  An unauthenticated peer gets one
- * fixed refusal, whatever went wrong; the reason goes to the agent's own
- * log on stderr, which never holds the token or a MAC.
+ * deadline, limits on unauthenticated connections (at once and per
+ * address), a per-message deadline (slow senders are cut off), a message
+ * count and an idle time per session, a per-session output buffer
+ * (writes never block), a session and a service limit, a memory bound
+ * on what a service may ask for, and a lockout of peers after repeated
+ * failed attempts (np_agent_server.c says how).  An unauthenticated peer
+ * hears nothing but TLS's alert; the reason goes to the agent's own log on
+ * stderr, which never holds the token or the PSK.
  */
 #ifndef NP_AGENT_H
 #define NP_AGENT_H
@@ -38,12 +42,17 @@ struct np_agent_config {
   const char *token_file;    /* --token-file FILE                          */
   double max_seconds;        /* --max-seconds: the agent's lifetime        */
   uint32_t max_connections;  /* --max-connections: sessions at once        */
+  uint32_t max_pending;      /* --max-pending: unauthenticated at once     */
+  uint32_t max_pending_per_address; /* --max-pending-per-address         */
   uint32_t max_messages;     /* --max-messages: per session                */
   uint32_t max_services;     /* --max-services: running at once            */
   double handshake_seconds;  /* --handshake-seconds: accept to welcome     */
   double message_seconds;    /* --message-seconds: first byte to last      */
   uint32_t max_failures;     /* --max-failures before a peer is locked out */
   double lockout_seconds;    /* --lockout-seconds: failures' window        */
+  double session_idle_seconds; /* --session-idle-seconds                  */
+  uint64_t max_output_bytes; /* --max-output-bytes: queued per session     */
+  uint64_t max_service_memory_bytes; /* --max-service-memory-bytes        */
   int quiet;                 /* --quiet: no log lines on stderr            */
 };
 

@@ -249,8 +249,31 @@ static int add_option(const struct np_bench_optset *set, const cJSON *v,
   return 0;
 }
 
+/* The most a relay with these options may hold: per route its queue
+ * capacity (0 = the relay's ceiling) and its socket's two buffers. */
+static int relay_memory(int n, char **args, uint64_t max_memory,
+                        struct np_errbuf *eb) {
+  struct np_relay_cmd_config rc;
+  int help = 0;
+  struct np_errbuf inner = {{0}};
+  if (np_relay_cmd_parse(n, args, &rc, &help, &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options: %s", inner.msg);
+  double cap = rc.relay.capacity_bytes ? (double)rc.relay.capacity_bytes
+                                       : (double)NP_RELAY_CAP_BYTES_MAX;
+  double ask = (double)rc.net.max_routes *
+               (cap + 2.0 * (double)rc.net.socket_buffer);
+  if (ask > (double)max_memory)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options: max-routes %u x (relay-capacity-bytes "
+                         "%.0f + 2 x socket-buffer %d) = %.0f bytes, over the "
+                         "agent's --max-service-memory-bytes %llu",
+                         rc.net.max_routes, cap, rc.net.socket_buffer, ask,
+                         (unsigned long long)max_memory);
+  return 0;
+}
+
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
-                   double lifetime, double remaining,
+                   double lifetime, double remaining, uint64_t max_memory,
                    const struct np_agent_targets *to, cJSON **argv_out,
                    const char **listen, struct np_errbuf *eb) {
   const struct np_bench_optset *set =
@@ -314,6 +337,10 @@ int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
   if (np_bench_opt_check(set, n, args, &inner) != 0) {
     cJSON_Delete(argv);
     return np_errbuf_set(eb, NP_EUSAGE, "options: %s", inner.msg);
+  }
+  if (kind == NP_AGENT_RELAY && relay_memory(n, args, max_memory, eb) != 0) {
+    cJSON_Delete(argv);
+    return NP_EUSAGE;
   }
   *argv_out = argv;
   *listen = l->valuestring;

@@ -1,6 +1,6 @@
 /*
- * np_agent_auth.c - token file, HMAC-SHA256 proofs, constant-time check
- * (see np_agent_auth.h).  OpenSSL errors become NP_ECRYPTO here, at the
+ * np_agent_auth.c - the token file and random bytes (see
+ * np_agent_auth.h).  OpenSSL errors become NP_ECRYPTO here, at the
  * module's edge.
  */
 #include "np_agent_auth.h"
@@ -13,11 +13,8 @@
 #include <unistd.h>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/params.h>
 #include <openssl/rand.h>
 
-#include "np_agent_wire.h"
 
 /* The largest token file: 1024 hex digits and a line end or two. */
 #define TOKEN_FILE_MAX 1100
@@ -116,48 +113,6 @@ int np_agent_token_load(const char *path, const char *option,
 void np_agent_token_wipe(struct np_agent_token *tok) {
   if (tok)
     OPENSSL_cleanse(tok, sizeof *tok);
-}
-
-static const char label_client[] = "netproof-agent/1 client"; /* + NUL */
-static const char label_agent[] = "netproof-agent/1 agent";   /* + NUL */
-
-int np_agent_auth_mac(const struct np_agent_token *tok, enum np_agent_side side,
-                      const unsigned char server_nonce[NP_AGENT_NONCE],
-                      const unsigned char client_nonce[NP_AGENT_NONCE],
-                      const cJSON *params, unsigned char mac[NP_AGENT_MAC]) {
-  char *p = cJSON_PrintUnformatted(params);
-  if (p == NULL)
-    return NP_ENOMEM;
-  const char *label = side == NP_AGENT_SIDE_CLIENT ? label_client : label_agent;
-  size_t ll = strlen(label) + 1, pl = strlen(p);
-  int rc = NP_ECRYPTO;
-  EVP_MAC *m = EVP_MAC_fetch(NULL, "HMAC", NULL);
-  EVP_MAC_CTX *ctx = m ? EVP_MAC_CTX_new(m) : NULL;
-  OSSL_PARAM prm[] = {
-      OSSL_PARAM_construct_utf8_string("digest", (char *)"SHA256", 0),
-      OSSL_PARAM_construct_end()};
-  size_t out = 0;
-  if (ctx && EVP_MAC_init(ctx, tok->key, tok->len, prm) == 1 &&
-      EVP_MAC_update(ctx, (const unsigned char *)label, ll) == 1 &&
-      EVP_MAC_update(ctx, server_nonce, NP_AGENT_NONCE) == 1 &&
-      EVP_MAC_update(ctx, client_nonce, NP_AGENT_NONCE) == 1 &&
-      EVP_MAC_update(ctx, (const unsigned char *)p, pl) == 1 &&
-      EVP_MAC_final(ctx, mac, &out, NP_AGENT_MAC) == 1 && out == NP_AGENT_MAC)
-    rc = 0;
-  EVP_MAC_CTX_free(ctx);
-  EVP_MAC_free(m);
-  cJSON_free(p);
-  return rc;
-}
-
-int np_agent_auth_equal(const char *text,
-                        const unsigned char want[NP_AGENT_MAC]) {
-  unsigned char have[NP_AGENT_MAC];
-  if (text == NULL || np_agent_unhex(text, have, sizeof have) != 0)
-    return 0;
-  int eq = CRYPTO_memcmp(have, want, NP_AGENT_MAC) == 0;
-  OPENSSL_cleanse(have, sizeof have);
-  return eq;
 }
 
 int np_agent_random(unsigned char *b, size_t n) {

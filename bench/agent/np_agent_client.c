@@ -1,6 +1,8 @@
 /*
- * np_agent_client.c - connect, authenticate (both ways), call actions,
- * measure the agent's clock (see np_agent_client.h).
+ * np_agent_client.c - connect, TLS 1.3 over the token's PSK, the hello
+ * that binds the address dialled, call actions, measure the agent's clock
+ * (see np_agent_client.h).  The socket is non-blocking; every SSL call
+ * is driven by poll until its deadline.
  */
 #include "np_agent_client.h"
 
@@ -17,19 +19,34 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
+#include "np_agent_tls.h"
 #include "np_agent_wire.h"
 #include "np_identity.h"
 #include "np_json.h"
 #include "np_time.h"
 
+#define FIRST_MAX 64 /* bytes of the agent's first answer kept (0.2 test) */
+
 struct np_agent_client {
   int fd;                         /* the TCP connection (non-blocking) */
+  struct sockaddr_storage dialled; /* the address connected to         */
   char agent[96];                 /* ADDR:PORT as given                */
   char session[33];               /* the agent's session id            */
   int next_id;                    /* id of the next request            */
+  int broken;                     /* the channel failed: no more calls */
   struct np_agent_schema *schema; /* message schema (owned)            */
+  struct np_agent_tls_ctx *tls;   /* PSK context (owned)               */
+  SSL *ssl;                       /* the TLS session (owned)           */
+  struct np_agent_rx rx;          /* the message coming in             */
+  unsigned char in[16384];        /* decrypted bytes not yet framed    */
+  size_t in_at, in_len;           /* their range in in[]               */
+  unsigned char first[FIRST_MAX]; /* the agent's first raw bytes       */
+  size_t first_len;
+  struct np_agent_channel channel; /* what the channel is              */
 };
 
 int np_agent_hostport(const char *option, const char *text,
@@ -127,107 +144,253 @@ fail:
   return rc;
 }
 
-static int refused(struct np_errbuf *eb, const char *agent) {
-  return np_errbuf_set(eb, NP_EACCES,
-                       "agent %s: the agent refused the session (wrong "
-                       "token, too many failed attempts from here, or a "
-                       "message it does not accept)",
-                       agent);
+/* Keep the first raw bytes the agent sent (to name a 0.2 agent). */
+static long keep_first(BIO *b, int oper, const char *argp, size_t len,
+                       int argi, long argl, int ret, size_t *processed) {
+  (void)len;
+  (void)argi;
+  (void)argl;
+  struct np_agent_client *c = (struct np_agent_client *)BIO_get_callback_arg(b);
+  if (oper == (BIO_CB_READ | BIO_CB_RETURN) && ret > 0 && processed &&
+      c->first_len < FIRST_MAX) {
+    size_t n = *processed;
+    if (n > FIRST_MAX - c->first_len)
+      n = FIRST_MAX - c->first_len;
+    memcpy(c->first + c->first_len, argp, n);
+    c->first_len += n;
+  }
+  return ret;
 }
 
-/* hello -> challenge -> auth -> welcome. */
-static int handshake(struct np_agent_client *c, const struct np_agent_token *tok,
-                     const char *purpose, double deadline,
-                     struct np_errbuf *eb) {
-  unsigned char cn[NP_AGENT_NONCE], sn[NP_AGENT_NONCE], mac[NP_AGENT_MAC];
-  char hex[2 * NP_AGENT_NONCE + 1], client[64];
-  cJSON *hello = np_agent_msg_new(NP_AGENT_HELLO), *in = NULL, *auth = NULL;
+/* Wait until fd is ready for events or the deadline passes. */
+static int wait_fd(int fd, short events, double deadline) {
+  for (;;) {
+    double left = deadline - np_time_mono_s();
+    if (left <= 0)
+      return NP_ETIMEDOUT;
+    struct pollfd p = {.fd = fd, .events = events};
+    int r = poll(&p, 1, (int)(left * 1000.0) + 1);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0)
+      return NP_EIO;
+    if (r > 0)
+      return 0;
+  }
+}
+
+/* After an SSL call returned ret: 0 to call again (it waited for what
+ * OpenSSL asked), or the failure with its phrase in eb (the channel is
+ * then broken). */
+static int tls_step(struct np_agent_client *c, int ret, double deadline,
+                    struct np_errbuf *eb) {
+  int e = SSL_get_error(c->ssl, ret), rc;
+  if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+    rc = wait_fd(c->fd, e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT,
+                 deadline);
+    if (rc == 0)
+      return 0;
+    c->broken = 1;
+    return np_errbuf_set(eb, rc, "%s", rc == NP_ETIMEDOUT
+                                           ? "no answer in time"
+                                           : "poll failed");
+  }
+  char why[300];
+  np_agent_tls_error(c->ssl, ret, why, sizeof why);
+  c->broken = 1;
+  return np_errbuf_set(eb, NP_EIO, "%s", why);
+}
+
+static int send_msg(struct np_agent_client *c, const cJSON *msg,
+                    double deadline, struct np_errbuf *eb) {
+  unsigned char *buf = NULL;
+  size_t len = 0, off = 0;
+  int rc = np_agent_msg_encode(msg, &buf, &len, eb);
+  while (rc == 0 && off < len) {
+    int n = SSL_write(c->ssl, buf + off, (int)(len - off));
+    if (n > 0)
+      off += (size_t)n;
+    else
+      rc = tls_step(c, n, deadline, eb);
+  }
+  free(buf);
+  return rc;
+}
+
+/* The next message, parsed and validated. */
+static int recv_msg(struct np_agent_client *c, double deadline, cJSON **out,
+                    enum np_agent_type *type, struct np_errbuf *eb) {
+  for (;;) {
+    while (c->in_at < c->in_len) {
+      size_t used = 0;
+      int r = np_agent_rx_feed(&c->rx, c->in + c->in_at,
+                               c->in_len - c->in_at, &used);
+      c->in_at += used;
+      if (r == NP_ETOOBIG) {
+        c->broken = 1;
+        return np_errbuf_set(eb, r, "the agent announced a message outside "
+                             "1..%u bytes", NP_AGENT_MSG_MAX);
+      }
+      if (r == 1) {
+        int rc = np_agent_msg_parse(c->schema, c->rx.body, c->rx.len, out,
+                                    type, eb);
+        np_agent_rx_reset(&c->rx);
+        if (rc)
+          c->broken = 1;
+        return rc;
+      }
+    }
+    c->in_at = c->in_len = 0;
+    int n = SSL_read(c->ssl, c->in, (int)sizeof c->in);
+    if (n > 0) {
+      c->in_len = (size_t)n;
+      continue;
+    }
+    int rc = tls_step(c, n, deadline, eb);
+    if (rc)
+      return rc;
+  }
+}
+
+/* The TLS handshake; a 0.2 agent (plaintext netproof/agent/1 refusal) is
+ * named as such. */
+static int tls_connect(struct np_agent_client *c, double deadline,
+                       struct np_errbuf *eb) {
+  BIO *b = SSL_get_rbio(c->ssl);
+  BIO_set_callback_arg(b, (char *)c);
+  BIO_set_callback_ex(b, keep_first);
+  int rc = 0;
+  for (;;) {
+    int r = SSL_connect(c->ssl);
+    if (r == 1)
+      break;
+    if ((rc = tls_step(c, r, deadline, eb)) != 0)
+      break;
+  }
+  BIO_set_callback_ex(b, NULL);
+  if (rc) {
+    /* the rest of a 0.2 refusal is still in the socket */
+    while (c->first_len > 0 && c->first[0] == 0 && c->first_len < FIRST_MAX) {
+      ssize_t n = recv(c->fd, c->first + c->first_len,
+                       FIRST_MAX - c->first_len, MSG_DONTWAIT);
+      if (n <= 0)
+        break;
+      c->first_len += (size_t)n;
+    }
+    if (np_agent_is_v1(c->first, c->first_len))
+      return np_errbuf_set(eb, NP_EUNSUPPORTED,
+                           "agent %s speaks %s (netproof 0.2); this client "
+                           "speaks %s: run the same netproof version at "
+                           "both ends",
+                           c->agent, NP_AGENT_TAG_V1, NP_AGENT_TAG);
+    struct np_errbuf inner = *eb;
+    return np_errbuf_set(eb, rc == NP_ETIMEDOUT ? rc : NP_EACCES,
+                         "agent %s: TLS handshake: %s (the agent refuses a "
+                         "client without its token, and an address with too "
+                         "many failed attempts)",
+                         c->agent, inner.msg);
+  }
+  if (np_agent_tls_check(c->ssl) != 0)
+    return np_errbuf_set(eb, NP_EACCES,
+                         "agent %s: TLS handshake without the token's PSK "
+                         "(whatever listens there does not hold it)",
+                         c->agent);
+  const SSL_CIPHER *ci = SSL_get_current_cipher(c->ssl);
+  snprintf(c->channel.protocol, sizeof c->channel.protocol, "%s",
+           NP_AGENT_TAG);
+  snprintf(c->channel.cipher, sizeof c->channel.cipher, "%s",
+           ci ? SSL_CIPHER_get_name(ci) : "?");
+  snprintf(c->channel.key_id, sizeof c->channel.key_id, "%s",
+           np_agent_tls_keyid(c->tls));
+  return 0;
+}
+
+static int same_addr(const struct sockaddr_storage *a,
+                     const struct sockaddr_storage *b) {
+  if (a->ss_family != b->ss_family)
+    return 0;
+  if (a->ss_family == AF_INET) {
+    const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+    return x->sin_addr.s_addr == y->sin_addr.s_addr &&
+           x->sin_port == y->sin_port;
+  }
+  const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+  return memcmp(&x->sin6_addr, &y->sin6_addr, 16) == 0 &&
+         x->sin6_port == y->sin6_port;
+}
+
+/* hello (the address dialled) -> welcome (the address reached). */
+static int handshake(struct np_agent_client *c, const char *purpose,
+                     double deadline, struct np_errbuf *eb) {
+  char client[64];
+  cJSON *hello = np_agent_msg_new(NP_AGENT_HELLO), *in = NULL;
   enum np_agent_type t;
   int rc = NP_ENOMEM;
   if (hello == NULL)
     goto cleanup_msgs;
-  if (np_agent_random(cn, sizeof cn) != 0) {
-    rc = np_errbuf_set(eb, NP_ECRYPTO, "random nonce: OpenSSL failed");
-    goto cleanup_msgs;
-  }
-  np_agent_hex(cn, sizeof cn, hex);
   snprintf(client, sizeof client, "netproof-bench %s", NP_VERSION);
-  cJSON_AddNumberToObject(hello, "version", 1);
-  cJSON_AddStringToObject(hello, "client_nonce", hex);
+  cJSON_AddNumberToObject(hello, "version", 2);
   cJSON *params = cJSON_AddObjectToObject(hello, "params");
   if (!params || !cJSON_AddStringToObject(params, "client", client) ||
       !cJSON_AddStringToObject(params, "agent", c->agent) ||
       !cJSON_AddStringToObject(params, "purpose", purpose))
     goto cleanup_msgs;
-  if ((rc = np_agent_send(c->fd, hello, deadline, eb)) != 0 ||
-      (rc = np_agent_recv(c->fd, c->schema, deadline, &in, &t, eb)) != 0) {
-    if (rc == NP_EIO || rc == NP_ETIMEDOUT)
-      np_errbuf_set(eb, rc, "agent %s: handshake: %s", c->agent,
-                    rc == NP_EIO ? "the connection was closed"
-                                 : "no answer in time");
+  if ((rc = send_msg(c, hello, deadline, eb)) != 0 ||
+      (rc = recv_msg(c, deadline, &in, &t, eb)) != 0) {
+    struct np_errbuf inner = *eb;
+    np_errbuf_set(eb, rc, "agent %s: hello: %s", c->agent, inner.msg);
     goto cleanup_msgs;
   }
   if (t == NP_AGENT_REFUSED) {
-    rc = refused(eb, c->agent);
-    goto cleanup_msgs;
-  }
-  if (t != NP_AGENT_CHALLENGE ||
-      np_agent_unhex(np_json_get_string(in, "server_nonce", ""), sn,
-                     sizeof sn) != 0) {
-    rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: handshake: expected a "
-                       "challenge, got a %s", c->agent, np_agent_type_name(t));
-    goto cleanup_msgs;
-  }
-  if ((rc = np_agent_auth_mac(tok, NP_AGENT_SIDE_CLIENT, sn, cn, params,
-                              mac)) != 0) {
-    np_errbuf_set(eb, rc, "HMAC-SHA256: OpenSSL failed");
-    goto cleanup_msgs;
-  }
-  char mhex[2 * NP_AGENT_MAC + 1];
-  np_agent_hex(mac, sizeof mac, mhex);
-  rc = NP_ENOMEM;
-  if ((auth = np_agent_msg_new(NP_AGENT_AUTH)) == NULL ||
-      !cJSON_AddStringToObject(auth, "mac", mhex))
-    goto cleanup_msgs;
-  OPENSSL_cleanse(mhex, sizeof mhex);
-  cJSON_Delete(in);
-  in = NULL;
-  if ((rc = np_agent_send(c->fd, auth, deadline, eb)) != 0 ||
-      (rc = np_agent_recv(c->fd, c->schema, deadline, &in, &t, eb)) != 0) {
-    if (rc == NP_EIO || rc == NP_ETIMEDOUT)
-      np_errbuf_set(eb, rc, "agent %s: handshake: %s", c->agent,
-                    rc == NP_EIO ? "the connection was closed"
-                                 : "no answer in time");
-    goto cleanup_msgs;
-  }
-  if (t == NP_AGENT_REFUSED) {
-    rc = refused(eb, c->agent);
+    rc = np_errbuf_set(eb, NP_EACCES, "agent %s: the agent refused the "
+                       "session: %s", c->agent,
+                       np_json_get_string(in, "reason", "no reason given"));
     goto cleanup_msgs;
   }
   if (t != NP_AGENT_WELCOME) {
-    rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: handshake: expected a "
-                       "welcome, got a %s", c->agent, np_agent_type_name(t));
+    rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: hello: expected a welcome, "
+                       "got a %s", c->agent, np_agent_type_name(t));
     goto cleanup_msgs;
   }
-  if ((rc = np_agent_auth_mac(tok, NP_AGENT_SIDE_AGENT, sn, cn, params,
-                              mac)) != 0) {
-    np_errbuf_set(eb, rc, "HMAC-SHA256: OpenSSL failed");
-    goto cleanup_msgs;
-  }
-  if (!np_agent_auth_equal(np_json_get_string(in, "mac", ""), mac)) {
+  struct sockaddr_storage reached;
+  socklen_t rl;
+  struct np_errbuf pe;
+  const char *where = np_json_get_string(in, "agent", "");
+  if (np_agent_hostport("welcome.agent", where, &reached, &rl, &pe) != 0 ||
+      !same_addr(&reached, &c->dialled)) {
     rc = np_errbuf_set(eb, NP_EACCES,
-                       "agent %s: the agent's proof does not match the token "
-                       "(whatever listens there does not hold it)",
-                       c->agent);
+                       "agent %s: the session reached the agent at %s, not "
+                       "at the address dialled (something in between relays "
+                       "the connection)",
+                       c->agent, where);
+    goto cleanup_msgs;
+  }
+  /* its listening address: the one reached, or a wildcard on that port */
+  struct sockaddr_storage lis;
+  const char *ltext = np_json_get_string(in, "listening", "");
+  int wild = 0;
+  if (np_agent_hostport("welcome.listening", ltext, &lis, &rl, &pe) == 0 &&
+      lis.ss_family == reached.ss_family) {
+    static const unsigned char zero[16];
+    wild = lis.ss_family == AF_INET
+               ? ((struct sockaddr_in *)&lis)->sin_addr.s_addr == 0
+               : memcmp(&((struct sockaddr_in6 *)&lis)->sin6_addr, zero,
+                        16) == 0;
+  }
+  if (!same_addr(&lis, &reached) &&
+      !(wild && ((struct sockaddr_in *)&lis)->sin_port ==
+                    ((struct sockaddr_in *)&reached)->sin_port)) {
+    rc = np_errbuf_set(eb, NP_EACCES,
+                       "agent %s: the agent listens on %s, which is not the "
+                       "address reached",
+                       c->agent, ltext);
     goto cleanup_msgs;
   }
   snprintf(c->session, sizeof c->session, "%s",
            np_json_get_string(in, "session", ""));
   rc = 0;
 cleanup_msgs:
-  OPENSSL_cleanse(mac, sizeof mac);
   cJSON_Delete(hello);
-  cJSON_Delete(auth);
   cJSON_Delete(in);
   return rc;
 }
@@ -245,11 +408,25 @@ int np_agent_client_open(const char *agent, const struct np_agent_token *tok,
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   c->fd = -1;
   c->next_id = 1;
+  c->dialled = ss;
   snprintf(c->agent, sizeof c->agent, "%s", agent);
   double deadline = np_time_mono_s() + timeout;
   if ((rc = np_agent_schema_new(&c->schema, eb)) != 0 ||
-      (rc = dial(&ss, len, deadline, &c->fd, eb, c->agent)) != 0 ||
-      (rc = handshake(c, tok, purpose, deadline, eb)) != 0) {
+      (rc = np_agent_rx_init(&c->rx)) != 0 ||
+      (rc = np_agent_tls_ctx_new(NP_AGENT_TLS_CLIENT, tok, &c->tls, eb)) !=
+          0 ||
+      (rc = dial(&ss, len, deadline, &c->fd, eb, c->agent)) != 0) {
+    if (rc == NP_ENOMEM)
+      np_errbuf_set(eb, rc, "out of memory");
+    np_agent_client_close(c);
+    return rc;
+  }
+  if ((c->ssl = np_agent_tls_new(c->tls, c->fd, NULL)) == NULL) {
+    np_agent_client_close(c);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  if ((rc = tls_connect(c, deadline, eb)) != 0 ||
+      (rc = handshake(c, purpose, deadline, eb)) != 0) {
     np_agent_client_close(c);
     return rc;
   }
@@ -280,19 +457,29 @@ int np_agent_client_call(struct np_agent_client *c, const char *action,
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   }
   cJSON_AddItemToObject(req, "args", args);
+  if (c->broken) {
+    cJSON_Delete(req);
+    return np_errbuf_set(eb, NP_EIO, "agent %s: %s: the channel already "
+                         "failed", c->agent, action);
+  }
   double deadline = np_time_mono_s() + timeout;
-  rc = np_agent_send(c->fd, req, deadline, eb);
+  rc = send_msg(c, req, deadline, eb);
   cJSON_Delete(req);
   if (rc == 0)
-    rc = np_agent_recv(c->fd, c->schema, deadline, &in, &t, eb);
+    rc = recv_msg(c, deadline, &in, &t, eb);
   if (rc != 0) {
     struct np_errbuf inner = *eb;
+    c->broken = 1;
     return np_errbuf_set(eb, rc == NP_ETIMEDOUT ? rc : NP_EIO,
                          "agent %s: %s: %s", c->agent, action, inner.msg);
   }
   if (t == NP_AGENT_REFUSED) {
+    rc = np_errbuf_set(eb, NP_EACCES, "agent %s: %s: the agent ended the "
+                       "session: %s", c->agent, action,
+                       np_json_get_string(in, "reason", "no reason given"));
     cJSON_Delete(in);
-    return refused(eb, c->agent);
+    c->broken = 1;
+    return rc;
   }
   if (t != NP_AGENT_RESPONSE ||
       np_json_get_number(in, "id", -1) != (double)id) {
@@ -319,6 +506,22 @@ const char *np_agent_client_session(const struct np_agent_client *c) {
 
 const char *np_agent_client_agent(const struct np_agent_client *c) {
   return c->agent;
+}
+
+const struct np_agent_channel *
+np_agent_client_channel(const struct np_agent_client *c) {
+  return &c->channel;
+}
+
+cJSON *np_agent_channel_json(const struct np_agent_channel *ch) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL || !cJSON_AddStringToObject(o, "protocol", ch->protocol) ||
+      !cJSON_AddStringToObject(o, "cipher", ch->cipher) ||
+      !cJSON_AddStringToObject(o, "key_id", ch->key_id)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
 }
 
 static int64_t realtime_ns(void) {
@@ -376,8 +579,17 @@ cJSON *np_agent_clock_json(const struct np_agent_clock *k) {
 void np_agent_client_close(struct np_agent_client *c) {
   if (c == NULL)
     return;
+  if (c->ssl) {
+    if (!c->broken)
+      SSL_shutdown(c->ssl); /* close_notify, not waited for */
+    SSL_free(c->ssl);
+  }
+  ERR_clear_error();
   if (c->fd >= 0)
     close(c->fd);
+  np_agent_tls_ctx_free(c->tls);
+  np_agent_rx_free(&c->rx);
   np_agent_schema_free(c->schema);
+  OPENSSL_cleanse(c->in, sizeof c->in);
   free(c);
 }

@@ -1,16 +1,19 @@
 /*
  * np_agent_client.h - the client end of the control channel: connect to a
- * `netproof-bench agent`, prove the token and check the agent's proof,
- * then call actions one at a time.  Used by `udp --agent`
- * (np_agent_udp.h) and by the tests.
+ * `netproof-bench agent`, TLS 1.3 over the token's PSK (np_agent_tls.h),
+ * a hello naming the address dialled and a welcome naming the address
+ * reached (they must agree), then call actions one at a time.  Used by
+ * `udp --agent` (np_agent_udp.h) and by the tests.
  *
  * Every call has a deadline; nothing blocks unbounded.  An agent that
- * refuses (wrong token, locked out, bad message) answers with the one
- * fixed refusal, reported as NP_EACCES "the agent refused the session";
- * an agent whose own proof does not match is NP_EACCES too (someone else
- * is listening there).  Errors of an action come back with the agent's
- * code (NP_EUSAGE for a config outside its allowlist, ...) and its one
- * line in eb, prefixed "agent HOST:PORT: ".
+ * refuses the handshake (another token, locked out) or does not hold the
+ * PSK is NP_EACCES; a 0.2 agent (netproof/agent/1) is NP_EUNSUPPORTED naming
+ * both versions.  Once the channel fails - a TLS record that does not
+ * authenticate (altered, replayed, reordered, dropped), a message that
+ * does not validate, a deadline - the client is broken: every later call
+ * fails at once, so nothing after a forged byte is used.  Errors of an
+ * action come back with the agent's code (NP_EUSAGE for a config outside
+ * its allowlist, ...) and its one line in eb, prefixed "agent HOST:PORT: ".
  *
  * Ownership: np_agent_client_open returns a client the caller closes with
  * np_agent_client_close (which ends the session: the agent stops every
@@ -55,6 +58,19 @@ const char *np_agent_client_session(const struct np_agent_client *c);
 
 /* The agent's address as given to open. */
 const char *np_agent_client_agent(const struct np_agent_client *c);
+
+/* What the channel is, for the record (far.agent). */
+struct np_agent_channel {
+  char protocol[24]; /* "netproof/agent/2"                  */
+  char cipher[48];   /* the TLS 1.3 suite, e.g. TLS_AES_128_GCM_SHA256 */
+  char key_id[17];   /* the token's key id (np_agent_tls.h) */
+};
+
+const struct np_agent_channel *
+np_agent_client_channel(const struct np_agent_client *c);
+
+/* {"protocol", "cipher", "key_id"}; NULL on no memory. */
+cJSON *np_agent_channel_json(const struct np_agent_channel *ch);
 
 /* The offset of the agent's clock, by the "time" action: of n samples
  * (t0 = our CLOCK_REALTIME before the request, a = the agent's in its

@@ -14,38 +14,49 @@
 
 #include <cjson/cJSON.h>
 
+#include <openssl/ssl.h>
+
 #include "np_agent.h"
 #include "np_agent_auth.h"
+#include "np_agent_tls.h"
 #include "np_agent_wire.h"
 #include "np_err.h"
 
 #define NP_AGENT_CONNS_MAX 64     /* --max-connections' ceiling          */
+#define NP_AGENT_PENDING_MAX 64   /* --max-pending's ceiling             */
+#define NP_AGENT_SLOTS (NP_AGENT_CONNS_MAX + NP_AGENT_PENDING_MAX)
 #define NP_AGENT_SERVICES_MAX 64  /* --max-services' ceiling             */
-#define NP_AGENT_FAIL_SLOTS 64    /* peers whose failures are remembered */
+#define NP_AGENT_FAIL_SLOTS 256   /* peers whose failures are remembered */
 #define NP_AGENT_TAIL 4096        /* bytes of a service's output kept    */
 #define NP_AGENT_ARGS_MAX 120     /* argv entries of a service           */
 
 enum np_agent_conn_state {
-  NP_AGENT_CONN_FREE,  /* slot unused                          */
-  NP_AGENT_CONN_HELLO, /* accepted, waiting for the hello      */
-  NP_AGENT_CONN_AUTH,  /* challenge sent, waiting for the auth */
-  NP_AGENT_CONN_READY  /* authenticated: requests              */
+  NP_AGENT_CONN_FREE,  /* slot unused                                  */
+  NP_AGENT_CONN_TLS,   /* accepted, TLS handshake (unauthenticated)    */
+  NP_AGENT_CONN_HELLO, /* TLS over the PSK done, waiting for the hello */
+  NP_AGENT_CONN_READY  /* welcomed: requests                           */
 };
 
 struct np_agent_conn {
   enum np_agent_conn_state state;
-  int fd;                                      /* the TCP connection      */
-  struct sockaddr_storage peer;                /* who                     */
-  char peer_text[80];                          /* "ADDR:PORT"             */
-  struct np_agent_rx rx;                       /* the message coming in   */
-  double handshake_deadline;                   /* accept + handshake s    */
-  double message_started;                      /* first byte of the current
-                                                  message (mono s), or 0  */
-  unsigned char server_nonce[NP_AGENT_NONCE];  /* this connection's       */
-  unsigned char client_nonce[NP_AGENT_NONCE];  /* from the hello          */
-  cJSON *params;                               /* hello's params (owned)  */
-  char session[33];                            /* id once authenticated   */
-  uint32_t messages;                           /* received this session   */
+  int fd;                        /* the TCP connection (non-blocking)      */
+  SSL *ssl;                      /* its TLS session (owned)                */
+  struct sockaddr_storage peer;  /* who                                    */
+  struct sockaddr_storage local; /* the address the connection reached     */
+  char peer_text[80];            /* "ADDR:PORT"                            */
+  char peer_keyid[NP_AGENT_KEYID_HEX + 1]; /* the key id its PSK named    */
+  struct np_agent_rx rx;         /* the message coming in                  */
+  double accepted;               /* mono s                                 */
+  double handshake_deadline;     /* accept + --handshake-seconds           */
+  double message_started;        /* first byte of the current message
+                                    (mono s), or 0                          */
+  double last_active;            /* last message in or bytes taken out     */
+  short want;                    /* poll events TLS waits for, besides IN  */
+  int tls_begun;                 /* its first bytes were a TLS record      */
+  unsigned char *out;            /* responses not yet written (owned)      */
+  size_t out_at, out_len, out_cap; /* written, queued, allocated bytes     */
+  char session[33];              /* id once welcomed                       */
+  uint32_t messages;             /* received this session                  */
 };
 
 enum np_agent_kind { NP_AGENT_SERVE, NP_AGENT_RELAY };
@@ -74,17 +85,20 @@ struct np_agent_service {
   cJSON *argv;                  /* the command it runs (owned)             */
 };
 
-/* Peers whose attempts failed. */
+/* Peers whose attempts failed (np_agent_guard.c). */
 struct np_agent_failure {
   int used;                    /* slot in use                              */
   struct sockaddr_storage who; /* address (port ignored)                   */
   uint32_t count;              /* failures since first                     */
   double first, last;          /* mono s                                   */
+  double locked;               /* when count reached --max-failures, or 0  */
 };
 
 struct np_agent {
   const struct np_agent_config *cfg;
   struct np_agent_token token;     /* the secret (wiped at the end)        */
+  struct np_agent_tls_ctx *tls;    /* the PSK's TLS context                */
+  uint64_t refusals;               /* every connection refused or cut      */
   struct np_agent_schema *schema;  /* message schema                       */
   int lfd;                         /* listening socket                     */
   int sigfd;                       /* SIGINT/SIGTERM/SIGCHLD                */
@@ -95,7 +109,7 @@ struct np_agent {
   int stop_signal;                 /* SIGINT/SIGTERM that ended it, or 0   */
   char folder[4096];               /* private folder of service records    */
   unsigned next_service;           /* number of the next service id        */
-  struct np_agent_conn conns[NP_AGENT_CONNS_MAX];
+  struct np_agent_conn conns[NP_AGENT_SLOTS];
   struct np_agent_service services[NP_AGENT_SERVICES_MAX];
   struct np_agent_failure failures[NP_AGENT_FAIL_SLOTS];
 };
@@ -108,6 +122,56 @@ void np_agent_log(const struct np_agent *a, const char *fmt, ...)
 
 /* Seconds left of the agent's bound. */
 double np_agent_remaining(const struct np_agent *a);
+
+/* ---- one connection's I/O (np_agent_conn.c) ---- */
+
+/* "ADDR:PORT" or "[ADDR]:PORT" of ss into buf. */
+void np_agent_addr_text(const struct sockaddr_storage *ss, char *buf,
+                        size_t len);
+
+/* Close c (stopping a welcomed session's services) and free its slot. */
+void np_agent_conn_close(struct np_agent *a, struct np_agent_conn *c);
+
+/* Write what is queued, without blocking: 0 (all written, or the socket
+ * is full and c->want says when to go on), or NP_EIO with the TLS
+ * failure's phrase in why. */
+int np_agent_conn_flush(struct np_agent_conn *c, char *why, size_t wl);
+
+/* Queue msg for the peer.  NP_ENOSPC when the session's unwritten output
+ * would pass --max-output-bytes (the peer does not read), NP_ENOMEM. */
+int np_agent_conn_queue(struct np_agent *a, struct np_agent_conn *c,
+                        const cJSON *m);
+
+/* Refuse c for why and close it: counted; before the welcome a failed
+ * attempt of its address; a peer past TLS (it holds the token) gets a
+ * refused message with the reason, one before it nothing. */
+void np_agent_conn_refuse(struct np_agent *a, struct np_agent_conn *c,
+                          const char *why);
+
+/* ---- failed attempts (np_agent_guard.c) ---- */
+
+/* Note a failed attempt of who (its port ignored): its count since the
+ * window began, or 0 when the table is full of locked-out addresses (a
+ * lockout is never evicted; among unlocked entries the least recently
+ * failed makes room). */
+uint32_t np_agent_guard_fail(struct np_agent *a,
+                             const struct sockaddr_storage *who);
+
+/* 1 while who is locked out (--max-failures within --lockout-seconds;
+ * locked for --lockout-seconds from the failure that locked it). */
+int np_agent_guard_locked(struct np_agent *a,
+                          const struct sockaddr_storage *who);
+
+/* Forget who's failures (it authenticated). */
+void np_agent_guard_clear(struct np_agent *a,
+                          const struct sockaddr_storage *who);
+
+/* 1 when a and b are the same host (ports ignored). */
+int np_agent_same_host(const struct sockaddr_storage *a,
+                       const struct sockaddr_storage *b);
+
+/* 1 while a service of session runs (not yet exited). */
+int np_agent_service_busy(const struct np_agent *a, const char *session);
 
 /* Handle one validated request of an authenticated connection: the
  * response message (new tree; never NULL unless out of memory). */
@@ -162,11 +226,13 @@ struct np_agent_targets {
  * output options (the agent sets them), --listen on one of this host's
  * addresses with port 0 or >= 1024, the lifetime within remaining, and a
  * relay's --forward to a port >= 1024 of to->peer or to exactly one of
- * to->own, --tcp-passthrough only to one of to->own.  *argv (new array
+ * to->own, --tcp-passthrough only to one of to->own, and a relay's
+ * worst-case memory - max-routes x (queue capacity + 2 x socket buffer) -
+ * within max_memory (--max-service-memory-bytes).  *argv (new array
  * of strings, without the agent-set options), *listen (the --listen
  * value).  NP_EUSAGE with "options/NAME: reason" in eb. */
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
-                   double lifetime, double remaining,
+                   double lifetime, double remaining, uint64_t max_memory,
                    const struct np_agent_targets *to, cJSON **argv,
                    const char **listen, struct np_errbuf *eb);
 

@@ -45,8 +45,18 @@ static const struct np_bench_opt agent_opts[] = {
      NP_BENCH_AT(CFG, max_seconds)},
     {.name = "max-connections", .type = NP_BENCH_OPT_UINT, .umin = 1,
      .umax = 64, .dflt = "4",
-     .help = "connections at once (more are refused)",
+     .help = "authenticated sessions at once (more are refused)",
      NP_BENCH_AT(CFG, max_connections)},
+    {.name = "max-pending", .type = NP_BENCH_OPT_UINT, .umin = 1,
+     .umax = 64, .dflt = "16",
+     .help = "unauthenticated connections at once (a new one closes the "
+             "oldest)",
+     NP_BENCH_AT(CFG, max_pending)},
+    {.name = "max-pending-per-address", .type = NP_BENCH_OPT_UINT,
+     .umin = 1, .umax = 64, .dflt = "4",
+     .help = "unauthenticated connections from one address at once (more "
+             "are refused, each a failed attempt)",
+     NP_BENCH_AT(CFG, max_pending_per_address)},
     {.name = "max-messages", .type = NP_BENCH_OPT_UINT, .umin = 4,
      .umax = 1000000, .dflt = "10000",
      .help = "messages per session (the session ends at the limit)",
@@ -55,8 +65,8 @@ static const struct np_bench_opt agent_opts[] = {
      .umax = 64, .dflt = "4", .help = "services running at once",
      NP_BENCH_AT(CFG, max_services)},
     {.name = "handshake-seconds", .type = NP_BENCH_OPT_NUM, .min = 0.05,
-     .max = 60, .unit = "s", .dflt = "5",
-     .help = "from accepting a connection to its authentication",
+     .max = 60, .unit = "s", .dflt = "2",
+     .help = "from accepting a connection to its welcome (TLS and hello)",
      NP_BENCH_AT(CFG, handshake_seconds)},
     {.name = "message-seconds", .type = NP_BENCH_OPT_NUM, .min = 0.05,
      .max = 600, .unit = "s", .dflt = "10",
@@ -72,6 +82,23 @@ static const struct np_bench_opt agent_opts[] = {
      .help = "how long failures are remembered and a locked-out address "
              "refused",
      NP_BENCH_AT(CFG, lockout_seconds)},
+    {.name = "session-idle-seconds", .type = NP_BENCH_OPT_NUM, .min = 0.1,
+     .max = 86400, .unit = "s", .dflt = "60",
+     .help = "a session with no message this long while none of its "
+             "services runs is ended (its services stopped)",
+     NP_BENCH_AT(CFG, session_idle_seconds)},
+    {.name = "max-output-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 65540,
+     .umax = 1ull << 26, .dflt = "262144", .metavar = "B",
+     .help = "responses queued for one session (a peer that does not read "
+             "is ended when they fill it)",
+     NP_BENCH_AT(CFG, max_output_bytes)},
+    {.name = "max-service-memory-bytes", .type = NP_BENCH_OPT_SIZE,
+     .umin = 1ull << 20, .umax = 1ull << 40, .dflt = "1073741824",
+     .metavar = "B",
+     .help = "the most one service may hold: a relay's max-routes x "
+             "(queue capacity + 2 x socket buffer); the default fits a "
+             "default relay",
+     NP_BENCH_AT(CFG, max_service_memory_bytes)},
     {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
      .help = "no log lines on stderr", NP_BENCH_AT(CFG, quiet)},
     {.name = "help", .type = NP_BENCH_OPT_FLAG, .help = "this text",
@@ -103,12 +130,12 @@ const struct np_bench_optset np_agent_optset = {
     .command = "agent",
     .summary =
         "The far end of a cross-host run: an authenticated control channel "
-        "(TCP,\nlength-prefixed JSON, challenge-response over a shared "
-        "token) through which\nudp --agent starts an echo server (serve) "
-        "or a relay here, reads this host's\nkernel counters and the "
-        "services' records.  Only an allowlist of actions;\nno command is "
-        "run, no file a peer names is opened.  Stops at --max-seconds\nor "
-        "on SIGINT/SIGTERM (its normal ends: exit 0).\n",
+        "(TCP,\nTLS 1.3 with a pre-shared key derived from a shared token, "
+        "length-prefixed\nJSON inside) through which udp --agent starts an "
+        "echo server (serve) or\na relay here, reads this host's kernel "
+        "counters and the services' records.\nOnly an allowlist of actions; "
+        "no command is run, no file a peer names is\nopened.  Stops at "
+        "--max-seconds or on SIGINT/SIGTERM (its normal ends: exit 0).\n",
     .doc = "docs/agent.md",
     .exits = "exit: 0 ended (--max-seconds, SIGINT or SIGTERM), 2 usage or a "
              "refused token\n"

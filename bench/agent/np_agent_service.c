@@ -240,7 +240,8 @@ int np_agent_service_start(struct np_agent *a, const char *session,
   }
   int rc = np_agent_allow(kind,
                           cJSON_GetObjectItemCaseSensitive(args, "options"),
-                          lifetime, np_agent_remaining(a), &to, &argv,
+                          lifetime, np_agent_remaining(a),
+                          a->cfg->max_service_memory_bytes, &to, &argv,
                           &listen, eb);
   if (rc)
     return rc;
@@ -389,4 +390,13 @@ void np_agent_service_stop_session(struct np_agent *a, const char *session) {
                    s->session, s->id);
     np_agent_service_release(a, s);
   }
+}
+
+int np_agent_service_busy(const struct np_agent *a, const char *session) {
+  for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
+    const struct np_agent_service *s = &a->services[i];
+    if (s->used && !s->exited && strcmp(s->session, session) == 0)
+      return 1;
+  }
+  return 0;
 }

@@ -380,7 +380,9 @@ static void legs_of(const struct np_agent_udp *au,
   l->received = (int64_t)(w->received + m->received);
   l->unmatched_warmup = (int64_t)(w->duplicates + w->stale);
   l->unmatched_measure = (int64_t)(m->duplicates + m->stale);
-  l->arrived = l->received + l->unmatched_warmup + l->unmatched_measure;
+  /* late replies (to messages the client gave up on) arrived too */
+  l->arrived = l->received + l->unmatched_warmup + l->unmatched_measure +
+               (int64_t)(w->late + m->late);
   for (uint32_t i = 0; i < res->nsocks; i++)
     if (res->socks[i].role == NP_UDP_ROLE_CLIENT)
       l->near_socket_drops += (int64_t)res->socks[i].drops_after;
@@ -538,7 +540,12 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON *f = cJSON_CreateObject(), *x;
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  cJSON_AddStringToObject(f, "agent", au->cfg->agent);
+  cJSON *ch = np_agent_channel_json(np_agent_client_channel(au->client));
+  if (ch && !cJSON_AddStringToObject(ch, "address", au->cfg->agent)) {
+    cJSON_Delete(ch);
+    ch = NULL;
+  }
+  cJSON_AddItemToObject(f, "agent", ch);
   cJSON_AddStringToObject(f, "session", np_agent_client_session(au->client));
   cJSON_AddItemToObject(f, "tool", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
                                                        au->identify, "tool"),

@@ -22,8 +22,8 @@
 #include "np_schema.h"
 #include "np_time.h"
 
-static const char *const type_names[] = {
-    "hello", "challenge", "auth", "welcome", "refused", "request", "response"};
+static const char *const type_names[] = {"hello", "welcome", "refused",
+                                         "request", "response"};
 
 const char *np_agent_type_name(enum np_agent_type t) {
   return (unsigned)t < sizeof type_names / sizeof type_names[0]
@@ -39,7 +39,7 @@ int np_agent_schema_new(struct np_agent_schema **out, struct np_errbuf *eb) {
   struct np_agent_schema *s = calloc(1, sizeof *s);
   if (s == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  int rc = np_schema_builtin(NP_AGENT_TAG, &s->compiled, eb);
+  int rc = np_schema_builtin("agent", &s->compiled, eb);
   if (rc != 0) {
     free(s);
     return rc;
@@ -220,12 +220,19 @@ cJSON *np_agent_msg_new(enum np_agent_type t) {
 }
 
 /* {"schema":"netproof/agent/1","type":"refused"}: 46 bytes. */
-static const unsigned char refusal[] =
+static const unsigned char refusal_v1[] =
     "\0\0\0\x2e{\"schema\":\"netproof/agent/1\",\"type\":\"refused\"}";
 
-const unsigned char *np_agent_refusal(size_t *len) {
-  *len = sizeof refusal - 1;
-  return refusal;
+const unsigned char *np_agent_refusal_v1(size_t *len) {
+  *len = sizeof refusal_v1 - 1;
+  return refusal_v1;
+}
+
+int np_agent_is_v1(const unsigned char *b, size_t n) {
+  static const char head[] = "{\"schema\":\"netproof/agent/1\"";
+  size_t hl = sizeof head - 1;
+  return n >= NP_AGENT_HDR + hl && b[0] == 0 &&
+         np_agent_hdr_len(b) >= hl && memcmp(b + NP_AGENT_HDR, head, hl) == 0;
 }
 
 uint32_t np_agent_hdr_len(const unsigned char h[NP_AGENT_HDR]) {
@@ -253,37 +260,37 @@ void np_agent_rx_reset(struct np_agent_rx *rx) {
   rx->have = 0;
 }
 
-int np_agent_rx_step(struct np_agent_rx *rx, int fd) {
-  for (;;) {
-    unsigned char *dst;
-    size_t want;
+int np_agent_rx_started(const struct np_agent_rx *rx) {
+  return rx->hdr_have > 0;
+}
+
+int np_agent_rx_feed(struct np_agent_rx *rx, const unsigned char *p,
+                     size_t n, size_t *used) {
+  size_t u = 0;
+  while (u < n) {
     if (rx->hdr_have < NP_AGENT_HDR) {
-      dst = rx->hdr + rx->hdr_have;
-      want = NP_AGENT_HDR - rx->hdr_have;
-    } else {
-      dst = (unsigned char *)rx->body + rx->have;
-      want = rx->len - rx->have;
-    }
-    ssize_t n = recv(fd, dst, want, 0);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-      return 0;
-    if (n <= 0)
-      return NP_EIO;
-    if (rx->hdr_have < NP_AGENT_HDR) {
-      rx->hdr_have += (size_t)n;
+      rx->hdr[rx->hdr_have++] = p[u++];
       if (rx->hdr_have == NP_AGENT_HDR &&
-          (rx->len = np_agent_hdr_len(rx->hdr)) == 0)
+          (rx->len = np_agent_hdr_len(rx->hdr)) == 0) {
+        *used = u;
         return NP_ETOOBIG;
+      }
       continue;
     }
-    rx->have += (size_t)n;
+    size_t take = rx->len - rx->have;
+    if (take > n - u)
+      take = n - u;
+    memcpy(rx->body + rx->have, p + u, take);
+    rx->have += take;
+    u += take;
     if (rx->have == rx->len) {
       rx->body[rx->len] = '\0';
+      *used = u;
       return 1;
     }
   }
+  *used = u;
+  return 0;
 }
 
 /* Wait until fd is ready for events or the deadline passes. */
@@ -322,54 +329,6 @@ int np_agent_write_all(int fd, const void *buf, size_t len, double deadline) {
     len -= (size_t)n;
   }
   return 0;
-}
-
-int np_agent_send(int fd, const cJSON *msg, double deadline,
-                  struct np_errbuf *eb) {
-  unsigned char *buf = NULL;
-  size_t len = 0;
-  int rc = np_agent_msg_encode(msg, &buf, &len, eb);
-  if (rc)
-    return rc;
-  rc = np_agent_write_all(fd, buf, len, deadline);
-  free(buf);
-  if (rc)
-    return np_errbuf_set(eb, rc, "%s",
-                         rc == NP_ETIMEDOUT
-                             ? "the agent did not take the message in time"
-                             : "the connection to the agent broke");
-  return 0;
-}
-
-int np_agent_recv(int fd, const struct np_agent_schema *s, double deadline,
-                  cJSON **out, enum np_agent_type *type,
-                  struct np_errbuf *eb) {
-  struct np_agent_rx rx;
-  if (np_agent_rx_init(&rx))
-    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  int rc;
-  for (;;) {
-    rc = np_agent_rx_step(&rx, fd);
-    if (rc == 1) {
-      rc = np_agent_msg_parse(s, rx.body, rx.len, out, type, eb);
-      break;
-    }
-    if (rc == NP_ETOOBIG) {
-      np_errbuf_set(eb, rc, "the peer announced a message outside 1..%u "
-                            "bytes", NP_AGENT_MSG_MAX);
-      break;
-    }
-    if (rc == NP_EIO) {
-      np_errbuf_set(eb, rc, "the connection was closed");
-      break;
-    }
-    if ((rc = wait_fd(fd, POLLIN, deadline)) != 0) {
-      np_errbuf_set(eb, rc, "no answer in time");
-      break;
-    }
-  }
-  np_agent_rx_free(&rx);
-  return rc;
 }
 
 void np_agent_hex(const unsigned char *b, size_t n, char *out) {

@@ -7,22 +7,42 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "np_bench_output.h"
+#include "np_bench_progress.h"
 #include "np_bench_summary.h"
+#include "np_schema.h"
+
+/* The record goes to stdout, and stdout is a terminal: ~30 KB of JSON is
+ * no use to a person there, so the record is not written (a file or a pipe
+ * still gets it) and the flow says how to get it. */
+static int record_to_terminal(const struct np_bench_cli *cli) {
+  return !cli->summary_json && strcmp(cli->output, "-") == 0 &&
+         isatty(STDOUT_FILENO);
+}
 
 /* --summary json: the summary as one line, on stdout (through the output
  * when it is stdout, so no record precedes it); the record, if it goes to
  * a file, is committed there first. */
 static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
                   const cJSON *doc, struct np_errbuf *eb) {
+  if (record_to_terminal(cli))
+    return 0;
   if (!cli->summary_json)
     return np_bench_output_commit_json(out, doc, eb);
   int to_stdout = strcmp(cli->output, "-") == 0, rc = 0;
   if (!to_stdout && (rc = np_bench_output_commit_json(out, doc, eb)) != 0)
     return rc;
   cJSON *sum = np_bench_summary_of(doc);
-  char *txt = sum ? cJSON_PrintUnformatted(sum) : NULL;
+  if (sum == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
+  struct np_errbuf inner = {{0}}; /* its schema, like the record's */
+  if ((rc = np_schema_validate_tagged(sum, &inner)) != 0) {
+    cJSON_Delete(sum);
+    return np_errbuf_set(eb, rc, "summary: %s", inner.msg);
+  }
+  char *txt = cJSON_PrintUnformatted(sum);
   cJSON_Delete(sum);
   if (txt == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "summary: out of memory");
@@ -42,6 +62,17 @@ static int commit(struct np_bench_output *out, const struct np_bench_cli *cli,
   return rc;
 }
 
+/* msg without a leading "<command>: " that repeats the prefix's own last
+ * word (a library's "relay: bind ..." under "netproof-bench relay: "). */
+static const char *unprefixed(const char *prog, const char *msg) {
+  const char *cmd = strrchr(prog, ' ');
+  cmd = cmd != NULL ? cmd + 1 : prog;
+  size_t n = strlen(cmd);
+  return strncmp(msg, cmd, n) == 0 && strncmp(msg + n, ": ", 2) == 0
+             ? msg + n + 2
+             : msg;
+}
+
 int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
                       const struct np_bench_ctl_hooks *hooks) {
   struct np_errbuf eb = {{0}};
@@ -57,7 +88,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     return NP_EXIT_RUNTIME;
   }
   if (k->parse(ctx, argc, argv, &cli, &eb) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_USAGE;
     goto free_ctx;
   }
@@ -67,7 +98,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     goto free_ctx;
   }
   if (np_bench_ctl_open(&ctl, hooks, &eb) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_RUNTIME;
     goto free_ctx;
   }
@@ -77,8 +108,14 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_ctl;
   }
-  if ((rc = k->run(ctx, &ctl, &eb)) != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+  struct np_bench_progress *pg = NULL;
+  if (!cli.quiet)
+    np_bench_progress_start(stderr, k->prog, cli.planned_seconds,
+                            cli.planned_is_bound, &pg);
+  rc = k->run(ctx, &ctl, &eb);
+  np_bench_progress_stop(pg);
+  if (rc != 0) {
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = rc == NP_EUSAGE ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
     goto close_output;
   }
@@ -88,12 +125,16 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
   if (rc == 0)
     rc = commit(out, &cli, doc, &eb);
   if (rc != 0) {
-    fprintf(stderr, "%s: %s\n", k->prog, eb.msg);
+    fprintf(stderr, "%s: %s\n", k->prog, unprefixed(k->prog, eb.msg));
     code = NP_EXIT_RUNTIME;
   } else {
     code = v.exit_code;
     if (!cli.quiet)
       k->summary(ctx, v.status);
+    if (record_to_terminal(&cli))
+      fprintf(stderr, "%s: record not shown on a terminal: %s FILE writes "
+              "it, or pipe stdout (| jq .)\n", k->prog,
+              cli.output_opt ? cli.output_opt : "--output");
   }
   cJSON_Delete(doc);
   k->free_result(ctx);

@@ -29,12 +29,18 @@
 
 /* What the flow needs from a kind's parsed options. */
 struct np_bench_cli {
-  const char *output; /* --output: record path, "-" = stdout (not owned) */
+  const char *output; /* --output: record path, "-" = stdout (not owned);
+                       * a terminal on stdout gets no record, only a
+                       * line on stderr saying how to get it            */
   const char *output_opt; /* its option in messages; NULL = "--output"   */
   int summary_json;   /* --summary json: the one-object summary on stdout
                        * (np_bench_summary.h), in place of the record
                        * when output is "-"                              */
   int quiet;          /* --quiet: no summary on stderr                   */
+  double planned_seconds; /* how long the run should take, for the live
+                       * line on a terminal (np_bench_progress.h); 0 =
+                       * no line (short runs, --interval's own lines)   */
+  int planned_is_bound; /* planned_seconds is only an upper bound        */
   int help;           /* --help: print usage, exit 0                     */
 };
 

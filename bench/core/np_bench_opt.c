@@ -287,6 +287,18 @@ int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
   return rc;
 }
 
+/* "unknown option '--clinets'; did you mean --clients?" from the rows. */
+static int unknown_option(const struct np_bench_optset *s, const char *name,
+                          struct np_errbuf *eb) {
+  const char *names[NP_BENCH_OPT_MAX];
+  size_t n = np_bench_opt_count(s);
+  if (n > NP_BENCH_OPT_MAX)
+    n = NP_BENCH_OPT_MAX; /* start() refused such a table already */
+  for (size_t i = 0; i < n; i++)
+    names[i] = np_bench_opt_at(s, i, NULL)->name;
+  return np_opt_unknown(eb, "option", name, names, n);
+}
+
 int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
                        char **argv, void *cfg, int *help,
                        struct np_errbuf *eb) {
@@ -314,8 +326,7 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
       goto free_lists;
     int k = np_bench_opt_find(s, name);
     if (k < 0) {
-      rc = np_errbuf_set(eb, NP_EUSAGE, "unknown option '%s' (try --help)",
-                         name);
+      rc = unknown_option(s, name, eb);
       goto free_lists;
     }
     const struct np_bench_opt *o = np_bench_opt_at(s, (size_t)k, NULL);

@@ -105,7 +105,8 @@ extern const char *const np_bench_summary_choices[];
  * *output`, `int summary` (enum np_bench_summary_kind) and `int quiet`. */
 #define NP_BENCH_OPT_RUNNER_ROWS(cfgtype)                                    \
   {.name = "output", .type = NP_BENCH_OPT_STR, .dflt = "-",                 \
-   .metavar = "FILE", .help = "run record (JSON); - = stdout",              \
+   .metavar = "FILE",                                                       \
+   .help = "run record (JSON); - = stdout (a terminal gets none)",          \
    NP_BENCH_AT(cfgtype, output), .set = np_bench_opt_set_path,              \
    .flags = NP_BENCH_OPT_NOPLAN},                                           \
   {.name = "summary", .type = NP_BENCH_OPT_CHOICE,                          \

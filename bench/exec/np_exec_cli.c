@@ -8,7 +8,12 @@
  */
 #include "np_exec_cli.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "np_bench_summary.h"
 #include "np_exec_options.h"
@@ -36,7 +41,38 @@ int np_exec_cli_parse(int argc, char **argv, struct np_exec_config *cfg,
 struct exec_ctx {
   struct np_exec_config cfg;     /* parsed options and program      */
   struct np_exec_run_result res; /* the run, after a successful run */
+  char temp_dir[PATH_MAX];       /* the folder made for the kept output
+                                  * (no --keep, --output -), or ""   */
 };
+
+/* One line per interval of each --interval-metric series (after the run:
+ * the samples are taken from the kept stdout). */
+static void series_lines(const struct np_exec_config *cfg,
+                         const struct np_exec_run_result *r) {
+  size_t k = np_exec_series_nintervals(cfg->interval, r->res.wall_seconds);
+  struct np_exec_interval *iv = calloc(k, sizeof *iv);
+  if (iv == NULL)
+    return;
+  for (unsigned i = 0; i < cfg->nseries; i++) {
+    const struct np_exec_metric_spec *m = &cfg->series[i];
+    np_exec_series_intervals(&r->series[i], cfg->interval, r->res.wall_seconds,
+                             iv);
+    for (size_t j = 0; j < k; j++) {
+      if (iv[j].count == 0)
+        fprintf(stderr, PROG ": %s [%.2f, %.2f) s: no sample\n", m->name,
+                iv[j].start, iv[j].end);
+      else
+        fprintf(stderr,
+                PROG ": %s [%.2f, %.2f) s: %llu sample%s, mean %.6g%s%s "
+                "(min %.6g, max %.6g)\n",
+                m->name, iv[j].start, iv[j].end,
+                (unsigned long long)iv[j].count, iv[j].count == 1 ? "" : "s",
+                iv[j].mean, m->unit[0] ? " " : "", m->unit, iv[j].min,
+                iv[j].max);
+    }
+  }
+  free(iv);
+}
 
 static void summary(const void *ctxp, enum np_bench_status st) {
   const struct exec_ctx *ctx = ctxp;
@@ -64,6 +100,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
                               ? " " : "",
                           v->fail == NP_EXEC_OK ? cfg->metric[i].unit : "");
   }
+  series_lines(cfg, r);
   fprintf(stderr,
           PROG ": %s %s after %.3f s (cpu %.3f s, max rss %.1f MiB)%s: %s\n",
           cfg->prog_argv[0], how, x->wall_seconds,
@@ -74,6 +111,10 @@ static void summary(const void *ctxp, enum np_bench_status st) {
     if (!r->checks[i].passed)
       fprintf(stderr, PROG ": check %s failed: %s\n", r->checks[i].name,
               r->checks[i].detail);
+  if (ctx->temp_dir[0] != '\0')
+    fprintf(stderr, PROG ": %s's stdout and stderr kept in %s/ (run.stdout."
+            "txt, run.stderr.txt; --keep PREFIX or --output FILE chooses "
+            "where)\n", cfg->prog_argv[0], ctx->temp_dir);
 }
 
 static int kind_parse(void *ctxp, int argc, char **argv,
@@ -82,14 +123,48 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_exec_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output != NULL ? ctx->cfg.output : "-";
   cli->quiet = ctx->cfg.quiet;
+  cli->planned_seconds = ctx->cfg.timeout; /* the program may end sooner */
+  cli->planned_is_bound = 1;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
+}
+
+/* No --keep and the record on stdout: the kept files go to a new folder
+ * $TMPDIR/netproof-exec-XXXXXX (as DIR/run.*), named in the summary. */
+static int make_temp_keep(struct exec_ctx *ctx, struct np_errbuf *eb) {
+  const char *tmp = getenv("TMPDIR");
+  if (tmp == NULL || tmp[0] != '/')
+    tmp = "/tmp";
+  int n = snprintf(ctx->temp_dir, sizeof ctx->temp_dir,
+                   "%s/netproof-exec-XXXXXX", tmp);
+  if (n < 0 || (size_t)n >= sizeof ctx->temp_dir - 8) {
+    ctx->temp_dir[0] = '\0';
+    return np_errbuf_set(eb, NP_EUSAGE, "TMPDIR %s: too long", tmp);
+  }
+  if (mkdtemp(ctx->temp_dir) == NULL) {
+    int e = errno;
+    np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", ctx->temp_dir,
+                  strerror(e));
+    ctx->temp_dir[0] = '\0';
+    return np_err_from_errno(e);
+  }
+  size_t len = strlen(ctx->temp_dir); /* < PATH_MAX - 8, checked above */
+  memcpy(ctx->cfg.keep_prefix, ctx->temp_dir, len);
+  memcpy(ctx->cfg.keep_prefix + len, "/run", sizeof "/run");
+  return 0;
 }
 
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct exec_ctx *ctx = ctxp;
-  return np_exec_run(&ctx->cfg, ctl, &ctx->res, eb);
+  int rc;
+  if (ctx->cfg.keep_prefix[0] == '\0' && (rc = make_temp_keep(ctx, eb)) != 0)
+    return rc;
+  rc = np_exec_run(&ctx->cfg, ctl, &ctx->res, eb);
+  if (rc != 0 && ctx->temp_dir[0] != '\0')
+    rmdir(ctx->temp_dir); /* a run that failed before keeping anything
+                           * leaves no empty folder behind */
+  return rc;
 }
 
 static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,

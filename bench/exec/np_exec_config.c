@@ -112,10 +112,13 @@ int np_exec_config_program(struct np_exec_config *cfg, int argc,
   const char *keep = cfg->keep;
   size_t n;
   if (keep == NULL) {
-    if (cfg->output == NULL || strcmp(cfg->output, "-") == 0)
-      return np_errbuf_set(eb, NP_EUSAGE,
-                           "--keep: required with --output - (where the "
-                           "program's stdout and stderr are kept)");
+    if (cfg->output == NULL || strcmp(cfg->output, "-") == 0) {
+      cfg->keep_prefix[0] = '\0'; /* a temporary folder, made at run time
+                                    * by the CLI (np_exec_cli.c) */
+      cfg->prog_argv = argv;
+      cfg->prog_argc = argc;
+      return 0;
+    }
     keep = cfg->output;
     n = strlen(keep);
     if (n > 5 && strcmp(keep + n - 5, ".json") == 0)

@@ -15,6 +15,7 @@
 
 #include "np_err.h"
 #include "np_exec_metric.h"
+#include "np_exec_series.h"
 
 #define NP_EXEC_MAX_METRICS 32 /* --metric options per run               */
 #define NP_EXEC_MAX_BOUNDS 32  /* --check options per run                */
@@ -38,7 +39,13 @@ struct np_exec_config {
   unsigned nmetric;                      /* entries in metric              */
   struct np_exec_bound bound[NP_EXEC_MAX_BOUNDS]; /* --check               */
   unsigned nbound;                       /* entries in bound               */
+  double interval;                /* --interval: series interval, s; 0 off */
+  struct np_exec_metric_spec series[NP_EXEC_MAX_SERIES]; /* --interval-metric */
+  unsigned nseries;                      /* entries in series              */
   const char *keep;               /* --keep: prefix of the kept files      */
+  int allow_leftovers;            /* --allow-leftovers: they do not fail   */
+  int record_env_values;          /* --record-env-values: --keep-env values
+                                   * go into the record too               */
   const char *output;             /* --output: record path, "-" = stdout   */
   int summary;                    /* --summary: enum np_bench_summary_kind */
   int quiet;                      /* --quiet: no summary on stderr         */
@@ -46,7 +53,8 @@ struct np_exec_config {
   char *const *prog_argv;         /* PROGRAM [ARGS...], NULL-terminated    */
   int prog_argc;                  /* entries in prog_argv                  */
   char path[PATH_MAX];            /* PROGRAM resolved to an absolute path  */
-  char keep_prefix[PATH_MAX];     /* --keep, or --output less ".json"      */
+  char keep_prefix[PATH_MAX];     /* --keep, or --output less ".json", or
+                                     "" (neither: the CLI makes a folder) */
 };
 
 /* Split argv (argv[0] = "exec") at the first "--": *nopts = the entries
@@ -60,7 +68,8 @@ int np_exec_config_split(int argc, char **argv, int *nopts,
  * else --keep-env PATH, else NP_EXEC_DEFAULT_PATH) to an absolute path of
  * an executable regular file, and derive the kept files' prefix.
  * NP_EUSAGE with one line: "PROGRAM 'x': not found in PATH (...)", "...:
- * not executable", "--keep: required with --output -". */
+ * not executable".  Without --keep and with --output -, keep_prefix is
+ * left "" (the caller picks a temporary folder). */
 int np_exec_config_program(struct np_exec_config *cfg, int argc,
                            char *const *argv, struct np_errbuf *eb);
 

@@ -260,6 +260,12 @@ static void number_from_text(const char *text, size_t n,
   v->value = d;
 }
 
+void np_exec_metric_number(const char *text, size_t n,
+                           struct np_exec_metric_val *v) {
+  memset(v, 0, sizeof *v);
+  number_from_text(text, n, v);
+}
+
 static int eval_regex(const struct np_exec_metric_spec *s, const char *data,
                       size_t len, struct np_exec_metric_val *v) {
   char why[256];

@@ -105,6 +105,12 @@ int np_exec_metric_eval(const struct np_exec_metric_spec *s, const char *data,
                         size_t len, int truncated,
                         struct np_exec_metric_val *out);
 
+/* The n bytes at text (whitespace trimmed) as a number by the rules
+ * above: v->fail NP_EXEC_OK with v->value, or the failure and its reason;
+ * v->raw holds the text.  Used for one capture of a time-series line. */
+void np_exec_metric_number(const char *text, size_t n,
+                           struct np_exec_metric_val *v);
+
 /* A file source that could not be read: *out says so with why. */
 void np_exec_metric_unreadable(const struct np_exec_metric_spec *s,
                                const char *why,

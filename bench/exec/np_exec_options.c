@@ -70,6 +70,30 @@ static int set_metric(void *sec, const struct np_bench_opt *o,
   return 0;
 }
 
+/* NAME=regex:PATTERN[:unit], matched on each line of stdout. */
+static int set_series(void *sec, const struct np_bench_opt *o,
+                      const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  if (cfg->nseries >= NP_EXEC_MAX_SERIES)
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s: more than %d series",
+                         o->name, NP_EXEC_MAX_SERIES);
+  struct np_exec_metric_spec *m = &cfg->series[cfg->nseries];
+  int rc = np_exec_metric_parse(v->text, m, eb);
+  if (rc != 0)
+    return rc;
+  if (m->source != NP_EXEC_SOURCE_STDOUT || m->kind != NP_EXEC_KIND_REGEX)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--%s '%s': only NAME=regex:PATTERN[:unit], matched "
+                         "on each line of stdout as the program prints it",
+                         o->name, v->text);
+  for (unsigned i = 0; i < cfg->nseries; i++)
+    if (strcmp(cfg->series[i].name, m->name) == 0)
+      return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': series %s given twice",
+                           o->name, v->text, m->name);
+  cfg->nseries++;
+  return 0;
+}
+
 static int set_bound(void *sec, const struct np_bench_opt *o,
                      const struct np_bench_val *v, struct np_errbuf *eb) {
   CFG *cfg = sec;
@@ -99,12 +123,32 @@ static const struct np_bench_opt exec_opts[] = {
      .help = "a bound on a metric (<= >= < > ==; VALUE or "
              "kernel:COUNTER); repeatable",
      .set = set_bound, .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "interval", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 3600,
+     .unit = "s", .dflt = "0",
+     .help = "time series: --interval-metric values every S seconds "
+             "(record and stderr; 0 = off)",
+     NP_BENCH_AT(CFG, interval), .tag = "iv"},
+    {.name = "interval-metric", .type = NP_BENCH_OPT_STR,
+     .metavar = "NAME=regex:PATTERN",
+     .help = "a number from each line of stdout as it is printed (one "
+             "capture group, [:unit]), a sample at the time the line was "
+             "read; repeatable, needs --interval",
+     .set = set_series, .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "env", .type = NP_BENCH_OPT_STR, .metavar = "NAME=VALUE",
      .help = "set a variable in the program's environment; repeatable",
      .set = set_env, .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "keep-env", .type = NP_BENCH_OPT_STR, .metavar = "NAME",
-     .help = "pass one of our variables on to the program; repeatable",
+     .help = "pass one of our variables on to the program; repeatable; the "
+             "record names it, its value only with --record-env-values",
      .set = set_keep_env, .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "record-env-values", .type = NP_BENCH_OPT_FLAG,
+     .help = "write the values of --keep-env variables into the record "
+             "too (they may be secrets; records and bundles are shared)",
+     NP_BENCH_AT(CFG, record_env_values), .flags = NP_BENCH_OPT_NOPLAN},
+    {.name = "allow-leftovers", .type = NP_BENCH_OPT_FLAG,
+     .help = "processes the program leaves running are still ended and "
+             "listed, but do not fail the run",
+     NP_BENCH_AT(CFG, allow_leftovers), .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "output-limit", .type = NP_BENCH_OPT_SIZE, .umin = 1024,
      .umax = 64u << 20, .dflt = "1048576",
      .help = "bytes of stdout and of stderr kept (each); beyond it the "
@@ -116,7 +160,9 @@ static const struct np_bench_opt exec_opts[] = {
      .flags = NP_BENCH_OPT_NOPLAN},
     {.name = "keep", .type = NP_BENCH_OPT_STR, .metavar = "PREFIX",
      .help = "kept output: PREFIX.stdout.txt, PREFIX.stderr.txt, "
-             "PREFIX.file-NAME.txt (default: --output without .json)",
+             "PREFIX.file-1.txt ... (default: --output without .json; "
+             "with --output -, DIR/run in a new folder under $TMPDIR that "
+             "the summary names)",
      NP_BENCH_AT(CFG, keep), .set = np_bench_opt_set_path,
      .flags = NP_BENCH_OPT_NOPLAN},
     NP_BENCH_OPT_RUNNER_ROWS(CFG),
@@ -137,6 +183,14 @@ static int exec_validate(void *p, const struct np_bench_given *g,
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--timeout: required (the program's time bound, "
                          "seconds)");
+  if (cfg->nseries > 0 && !(cfg->interval > 0))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--interval-metric: needs --interval S (S > 0)");
+  if (cfg->interval > 0 && cfg->nseries == 0)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--interval %g: needs at least one --interval-metric "
+                         "NAME=regex:PATTERN",
+                         cfg->interval);
   for (unsigned i = 0; i < cfg->nbound; i++)
     if (np_exec_config_metric(cfg, cfg->bound[i].metric) == NULL)
       return np_errbuf_set(eb, NP_EUSAGE,

@@ -7,8 +7,14 @@
  *   exit_status      it exited with --expect-exit (not a signal)
  *   output_complete  stdout and stderr were kept whole (not cut at
  *                    --output-limit)
+ *   no_leftover_processes  nothing the program started was still running
+ *                    once it had ended (np_exec_tree.h); with
+ *                    --allow-leftovers it passes when every one of them
+ *                    was ended
  *   metric_NAME      one per --metric: exactly one finite value
  *   bound_K          one per --check (K from 1): the bound holds
+ *   series_NAME      one per --interval-metric: at least one sample, no
+ *                    matching line unparsed, none past the sample bound
  * A metric is evaluated from the kept bytes, the same bytes the
  * self-check reads again, never from anything it cannot see.
  */
@@ -47,6 +53,8 @@ void np_exec_run_free(struct np_exec_run_result *r) {
   for (unsigned i = 0; i < r->nfiles; i++)
     free(r->files[i].data);
   r->nfiles = 0;
+  for (unsigned i = 0; i < NP_EXEC_MAX_SERIES; i++)
+    np_exec_series_free(&r->series[i]);
 }
 
 /* prefix + suffix into k->path, k->name its last component. */
@@ -174,6 +182,32 @@ static double kernel_delta(const struct np_bench_run *run, const char *name) {
   return (double)(b - a);
 }
 
+/* no_leftover_processes: what was left, how it ended, whether allowed. */
+static void leftover_check(const struct np_exec_config *cfg,
+                           struct np_exec_run_result *r) {
+  const struct np_exec_tree *t = &r->res.leftovers;
+  char list[200] = "";
+  size_t used = 0, survived = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    const struct np_exec_tree_proc *p = &t->procs[i];
+    survived += p->fate == NP_EXEC_TREE_SURVIVED;
+    if (used < sizeof list - 1) {
+      int k = snprintf(list + used, sizeof list - used, "%s%s (pid %d) %s",
+                       i ? ", " : ": ", p->comm, (int)p->pid,
+                       np_exec_tree_fate_name(p->fate));
+      used = k > 0 && (size_t)k < sizeof list - used ? used + (size_t)k
+                                                      : sizeof list - 1;
+    }
+  }
+  int complete = !r->res.leftovers_incomplete && t->scan_error == 0;
+  int ok = complete && (t->n == 0 || (cfg->allow_leftovers && survived == 0));
+  add_check(r, "no_leftover_processes", ok,
+            "%zu process%s left running%s%s%s", t->n, t->n == 1 ? "" : "es",
+            list, !complete ? "; the search was incomplete" : "",
+            t->n && cfg->allow_leftovers ? "; allowed by --allow-leftovers"
+                                         : "");
+}
+
 static void evaluate(const struct np_exec_config *cfg,
                      struct np_exec_run_result *r) {
   const struct np_exec_result *x = &r->res;
@@ -198,6 +232,7 @@ static void evaluate(const struct np_exec_config *cfg,
             (unsigned long long)r->out.bytes, (unsigned long long)r->out.total,
             (unsigned long long)r->err.bytes, (unsigned long long)r->err.total,
             (unsigned long long)cfg->output_limit);
+  leftover_check(cfg, r);
 }
 
 static int eval_metrics(const struct np_exec_config *cfg,
@@ -242,6 +277,34 @@ static int eval_metrics(const struct np_exec_config *cfg,
   return 0;
 }
 
+/* The samples of every --interval-metric, from the kept stdout and the
+ * time each of its lines was read, and one check per series. */
+static int eval_series(const struct np_exec_config *cfg,
+                       struct np_exec_run_result *r, struct np_errbuf *eb) {
+  char name[64];
+  for (unsigned i = 0; i < cfg->nseries; i++) {
+    const struct np_exec_metric_spec *m = &cfg->series[i];
+    struct np_exec_series *s = &r->series[i];
+    int rc = np_exec_series_scan(m, r->res.out.data, r->res.out.kept,
+                                 r->res.out.line_t, r->res.out.nlines, s);
+    if (rc != 0)
+      return np_errbuf_set(eb, rc, "series %s: %s", m->name, np_strerror(rc));
+    snprintf(name, sizeof name, "series_%s", m->name);
+    size_t k = np_exec_series_nintervals(cfg->interval, r->res.wall_seconds);
+    if (s->unparsed > 0)
+      add_check(r, name, 0, "%llu matching lines not a number, first line "
+                "%u: %s", (unsigned long long)s->unparsed, s->unparsed_line,
+                s->unparsed_reason);
+    else if (s->over_limit > 0)
+      add_check(r, name, 0, "%llu samples past the bound of %u",
+                (unsigned long long)s->over_limit, NP_EXEC_SERIES_MAX_SAMPLES);
+    else
+      add_check(r, name, s->n > 0, "%zu samples over %zu intervals of %g s",
+                s->n, k, cfg->interval);
+  }
+  return 0;
+}
+
 int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
                 struct np_exec_run_result *r, struct np_errbuf *eb) {
   struct timespec now;
@@ -269,7 +332,8 @@ int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
                                  .envp = r->env.vars,
                                  .cwd = r->cwd,
                                  .timeout = cfg->timeout,
-                                 .limit = (size_t)cfg->output_limit};
+                                 .limit = (size_t)cfg->output_limit,
+                                 .line_times = cfg->nseries > 0};
   if ((rc = np_exec_spawn(ctl, &rq, &r->res, eb)) != 0)
     goto fail;
   if ((rc = np_bench_ctl_snapshot(ctl, &r->run, NP_BENCH_SNAP_AFTER, eb)) != 0)
@@ -287,7 +351,8 @@ int np_exec_run(const struct np_exec_config *cfg, struct np_bench_ctl *ctl,
       (rc = keep_sources(cfg, r, started_real, eb)) != 0)
     goto fail;
   evaluate(cfg, r);
-  if ((rc = eval_metrics(cfg, r, eb)) != 0)
+  if ((rc = eval_metrics(cfg, r, eb)) != 0 ||
+      (rc = eval_series(cfg, r, eb)) != 0)
     goto fail;
   return 0;
 fail:

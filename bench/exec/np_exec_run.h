@@ -44,7 +44,8 @@ struct np_exec_source_file {
   char *data;                   /* its kept bytes while metrics run       */
 };
 
-#define NP_EXEC_MAX_CHECKS (3 + NP_EXEC_MAX_METRICS + NP_EXEC_MAX_BOUNDS)
+#define NP_EXEC_MAX_CHECKS \
+  (4 + NP_EXEC_MAX_METRICS + NP_EXEC_MAX_BOUNDS + NP_EXEC_MAX_SERIES)
 
 struct np_exec_run_result {
   struct np_bench_run run;      /* times, signal, kernel snapshots        */
@@ -60,6 +61,7 @@ struct np_exec_run_result {
   int metric_file[NP_EXEC_MAX_METRICS]; /* index into files, or -1       */
   struct np_exec_metric_val val[NP_EXEC_MAX_METRICS]; /* per --metric     */
   double bound_rhs[NP_EXEC_MAX_BOUNDS];   /* right side used (NAN: none)   */
+  struct np_exec_series series[NP_EXEC_MAX_SERIES]; /* per --interval-metric */
   struct np_bench_check checks[NP_EXEC_MAX_CHECKS]; /* points at below    */
   unsigned nchecks;             /* entries in checks                      */
   char check_name[NP_EXEC_MAX_CHECKS][64];    /* storage of names        */

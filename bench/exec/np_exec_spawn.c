@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_exec_tree.h"
 #include "np_time.h"
 
 /* How long the pipes may stay open after the program ended, and how long
@@ -32,7 +33,47 @@ void np_exec_result_free(struct np_exec_result *res) {
     return;
   free(res->out.data);
   free(res->err.data);
+  free(res->out.line_t);
   res->out.data = res->err.data = NULL;
+  res->out.line_t = NULL;
+  np_exec_tree_free(&res->leftovers);
+}
+
+/* Note the time of every '\n' among the n bytes just kept at data[from];
+ * *lcap is line_t's allocated length.  The last line's time, when it has
+ * no '\n', is added at the end (lines_close). */
+static int lines_take(struct np_exec_stream *s, size_t from, size_t n,
+                      double t, size_t *lcap) {
+  const char *p = s->data + from, *end = p + n;
+  while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+    if (s->nlines == *lcap) {
+      size_t ncap = *lcap ? *lcap * 2 : 256;
+      double *d = realloc(s->line_t, ncap * sizeof *d);
+      if (d == NULL)
+        return NP_ENOMEM;
+      s->line_t = d;
+      *lcap = ncap;
+    }
+    s->line_t[s->nlines++] = t;
+    p++;
+  }
+  return 0;
+}
+
+/* A last line without '\n' gets the time its last bytes were read. */
+static int lines_close(struct np_exec_stream *s, double t_last,
+                       size_t *lcap) {
+  if (s->kept == 0 || s->data[s->kept - 1] == '\n')
+    return 0;
+  if (s->nlines == *lcap) {
+    double *d = realloc(s->line_t, (*lcap + 1) * sizeof *d);
+    if (d == NULL)
+      return NP_ENOMEM;
+    s->line_t = d;
+    (*lcap)++;
+  }
+  s->line_t[s->nlines++] = t_last;
+  return 0;
 }
 
 /* Keep what fits under limit, count everything. */
@@ -104,8 +145,12 @@ struct np_exec_watch {
   int pidfd;        /* pidfd of the child, or -1                  */
   int exited;       /* the child has ended                        */
   int killed;       /* we killed the group (timeout / signal)     */
+  int tree_done;    /* the leftovers were ended (np_exec_tree.h)  */
   double t0;        /* monotonic fork time                        */
   double end_at;    /* when the end was seen                      */
+  int line_times;   /* note stdout's line times (the request's)   */
+  size_t lcap;      /* allocated entries of out.line_t            */
+  double last_out;  /* when stdout bytes were last kept (from t0) */
 };
 
 static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
@@ -113,13 +158,61 @@ static int read_ready(struct np_exec_watch *w, int i, struct np_exec_result *r,
   char buf[65536];
   struct np_exec_stream *s = i == 0 ? &r->out : &r->err;
   ssize_t n = read(w->fd[i], buf, sizeof buf);
-  if (n > 0)
-    return take(s, buf, (size_t)n, limit, &w->cap[i]);
+  if (n > 0) {
+    size_t before = s->kept;
+    int rc = take(s, buf, (size_t)n, limit, &w->cap[i]);
+    if (rc == 0 && i == 0 && w->line_times && s->kept > before) {
+      w->last_out = np_time_mono_s() - w->t0;
+      rc = lines_take(s, before, s->kept - before, w->last_out, &w->lcap);
+    }
+    return rc;
+  }
   if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
     close(w->fd[i]);
     w->fd[i] = -1;
   }
   return 0;
+}
+
+/* Read what the pipes hold already, without waiting: the output the
+ * program wrote before it ended is read (and its lines timed) before the
+ * leftovers are ended, which may take NP_EXEC_TREE_TERM_S and more. */
+static int read_pending(struct np_exec_watch *w, struct np_exec_result *r,
+                        size_t limit) {
+  for (int round = 0; round < 1024; round++) {
+    struct pollfd p[2];
+    int idx[2], np = 0;
+    for (int i = 0; i < 2; i++)
+      if (w->fd[i] >= 0) {
+        idx[np] = i;
+        p[np++] = (struct pollfd){.fd = w->fd[i], .events = POLLIN};
+      }
+    if (np == 0 || poll(p, (nfds_t)np, 0) <= 0)
+      return 0;
+    for (int k = 0; k < np; k++)
+      if (p[k].revents & (POLLIN | POLLHUP | POLLERR)) {
+        int rc = read_ready(w, idx[k], r, limit);
+        if (rc != 0)
+          return rc;
+      }
+  }
+  return 0; /* 64 MiB read: the rest waits for the drain */
+}
+
+/* The program's main process has ended: end what it left running and
+ * list it.  After our group kill (timeout, interruption) the program's
+ * own group is dying already and is not counted; after a normal exit
+ * every live descendant is a leftover, its group included. */
+static int end_leftovers(pid_t pid, struct np_exec_watch *w,
+                         struct np_exec_result *r, size_t limit) {
+  if (w->tree_done)
+    return 0;
+  w->tree_done = 1;
+  int rc = read_pending(w, r, limit);
+  if (np_exec_tree_end(w->killed ? pid : 0, &r->leftovers) != 0)
+    r->leftovers_incomplete = 1; /* out of memory: listed what it could */
+  kill(-pid, SIGKILL); /* its group, whatever the search could see */
+  return rc;
 }
 
 /* Poll until the child ended and both pipes closed (or the drain bound
@@ -180,7 +273,9 @@ static int watch(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
          (w->pidfd < 0 && ended(pid)))) {
       w->exited = 1;
       w->end_at = np_time_mono_s();
-      kill(-pid, SIGKILL); /* what it left running in its group */
+      int rc = end_leftovers(pid, w, r, rq->limit);
+      if (rc != 0)
+        return rc;
     }
   }
 }
@@ -233,7 +328,8 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   getrusage(RUSAGE_CHILDREN, &ru0);
   pid_t parent = getpid();
-  struct np_exec_watch w = {.fd = {po[0], pe[0]}, .pidfd = -1};
+  struct np_exec_watch w = {.fd = {po[0], pe[0]}, .pidfd = -1,
+                            .line_times = rq->line_times};
   w.t0 = np_time_mono_s();
   pid_t pid = fork();
   if (pid < 0) {
@@ -261,8 +357,13 @@ int np_exec_spawn(struct np_bench_ctl *ctl, const struct np_exec_spawn_req *rq,
   rc = watch(ctl, rq, pid, &w, &r);
   if (!w.exited) { /* the loop failed: end the child before returning */
     kill(-pid, SIGKILL);
+    w.killed = 1;
     w.end_at = np_time_mono_s();
   }
+  if (end_leftovers(pid, &w, &r, rq->limit) != 0 && rc == 0)
+    rc = NP_ENOMEM;
+  if (rc == 0 && w.line_times)
+    rc = lines_close(&r.out, w.last_out, &w.lcap);
   reap(pid, &r);
   getrusage(RUSAGE_CHILDREN, &ru1);
   r.wall_seconds = w.end_at - w.t0;

@@ -9,10 +9,13 @@
  * reparented to it and reaped, and their CPU time counts.
  *
  * Ending: at the time bound, or on SIGINT/SIGTERM to netproof-bench, the
- * whole process group is killed with SIGKILL.  When the program exits by
- * itself, whatever it left running in its process group is killed too,
- * and the pipes are drained for at most one more second (a descendant
- * outside the group may hold them open).  Every loop is bounded in time.
+ * whole process group is killed with SIGKILL.  Once the program's main
+ * process has ended (by itself, or killed so), every descendant still
+ * running - in its group or out of it (setsid, double forks) - is found,
+ * listed in leftovers and ended, SIGTERM then SIGKILL (np_exec_tree.h);
+ * the program's own group after our kill is not counted.  Then the pipes
+ * are drained for at most one more second.  Every loop is bounded in
+ * time.
  *
  * Output: the first `limit` bytes of each stream are kept in memory; the
  * rest is read, counted and dropped, and the stream is marked truncated.
@@ -30,6 +33,7 @@
 
 #include "np_bench_ctl.h"
 #include "np_err.h"
+#include "np_exec_tree.h"
 
 /* One output stream of the program. */
 struct np_exec_stream {
@@ -37,6 +41,12 @@ struct np_exec_stream {
   size_t kept;    /* bytes in data, at most the limit              */
   uint64_t total; /* bytes the program wrote to the stream         */
   int truncated;  /* total > kept                                  */
+  /* stdout with line_times only: when each kept line was read, seconds
+   * from fork (CLOCK_MONOTONIC): line_t[i] for the i-th '\n' in data,
+   * and one more for a last line without '\n' (the time its last bytes
+   * were read).  malloc'd; NULL when none. */
+  double *line_t;
+  size_t nlines;  /* entries in line_t                             */
 };
 
 enum np_exec_end {
@@ -59,6 +69,8 @@ struct np_exec_result {
   int64_t involuntary_cs;     /* involuntary context switches             */
   unsigned descendants_reaped; /* orphaned descendants we reaped          */
   int output_drained;         /* 1: both pipes reached end of file        */
+  struct np_exec_tree leftovers; /* what it left running, ended (owned)   */
+  int leftovers_incomplete;   /* no memory to list them all              */
   struct np_exec_stream out;  /* stdout                                   */
   struct np_exec_stream err;  /* stderr                                   */
 };
@@ -71,6 +83,7 @@ struct np_exec_spawn_req {
   const char *cwd;       /* working directory, or NULL for ours    */
   double timeout;        /* seconds from fork to the kill          */
   size_t limit;          /* bytes kept per stream                  */
+  int line_times;        /* 1: note when each stdout line was read */
 };
 
 /* Run it.  0: *res holds the result (free with np_exec_result_free), also

@@ -17,6 +17,7 @@
 #include "np_err.h"
 #include "np_matrix.h"
 #include "np_matrix_find.h"
+#include "np_opt.h"
 #include "np_matrix_shard.h"
 
 static void usage(FILE *fp) {
@@ -101,6 +102,21 @@ static int is_input_error(int rc, const struct np_matrix_result *res) {
           rc == NP_EAGAIN);
 }
 
+/* The options the loop below takes, for "did you mean" (--bench-binary,
+ * hidden, is left out). */
+static const char *const options[] = {
+    "--help", "--output", "--plans-dir", "--only", "--shard", "--resume",
+    "--dry-run", "--quiet", "--until-stable", "--min-reps", "--max-reps"};
+
+static int is_option(const char *a) {
+  if (strcmp(a, "--bench-binary") == 0 || strcmp(a, "-h") == 0)
+    return 1;
+  for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+    if (strcmp(a, options[i]) == 0)
+      return 1;
+  return 0;
+}
+
 int np_matrix_cli_main(int argc, char **argv) {
   struct np_matrix_opts o;
   memset(&o, 0, sizeof o);
@@ -139,11 +155,19 @@ int np_matrix_cli_main(int argc, char **argv) {
         return NP_EXIT_USAGE;
     } else if (a[0] != '-' && plan_arg == NULL) {
       plan_arg = a;
+    } else if (a[0] == '-' && !is_option(a)) {
+      struct np_errbuf ueb = {{0}};
+      np_opt_unknown(&ueb, "option", a, options,
+                     sizeof options / sizeof *options);
+      fprintf(stderr, "netproof-bench matrix: %s\n", ueb.msg);
+      return NP_EXIT_USAGE;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "netproof-bench matrix: %s needs a value (try "
+                      "--help)\n", a);
+      return NP_EXIT_USAGE;
     } else {
-      fprintf(stderr, "netproof-bench matrix: %s '%s' (try --help)\n",
-              a[0] == '-' && !more ? "missing value or unknown option"
-                                   : "unexpected argument",
-              a);
+      fprintf(stderr, "netproof-bench matrix: unexpected argument '%s' (try "
+                      "--help)\n", a);
       return NP_EXIT_USAGE;
     }
   }

@@ -82,18 +82,105 @@ static void value_text(const cJSON *v, char *buf, size_t len) {
     snprintf(buf, len, "?");
 }
 
-static int is_shell(const cJSON *cmd) {
-  const cJSON *a = cJSON_GetArrayItem(cmd, 0), *b = cJSON_GetArrayItem(cmd, 1);
-  if (!cJSON_IsString(a) || !cJSON_IsString(b) ||
-      strcmp(b->valuestring, "-c") != 0)
-    return 0;
-  const char *base = strrchr(a->valuestring, '/');
-  base = base != NULL ? base + 1 : a->valuestring;
-  static const char *const shells[] = {"sh", "bash", "dash", "ksh", "zsh"};
-  for (size_t i = 0; i < sizeof shells / sizeof *shells; i++)
-    if (strcmp(base, shells[i]) == 0)
-      return 1;
-  return 0;
+/* Interpreters whose arguments can be program text, and the options that
+ * take it.  A shell's option may be combined (-ec, -lc); the others take
+ * the text as the next argument or attached (-c'print(1)'). */
+static const struct {
+  const char *name;      /* basename, or its prefix for "python3.11" etc. */
+  int prefix;            /* name may be followed by a version             */
+  int shell;             /* -[a-z]*c[a-z]* takes the script               */
+  const char *flags[4];  /* otherwise: these options take program text    */
+} interpreters[] = {
+    {"sh", 0, 1, {NULL}},      {"bash", 0, 1, {NULL}},
+    {"dash", 0, 1, {NULL}},    {"ksh", 0, 1, {NULL}},
+    {"mksh", 0, 1, {NULL}},    {"zsh", 0, 1, {NULL}},
+    {"ash", 0, 1, {NULL}},     {"busybox", 0, 1, {NULL}},
+    {"python", 1, 0, {"-c", NULL}},
+    {"pypy", 1, 0, {"-c", NULL}},
+    {"perl", 1, 0, {"-e", "-E", NULL}},
+    {"ruby", 1, 0, {"-e", NULL}},
+    {"node", 0, 0, {"-e", "--eval", "-p", "--print"}},
+    {"nodejs", 0, 0, {"-e", "--eval", "-p", "--print"}},
+    {"lua", 1, 0, {"-e", NULL}},
+    {"php", 1, 0, {"-r", NULL}},
+    {"Rscript", 0, 0, {"-e", NULL}},
+    {"tclsh", 1, 0, {NULL}},
+};
+
+/* The interpreter row of a program path, or -1. */
+static int interpreter_of(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base != NULL ? base + 1 : path;
+  for (size_t i = 0; i < sizeof interpreters / sizeof *interpreters; i++) {
+    size_t n = strlen(interpreters[i].name);
+    if (strncmp(base, interpreters[i].name, n) != 0)
+      continue;
+    if (base[n] == '\0' ||
+        (interpreters[i].prefix && strspn(base + n, "0123456789.") ==
+                                       strlen(base + n)))
+      return (int)i;
+  }
+  return -1;
+}
+
+static int shell_c_flag(const char *a) {
+  return a[0] == '-' && a[1] != '-' && strchr(a, 'c') != NULL &&
+         strspn(a + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") ==
+             strlen(a + 1);
+}
+
+/* Mark in code[0..n) the elements of cmd that an interpreter reads as
+ * program text: after `env [NAME=VALUE | -opt]...` and `busybox`, the
+ * argument of a shell's -c (-ec, ...), python's -c, perl's -e, ... (see
+ * interpreters).  A value substituted there is program text, so the
+ * runner restricts it; this catches mistakes and is not a security
+ * boundary (the plan names the program, and the program can do
+ * anything).  Returns the interpreter row or -1. */
+static int code_args(const cJSON *cmd, int *code, size_t n) {
+  size_t i = 0;
+  const char *a;
+  memset(code, 0, n * sizeof *code);
+  while (i < n && (a = cJSON_GetArrayItem(cmd, (int)i)->valuestring) &&
+         (i == 0 || a[0] == '-' || strchr(a, '=') != NULL)) {
+    const char *base = strrchr(a, '/');
+    base = base != NULL ? base + 1 : a;
+    if (i == 0 && strcmp(base, "env") != 0)
+      break;
+    i++; /* env, its options and assignments */
+  }
+  if (i >= n)
+    return -1;
+  int row = interpreter_of(cJSON_GetArrayItem(cmd, (int)i)->valuestring);
+  if (row >= 0 && strcmp(interpreters[row].name, "busybox") == 0) {
+    if (i + 1 >= n)
+      return -1;
+    i++; /* busybox sh -c ...: the applet is the interpreter */
+    row = interpreter_of(cJSON_GetArrayItem(cmd, (int)i)->valuestring);
+  }
+  if (row < 0)
+    return -1;
+  for (size_t k = i + 1; k < n; k++) {
+    a = cJSON_GetArrayItem(cmd, (int)k)->valuestring;
+    if (interpreters[row].shell) {
+      if (shell_c_flag(a)) {
+        if (k + 1 < n)
+          code[k + 1] = 1;
+        break; /* what follows the script is $0, $1, ... */
+      }
+      continue;
+    }
+    for (int f = 0; f < 4 && interpreters[row].flags[f]; f++) {
+      size_t fl = strlen(interpreters[row].flags[f]);
+      if (strcmp(a, interpreters[row].flags[f]) == 0 && k + 1 < n)
+        code[k + 1] = 1;
+      else if (fl == 2 && strncmp(a, interpreters[row].flags[f], 2) == 0 &&
+               a[2] != '\0')
+        code[k] = 1; /* -c'text' */
+    }
+    if (strcmp(interpreters[row].name, "tclsh") == 0)
+      break;
+  }
+  return row;
 }
 
 /* State of one configuration's substitution. */
@@ -101,7 +188,8 @@ struct subst {
   const cJSON *r;     /* the row's values                          */
   char *out;          /* substituted text                          */
   size_t len, cap;    /* used and allocated bytes of out           */
-  int shell;          /* this element is a shell script            */
+  int shell;          /* this element is program text              */
+  const char *interp; /* ... of this interpreter ("sh", "python")  */
   char err[400];      /* why it failed                             */
 };
 
@@ -146,8 +234,11 @@ static int subst_elem(struct subst *s, const char *t) {
     value_text(v, val, sizeof val);
     if (s->shell && strspn(val, NP_SHELL_SAFE) != strlen(val)) {
       snprintf(s->err, sizeof s->err,
-               "{%.60s} = '%.200s' inside a sh -c script: only "
-               "[A-Za-z0-9._,:+=@%%/-] is allowed there", name, val);
+               "{%.60s} = '%.200s' inside a %s %s: only "
+               "[A-Za-z0-9._,:+=@%%/-] is allowed there (a guard against "
+               "mistakes, not a security boundary)", name, val, s->interp,
+               strcmp(s->interp, "sh") == 0 ? "-c script"
+                                           : "program text argument");
       return NP_ESCHEMA;
     }
     rc = put(s, val, strlen(val));
@@ -170,8 +261,21 @@ static int add_arg(struct np_matrix_config *cf, const char *opt,
   return a[cf->argc - 2] == NULL || a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
 }
 
-/* The options of the exec object: one --metric, --check, --env and
- * --keep-env per entry. */
+/* Append the flag opt (a row that takes no value) to cf->argv. */
+static int add_flag(struct np_matrix_config *cf, const char *opt) {
+  char **a = realloc(cf->argv, (cf->argc + 2) * sizeof *a);
+  if (a == NULL)
+    return NP_ENOMEM;
+  cf->argv = a;
+  a[cf->argc] = strdup(opt);
+  a[cf->argc + 1] = NULL;
+  cf->argc += 1;
+  return a[cf->argc - 1] == NULL ? NP_ENOMEM : 0;
+}
+
+/* The options of the exec object: one --metric, --interval-metric,
+ * --check, --env and --keep-env per entry; --record-env-values and
+ * --allow-leftovers when record_env_values / allow_leftovers are true. */
 static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
   const cJSON *e;
   char text[2048];
@@ -181,6 +285,13 @@ static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
              np_json_get_string(e, "spec", ""),
              np_json_get_string(e, "unit", ""));
     if ((rc = add_arg(cf, "--metric", text)) != 0)
+      return rc;
+  }
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "series")) {
+    snprintf(text, sizeof text, "%s=%s:%s", np_json_get_string(e, "name", ""),
+             np_json_get_string(e, "spec", ""),
+             np_json_get_string(e, "unit", ""));
+    if ((rc = add_arg(cf, "--interval-metric", text)) != 0)
       return rc;
   }
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "checks")) {
@@ -194,6 +305,12 @@ static int exec_args(const cJSON *x, struct np_matrix_config *cf) {
     if ((rc = add_arg(cf, "--env", text)) != 0)
       return rc;
   }
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "record_env_values")) &&
+      (rc = add_flag(cf, "--record-env-values")) != 0)
+    return rc;
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "allow_leftovers")) &&
+      (rc = add_flag(cf, "--allow-leftovers")) != 0)
+    return rc;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x, "keep_env")) {
     if (cJSON_IsString(e) && (rc = add_arg(cf, "--keep-env", e->valuestring)))
       return rc;
@@ -263,13 +380,20 @@ int np_matrix_exec_config(const cJSON *doc, const char *name,
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   cf->ntail = 1;
   struct subst s = {.r = r, .shell = 0};
-  int shell = is_shell(cmd);
+  int *code = calloc(n ? n : 1, sizeof *code);
+  if (code == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  int row = code_args(cmd, code, n);
   size_t i = 0;
   cJSON_ArrayForEach(e, cmd) {
-    s.shell = shell && i == 2;
+    s.shell = code[i];
+    s.interp = row >= 0 && interpreters[row].shell ? "sh"
+               : row >= 0                           ? interpreters[row].name
+                                                    : "";
     rc = subst_elem(&s, e->valuestring);
     if (rc != 0) {
       free(s.out);
+      free(code);
       if (rc == NP_ENOMEM)
         return np_errbuf_set(eb, rc, "out of memory");
       return np_errbuf_set(eb, rc, "%s: /exec/command/%zu: %s: %s", name, i,
@@ -277,12 +401,14 @@ int np_matrix_exec_config(const cJSON *doc, const char *name,
     }
     if ((cf->tail[cf->ntail] = strdup(s.out)) == NULL) {
       free(s.out);
+      free(code);
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     }
     cf->ntail++;
     i++;
   }
   free(s.out);
+  free(code);
   double t = np_json_get_number(r, "timeout", 0);
   cf->est_seconds = np_json_get_number(x, "estimate_seconds", t);
   cf->timeout_seconds = plan_timeout > 0 ? plan_timeout : t + 15;

@@ -30,6 +30,8 @@
 #define NP_MATRIX_LOCK_FILE ".netproof-matrix.lock"
 
 /* How one child process ended. */
+struct np_matrix_services; /* np_matrix_services.h */
+
 struct np_matrix_outcome {
   int exited;      /* 1: exit_code valid                               */
   int exit_code;   /* the child's exit status when exited              */
@@ -47,6 +49,8 @@ struct np_matrix_rep_end {
   char reason[192]; /* first of reasons[], else failure.reason, else ""  */
   char kept[NP_MATRIX_PATH_MAX]; /* a complete child record moved to kept/
                                     (relative to DIR), or ""             */
+  char lost[400];   /* a service ended or lost its port during the run:
+                       why (the record went to kept/, no rep-N.json), or "" */
 };
 
 /* Everything one repetition needs; paths are filled by np_matrix_rep_paths. */
@@ -62,6 +66,7 @@ struct np_matrix_rep {
   const sigset_t *oldmask;  /* mask to restore in the child               */
   const char *session;      /* this runner's session id (32 hex)          */
   char *const *envp;        /* the child's environment (with the session) */
+  struct np_matrix_services *services; /* the plan's services, or NULL    */
 };
 
 /* Fill r->out_dir, r->dir and r->base under out_dir (borrowed).
@@ -140,6 +145,11 @@ struct np_matrix_progress {
 
 /* "1h02m", "3m05s", "9s". */
 void np_matrix_fmt_dur(double s, char *buf, size_t len);
+
+/* One argument as a shell reads it back: as it is when it holds only
+ * [A-Za-z0-9_./:=+-,], else in single quotes ('\'' for a quote); the
+ * rule of rep-N.cmd.txt's command line (np_matrix_rep.c). */
+void np_matrix_fput_arg(FILE *out, const char *arg);
 
 /* The live line for repetition rep of configuration ci of nc. */
 void np_matrix_progress_live(struct np_matrix_progress *pg, size_t ci,

@@ -29,6 +29,7 @@
 #include "np_json.h"
 #include "np_matrix_capacity.h"
 #include "np_matrix_exec.h"
+#include "np_opt.h"
 #include "np_rudp_options.h"
 #include "np_schema.h"
 #include "np_udp_options.h"
@@ -121,12 +122,22 @@ static int name_ok(struct np_plan_ctx *c, const char *name, const char *ptr) {
   int exec = np_matrix_exec_is(c->doc);
   if (i < 0 && exec && np_matrix_exec_placeholder(c->doc, name))
     return 0; /* an exec plan's {placeholder} */
-  char r[256];
-  snprintf(r, sizeof r, "unknown %s option \"%s\"%s", c->protocol, name,
+  char r[320], hint[96] = "";
+  if (i < 0) { /* "did you mean": among the options a plan may set */
+    const char *names[NP_BENCH_OPT_MAX];
+    size_t n = 0, count = np_bench_opt_count(c->set);
+    for (size_t k = 0; k < count && n < NP_BENCH_OPT_MAX; k++)
+      if (!(row(c, (int)k)->flags & NP_BENCH_OPT_NOPLAN))
+        names[n++] = row(c, (int)k)->name;
+    const char *s = np_opt_suggest(name, names, n);
+    if (s != NULL)
+      snprintf(hint, sizeof hint, "; did you mean \"%s\"?", s);
+  }
+  snprintf(r, sizeof r, "unknown %s option \"%s\"%s%s", c->protocol, name,
            i >= 0 ? (exec ? " (exec plans give it in \"exec\")"
                           : " (the runner sets it)")
            : exec ? " (nor a {placeholder} of exec.command)"
-                  : "");
+                  : "", hint);
   return plan_err(c, NP_ESCHEMA, ptr, r);
 }
 

@@ -18,6 +18,7 @@
  * with NETPROOF_RUNNER_SESSION set to the runner's session id.
  */
 #include "np_matrix_int.h"
+#include "np_matrix_services.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -167,6 +168,28 @@ static void remove_child_temp(const struct np_matrix_rep *r, pid_t pid) {
   (void)remove_prefixed(r, prefix, NULL);
 }
 
+/* An argument the shell takes as it is, unquoted. */
+static int plain_arg(const char *a) {
+  return a[0] != '\0' &&
+         strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                   "0123456789_./:=+-,") == strlen(a);
+}
+
+void np_matrix_fput_arg(FILE *out, const char *a) {
+  if (plain_arg(a)) {
+    fputs(a, out);
+    return;
+  }
+  fputc('\'', out);
+  for (; *a; a++) {
+    if (*a == '\'')
+      fputs("'\\''", out);
+    else
+      fputc(*a, out);
+  }
+  fputc('\'', out);
+}
+
 /* Shell-quoted command line (copy-pasteable) into a malloc'd string. */
 static char *command_text(char *const *argv) {
   size_t len = 1;
@@ -177,9 +200,7 @@ static char *command_text(char *const *argv) {
     return NULL;
   for (size_t i = 0; argv[i] != NULL; i++) {
     const char *a = argv[i];
-    int plain = a[0] != '\0' &&
-                strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                          "0123456789_./:=+-,") == strlen(a);
+    int plain = plain_arg(a);
     if (i)
       *w++ = ' ';
     if (plain) {
@@ -233,6 +254,7 @@ static void child_exec(const struct np_matrix_rep *r, char *const *argv,
     _exit(127);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL); /* the runner ignores it; the child decides */
   sigprocmask(SIG_SETMASK, r->oldmask, NULL);
   execve(r->binary, argv, r->envp);
   static const char msg[] = "netproof-bench matrix: exec failed\n";
@@ -578,6 +600,21 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
     goto cleanup_argv;
   }
   end->kept[0] = '\0';
+  end->lost[0] = '\0';
+  if (np_matrix_services_lost(r->services, end->lost, sizeof end->lost)) {
+    /* the service it measured ended or lost its port during the run: the
+     * record (the child's, or none when it wrote none - a client that got
+     * no reply exits 3) is set aside, never counted; no rep-N.json, not
+     * even a runner-written failed one (incomplete) */
+    rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
+    if (rc >= 0) {
+      snprintf(end->status, sizeof end->status, "not counted");
+      snprintf(end->reason, sizeof end->reason, "%.190s", end->lost);
+      end->headline = -1;
+      rc = 0;
+    }
+    goto cleanup_argv;
+  }
   if (have) {
     rc = commit_child(r, tmp, fin, eb);
   } else {

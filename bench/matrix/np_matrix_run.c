@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "np_identity.h"
+#include "np_file.h"
 #include "np_json.h"
 #include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
@@ -161,17 +162,30 @@ static void dry_run(const struct np_matrix_opts *o,
     est += cf->est_seconds * p->repetitions;
     est_min += cf->est_seconds * (p->until_stable ? p->min_repetitions
                                                   : p->repetitions);
-    fprintf(out, "%s%s\n  %s %s", cf->id,
-            cf->expect_fail ? "  (expect: fail)" : "", binary, p->protocol);
-    for (size_t a = 0; a < cf->argc; a++)
-      fprintf(out, " %s", cf->argv[a]);
-    fprintf(out, " --output %s/runs/%s/rep-N.json.tmp",
-            o->out_dir ? o->out_dir : "DIR", cf->id);
-    if (cf->ntail > 0)
-      fprintf(out, " --keep %s/runs/%s/rep-N.program",
-              o->out_dir ? o->out_dir : "DIR", cf->id);
-    for (size_t a = 0; a < cf->ntail; a++)
-      fprintf(out, " %s", cf->tail[a]);
+    /* shell-quoted, as rep-N.cmd.txt has it: the line can be pasted */
+    char path[NP_MATRIX_PATH_MAX];
+    fprintf(out, "%s%s\n  ", cf->id,
+            cf->expect_fail ? "  (expect: fail)" : "");
+    np_matrix_fput_arg(out, binary);
+    fprintf(out, " %s", p->protocol);
+    for (size_t a = 0; a < cf->argc; a++) {
+      fputc(' ', out);
+      np_matrix_fput_arg(out, cf->argv[a]);
+    }
+    snprintf(path, sizeof path, "%s/runs/%s/rep-N.json.tmp",
+             o->out_dir ? o->out_dir : "DIR", cf->id);
+    fputs(" --output ", out);
+    np_matrix_fput_arg(out, path);
+    if (cf->ntail > 0) {
+      snprintf(path, sizeof path, "%s/runs/%s/rep-N.program",
+               o->out_dir ? o->out_dir : "DIR", cf->id);
+      fputs(" --keep ", out);
+      np_matrix_fput_arg(out, path);
+    }
+    for (size_t a = 0; a < cf->ntail; a++) {
+      fputc(' ', out);
+      np_matrix_fput_arg(out, cf->tail[a]);
+    }
     fputc('\n', out);
   }
   np_matrix_services_describe(p, binary, out);
@@ -350,7 +364,8 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
                             .blocked = &c->blocked,
                             .oldmask = &c->oldmask,
                             .session = c->res->session,
-                            .envp = c->envp};
+                            .envp = c->envp,
+                            .services = c->services};
   int rc = np_matrix_rep_paths(&r, c->o->out_dir);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
@@ -375,7 +390,8 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
       (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
       (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
     return rc;
-  np_matrix_services_check(c->services);
+  if ((rc = np_matrix_services_check(c->services, eb)) != 0)
+    return rc; /* a service ended or lost its port: the suite fails */
   np_matrix_stability_sample(c->stab);
   np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
   struct np_matrix_outcome oc;
@@ -389,10 +405,18 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
     return rc;
   if (end.kept[0] &&
       (rc = note_kept(c, &r, end.kept,
-                      "its child ended without a clean exit after writing a "
-                      "complete record; it is kept at",
+                      end.lost[0] ? "not counted: a service it measured "
+                                    "ended during it; its record is kept at"
+                                  : "its child ended without a clean exit "
+                                    "after writing a complete record; it is "
+                                    "kept at",
                       eb)) != 0)
     return rc;
+  if (end.lost[0])
+    return np_errbuf_set(eb, NP_ECHILD,
+                         "%s; repetition %d of %s is not counted and the "
+                         "repetitions left are not run",
+                         end.lost, n, r.cf->id);
   c->res->reps_run++;
   c->res->reps_passed += strcmp(end.status, "passed") == 0;
   c->pg.done++;
@@ -598,12 +622,14 @@ static int select_configs(const struct np_matrix_opts *o,
   return 0;
 }
 
-/* The folder exists (created when missing) and is a folder. */
+/* The folder exists (created when missing, but only as the last
+ * component: a misspelt parent is a usage error, nothing created). */
 static int make_out_dir(const char *dir, struct np_errbuf *eb) {
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
-  return np_matrix_mkdir_p(dir, eb);
+  int rc = np_file_check_out_dir("--output", dir, eb);
+  return rc != 0 ? rc : np_matrix_mkdir_p(dir, eb);
 }
 
 /* The session's entry in suite.json, appended to its sessions[]. */
@@ -651,7 +677,7 @@ static int run_and_finish(struct np_run_ctx *c, cJSON *suite, cJSON **sum,
                                         eb);
   if (run_rc == 0)
     run_rc = c->p->until_stable ? run_stable(c, eb) : run_all(c, eb);
-  np_matrix_services_stop(c->services);
+  np_matrix_services_stop(c->services, c->session);
   c->services = NULL;
   struct np_errbuf feb;
   int rc = finish(c, suite, run_rc, sum, &feb);
@@ -756,11 +782,12 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
                             res->session);
   else
     np_matrix_progress_note(&c.pg,
-                            "netproof-bench matrix: suite %s: %zu repetitions "
+                            "netproof-bench matrix: suite %s: %zu %s "
                             "to run, %zu kept from before, into %s (session "
                             "%s)",
-                            p->suite, to_run, res->reps_kept, o->out_dir,
-                            res->session);
+                            p->suite, to_run,
+                            to_run == 1 ? "repetition" : "repetitions",
+                            res->reps_kept, o->out_dir, res->session);
   rc = run_and_finish(&c, suite, &sum, eb);
   res->wall = np_time_mono_s() - c.pg.t0;
   np_matrix_progress_summary(&c.pg, p->suite, end_status(&c, rc), sum, res,

@@ -63,6 +63,18 @@ static void local_any(int family, int loopback, struct sockaddr_storage *out) {
   }
 }
 
+static uint16_t addr_port(const struct sockaddr *sa) {
+  return ntohs(sa->sa_family == AF_INET6
+                   ? ((const struct sockaddr_in6 *)sa)->sin6_port
+                   : ((const struct sockaddr_in *)sa)->sin_port);
+}
+
+static int is_wildcard(const struct sockaddr *sa) {
+  if (sa->sa_family == AF_INET6)
+    return IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+  return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_ANY);
+}
+
 /* A non-blocking UDP socket bound to at, in the epoll set. */
 static int sock_open(struct np_relay *r, struct np_relay_sock *s,
                      const struct sockaddr *at, enum np_relay_sock_role role,
@@ -102,7 +114,11 @@ int np_relay__route_open(struct np_relay *r, unsigned i,
   struct np_relay_route *rt = &r->routes[i];
   struct sockaddr_storage at;
   int rc;
+  pthread_mutex_lock(&r->mu); /* a closed slot: readers skip it, but its */
+  memset(rt, 0, sizeof *rt);  /* open flag is theirs to read under mu   */
+  pthread_mutex_unlock(&r->mu);
   rt->index = i;
+  rt->serial = r->standalone ? (uint32_t)r->io.routes_opened : i;
   rt->front.fd = rt->back.fd = -1;
   if ((rc = np_relay_pool_init(&rt->pool, r->route_packets, r->route_bytes)))
     return np_errbuf_set(eb, rc, "relay: route %u: queue pool: %s", i,
@@ -133,14 +149,27 @@ int np_relay__route_open(struct np_relay *r, unsigned i,
   if ((rc = sock_open(r, &rt->back, (const struct sockaddr *)&at,
                       NP_RELAY_SOCK_BACK, i, eb)) != 0)
     goto close_socks;
+  socklen_t blen = sizeof rt->back_addr;
+  if (getsockname(rt->back.fd, (struct sockaddr *)&rt->back_addr, &blen)) {
+    rc = sys_fail(eb, "getsockname");
+    goto close_socks;
+  }
+  uint16_t port = addr_port((const struct sockaddr *)&rt->back_addr);
+  r->back_ports[port >> 3] |= (unsigned char)(1u << (port & 7));
   rt->occ.cap_bytes = r->route_bytes;
   rt->occ.cap_packets = r->route_packets;
   for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
-    np_relay_dir_init(&rt->dir[d], &r->cfg.dir[d], r->cfg.seed, i, d);
-  rt->opened_s = r->start_ns ? (double)(np_relay_now_ns() - r->start_ns) / 1e9
+    np_relay_dir_init(&rt->dir[d], &r->cfg.dir[d], r->cfg.seed, rt->serial,
+                      d);
+  rt->last_ns = np_relay_now_ns();
+  rt->opened_s = r->start_ns ? (double)(rt->last_ns - r->start_ns) / 1e9
                              : 0.0;
   pthread_mutex_lock(&r->mu);
-  r->nopen = i + 1;
+  rt->open = 1;
+  r->nopen++;
+  if (i + 1 > r->nslots)
+    r->nslots = i + 1;
+  r->io.routes_opened++;
   pthread_mutex_unlock(&r->mu);
   return 0;
 
@@ -188,9 +217,10 @@ struct np_relay_route *np_relay__route_of(struct np_relay *r,
       return rt;
   }
   struct np_errbuf eb;
+  unsigned slot = r->nfree ? r->free_slots[r->nfree - 1] : r->nslots;
   int rc = r->nopen >= r->max_routes
                ? NP_ERANGE
-               : np_relay__route_open(r, r->nopen, src, &eb);
+               : np_relay__route_open(r, slot, src, &eb);
   if (rc != 0) {
     pthread_mutex_lock(&r->mu);
     if (rc == NP_ERANGE)
@@ -200,8 +230,91 @@ struct np_relay_route *np_relay__route_of(struct np_relay *r,
     pthread_mutex_unlock(&r->mu);
     return NULL;
   }
-  r->hash[k] = r->nopen; /* the new route is nopen - 1 */
-  return &r->routes[r->nopen - 1];
+  if (r->nfree && r->free_slots[r->nfree - 1] == slot)
+    r->nfree--;
+  r->hash[k] = slot + 1;
+  return &r->routes[slot];
+}
+
+/* Remove the entry of route slot from the source table (linear probing:
+ * later entries of the same run shift back over the hole). */
+static void hash_remove(struct np_relay *r, unsigned slot) {
+  const struct sockaddr *src = (const struct sockaddr *)&r->routes[slot].client;
+  uint32_t m = r->hash_mask, k = addr_hash(src) & m;
+  while (r->hash[k] != 0 && r->hash[k] != slot + 1)
+    k = (k + 1) & m;
+  if (r->hash[k] == 0)
+    return; /* not there: cannot happen */
+  r->hash[k] = 0;
+  for (uint32_t j = (k + 1) & m; r->hash[j] != 0; j = (j + 1) & m) {
+    uint32_t h = addr_hash((const struct sockaddr *)&r->routes[r->hash[j] - 1]
+                               .client) & m;
+    /* the entry at j may stay when its home h lies cyclically in (k, j] */
+    int stays = k < j ? (h > k && h <= j) : (h > k || h <= j);
+    if (!stays) {
+      r->hash[k] = r->hash[j];
+      r->hash[j] = 0;
+      k = j;
+    }
+  }
+}
+
+/* Expire an idle route (nothing queued): fold its counters into the
+ * expired totals, free its socket and pool, give its slot back. */
+static void route_expire(struct np_relay *r, struct np_relay_route *rt) {
+  uint64_t drops = np_relay__sock_drops(rt->back.fd);
+  hash_remove(r, rt->index);
+  pthread_mutex_lock(&r->mu);
+  rt->open = 0;
+  r->nopen--;
+  for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
+    np_relay_counts_add(&r->expired[d], &rt->dir[d].counts);
+  r->expired_peak_bytes += rt->peak_bytes;
+  r->expired_peak_packets += rt->peak_packets;
+  r->expired_drops += drops;
+  r->io.routes_expired++;
+  pthread_mutex_unlock(&r->mu);
+  uint16_t port = addr_port((const struct sockaddr *)&rt->back_addr);
+  r->back_ports[port >> 3] &= (unsigned char)~(1u << (port & 7));
+  sock_close(&rt->back); /* also leaves the epoll set */
+  np_relay_pool_free(&rt->pool);
+  r->free_slots[r->nfree++] = rt->index;
+}
+
+void np_relay__sweep(struct np_relay *r, uint64_t now) {
+  if (r->sweep_ns == 0 || now < r->next_sweep_ns)
+    return;
+  r->next_sweep_ns = now + r->sweep_ns;
+  for (unsigned i = 0; r->idle_ns && i < r->nslots; i++) {
+    struct np_relay_route *rt = &r->routes[i];
+    if (rt->open && rt->occ.packets == 0 && now - rt->last_ns >= r->idle_ns)
+      route_expire(r, rt);
+  }
+  np_relay__tcp_sweep(r, now);
+}
+
+/* Is src the socket bound at own?  A socket bound to the wildcard sends
+ * from one of the host's addresses: counted as its own when src is on
+ * loopback (the only addresses the relay can tell are the host's). */
+static int from_socket(const struct sockaddr *src, const struct sockaddr *own) {
+  if (addr_port(src) != addr_port(own))
+    return 0;
+  return is_wildcard(own) ? is_loopback(src) : np_relay_addr_equal(src, own);
+}
+
+int np_relay__is_own(const struct np_relay *r, const struct sockaddr *src) {
+  if (np_relay_addr_equal(src, (const struct sockaddr *)&r->server) ||
+      from_socket(src, (const struct sockaddr *)&r->listen_addr))
+    return 1;
+  uint16_t port = addr_port(src);
+  if (!(r->back_ports[port >> 3] & (1u << (port & 7))))
+    return 0;
+  for (unsigned i = 0; i < r->nslots; i++) {
+    const struct np_relay_route *rt = &r->routes[i];
+    if (rt->open && from_socket(src, (const struct sockaddr *)&rt->back_addr))
+      return 1;
+  }
+  return 0;
 }
 
 /* ---- create, listen, lifecycle ---- */
@@ -262,6 +375,7 @@ static void relay_free(struct np_relay *r) {
   if (r->stop_fd >= 0)
     close(r->stop_fd);
   free(r->routes);
+  free(r->free_slots);
   free(r->hash);
   free(r->rxmem);
   np_relay_heap_free(&r->heap);
@@ -327,6 +441,22 @@ int np_relay_listen(const struct np_relay_config *cfg,
     goto free_relay;
   }
   r->hash_mask = slots - 1;
+  r->free_slots = calloc(lc->max_routes, sizeof *r->free_slots);
+  if (r->free_slots == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "relay: out of memory");
+    goto free_relay;
+  }
+  r->idle_ns = (uint64_t)(lc->route_idle_seconds * 1e9);
+  r->tcp.idle_ns = lc->tcp_passthrough
+                       ? (uint64_t)(lc->tcp_idle_seconds * 1e9) : 0;
+  r->max_memory = lc->max_memory_bytes;
+  /* look for idle routes and connections 4 times per bound (10 ms .. 1 s) */
+  uint64_t bound = r->idle_ns;
+  if (r->tcp.idle_ns && (bound == 0 || r->tcp.idle_ns < bound))
+    bound = r->tcp.idle_ns;
+  r->sweep_ns = bound == 0 ? 0 : bound / 4 < 10000000u ? 10000000u
+                               : bound / 4 > 1000000000u ? 1000000000u
+                                                         : bound / 4;
   if ((rc = sock_open(r, &r->listen, (const struct sockaddr *)&lc->listen,
                       NP_RELAY_SOCK_LISTEN, UINT32_MAX, eb)) != 0)
     goto free_relay;
@@ -365,7 +495,8 @@ int np_relay_route_client(const struct np_relay *r, unsigned route,
   pthread_mutex_t *mu = (pthread_mutex_t *)&r->mu;
   int rc = NP_ENOENT;
   pthread_mutex_lock(mu);
-  if (route < r->nopen && r->routes[route].client_known) {
+  if (route < r->nslots && r->routes[route].open &&
+      r->routes[route].client_known) {
     *out = r->routes[route].client;
     rc = 0;
   }

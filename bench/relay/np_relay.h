@@ -15,16 +15,26 @@
  *
  *   np_relay_listen (standalone, `netproof-bench relay`): one listen
  *   socket; a datagram from a new source address opens a route (its back
- *   socket is created then), up to max_routes; past that, datagrams of new
- *   sources are refused and counted.  Optionally TCP on the same port is
- *   passed through unimpaired (np_relay_tcp.h).
+ *   socket is created then), up to max_routes open at once; past that,
+ *   datagrams of new sources are refused and counted.  A route with no
+ *   datagram in either direction for route_idle_seconds (and nothing
+ *   queued) expires like a NAT binding: its socket and pool are freed, its
+ *   counters folded into the relay's "expired" totals, its slot reused.
+ *   A datagram whose source is the relay itself - the forward address,
+ *   the listen address or one of its back sockets - is dropped and
+ *   counted (refused_loop): forwarding it would feed the relay its own
+ *   output for ever.  Optionally TCP on the same port is passed through
+ *   unimpaired (np_relay_tcp.h).
  *
  *     client k --> [listen]  relay  [back_k] --> server
  *
  * Hot path: no allocation per datagram.  Each route's queue lives in a
  * pool reserved when the route opens (np_relay_pool.h), sized from the
  * capacity options; the release heap is reserved for every open route's
- * capacity.  Datagrams are read with recvmmsg and copies sent with
+ * capacity.  The standalone relay also bounds the pool memory queued
+ * copies take over all routes together (max_memory_bytes, whole chunks
+ * of NP_RELAY_CHUNK bytes): a copy that would pass it is dropped as
+ * overflow of its route and counted (io.memory_overflow).  Datagrams are read with recvmmsg and copies sent with
  * sendmmsg, in batches of what is already there (see np_relay_loop.c).
  *
  * Lifecycle: create or listen (binds; addresses known on return) ->
@@ -154,6 +164,14 @@ struct np_relay_listen_config {
   int tcp_passthrough;             /* accept TCP on listen, forward it    */
   uint32_t tcp_max_connections;    /* at once; later ones are refused     */
   uint64_t tcp_max_bytes;          /* per connection, both directions     */
+  double route_idle_seconds;       /* a route idle this long expires;
+                                    * 0 = never                          */
+  uint64_t max_memory_bytes;       /* pool memory of the copies queued
+                                    * over all routes (whole chunks); 0 =
+                                    * only the per-route capacity         */
+  double tcp_idle_seconds;         /* a half-closed connection not done
+                                    * this long after the first FIN is
+                                    * closed; 0 = never                  */
 };
 
 /* Standalone relay: binds the listen socket (and the TCP listener), no
@@ -194,7 +212,9 @@ void np_relay_destroy(struct np_relay *r);
 /* Routes open now (in-process: nroutes). */
 unsigned np_relay_route_count(const struct np_relay *r);
 
-/* Snapshot of one route's counters for dir (written on success). */
+/* Snapshot of one route's counters for dir (written on success; NP_EINVAL
+ * for a slot that holds no open route: standalone, a route that expired
+ * is summed in the statistics' "expired" object instead). */
 int np_relay_route_counts(const struct np_relay *r, unsigned route,
                           unsigned dir, struct np_relay_counts *out);
 
@@ -221,6 +241,15 @@ struct np_relay_io {
   uint64_t send_datagrams;  /* datagrams they sent                       */
   uint64_t recv_errors;     /* the listen socket's receive errors        */
   uint64_t routes_refused;  /* datagrams of new sources past max_routes  */
+  uint64_t routes_opened;   /* routes opened since the start             */
+  uint64_t routes_expired;  /* ... closed after route_idle_seconds idle  */
+  uint64_t refused_loop;    /* datagrams from the relay's own addresses  */
+  uint64_t memory_overflow; /* copies dropped at max_memory_bytes (also
+                               counted as their route's overflow)       */
+  uint64_t queued_bytes;    /* datagram bytes queued over all routes now */
+  uint64_t queued_memory;   /* pool memory they take (whole chunks): what
+                               max_memory_bytes bounds                  */
+  uint64_t queued_memory_peak; /* ... at most at once                    */
   uint64_t route_errors;    /* a new route could not be opened           */
   uint64_t pool_full;       /* admitted copies the pool could not hold
                                (never, by the pool's sizing; a check)   */

@@ -33,12 +33,14 @@ static void summary(const void *ctxp, enum np_bench_status st) {
   const cJSON *c2s = cJSON_GetObjectItemCaseSensitive(tot, "c2s");
   const cJSON *s2c = cJSON_GetObjectItemCaseSensitive(tot, "s2c");
   fprintf(stderr,
-          PROG ": %.1f s, %" PRIu64 " routes; c2s %.0f received, %.0f "
+          PROG ": %.1f s, %" PRIu64 " route%s; c2s %.0f received, %.0f "
           "forwarded; s2c %.0f received, %.0f forwarded; tcp %" PRIu64
-          " connections, %" PRIu64 " bytes; ended by %s: %s\n",
-          res->seconds, res->routes, num(c2s, "received"),
+          " connection%s, %" PRIu64 " bytes; ended by %s: %s\n",
+          res->seconds, res->routes, res->routes == 1 ? "" : "s",
+          num(c2s, "received"),
           num(c2s, "forwarded"), num(s2c, "received"), num(s2c, "forwarded"),
-          res->tcp.accepted, res->tcp.bytes_c2s + res->tcp.bytes_s2c,
+          res->tcp.accepted, res->tcp.accepted == 1 ? "" : "s",
+          res->tcp.bytes_c2s + res->tcp.bytes_s2c,
           res->signal == SIGINT    ? "SIGINT"
           : res->signal == SIGTERM ? "SIGTERM"
                                    : "--max-seconds",

@@ -44,9 +44,10 @@ struct np_relay_cmd_config {
   int quiet;                       /* --quiet                            */
 };
 
-/* The option table: --listen --forward --max-routes --max-seconds
- * --stats-interval --stats-lines --socket-buffer --tcp-passthrough
- * --tcp-max-connections --tcp-max-bytes, the relay's --profile,
+/* The option table: --listen --forward --max-routes --route-idle-seconds
+ * --max-memory-bytes --max-seconds --stats-interval --stats-lines
+ * --socket-buffer --tcp-passthrough --tcp-max-connections --tcp-max-bytes
+ * --tcp-idle-seconds, the relay's --profile,
  * impairment rows and --seed, then --record --summary --quiet --help. */
 extern const struct np_bench_optset np_relay_cmd_optset;
 

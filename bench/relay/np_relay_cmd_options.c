@@ -49,6 +49,18 @@ static const struct np_bench_opt net_opts[] = {
      .help = "client source addresses served; later ones are refused "
              "and counted",
      NP_BENCH_AT(CFG, net.max_routes), .tag = "routes"},
+    {.name = "route-idle-seconds", .type = NP_BENCH_OPT_NUM, .min = 0,
+     .max = NP_RELAY_CMD_MAX_SECONDS, .unit = "s", .dflt = "30",
+     .help = "a route with no datagram either way this long (and nothing "
+             "queued) expires and frees its slot, like a NAT binding; "
+             "0 = never",
+     NP_BENCH_AT(CFG, net.route_idle_seconds), .tag = "idle"},
+    {.name = "max-memory-bytes", .type = NP_BENCH_OPT_SIZE, .umin = 65536,
+     .umax = UINT64_MAX, .dflt = "268435456", .metavar = "N",
+     .help = "pool memory (2 KiB chunks) of the copies queued over all "
+             "routes together; a copy past it is dropped as its route's "
+             "overflow and counted",
+     NP_BENCH_AT(CFG, net.max_memory_bytes), .tag = "mem"},
     {.name = "max-seconds", .type = NP_BENCH_OPT_NUM, .min = 0,
      .min_open = 1, .max = NP_RELAY_CMD_MAX_SECONDS, .unit = "s",
      .dflt = "600", .help = "hard upper bound on the relay's lifetime",
@@ -76,6 +88,11 @@ static const struct np_bench_opt net_opts[] = {
      .umax = UINT64_MAX, .dflt = "1073741824", .metavar = "N",
      .help = "bytes per TCP connection, both ways; then it is closed",
      NP_BENCH_AT(CFG, net.tcp_max_bytes), .tag = "tcpb"},
+    {.name = "tcp-idle-seconds", .type = NP_BENCH_OPT_NUM, .min = 0,
+     .max = NP_RELAY_CMD_MAX_SECONDS, .unit = "s", .dflt = "30",
+     .help = "a TCP connection one side has closed and the other has not "
+             "finished this long after is closed, its slot freed; 0 = never",
+     NP_BENCH_AT(CFG, net.tcp_idle_seconds), .tag = "tcpi"},
 };
 
 static const struct np_bench_opt runner_opts[] = {
@@ -129,9 +146,11 @@ static int cmd_validate(void *p, const struct np_bench_given *g,
                          "--stats-interval: needs --stats-lines FILE");
   if (!cfg->net.tcp_passthrough &&
       (np_bench_opt_given(s, g, "tcp-max-connections") ||
-       np_bench_opt_given(s, g, "tcp-max-bytes")))
+       np_bench_opt_given(s, g, "tcp-max-bytes") ||
+       np_bench_opt_given(s, g, "tcp-idle-seconds")))
     return np_errbuf_set(eb, NP_EUSAGE,
-                         "--tcp-max-*: only with --tcp-passthrough");
+                         "--tcp-max-*, --tcp-idle-seconds: only with "
+                         "--tcp-passthrough");
   return np_relay_config_validate(&cfg->relay, eb);
 }
 

@@ -18,7 +18,8 @@
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
 
-enum { CK_ERRORS, CK_ROUTES, CK_LINES, CK_TCP_BOUNDS, CK_TCP_ERRORS, CK_N };
+enum { CK_ERRORS, CK_ROUTES, CK_MEMORY, CK_LOOP, CK_LINES, CK_TCP_BOUNDS,
+       CK_TCP_ERRORS, CK_N };
 
 struct checks {
   struct np_bench_check c[CK_N];
@@ -49,6 +50,15 @@ static void checks_eval(const struct np_relay_cmd_config *cfg,
         "%" PRIu64 " datagrams from new sources refused at --max-routes %"
         PRIu32 " (%" PRIu64 " routes open)",
         res->io.routes_refused, cfg->net.max_routes, res->routes);
+  check(k, "memory_bound", res->io.memory_overflow == 0,
+        "%" PRIu64 " copies dropped at --max-memory-bytes %" PRIu64
+        " (at most %" PRIu64 " bytes of pool memory were queued at once)",
+        res->io.memory_overflow, cfg->net.max_memory_bytes,
+        res->io.queued_memory_peak);
+  check(k, "refused_loop", res->io.refused_loop == 0,
+        "%" PRIu64 " datagrams from the relay's own addresses (--forward, "
+        "--listen, its back sockets) dropped",
+        res->io.refused_loop);
   if (cfg->stats_lines != NULL)
     check(k, "stats_lines", res->line_errors == 0,
           "%" PRIu64 " lines written, %" PRIu64 " could not be",
@@ -79,6 +89,8 @@ static cJSON *config_json(const struct np_relay_cmd_config *cfg,
   cJSON_AddStringToObject(o, "family", cfg->net.listen.ss_family == AF_INET6
                                            ? "ipv6" : "ipv4");
   NUM(o, "max_routes", cfg->net.max_routes);
+  NUM(o, "route_idle_seconds", cfg->net.route_idle_seconds);
+  NUM(o, "max_memory_bytes", cfg->net.max_memory_bytes);
   NUM(o, "max_seconds", cfg->max_seconds);
   if (cfg->stats_lines) {
     cJSON_AddStringToObject(o, "stats_lines", cfg->stats_lines);
@@ -89,6 +101,7 @@ static cJSON *config_json(const struct np_relay_cmd_config *cfg,
   if (cfg->net.tcp_passthrough) {
     NUM(o, "tcp_max_connections", cfg->net.tcp_max_connections);
     NUM(o, "tcp_max_bytes", cfg->net.tcp_max_bytes);
+    NUM(o, "tcp_idle_seconds", cfg->net.tcp_idle_seconds);
   }
   NUM(o, "seed", cfg->relay.seed);
   cJSON *relay = np_relay_config_json(&cfg->relay);

@@ -77,6 +77,10 @@ static int occupancy_admit(struct np_relay_occupancy *occ, size_t len) {
     return 0;
   if (occ->cap_bytes && occ->bytes + len > occ->cap_bytes)
     return 0;
+  if (occ->mem_bounded && occ->mem_room < occ->mem_cost)
+    return 0;
+  if (occ->mem_bounded)
+    occ->mem_room -= occ->mem_cost;
   occ->packets += 1;
   occ->bytes += len;
   return 1;

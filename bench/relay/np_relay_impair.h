@@ -132,6 +132,12 @@ struct np_relay_occupancy {
   uint64_t packets;
   uint64_t cap_bytes;   /* 0 = unlimited */
   uint64_t cap_packets; /* 0 = unlimited */
+  /* A bound shared with other routes (the live relay's total memory),
+   * set by the caller for one decision: each admitted copy takes
+   * mem_cost of mem_room; a copy that finds less is overflow. */
+  int mem_bounded;      /* 0 = no shared bound (zeroed: none)           */
+  uint64_t mem_room;    /* what is left of it                            */
+  uint64_t mem_cost;    /* what one copy of this datagram takes          */
 };
 
 /* Per-direction state.  Plain data: copy it to fork a scenario. */

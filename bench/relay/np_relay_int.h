@@ -5,9 +5,12 @@
  * (snapshots, JSON).  Not part of the public API.
  *
  * Locking: the relay thread owns every structure below; counters, peaks,
- * timing, io and tcp stats, and the number of open routes change under
- * mu, and other threads read them under mu.  Route slots below nopen are
- * fully initialised before nopen grows, and never change address.
+ * timing, io and tcp stats, the expired totals, each route's `open` flag
+ * and the number of open routes change under mu, and other threads read
+ * them under mu.  A route slot is fully initialised before its `open`
+ * flag is set, and other threads read a slot only while it is open; slots
+ * never change address (below nslots they have been used at least once;
+ * a slot freed by expiry is reused by a later route).
  */
 #ifndef NP_RELAY_INT_H
 #define NP_RELAY_INT_H
@@ -53,6 +56,11 @@ struct np_relay_sock {
 
 struct np_relay_route {
   uint32_t index;                      /* its slot in np_relay.routes   */
+  uint32_t serial;                     /* routes opened before it: its
+                                        * PRNG streams' route key        */
+  int open;                            /* the slot holds a route (mu)    */
+  uint64_t last_ns;                    /* last datagram, either way      */
+  struct sockaddr_storage back_addr;   /* the back socket's address      */
   struct np_relay_sock front;          /* in-process only                */
   struct np_relay_sock back;           /* the server sees this socket    */
   struct sockaddr_storage front_addr;  /* where its client sends         */
@@ -85,6 +93,7 @@ struct np_relay_tcp_conn {
   int eof[2];                          /* side d sent FIN                */
   int shut[2];                         /* SHUT_WR done towards side d    */
   uint64_t bytes;                      /* both directions                */
+  uint64_t half_ns;                    /* first FIN or error seen, or 0  */
 };
 
 struct np_relay_tcp {
@@ -92,6 +101,7 @@ struct np_relay_tcp {
   int listen_fd;                       /* -1 when off                    */
   uint32_t max_conns;                  /* slots                          */
   uint64_t max_bytes;                  /* per connection, both ways      */
+  uint64_t idle_ns;                    /* half-closed bound, 0 = never   */
   struct np_relay_tcp_conn *conns;     /* max_conns slots                */
   unsigned char *bufmem;               /* 2 x NP_RELAY_TCP_BUF per slot  */
   struct np_relay_tcp_stats st;        /* under relay->mu                */
@@ -104,7 +114,20 @@ struct np_relay {
   struct sockaddr_storage listen_addr; /* standalone: bound address     */
   unsigned max_routes;                 /* slots in routes               */
   unsigned nopen;                      /* routes open (under mu)        */
+  unsigned nslots;                     /* slots used so far (under mu)  */
   struct np_relay_route *routes;       /* max_routes slots              */
+  uint32_t *free_slots;                /* standalone: slots freed by
+                                        * expiry, a stack               */
+  unsigned nfree;                      /* entries in free_slots         */
+  uint64_t idle_ns;                    /* route expiry, 0 = never       */
+  uint64_t max_memory;                 /* bound on io.queued_bytes, 0 = none */
+  uint64_t next_sweep_ns;              /* when idle routes are looked for */
+  uint64_t sweep_ns;                   /* ... how often                 */
+  unsigned char back_ports[8192];      /* bit per port of a back socket */
+  struct np_relay_counts expired[NP_RELAY_DIRS]; /* expired routes' sums
+                                        * (under mu)                    */
+  uint64_t expired_peak_bytes, expired_peak_packets; /* their peaks' sums */
+  uint64_t expired_drops;              /* their sockets' kernel drops   */
   uint32_t *hash;                      /* standalone: source -> route+1 */
   uint32_t hash_mask;
   int socket_buffer;                   /* requested SO_RCVBUF/SNDBUF    */
@@ -143,6 +166,14 @@ struct np_relay_route *np_relay__route_of(struct np_relay *r,
 int np_relay__epoll_add(struct np_relay *r, int fd, uint32_t events,
                         struct np_relay_ev *ev);
 
+/* np_relay.c: close idle routes and, through np_relay__tcp_sweep,
+ * half-closed TCP connections past their bound; schedules the next. */
+void np_relay__sweep(struct np_relay *r, uint64_t now);
+/* np_relay.c: is src one of the relay's own addresses? */
+int np_relay__is_own(const struct np_relay *r, const struct sockaddr *src);
+/* np_relay_stats.c: a socket's kernel drops (SO_MEMINFO), 0 if unknown. */
+uint64_t np_relay__sock_drops(int fd);
+
 /* np_relay_loop.c */
 void *np_relay__thread_main(void *arg);
 /* Drop every queued and pending copy (counted dropped_at_stop). */
@@ -155,5 +186,6 @@ void np_relay__tcp_accept(struct np_relay *r);
 void np_relay__tcp_event(struct np_relay *r, struct np_relay_tcp_side *s,
                          uint32_t events);
 void np_relay__tcp_close(struct np_relay *r);
+void np_relay__tcp_sweep(struct np_relay *r, uint64_t now);
 
 #endif /* NP_RELAY_INT_H */

@@ -36,6 +36,13 @@
 
 /* ---- releasing copies ---- */
 
+/* The pool memory one queued copy of len bytes takes (its chunks), what
+ * the bound over all routes (max_memory) counts. */
+static uint64_t copy_cost(size_t len) {
+  return (uint64_t)((len + NP_RELAY_CHUNK - 1) / NP_RELAY_CHUNK) *
+         NP_RELAY_CHUNK;
+}
+
 /* Under mu: the copy leaves its route (sent, failed or dropped). */
 static void leave_locked(struct np_relay *r, struct np_relay_pkt *p) {
   struct np_relay_route *rt = &r->routes[p->route];
@@ -43,6 +50,8 @@ static void leave_locked(struct np_relay *r, struct np_relay_pkt *p) {
   rt->occ.packets -= 1;
   rt->dir_bytes[p->dir] -= p->len;
   rt->dir_packets[p->dir] -= 1;
+  r->io.queued_bytes -= p->len;
+  r->io.queued_memory -= copy_cost(p->len);
   np_relay_pool_release(&rt->pool, p);
 }
 
@@ -239,10 +248,24 @@ static void admit_locked(struct np_relay *r, struct np_relay_route *rt,
                          uint64_t now) {
   struct np_relay_decision dec;
   struct np_relay_counts *c = &rt->dir[dir].counts;
+  /* The bound over all routes, in the pool memory a copy takes (its
+   * chunks): a copy that finds no room is its route's overflow. */
+  uint64_t occ_bytes = rt->occ.bytes, occ_packets = rt->occ.packets;
+  uint64_t cost = copy_cost(len);
+  rt->occ.mem_bounded = r->max_memory != 0;
+  rt->occ.mem_cost = cost;
+  rt->occ.mem_room = r->io.queued_memory < r->max_memory
+                         ? r->max_memory - r->io.queued_memory : 0;
   np_relay_decide(&rt->dir[dir], now, len, &rt->occ, &dec);
   for (unsigned i = 0; i < dec.ncopies; i++) {
+    int route_room = occ_packets + 1 <= r->route_packets &&
+                     occ_bytes + len <= r->route_bytes;
+    if (dec.copy[i].fate == NP_RELAY_OVERFLOW && route_room)
+      r->io.memory_overflow++; /* only the total bound refused it */
     if (dec.copy[i].fate != NP_RELAY_FORWARD)
       continue;
+    occ_bytes += len;
+    occ_packets += 1;
     struct np_relay_pkt *p =
         np_relay_pool_put(&rt->pool, data, len, rt->index, dir);
     if (p == NULL ||
@@ -257,6 +280,10 @@ static void admit_locked(struct np_relay *r, struct np_relay_route *rt,
     }
     rt->dir_bytes[dir] += len;
     rt->dir_packets[dir] += 1;
+    r->io.queued_bytes += len;
+    r->io.queued_memory += cost;
+    if (r->io.queued_memory > r->io.queued_memory_peak)
+      r->io.queued_memory_peak = r->io.queued_memory;
     if (rt->dir_bytes[dir] > c->peak_queue_bytes)
       c->peak_queue_bytes = rt->dir_bytes[dir];
     if (rt->dir_packets[dir] > c->peak_queue_packets)
@@ -268,7 +295,7 @@ static void admit_locked(struct np_relay *r, struct np_relay_route *rt,
   }
 }
 
-enum verdict { V_ADMIT, V_FOREIGN, V_TRUNCATED, V_REFUSED };
+enum verdict { V_ADMIT, V_FOREIGN, V_TRUNCATED, V_REFUSED, V_LOOP };
 
 /* The route and direction of datagram i read on s (no lock held: a new
  * standalone route may open here). */
@@ -280,6 +307,9 @@ static enum verdict classify(struct np_relay *r, struct np_relay_sock *s,
   switch (s->role) {
   case NP_RELAY_SOCK_LISTEN:
     *dir = NP_RELAY_C2S;
+    *rt = NULL;
+    if (np_relay__is_own(r, src))
+      return V_LOOP; /* the relay's own output: forwarding it loops */
     *rt = np_relay__route_of(r, src);
     if (*rt == NULL)
       return V_REFUSED;
@@ -344,7 +374,13 @@ static void read_batch(struct np_relay *r, struct np_relay_sock *s,
   for (int i = 0; i < n; i++) {
     if (v[i] == V_REFUSED)
       continue; /* counted by np_relay__route_of */
+    if (v[i] == V_LOOP) {
+      r->io.refused_loop++;
+      continue;
+    }
     struct np_relay_counts *c = &rts[i]->dir[dirs[i]].counts;
+    if (v[i] != V_FOREIGN)
+      rts[i]->last_ns = now;
     if (v[i] == V_FOREIGN)
       c->foreign++;
     else if (v[i] == V_TRUNCATED)
@@ -378,9 +414,9 @@ void np_relay__drop_queued(struct np_relay *r) {
     leave_locked(r, p);
   }
   struct np_relay_sock *socks[2];
-  for (unsigned i = 0; i <= r->nopen; i++) {
-    socks[0] = i < r->nopen ? &r->routes[i].front : &r->listen;
-    socks[1] = i < r->nopen ? &r->routes[i].back : NULL;
+  for (unsigned i = 0; i <= r->nslots; i++) {
+    socks[0] = i < r->nslots ? &r->routes[i].front : &r->listen;
+    socks[1] = i < r->nslots ? &r->routes[i].back : NULL;
     for (unsigned k = 0; k < 2 && socks[k]; k++)
       while (socks[k]->pend_head) {
         struct np_relay_pkt *p = socks[k]->pend_head;
@@ -396,8 +432,17 @@ void *np_relay__thread_main(void *arg) {
   struct np_relay *r = arg;
   struct epoll_event evs[64];
   int stop = 0;
+  r->next_sweep_ns = np_relay_now_ns() + r->sweep_ns;
   while (!stop) {
-    int n = epoll_wait(r->epfd, evs, 64, r->spinning ? 0 : -1);
+    int ms = -1;
+    if (r->spinning) {
+      ms = 0;
+    } else if (r->sweep_ns) { /* wake for the next sweep */
+      uint64_t now = np_relay_now_ns();
+      ms = r->next_sweep_ns > now
+               ? (int)((r->next_sweep_ns - now + 999999u) / 1000000u) : 0;
+    }
+    int n = epoll_wait(r->epfd, evs, 64, ms);
     if (n < 0) {
       if (errno == EINTR)
         continue;
@@ -432,6 +477,8 @@ void *np_relay__thread_main(void *arg) {
       }
     }
     release_due(r);
+    if (r->sweep_ns)
+      np_relay__sweep(r, np_relay_now_ns());
   }
   np_relay__drop_queued(r);
   return NULL;

@@ -27,7 +27,7 @@ int np_relay_route_counts(const struct np_relay *r, unsigned route,
     return NP_EINVAL;
   int rc = NP_EINVAL;
   pthread_mutex_lock(MU(r));
-  if (route < r->nopen) {
+  if (route < r->nslots && r->routes[route].open) {
     *out = r->routes[route].dir[dir].counts;
     rc = 0;
   }
@@ -41,7 +41,7 @@ int np_relay_route_peak(const struct np_relay *r, unsigned route,
     return NP_EINVAL;
   int rc = NP_EINVAL;
   pthread_mutex_lock(MU(r));
-  if (route < r->nopen) {
+  if (route < r->nslots && r->routes[route].open) {
     *peak_bytes = r->routes[route].peak_bytes;
     *peak_packets = r->routes[route].peak_packets;
     rc = 0;
@@ -158,6 +158,15 @@ static cJSON *io_json(const struct np_relay *r, const struct np_relay_io *io) {
   NUM(o, "send_datagrams", io->send_datagrams);
   NUM(o, "recv_errors", io->recv_errors);
   NUM(o, "routes_refused", io->routes_refused);
+  NUM(o, "routes_opened", io->routes_opened);
+  NUM(o, "routes_expired", io->routes_expired);
+  NUM(o, "route_idle_seconds", (double)r->idle_ns / 1e9);
+  NUM(o, "refused_loop", io->refused_loop);
+  NUM(o, "max_memory_bytes", r->max_memory);
+  NUM(o, "memory_overflow", io->memory_overflow);
+  NUM(o, "queued_bytes", io->queued_bytes);
+  NUM(o, "queued_memory_bytes", io->queued_memory);
+  NUM(o, "queued_memory_peak_bytes", io->queued_memory_peak);
   NUM(o, "route_errors", io->route_errors);
   NUM(o, "pool_full", io->pool_full);
   NUM(o, "pool_chunk_bytes", NP_RELAY_CHUNK);
@@ -182,6 +191,8 @@ static cJSON *tcp_json(const struct np_relay *r,
   NUM(o, "closed", t->closed);
   NUM(o, "byte_limit_closes", t->byte_limit_closes);
   NUM(o, "resets", t->resets);
+  NUM(o, "idle_seconds", (double)r->tcp.idle_ns / 1e9);
+  NUM(o, "idle_closes", t->idle_closes);
   NUM(o, "bytes_c2s", t->bytes_c2s);
   NUM(o, "bytes_s2c", t->bytes_s2c);
   NUM(o, "active", t->active);
@@ -200,6 +211,7 @@ static int add(cJSON *parent, const char *key, cJSON *child) {
 
 /* What one route looked like, copied under the lock. */
 struct route_snap {
+  unsigned index;
   struct np_relay_counts c[NP_RELAY_DIRS];
   uint64_t peak_bytes, peak_packets;
   struct sockaddr_storage client, front;
@@ -241,20 +253,29 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   struct np_relay_timing timing;
   struct np_relay_io io;
   struct np_relay_tcp_stats tcp;
+  struct np_relay_counts expired[NP_RELAY_DIRS];
+  uint64_t exp_peak_bytes, exp_peak_packets;
   pthread_mutex_lock(MU(r));
-  unsigned n = r->nopen;
-  struct route_snap *snap = calloc(n ? n : 1, sizeof *snap);
-  for (unsigned i = 0; snap && i < n; i++) {
+  unsigned n = 0;
+  struct route_snap *snap = calloc(r->nopen ? r->nopen : 1, sizeof *snap);
+  for (unsigned i = 0; snap && i < r->nslots; i++) {
     const struct np_relay_route *rt = &r->routes[i];
+    if (!rt->open)
+      continue;
+    snap[n].index = i;
     for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
-      snap[i].c[d] = rt->dir[d].counts;
-    snap[i].peak_bytes = rt->peak_bytes;
-    snap[i].peak_packets = rt->peak_packets;
-    snap[i].client = rt->client;
-    snap[i].client_known = rt->client_known;
-    snap[i].front = rt->front_addr;
-    snap[i].opened_s = rt->opened_s;
+      snap[n].c[d] = rt->dir[d].counts;
+    snap[n].peak_bytes = rt->peak_bytes;
+    snap[n].peak_packets = rt->peak_packets;
+    snap[n].client = rt->client;
+    snap[n].client_known = rt->client_known;
+    snap[n].front = rt->front_addr;
+    snap[n].opened_s = rt->opened_s;
+    n++;
   }
+  memcpy(expired, r->expired, sizeof expired);
+  exp_peak_bytes = r->expired_peak_bytes;
+  exp_peak_packets = r->expired_peak_packets;
   timing = r->timing;
   io = r->io;
   tcp = r->tcp.st;
@@ -281,7 +302,8 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
       r->standalone
           ? "one listen socket; a route per client source address, opened "
             "on its first datagram with its own back socket (port 0), up "
-            "to routes_max"
+            "to routes_max open at once; a route idle for "
+            "io.route_idle_seconds expires (its counters go to expired)"
           : "one route per client: front socket (client side) and back "
             "socket (server side), loopback port 0");
   cJSON_AddStringToObject(o, "streams",
@@ -306,7 +328,7 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   memset(tot, 0, sizeof(tot));
   uint64_t peak_bytes_sum = 0, peak_packets_sum = 0;
   for (unsigned i = 0; i < n; i++) {
-    cJSON *ro = route_json(i, &snap[i]);
+    cJSON *ro = route_json(snap[i].index, &snap[i]);
     if (ro == NULL || !cJSON_AddItemToArray(routes, ro)) {
       cJSON_Delete(ro);
       goto delete_doc;
@@ -315,6 +337,21 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
     peak_packets_sum += snap[i].peak_packets;
     for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
       np_relay_counts_add(&tot[d], &snap[i].c[d]);
+  }
+  if (r->standalone) { /* routes closed by expiry, summed */
+    cJSON *ex = cJSON_AddObjectToObject(o, "expired");
+    if (ex == NULL)
+      goto delete_doc;
+    NUM(ex, "routes", io.routes_expired);
+    NUM(ex, "peak_queue_bytes_sum", exp_peak_bytes);
+    NUM(ex, "peak_queue_packets_sum", exp_peak_packets);
+    for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
+      if (add(ex, dname[d], counts_json(&expired[d])) != 0)
+        goto delete_doc;
+    peak_bytes_sum += exp_peak_bytes;
+    peak_packets_sum += exp_peak_packets;
+    for (unsigned d = 0; d < NP_RELAY_DIRS; d++)
+      np_relay_counts_add(&tot[d], &expired[d]);
   }
   cJSON *totals = cJSON_AddObjectToObject(o, "totals");
   if (totals == NULL)
@@ -338,7 +375,7 @@ delete_doc:
   return NULL;
 }
 
-static uint64_t sock_drops(int fd) {
+uint64_t np_relay__sock_drops(int fd) {
   uint32_t mi[SK_MEMINFO_VARS];
   socklen_t len = sizeof mi;
   if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) != 0 ||
@@ -358,7 +395,7 @@ static int sock_entry(cJSON *list, const struct np_relay *r,
       .rcvbuf_effective = s->rcvbuf,
       .sndbuf_requested = r->socket_buffer,
       .sndbuf_effective = s->sndbuf,
-      .drops = sock_drops(s->fd),
+      .drops = np_relay__sock_drops(s->fd),
       .rxq_ovfl_last = -1,
   };
   *drops += e.drops;
@@ -380,10 +417,12 @@ cJSON *np_relay_sockets_json(const struct np_relay *r, uint64_t *drops) {
   int bad = 0;
   if (r->standalone)
     bad |= sock_entry(list, r, &r->listen, k++, &sum);
-  for (unsigned i = 0; !r->standalone && i < r->nopen; i++)
+  for (unsigned i = 0; !r->standalone && i < r->nslots; i++)
     bad |= sock_entry(list, r, &r->routes[i].front, k++, &sum);
-  for (unsigned i = 0; i < r->nopen; i++)
-    bad |= sock_entry(list, r, &r->routes[i].back, k++, &sum);
+  for (unsigned i = 0; i < r->nslots; i++)
+    if (r->routes[i].open)
+      bad |= sock_entry(list, r, &r->routes[i].back, k++, &sum);
+  sum += r->expired_drops; /* sockets of expired routes, at their close */
   pthread_mutex_unlock(MU(r));
   if (bad) {
     cJSON_Delete(list);

@@ -3,7 +3,10 @@
  * np_relay_tcp.h): accept on the listen address, connect to the forward
  * address without blocking, then copy bytes both ways through two rings
  * per connection, with half-close (a FIN from one side becomes
- * shutdown(SHUT_WR) towards the other once its ring is empty).  epoll is
+ * shutdown(SHUT_WR) towards the other once its ring is empty; a
+ * connection still not done tcp_idle_seconds after the first FIN is
+ * closed, so a peer that never closes or never reads cannot hold a slot
+ * for ever).  epoll is
  * level-triggered; each side's interest follows its rings: read while
  * there is room and no FIN, write while the other ring holds data.
  */
@@ -62,7 +65,7 @@ static void side_close(struct np_relay_tcp_side *s) {
   s->events = 0;
 }
 
-enum end_why { END_ORDERLY, END_BYTE_LIMIT, END_RESET, END_CONNECT };
+enum end_why { END_ORDERLY, END_BYTE_LIMIT, END_RESET, END_CONNECT, END_IDLE };
 
 /* End an accepted connection and count why. */
 static void conn_end(struct np_relay *r, struct np_relay_tcp_conn *c,
@@ -78,6 +81,7 @@ static void conn_end(struct np_relay *r, struct np_relay_tcp_conn *c,
     r->tcp.st.closed++;
     r->tcp.st.byte_limit_closes += why == END_BYTE_LIMIT;
     r->tcp.st.resets += why == END_RESET;
+    r->tcp.st.idle_closes += why == END_IDLE;
   }
   pthread_mutex_unlock(&r->mu);
 }
@@ -180,8 +184,19 @@ static void conn_pump(struct np_relay *r, struct np_relay_tcp_conn *c) {
   } else if (c->shut[0] && c->shut[1]) {
     conn_end(r, c, END_ORDERLY);
   } else {
+    if (c->half_ns == 0 && (c->eof[0] || c->eof[1]))
+      c->half_ns = np_relay_now_ns(); /* the idle bound starts */
     side_interest(r, c, 0);
     side_interest(r, c, 1);
+  }
+}
+
+void np_relay__tcp_sweep(struct np_relay *r, uint64_t now) {
+  struct np_relay_tcp *t = &r->tcp;
+  for (uint32_t i = 0; t->idle_ns && t->conns && i < t->max_conns; i++) {
+    struct np_relay_tcp_conn *c = &t->conns[i];
+    if (c->used && c->half_ns && now - c->half_ns >= t->idle_ns)
+      conn_end(r, c, END_IDLE);
   }
 }
 
@@ -245,6 +260,7 @@ void np_relay__tcp_accept(struct np_relay *r) {
     memset(c->eof, 0, sizeof c->eof);
     memset(c->shut, 0, sizeof c->shut);
     c->bytes = 0;
+    c->half_ns = 0;
     c->used = 1;
     c->connecting = 1;
     int fds[2] = {fd, up};

@@ -9,7 +9,9 @@
  * at once, counted as refused), at most max_bytes per connection in both
  * directions together (a connection that reaches it is closed, counted);
  * each direction buffers at most NP_RELAY_TCP_BUF bytes, reserved per
- * connection slot when the relay is created.
+ * connection slot when the relay is created.  A connection one side has
+ * closed (FIN, or a reset) whose other side has not finished within
+ * tcp_idle_seconds is closed and its slot freed (counted idle_closes).
  */
 #ifndef NP_RELAY_TCP_H
 #define NP_RELAY_TCP_H
@@ -26,6 +28,8 @@ struct np_relay_tcp_stats {
   uint64_t closed;            /* connected ones that ended since         */
   uint64_t byte_limit_closes; /* ... because max_bytes was reached       */
   uint64_t resets;            /* ... by a reset or I/O error on a side   */
+  uint64_t idle_closes;       /* ... because tcp_idle_seconds passed after
+                                 one side's FIN without the other's      */
   uint64_t bytes_c2s;         /* client -> server bytes forwarded        */
   uint64_t bytes_s2c;         /* server -> client bytes forwarded        */
   uint64_t active;            /* connections open now                    */

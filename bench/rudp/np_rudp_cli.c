@@ -51,6 +51,10 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_rudp_config_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->planned_seconds = ctx->cfg.interval > 0
+                             ? 0
+                             : ctx->cfg.rounds *
+                                   (ctx->cfg.warmup + ctx->cfg.seconds);
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }

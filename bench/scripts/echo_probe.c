@@ -138,6 +138,16 @@ static void setup(struct pthr *t, int nclients) {
   }
 }
 
+/* Closes the thread's sockets and frees their buffers (the receive slots
+ * point into them). */
+static void teardown(struct pthr *t) {
+  for (int i = 0; i < t->nsocks; i++) {
+    close(t->socks[i].fd);
+    free(t->socks[i].buf);
+  }
+  t->nsocks = 0;
+}
+
 /* ---- epoll ---- */
 
 static void epoll_serve(struct pthr *t, struct psock *s) {
@@ -394,5 +404,8 @@ int main(int argc, char **argv) {
          "context_switches_per_roundtrip %.4f\n",
          (double)rt / el, rt ? (double)sys / (double)rt : 0.0,
          rt ? (double)csw / (double)rt : 0.0);
+  for (int k = 0; k < o.threads; k++)
+    teardown(&t[k]);
+  free(t);
   return 0;
 }

@@ -23,7 +23,8 @@ void np_udp_check_input_of(const struct np_udp_counters *c,
       .sequence_errors = c->sequence_errors,
       .send_errors = c->send_errors,
       .server_send_errors = c->server_send_errors,
-      .truncated = c->truncated};
+      .truncated = c->truncated,
+      .late = c->late};
   for (uint32_t i = 0; i < res->nsocks; i++) {
     const struct np_udp_sock_report *s = &res->socks[i];
     uint64_t d = s->drops_after - s->drops_before;
@@ -36,10 +37,12 @@ void np_udp_check_input_of(const struct np_udp_counters *c,
 
 void np_udp_loss_compute(const struct np_udp_check_input *c,
                          struct np_udp_loss *out) {
-  out->lost = (int64_t)c->sent - (int64_t)c->received;
+  /* a late reply came back: neither lost nor received (np_udp_late.h) */
+  out->lost = (int64_t)c->sent - (int64_t)c->received - (int64_t)c->late;
   out->request_leg = (int64_t)c->sent - (int64_t)c->server_received;
   out->server = (int64_t)c->server_received - (int64_t)c->server_replied;
-  out->reply_leg = (int64_t)c->server_replied - (int64_t)c->received;
+  out->reply_leg =
+      (int64_t)c->server_replied - (int64_t)c->received - (int64_t)c->late;
   out->server_drops = c->server_drops;
   out->client_drops = c->client_drops;
   out->kernel_drops = out->server_drops + out->client_drops;
@@ -74,8 +77,9 @@ void np_udp_checks_eval(const struct np_udp_check_input *c,
           l->request_leg + l->server + l->reply_leg == l->lost,
       "lost %" PRId64 " = request leg %" PRId64 " (sent - server_received)"
       " + server %" PRId64 " + reply leg %" PRId64
-      " (server_replied - received)",
-      l->lost, l->request_leg, l->server, l->reply_leg);
+      " (server_replied - received%s)",
+      l->lost, l->request_leg, l->server, l->reply_leg,
+      c->late ? " - late" : "");
   np_udp_checks_add(cs, "server_received_equals_replied",
       c->server_received == c->server_replied,
       "server_received %" PRIu64 ", server_replied %" PRIu64,

@@ -33,6 +33,8 @@ struct np_udp_check_input {
   uint64_t truncated;          /* datagrams cut by MSG_TRUNC               */
   uint64_t server_drops;       /* kernel drops on server sockets           */
   uint64_t client_drops;       /* kernel drops on client sockets           */
+  uint64_t late;               /* replies to given-up messages (0 in records
+                                  before counters.late)                    */
 };
 
 /* The input of a finished run: the counters of one phase (res->measure
@@ -43,10 +45,10 @@ void np_udp_check_input_of(const struct np_udp_counters *c,
 
 /* Losses and kernel drops derived from the input. */
 struct np_udp_loss {
-  int64_t lost;          /* sent - received: never answered           */
+  int64_t lost;          /* sent - received - late: never answered    */
   int64_t request_leg;   /* sent - server_received                    */
   int64_t server;        /* server_received - server_replied          */
-  int64_t reply_leg;     /* server_replied - received                 */
+  int64_t reply_leg;     /* server_replied - received - late          */
   uint64_t server_drops; /* kernel drops on server sockets            */
   uint64_t client_drops; /* kernel drops on client sockets            */
   uint64_t kernel_drops; /* server_drops + client_drops               */
@@ -55,7 +57,8 @@ struct np_udp_loss {
 void np_udp_loss_compute(const struct np_udp_check_input *in,
                          struct np_udp_loss *out);
 
-#define NP_UDP_MAX_CHECKS 16 /* udp --agent: 9 udp-external + 4 far */
+/* udp --agent: 9 udp-external + 4 far + 2 late + 2 open loop */
+#define NP_UDP_MAX_CHECKS 20
 
 struct np_udp_check {
   const char *name; /* static string */

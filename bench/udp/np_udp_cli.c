@@ -16,8 +16,10 @@
 #include "np_bench_summary.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
+#include "np_udp_late.h"
 #include "np_udp_open.h"
 #include "np_udp_stream.h"
+#include "np_udp_target.h"
 #include "np_udp_options.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
@@ -40,6 +42,7 @@ struct udp_ctx {
   struct np_udp_checks checks; /* the invariants                  */
   struct np_udp_attrib attrib; /* --connect: where losses went      */
   char open_text[200];         /* open loop's part of the summary    */
+  char late_text[100];         /* --connect: late replies' part       */
   struct np_udp_stream_result stream; /* --mode stream's run          */
   struct np_agent_udp *far;    /* --agent: the far host's side, owned */
 };
@@ -59,11 +62,15 @@ static void summary_external(const struct udp_ctx *ctx, double rate,
              a->not_attributed);
   if (ctx->far)
     np_agent_udp_text(ctx->far, who, sizeof who);
+  uint64_t sent = ctx->res.measure.sent;
   fprintf(stderr,
-          PROG ": %s answered by %s: %.0f round trips/s, p50 %s us, p99 %s us,"
-          " lost %" PRId64 " (client sockets %" PRIu64 ", %s)%s: %s\n",
-          ctx->cfg.connect, who, rate, p50, p99, a->lost, a->client_socket,
-          server, ctx->open_text, np_bench_status_name(st));
+          PROG ": %s answered by %s: %.0f round trips/s, p50 %s μs, p99 %s μs,"
+          " lost %" PRId64 " of %" PRIu64 " (%.2f %%; client sockets %" PRIu64
+          ", %s)%s%s: %s\n",
+          ctx->cfg.connect, who, rate, p50, p99, a->lost, sent,
+          sent ? 100.0 * (double)a->lost / (double)sent : 0.0,
+          a->client_socket, server, ctx->late_text, ctx->open_text,
+          np_bench_status_name(st));
 }
 
 static void summary(const void *ctxp, enum np_bench_status st) {
@@ -126,6 +133,8 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_udp_cli_parse(argc, argv, &ctx->cfg, &cli->help, eb);
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
+  cli->planned_seconds =
+      ctx->cfg.interval > 0 ? 0 : ctx->cfg.warmup + ctx->cfg.seconds;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;
 }
@@ -151,6 +160,34 @@ static int run_agent(struct udp_ctx *ctx, struct np_bench_ctl *ctl,
   return rc;
 }
 
+/* --connect / --agent: a target from which not one datagram came back
+ * is not a server that lost everything but no server: a run-time error
+ * (exit 3, no record) in one line, "nothing listening" when the target is
+ * local, no socket is bound there and a probe is refused (ECONNREFUSED),
+ * else "no reply" in the run's time. */
+static int nothing_answered(const struct np_udp_result *res,
+                            struct np_errbuf *eb) {
+  const struct np_udp_counters *w = &res->warmup, *m = &res->measure;
+  if (w->received + m->received + w->late + m->late + w->duplicates +
+          m->duplicates + w->stale + m->stale != 0 ||
+      w->sent + m->sent + w->send_errors + m->send_errors == 0 ||
+      res->target == NULL)
+    return 0;
+  const struct np_udp_target *t = res->target;
+  if (t->local && t->nsocks == 0 && !t->remote_observed) {
+    int refused = np_udp_target_refused(t);
+    return np_errbuf_set(eb, NP_ECONNREFUSED, "nothing listening on %s (%s)",
+                         t->text,
+                         refused ? "ECONNREFUSED"
+                                 : "no UDP socket bound there in "
+                                   "/proc/net/udp");
+  }
+  return np_errbuf_set(eb, NP_ETIMEDOUT, "no reply from %s in %.1f s",
+                       t->text,
+                       res->warmup_seconds + res->measure_seconds +
+                           res->drain_seconds);
+}
+
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct udp_ctx *ctx = ctxp;
@@ -170,6 +207,14 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
     ctx->far = NULL;
     return rc;
   }
+  if (ctx->cfg.mode == NP_UDP_MODE_CLIENT &&
+      (rc = nothing_answered(&ctx->res, eb)) != 0) {
+    /* no record: the run's result is freed here, as on any run error */
+    np_udp_result_free(&ctx->res);
+    np_agent_udp_free(ctx->far);
+    ctx->far = NULL;
+    return rc;
+  }
   if (ctx->cfg.mode == NP_UDP_MODE_CLIENT) {
     np_udp_external_attrib(&ctx->res, &ctx->attrib);
     np_udp_external_checks(&ctx->res, &ctx->attrib, &ctx->checks);
@@ -181,6 +226,10 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
     np_udp_loss_compute(&in, &ctx->loss);
     np_udp_checks_eval(&in, &ctx->loss, &ctx->checks);
   }
+  struct np_udp_late_input li; /* what the self-check reads back */
+  np_udp_late_input_of(&ctx->cfg, &ctx->res, &li);
+  np_udp_late_checks(&li, &ctx->checks);
+  np_udp_late_summary(&li, ctx->late_text, sizeof ctx->late_text);
   if (ctx->cfg.rate > 0) { /* the same inputs the self-check reads back */
     struct np_udp_open_input oi;
     np_udp_open_input_of(&ctx->cfg, &ctx->res, &oi);

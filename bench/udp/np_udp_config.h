@@ -87,6 +87,8 @@ struct np_udp_config {
                                    loop (--window per client)               */
   enum np_udp_arrivals arrivals;/* open loop: constant or Poisson spacing    */
   uint32_t max_outstanding;     /* open loop: in flight per client at most   */
+  double reply_timeout_ms;      /* --reply-timeout-ms: closed loop's reply
+                                   timeout, 0 = derived from the RTT       */
   double interval;              /* --interval: time-series slice, s (0 off)  */
   enum np_udp_traffic traffic;  /* --mode echo | stream                      */
   double bitrate;               /* stream: payload bits/s (0 = unlimited)    */

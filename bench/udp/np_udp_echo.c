@@ -102,10 +102,18 @@ static void client_fill(struct np_udp_client *cl) {
       for (unsigned i = done; i < done + ns; i++) {
         uint64_t seq = cl->next_seq + i;
         struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
-        /* A live slot here holds a message sent `ring_len` sequences ago
-         * that never came back.  It gives up its slot but stays counted in
-         * `outstanding`: a lost message is not replaced, so the window
-         * shrinks by one for good, as in the reference benchmark. */
+        /* A live slot here holds a message sent `ring_len` sequences ago.
+         * --connect: its reply timeout has not passed yet; given up now
+         * (expired), so a reply that still comes is late
+         * (np_udp_timeout.c).  In process: it gives up its slot but stays
+         * counted in `outstanding`: a lost message is not replaced, so
+         * the window shrinks by one for good, as in the reference
+         * benchmark. */
+        if (s->live && cfg->mode == NP_UDP_MODE_CLIENT) {
+          c->expired++;
+          np_udp_give_up(cl, s, 0);
+          cl->outstanding--;
+        }
         s->seq = seq;
         s->ts = now;
         s->intended = now;
@@ -122,6 +130,7 @@ static void client_fill(struct np_udp_client *cl) {
       }
     }
     cl->next_seq += k;
+    np_udp_timeout_sent(l, now);
     if (failed)
       break; /* retry on the next reply rather than spin on a full socket */
   }
@@ -149,11 +158,13 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
     uint64_t seq = np_udp_msg_expand_seq(cl->next_seq - 1, wire, bits);
     struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
     if (!s->live || s->seq != seq) {
-      c->sequence_errors++; /* duplicate, stale or unknown */
-      if (cl->answered && cl->answered[seq & cl->answered_mask] == seq + 1)
+      if (cl->answered && cl->answered[seq & cl->answered_mask] == seq + 1) {
+        c->sequence_errors++;
         c->duplicates++;
-      else
+      } else if (!np_udp_late_reply(cl, seq, &rx[i], now)) {
+        c->sequence_errors++; /* nothing we know of */
         c->stale++;
+      }
       continue;
     }
     s->live = 0;
@@ -176,6 +187,7 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       c->corrupted++;
     }
     int64_t rtt = now - s->intended; /* open loop: corrected (see np_udp_open.c) */
+    np_udp_timeout_note_rtt(l, now - s->ts);
     if (set == 1) {
       np_hist_record(l->hist, rtt);
       if (l->service)
@@ -187,6 +199,9 @@ void np_udp_client_on_recv(void *ctx, const struct np_udp_rx *rx, unsigned n) {
       maxrtt = rtt;
   }
   l->outstanding -= before - cl->outstanding;
+  if (cfg->rate <= 0 && l->seen_phase >= NP_UDP_PH_WARMUP &&
+      l->seen_phase <= NP_UDP_PH_DRAIN)
+    np_udp_timeout_reap_client(cl, now); /* frees timed-out slots */
   if (cfg->rate > 0) {
     np_udp_open_send_due(l); /* sends on its schedule, not on replies */
   } else if (l->seen_phase == NP_UDP_PH_WARMUP ||
@@ -208,6 +223,7 @@ static void lane_reset_clients(struct np_udp_lane *l) {
     for (uint32_t w = 0; w < cl->ring_len; w++)
       cl->ring[w].live = 0;
     cl->outstanding = 0;
+    np_udp_timeout_forget_held(cl);
   }
   l->outstanding = 0;
 }
@@ -219,6 +235,22 @@ static void lane_start_sending(struct np_udp_lane *l) {
   }
   for (uint32_t i = 0; i < l->nclients; i++) {
     struct np_udp_client *cl = l->clients[i];
+    uint32_t before = cl->outstanding;
+    client_fill(cl);
+    l->outstanding += cl->outstanding - before;
+  }
+}
+
+/* Closed loop: give up the messages past their reply timeout and, in a
+ * sending phase, send new ones in their slots. */
+static void lane_reap(struct np_udp_lane *l) {
+  np_udp_timeout_reap(l, np_udp_now_ns());
+  if (l->seen_phase != NP_UDP_PH_WARMUP && l->seen_phase != NP_UDP_PH_MEASURE)
+    return;
+  for (uint32_t i = 0; i < l->nclients; i++) {
+    struct np_udp_client *cl = l->clients[i];
+    if (cl->outstanding >= l->eng->cfg->window)
+      continue;
     uint32_t before = cl->outstanding;
     client_fill(cl);
     l->outstanding += cl->outstanding - before;
@@ -238,6 +270,7 @@ void np_udp_lane_on_wake(void *ctx) {
       break;
     case NP_UDP_PH_MEASURE:
       lane_reset_clients(l);
+      np_udp_timeout_measure_start(l);
       if (target == NP_UDP_PH_MEASURE)
         lane_start_sending(l);
       break;
@@ -250,6 +283,9 @@ void np_udp_lane_on_wake(void *ctx) {
   }
   if (l->eng->cfg->rate > 0 && l->nclients)
     np_udp_open_send_due(l); /* the pacer's wake-up, or a phase change */
+  else if (l->nclients && l->seen_phase >= NP_UDP_PH_WARMUP &&
+           l->seen_phase <= NP_UDP_PH_DRAIN)
+    lane_reap(l); /* the pacer's wake-up at a reply deadline */
   if (l->iv_hist)
     np_udp_interval_on_wake(l);
   publish(l);

@@ -47,6 +47,18 @@ struct np_udp_slot {
   int live;         /* 1 while the reply is outstanding          */
 };
 
+/* A message the client stopped waiting for (reply timeout, or its ring
+ * slot was needed): kept so a reply that still comes counts as late, not
+ * as lost or stale (np_udp_timeout.c). */
+struct np_udp_gone {
+  uint64_t seq1;    /* seq + 1 of the message; 0 = empty entry    */
+  int64_t ts;       /* its send time (the bytes it carried)       */
+  int64_t intended; /* its due time (open loop), else ts          */
+  int set;          /* counter set it was sent in (0 / 1)         */
+  int held;         /* 1 = still in the lane's outstanding count
+                       (open loop's expired messages)             */
+};
+
 struct np_udp_client {
   uint32_t id;
   struct np_udp_lane *lane;
@@ -66,6 +78,10 @@ struct np_udp_client {
                                  messages at seq & answered_mask (tells a
                                  duplicate from a stale reply), or NULL  */
   uint64_t answered_mask;     /* entries - 1 (a power of two >= 2 x window) */
+  struct np_udp_gone *gone;   /* given-up messages at seq & gone_mask     */
+  uint64_t gone_mask;         /* entries - 1 (a power of two)            */
+  uint64_t oldest;            /* closed loop: lowest seq that may still be
+                                 outstanding (the reply timeout's scan)   */
   /* open loop (np_udp_open.c) */
   int64_t next_due;           /* intended time of the next message (ns) */
   int64_t phase_t0;           /* the schedule's origin in this phase    */
@@ -109,6 +125,12 @@ struct np_udp_lane {
   pthread_t pacer;                  /* wakes the loop when a send is due */
   int pacer_started;
   _Atomic int pacer_stop;           /* set by the controller           */
+  /* reply timeout, closed loop (np_udp_timeout.c) */
+  struct np_hist *to_hist;          /* every RTT so far, both phases   */
+  uint64_t to_fresh;                /* replies since the last derivation */
+  int64_t timeout_ns;               /* the reply timeout now           */
+  int64_t to_min_ns, to_max_ns;     /* timeouts in force while measured
+                                       (0 = none yet)                  */
   /* --interval (np_udp_interval.c) */
   struct np_hist *iv_hist;          /* this slice's latencies (own)    */
   struct np_hist *iv_pub;           /* handed over at a boundary       */
@@ -137,6 +159,25 @@ struct np_udp_engine {
 int np_udp_open_alloc(struct np_udp_engine *eng, struct np_udp_client *cl);
 void np_udp_open_start(struct np_udp_lane *l);   /* a sending phase begins */
 void np_udp_open_send_due(struct np_udp_lane *l); /* send what is due now  */
+
+/* np_udp_timeout.c: giving up on a message, late replies, the closed
+ * loop's reply timeout (lane threads only, except _alloc at set-up) */
+int np_udp_timeout_lane_init(struct np_udp_lane *l); /* timeout, histogram */
+int np_udp_timeout_alloc(struct np_udp_engine *eng, struct np_udp_client *cl);
+void np_udp_timeout_measure_start(struct np_udp_lane *l);
+void np_udp_give_up(struct np_udp_client *cl, struct np_udp_slot *s, int held);
+/* 1 when the reply of seq is a late one (counted), 0 when it is not ours */
+int np_udp_late_reply(struct np_udp_client *cl, uint64_t seq,
+                      const struct np_udp_rx *rx, int64_t now);
+void np_udp_timeout_note_rtt(struct np_udp_lane *l, int64_t rtt);
+/* give up every message older than the timeout; returns the earliest
+ * deadline still pending (INT64_MAX = none) and publishes it */
+int64_t np_udp_timeout_reap(struct np_udp_lane *l, int64_t now);
+void np_udp_timeout_reap_client(struct np_udp_client *cl, int64_t now);
+void np_udp_timeout_sent(struct np_udp_lane *l, int64_t now); /* a send */
+/* messages held in the lane count by given-up entries become unheld (the
+ * count restarts at a phase boundary) */
+void np_udp_timeout_forget_held(struct np_udp_client *cl);
 
 /* np_udp_pacer.c: one thread per lane that sleeps until the lane's next
  * due send and wakes its loop (transports have no sub-millisecond timer) */

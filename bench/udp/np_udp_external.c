@@ -16,7 +16,8 @@ void np_udp_external_attrib(const struct np_udp_result *res,
                             struct np_udp_attrib *a) {
   const struct np_udp_counters *c = &res->measure;
   memset(a, 0, sizeof *a);
-  a->lost = (int64_t)c->sent - (int64_t)c->received;
+  /* late replies came back after the client gave up: not lost */
+  a->lost = (int64_t)c->sent - (int64_t)c->received - (int64_t)c->late;
   for (uint32_t i = 0; i < res->nsocks; i++)
     if (res->socks[i].role == NP_UDP_ROLE_CLIENT)
       a->client_socket +=
@@ -41,8 +42,8 @@ void np_udp_external_checks(const struct np_udp_result *res,
     snprintf(where, sizeof where,
              "client sockets dropped %" PRIu64
              ", the server socket dropped %" PRIu64 ", %" PRId64
-             " lost in between (dropped by neither socket: "
-             "the server did not echo them)",
+             " lost in between (dropped by neither socket: on the path or "
+             "in the server process)",
              a->client_socket, a->server_socket, a->in_between);
   else
     snprintf(where, sizeof where,
@@ -76,8 +77,9 @@ void np_udp_external_checks(const struct np_udp_result *res,
                     "message)",
                     c->reordered);
   np_udp_checks_add(cs, "no_stale_replies", c->stale == 0,
-                    "%" PRIu64 " replies to nothing outstanding (never sent, "
-                    "given up, or too short to carry a sequence number)",
+                    "%" PRIu64 " replies to nothing the client knows of "
+                    "(never sent, given up too long ago to tell, or too "
+                    "short to carry a sequence number)",
                     c->stale);
   np_udp_checks_add(cs, "no_wrong_length", c->wrong_length == 0,
                     "%" PRIu64 " replies of another length than their "

@@ -7,11 +7,14 @@
  * exist, so a loss is attributed from kernel counters alone - to our
  * client sockets (SO_MEMINFO, exact), to the server socket (its
  * /proc/net/udp drops over the window, when the target is local and its
- * socket was found: np_udp_target.h), and the rest to "in between" (never
- * dropped by either socket: the server process did not echo it, or it was
- * lost elsewhere).  Misbehaviour is told apart by kind (duplicates,
- * reordered, stale, wrong length, corrupted) and each kind is its own
- * check, so a server that mangles fails the run naming what it did.
+ * socket was found: np_udp_target.h), and the rest to "in between": between
+ * our client sockets and the server socket, dropped by neither (on the path
+ * - a relay, a network - or in the server process: only the server's own
+ * counters, serve's record or the agent's, can tell which).  A reply that
+ * comes after the client gave up is late, not lost (np_udp_late.h).
+ * Misbehaviour is told apart by kind (duplicates, reordered, stale, wrong
+ * length, corrupted) and each kind is its own check, so a server that
+ * mangles fails the run naming what it did.
  */
 #ifndef NP_UDP_EXTERNAL_H
 #define NP_UDP_EXTERNAL_H
@@ -27,7 +30,7 @@
 
 /* Where the measured phase's losses went, as far as counters allow. */
 struct np_udp_attrib {
-  int64_t lost;           /* sent - received                              */
+  int64_t lost;           /* sent - received - late                       */
   uint64_t client_socket; /* drops on our client sockets (exact)          */
   int server_known;       /* the server socket's drops are known          */
   uint64_t server_socket; /* its drops over the window (server_known)     */

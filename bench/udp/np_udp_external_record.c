@@ -9,6 +9,7 @@
 
 #include "np_bench_record_sections.h"
 #include "np_json.h"
+#include "np_udp_late.h"
 #include "np_udp_open.h"
 #include "np_udp_record.h"
 #include "np_udp_external.h"
@@ -48,6 +49,7 @@ static cJSON *config_json(const struct np_udp_config *cfg,
                           cfg->family == AF_INET6 ? "ipv6" : "ipv4");
   NUM(o, "seed", cfg->seed);
   np_udp_open_config_json(o, cfg);
+  np_udp_late_config_json(o, cfg);
   cJSON *b = cJSON_AddObjectToObject(o, "batch");
   NUM(b, "client_receive", res->rx_batch_client);
   NUM(b, "client_send", res->tx_batch);
@@ -77,6 +79,7 @@ static cJSON *counters_json(const struct np_udp_counters *c, int64_t lost) {
   NUM(o, "sequence_errors", c->sequence_errors);
   NUM(o, "send_errors", c->send_errors);
   NUM(o, "truncated", c->truncated);
+  NUM(o, "late", c->late);
   np_udp_record_errnos(o, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
   return o;
 }
@@ -128,8 +131,9 @@ static cJSON *attribution_json(const struct np_udp_attrib *a,
       "client_socket = drops of our client sockets (SO_MEMINFO); "
       "server_socket = drops of the target's socket(s) in /proc/net/udp(6) "
       "between the measurement's start and the end of its drain; in_between "
-      "= lost - client_socket - server_socket (dropped by neither socket: "
-      "the server process did not echo it, or it was lost elsewhere); "
+      "= lost - client_socket - server_socket (between our client sockets "
+      "and the server socket, dropped by neither: on the path or in the "
+      "server process, which only the server's own counters tell apart); "
       "without the server socket, not_attributed = lost - client_socket. "
       "The server socket's drops count every sender's datagrams");
   if (!cJSON_GetObjectItemCaseSensitive(o, "rule") ||
@@ -212,12 +216,19 @@ int np_udp_external_record_build(const struct np_udp_config *cfg,
   cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, a->lost));
   cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
   NUM(w, "seconds", res->warmup_seconds);
-  cJSON_AddItemToObject(w, "counters",
-                        counters_json(&res->warmup, (int64_t)res->warmup_lost));
+  cJSON_AddItemToObject(
+      w, "counters",
+      counters_json(&res->warmup,
+                    (int64_t)(res->warmup_lost + res->warmup.timed_out +
+                              res->warmup.expired - res->warmup.late)));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, a));
   cJSON_AddItemToObject(doc, "external", external_json(cfg, res, a));
   if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
                                               np_udp_open_json(cfg, res)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  struct np_udp_late_input li;
+  np_udp_late_input_of(cfg, res, &li);
+  if (!cJSON_AddItemToObject(doc, "timeouts", np_udp_late_json(&li)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (cfg->interval > 0 &&
       !cJSON_AddItemToObject(doc, "intervals",

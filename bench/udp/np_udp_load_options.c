@@ -1,6 +1,7 @@
 /*
  * np_udp_load_options.c - the udp option rows for offered load: open loop
- * (--rate, --arrivals, --max-outstanding), and the time series
+ * (--rate, --arrivals, --max-outstanding), --connect's closed-loop reply
+ * timeout (--reply-timeout-ms, np_udp_timeout.c), and the time series
  * (--interval, bench/core/np_bench_interval.h).  A section of the udp option
  * table (np_udp_options.c), so the parser, --help, plans and ids see them
  * like every other row; the cross-field rules are np_udp_load_validate.
@@ -36,6 +37,12 @@ const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS] = {
      .help = "open loop: messages in flight per client; a send due beyond "
              "it is counted as dropped by the client",
      NP_BENCH_AT(CFG, max_outstanding), .tag = "mo"},
+    {.name = "reply-timeout-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
+     .max = 60000, .unit = "ms", .dflt = "0",
+     .help = "--connect closed loop: give a message up after this long "
+             "and send a new one in its slot; a reply that still comes is "
+             "late (0 = 8 x the p99 RTT so far, 200 ms..1 s)",
+     NP_BENCH_AT(CFG, reply_timeout_ms), .tag = "rto"},
     NP_BENCH_OPT_INTERVAL_ROW(CFG),
     {.name = "mode", .type = NP_BENCH_OPT_CHOICE,
      .choices = np_udp_traffic_names, .dflt = "echo", .metavar = "M",
@@ -128,6 +135,11 @@ int np_udp_load_validate(struct np_udp_config *cfg,
                            "not a window, decides when to send (bound what "
                            "is in flight with --max-outstanding)",
                            cfg->window);
+    if (cfg->reply_timeout_ms > 0)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--reply-timeout-ms: closed loop only (with "
+                           "--rate a message is given up when its slot "
+                           "comes round, --max-outstanding sends later)");
     if ((uint64_t)cfg->clients * cfg->max_outstanding > (1u << 24))
       return np_errbuf_set(eb, NP_EUSAGE,
                            "--max-outstanding %" PRIu32 ": x %" PRIu32
@@ -137,6 +149,11 @@ int np_udp_load_validate(struct np_udp_config *cfg,
   }
   /* closed loop: stating a default is the same as leaving it out */
   (void)g;
+  if (cfg->reply_timeout_ms > 0 && cfg->mode != NP_UDP_MODE_CLIENT)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--reply-timeout-ms: only with --connect or --agent "
+                         "(in process a message the kernel dropped is not "
+                         "replaced, as in the reference benchmark)");
   if (cfg->arrivals != NP_UDP_ARRIVALS_CONSTANT)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--arrivals %s: only with --rate (open loop)",

@@ -18,7 +18,8 @@
  * client, counted.  A message still outstanding when its ring slot comes
  * round again (--max-outstanding sends later) is given up (expired): it
  * frees its client's slot but stays in the lane's outstanding count (the
- * drain's) and in sent - received.
+ * drain's) until a late reply comes (np_udp_timeout.c); without one it is
+ * lost.
  * Runs on lane threads only; nothing here allocates after set-up.
  */
 #include <math.h>
@@ -104,6 +105,7 @@ static uint32_t client_send_due(struct np_udp_client *cl, int64_t now,
         struct np_udp_slot *s = &cl->ring[seq % cl->ring_len];
         if (s->live) { /* max-outstanding sends ago and still unanswered */
           c->expired++;
+          np_udp_give_up(cl, s, 1); /* a reply that still comes is late */
           cl->outstanding--;
           gave_up++;
         }

@@ -154,6 +154,15 @@ static int check_connect(CFG *cfg, const struct np_bench_given *g,
   static const char *const server_only[] = {"address", "work",
                                             "udp-server-receive-buffer"};
   const char *opt = cfg->agent ? "--agent" : "--connect";
+  /* before any io-model rule: each side's rule alone sends the user back
+   * and forth between two contradictory hints */
+  if (cfg->traffic == NP_UDP_TRAFFIC_STREAM)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--mode stream: not with %s (a stream runs between "
+                         "our own sender and receiver on loopback: --mode "
+                         "stream --backend raw --io-model split; against "
+                         "another server: %s in echo mode, --io-model single "
+                         "or pool)", opt, opt);
   if (cfg->agent && cfg->connect)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--connect: not with --agent (the agent's server is "

@@ -15,9 +15,10 @@
 extern const struct np_bench_optset np_udp_optset;
 
 /* The offered-load rows (np_udp_load_options.c): --rate, --arrivals,
- * --max-outstanding, --interval, and the stream's --mode, --bitrate,
- * --packet-rate, --gso, --gro, --batch; a section of np_udp_optset. */
-#define NP_UDP_LOAD_NOPTS 10
+ * --max-outstanding, --connect's --reply-timeout-ms, --interval, and the
+ * stream's --mode, --bitrate, --packet-rate, --gso, --gro, --batch; a
+ * section of np_udp_optset. */
+#define NP_UDP_LOAD_NOPTS 11
 extern const struct np_bench_opt np_udp_load_opts[NP_UDP_LOAD_NOPTS];
 
 /* Their cross-field rules (called by the table's validate). */

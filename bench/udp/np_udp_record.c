@@ -11,6 +11,7 @@
 #include "np_bench_record_sections.h"
 #include "np_json.h"
 #include "np_udp_msg.h"
+#include "np_udp_late.h"
 #include "np_udp_open.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
@@ -65,6 +66,7 @@ cJSON *np_udp_config_json(const struct np_udp_config *cfg,
                           cfg->family == AF_INET6 ? "ipv6" : "ipv4");
   NUM(o, "seed", cfg->seed);
   np_udp_open_config_json(o, cfg);
+  np_udp_late_config_json(o, cfg);
   cJSON *b = cJSON_AddObjectToObject(o, "batch");
   NUM(b, "server_receive", res->rx_batch_server);
   NUM(b, "client_receive", res->rx_batch_client);
@@ -134,7 +136,7 @@ static cJSON *syscalls_json(const struct np_udp_result *res) {
 }
 
 static cJSON *counters_json(const struct np_udp_counters *c,
-                            const struct np_udp_loss *l) {
+                            const struct np_udp_loss *l, int late) {
   cJSON *o = cJSON_CreateObject();
   if (!o)
     return NULL;
@@ -152,6 +154,8 @@ static cJSON *counters_json(const struct np_udp_counters *c,
   NUM(o, "server_send_errors", c->server_send_errors);
   NUM(o, "truncated", c->truncated);
   NUM(o, "cross_thread_requests", c->cross_thread);
+  if (late)
+    NUM(o, "late", c->late);
   np_udp_record_errnos(o, c->errnos, c->errno_counts, NP_UDP_MAX_ERRNOS);
   return o;
 }
@@ -251,17 +255,26 @@ int np_udp_record_build(const struct np_udp_config *cfg,
   if (rc)
     return rc;
   cJSON_AddItemToObject(doc, "measurement", measurement_json(res));
-  cJSON_AddItemToObject(doc, "counters", counters_json(&res->measure, loss));
+  int late = np_udp_late_applies(cfg); /* counters.late: 0.3.0 on */
+  cJSON_AddItemToObject(doc, "counters",
+                        counters_json(&res->measure, loss, late));
   cJSON *w = cJSON_AddObjectToObject(doc, "warmup");
   NUM(w, "seconds", res->warmup_seconds);
   struct np_udp_check_input win;
   np_udp_check_input_of(&res->warmup, res, &win);
   np_udp_loss_compute(&win, &wl);
-  wl.lost = (int64_t)res->warmup_lost; /* outstanding when measurement began */
-  cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl));
+  /* outstanding when measurement began, and given up unanswered */
+  wl.lost = (int64_t)(res->warmup_lost + res->warmup.timed_out +
+                      res->warmup.expired - res->warmup.late);
+  cJSON_AddItemToObject(w, "counters", counters_json(&res->warmup, &wl, late));
   cJSON_AddItemToObject(doc, "sockets", sockets_json(res, loss));
   if (cfg->rate > 0 && !cJSON_AddItemToObject(doc, "open_loop",
                                               np_udp_open_json(cfg, res)))
+    rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
+  struct np_udp_late_input li;
+  np_udp_late_input_of(cfg, res, &li);
+  if (li.known &&
+      !cJSON_AddItemToObject(doc, "timeouts", np_udp_late_json(&li)))
     rc = np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
   if (cfg->interval > 0 &&
       !cJSON_AddItemToObject(doc, "intervals",

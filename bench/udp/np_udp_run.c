@@ -69,6 +69,11 @@ void np_udp_counters_add(struct np_udp_counters *d,
   d->dropped_by_client += s->dropped_by_client;
   d->late_sends += s->late_sends;
   d->expired += s->expired;
+  d->timed_out += s->timed_out;
+  d->late += s->late;
+  d->timeout_wait_ns += s->timeout_wait_ns;
+  if (s->late_max_ns > d->late_max_ns)
+    d->late_max_ns = s->late_max_ns;
   for (int i = 0; i < NP_UDP_MAX_ERRNOS; i++)
     if (s->errno_counts[i])
       np_udp_counters_note_errno(d, s->errnos[i], s->errno_counts[i]);
@@ -114,9 +119,18 @@ static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   unsigned bits = np_udp_msg_seq_bits(cfg->payload);
   uint32_t inflight = np_udp_config_inflight(cfg);
   cl->ring_len = inflight;
-  if (cfg->mode == NP_UDP_MODE_CLIENT &&
-      (bits >= 64 || 2 * (uint64_t)inflight <= ((uint64_t)1 << bits)))
-    cl->ring_len = 2 * inflight;
+  /* --connect: room for replies a path holds back (reordering) before a
+   * slot is needed again and its message given up (np_udp_timeout.c):
+   * closed loop 4 x the window, at least 256; open loop 2 x
+   * --max-outstanding; as far as the sequence bits tell them apart */
+  if (cfg->mode == NP_UDP_MODE_CLIENT) {
+    uint64_t want = (cfg->rate > 0 ? 2 : 4) * (uint64_t)inflight;
+    if (cfg->rate <= 0 && want < 256)
+      want = 256;
+    while (want > inflight && bits < 64 && want > ((uint64_t)1 << bits))
+      want /= 2;
+    cl->ring_len = want > inflight ? (uint32_t)want : inflight;
+  }
   cl->ring = calloc(cl->ring_len, sizeof *cl->ring);
   cl->txbufs = malloc((size_t)eng->tx_batch * cfg->payload);
   cl->tx = calloc(eng->tx_batch, sizeof *cl->tx);
@@ -130,6 +144,8 @@ static int client_alloc(struct np_udp_engine *eng, struct np_udp_client *cl) {
   }
   if (cfg->rate > 0 && np_udp_open_alloc(eng, cl) != 0)
     return NP_ENOMEM;
+  if (np_udp_timeout_alloc(eng, cl) != 0)
+    return NP_ENOMEM;
   return np_udp_msg_gen_init(&cl->gen, cfg->seed, cl->id, cfg->payload);
 }
 
@@ -142,6 +158,7 @@ static void engine_free(struct np_udp_engine *eng) {
     struct np_udp_client *cl = &eng->clients[i];
     eng->tp->sock_close(cl->sock);
     free(cl->answered);
+    free(cl->gone);
     free(cl->ring);
     free(cl->txbufs);
     free(cl->tx);
@@ -151,6 +168,7 @@ static void engine_free(struct np_udp_engine *eng) {
   for (uint32_t i = 0; i < eng->nlanes && eng->lanes; i++) {
     eng->tp->loop_free(eng->lanes[i].loop);
     np_hist_free(eng->lanes[i].hist);
+    np_hist_free(eng->lanes[i].to_hist);
     np_hist_free(eng->lanes[i].service);
     np_hist_free(eng->lanes[i].send_lag);
     np_udp_interval_free(&eng->lanes[i]);
@@ -270,6 +288,8 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (rc == 0 && cfg->rate > 0 &&
         (rc = np_hist_new(1, 60000000000LL, 3, &l->service)) == 0)
       rc = np_hist_new(1, 60000000000LL, 3, &l->send_lag);
+    if (rc == 0)
+      rc = np_udp_timeout_lane_init(l);
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
     atomic_init(&l->next_due_pub, INT64_MAX);
@@ -654,6 +674,11 @@ static int collect(struct np_udp_engine *eng, struct np_udp_result *res) {
     np_udp_counters_add(&res->warmup, &l->ctr[0]);
     np_udp_counters_add(&res->measure, &l->ctr[1]);
     res->warmup_lost += l->warmup_lost;
+    if (l->to_min_ns &&
+        (res->timeout_min_ns == 0 || l->to_min_ns < res->timeout_min_ns))
+      res->timeout_min_ns = l->to_min_ns;
+    if (l->to_max_ns > res->timeout_max_ns)
+      res->timeout_max_ns = l->to_max_ns;
     res->work_digest ^= l->work_digest;
     if ((rc = np_hist_merge(res->rtt_ns, l->hist)) != 0)
       return rc;
@@ -709,8 +734,11 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
     }
     eng.lanes[i].thread_started = 1;
   }
-  /* open loop: a pacer per lane that sends */
-  for (uint32_t i = 0; cfg->rate > 0 && i < eng.nlanes; i++)
+  /* a pacer per lane with clients: open loop's sends, --connect's closed
+   * loop's reply deadlines (np_udp_timeout.c) */
+  for (uint32_t i = 0;
+       (cfg->rate > 0 || cfg->mode == NP_UDP_MODE_CLIENT) && i < eng.nlanes;
+       i++)
     if (eng.lanes[i].nclients && np_udp_pacer_start(&eng.lanes[i]) != 0) {
       rc = np_errbuf_set(eb, NP_ESYS, "pthread_create (pacer) failed");
       goto out_threads;

@@ -43,8 +43,10 @@ struct np_udp_counters {
    * + corrupted) */
   uint64_t duplicates;         /* a reply to a message already answered    */
   uint64_t reordered;          /* answered after a later message was       */
-  uint64_t stale;              /* a reply to nothing outstanding: never sent,
-                                  given up, or too short to carry a seq    */
+  uint64_t stale;              /* a reply to nothing the client knows of:
+                                  never sent, given up so long ago that its
+                                  record was overwritten, or too short to
+                                  carry a seq                              */
   uint64_t wrong_length;       /* matched reply of another length (or cut by
                                   MSG_TRUNC)                               */
   uint64_t corrupted;          /* matched reply of the right length whose
@@ -55,7 +57,16 @@ struct np_udp_counters {
                                   not sent                                 */
   uint64_t late_sends;         /* left more than 1 ms after their due time */
   uint64_t expired;            /* outstanding when their ring slot was
-                                  needed again: given up (counted lost)     */
+                                  needed again: given up                   */
+  uint64_t timed_out;          /* closed loop: given up when the reply
+                                  timeout passed (their slot reused)       */
+  uint64_t late;               /* replies to a message given up (timed out
+                                  or expired): arrived, but not counted in
+                                  received, nor as lost or stale           */
+  int64_t late_max_ns;         /* the latest late reply's time from its
+                                  (intended) send (a max, not a sum)       */
+  int64_t timeout_wait_ns;     /* slot time spent waiting on messages that
+                                  then timed out                          */
   int errnos[NP_UDP_MAX_ERRNOS];         /* errno values seen on sends      */
   uint64_t errno_counts[NP_UDP_MAX_ERRNOS];
 };
@@ -116,6 +127,8 @@ struct np_udp_result {
                                        process as /proc saw them before and
                                        after; owned, NULL otherwise       */
   uint16_t bound_port;              /* serve: the port the server bound   */
+  int64_t timeout_min_ns;           /* closed loop: the reply timeouts in */
+  int64_t timeout_max_ns;           /* force while measured (0 = none)    */
   struct np_bench_intervals intervals; /* --interval's time series; owned */
   struct np_udp_syscount sys_before; /* --count-syscalls: at measurement
                                        start ...                          */

@@ -66,6 +66,14 @@ static const struct np_bench_opt serve_opts[] = {
      .help = "the record written on exit (JSON); - = stdout",
      NP_BENCH_AT(CFG, output),
      .set = np_bench_opt_set_path},
+    {.name = "summary",
+     .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_bench_summary_choices,
+     .dflt = "text",
+     .metavar = "KIND",
+     .help = "json: one-object summary on stdout (instead of the record "
+             "when no --record is given)",
+     NP_BENCH_AT(CFG, summary)},
     {.name = "quiet",
      .type = NP_BENCH_OPT_FLAG,
      .help = "no listening and summary lines on stderr",
@@ -137,6 +145,7 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   int rc = np_bench_opt_parse(&np_udp_serve_optset, argc, argv, &ctx->cfg,
                               &cli->help, eb);
   cli->output = ctx->cfg.output;
+  cli->output_opt = "--record";
   cli->quiet = ctx->cfg.quiet;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
   return rc;

@@ -11,6 +11,7 @@
  */
 #include "np_udp_transport.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -30,6 +31,27 @@ static int fail(struct np_errbuf *eb, int fd, const char *what) {
   return np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", what, strerror(e));
 }
 
+/* "bind udp 127.0.0.1:9000" / "bind udp [::1]:9000": which address. */
+static int bind_fail(struct np_errbuf *eb, int fd,
+                     const struct sockaddr_storage *ss) {
+  char host[INET6_ADDRSTRLEN] = "?", what[INET6_ADDRSTRLEN + 32];
+  unsigned port = 0;
+  int e = errno;
+  if (ss->ss_family == AF_INET) {
+    const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+    inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+    port = ntohs(a->sin_port);
+    snprintf(what, sizeof what, "bind udp %s:%u", host, port);
+  } else {
+    const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+    inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+    port = ntohs(a->sin6_port);
+    snprintf(what, sizeof what, "bind udp [%s]:%u", host, port);
+  }
+  errno = e;
+  return fail(eb, fd, what);
+}
+
 int np_udp_sock_create(const struct np_udp_sock_opts *o, int *fd_out,
                        struct np_errbuf *eb) {
   int one = 1;
@@ -47,7 +69,7 @@ int np_udp_sock_create(const struct np_udp_sock_opts *o, int *fd_out,
   if (o->rxq_ovfl && setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one))
     return fail(eb, fd, "setsockopt(SO_RXQ_OVFL)");
   if (bind(fd, (const struct sockaddr *)&o->bind_addr, o->bind_len))
-    return fail(eb, fd, "bind");
+    return bind_fail(eb, fd, &o->bind_addr);
   if (o->peer_len > 0 &&
       connect(fd, (const struct sockaddr *)&o->peer, o->peer_len))
     return fail(eb, fd, "connect");

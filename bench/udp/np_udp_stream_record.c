@@ -288,12 +288,13 @@ void np_udp_stream_summary(const struct np_udp_config *cfg,
   fprintf(stderr,
           "netproof-bench udp: stream %" PRIu32 " B x %" PRIu32
           " streams%s%s: %.1f Mbit/s, %.0f datagrams/s, lost %" PRId64
-          " of %" PRIu64 " (receiver drops %" PRIu64 "), out of order %" PRIu64
-          ", jitter %.3f us, one-way p50 %.1f us: %s\n",
+          " of %" PRIu64 " (%.2f %%, receiver drops %" PRIu64 "), out of "
+          "order %" PRIu64 ", jitter %.3f μs, one-way p50 %.1f μs: %s\n",
           cfg->payload, cfg->clients, res->gso_segments ? ", GSO" : "",
           res->gro_accepted ? ", GRO" : "",
           w > 0 ? (double)c->unique * cfg->payload * 8 / w / 1e6 : 0.0,
           w > 0 ? (double)c->unique / w : 0.0, lost_of(c), c->sent,
+          c->sent > 0 ? 100.0 * (double)lost_of(c) / (double)c->sent : 0.0,
           res->rx_drops, c->out_of_order, res->jitter_us, (double)d50 / 1e3,
           status);
 }

@@ -6,9 +6,12 @@
 #include "np_udp_target.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "np_json.h"
 
@@ -144,6 +147,28 @@ int np_udp_target_snap(struct np_udp_target *t, int after,
     snap_after(t, rows, n);
   free(rows);
   return rc == NP_ENOMEM ? np_errbuf_set(eb, rc, "out of memory") : 0;
+}
+
+int np_udp_target_refused(const struct np_udp_target *t) {
+  const struct sockaddr *a = (const struct sockaddr *)&t->addr;
+  socklen_t len = a->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+                                           : sizeof(struct sockaddr_in);
+  int fd = socket(a->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return 0;
+  int refused = 0;
+  char probe = 0, back;
+  if (connect(fd, a, len) == 0) {
+    if (send(fd, &probe, 1, 0) < 0) {
+      refused = errno == ECONNREFUSED;
+    } else {
+      struct pollfd p = {.fd = fd, .events = POLLIN};
+      if (poll(&p, 1, 200) == 1 && recv(fd, &back, 1, 0) < 0)
+        refused = errno == ECONNREFUSED;
+    }
+  }
+  close(fd);
+  return refused;
 }
 
 int np_udp_target_attributable(const struct np_udp_target *t) {

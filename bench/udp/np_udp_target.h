@@ -71,6 +71,12 @@ int np_udp_target_snap(struct np_udp_target *t, int after,
  * target, at least one socket found, every one seen both times. */
 int np_udp_target_attributable(const struct np_udp_target *t);
 
+/* 1 when a one-byte datagram sent now to the target, from a socket
+ * connected to it, is refused (ECONNREFUSED: an ICMP port unreachable
+ * came back within 200 ms), else 0.  Asked only after a run in which
+ * nothing answered. */
+int np_udp_target_refused(const struct np_udp_target *t);
+
 /* Sum over the matching sockets of drops after - before (valid when
  * attributable). */
 uint64_t np_udp_target_drops(const struct np_udp_target *t);

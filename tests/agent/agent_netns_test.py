@@ -72,6 +72,10 @@ def run_udp(t, agent, token, out, extra=()):
     return r
 
 
+def secret_bytes(secret):
+    return secret if isinstance(secret, bytes) else bytes.fromhex(secret)
+
+
 def assert_record(path, secret):
     validate(path)
     with open(path) as f:
@@ -111,6 +115,12 @@ def assert_record(path, secret):
           rec["serve"]["counters"]["received"] == L["server_received"],
           "server record")
     check(f["clock"]["start"]["rtt_us"] > 0, "clock")
+    ch = f["agent"]
+    check(ch["protocol"] == "netproof/agent/2" and
+          ch["cipher"] in ("TLS_AES_128_GCM_SHA256",
+                           "TLS_CHACHA20_POLY1305_SHA256") and
+          ch["key_id"] == ap.psk_of(secret_bytes(secret))[1] and
+          ch["address"] == d["config"]["agent"], f"far.agent {ch}")
     return d
 
 
@@ -128,8 +138,8 @@ import json, sys
 sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
 import agentproto as ap
 tok = bytes.fromhex(open({token!r}).read().strip())
-c = ap.Conn({agent!r})
-w = c.handshake(tok, {agent!r})
+c = ap.Conn({agent!r}, tok)
+w = c.handshake()
 assert w["type"] == "welcome", w
 r = c.call("start", {{"service": "relay", "lifetime_seconds": 20,
                       "options": {{"listen": "{t.addr(1)}:0",

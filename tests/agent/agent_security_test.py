@@ -8,15 +8,15 @@ start nothing - the agent has no child process afterwards and logs no
   token files: mode 0644 / 0640, not ours, too short, not hex, a symbolic
   link, a FIFO, a folder, missing (agent and udp --token-file: exit 2,
   one line);
-  wrong token, no token (a request instead of the auth, or first), a
-  replayed handshake, an oversized or zero length, malformed JSON, a
-  message of the wrong type, an unknown action (before and after the
-  welcome); configs outside the allowlist (an address not of this host,
+  wrong token (another PSK key id), an identity not of netproof/agent/2,
+  no TLS at all, an oversized or zero length (before TLS and inside it),
+  malformed JSON, a message of the wrong type, an unknown action (before
+  and after the welcome); configs outside the allowlist (an address not of this host,
   a wildcard, port < 1024, a lifetime over the agent's bound, an option
   naming a file, an option the agent sets, an unknown option, a relay
   forwarding elsewhere); many failed attempts (locked out even with the
   right token, then admitted after the lockout); slow senders before and
-  after the welcome, while a good client is served; the connection and
+  after the welcome, while a good client is served; the session and
   message limits; a session's services stop with it; a relay forwards
   to no loopback-only port of the agent's host and passes TCP only to the
   session's own services; a session's stopped service keeps its record
@@ -45,6 +45,9 @@ def check(cond, what):
         raise AssertionError(what)
 
 
+AGENTS = []  # every agent started, killed at the end whatever happened
+
+
 class Agent:
     def __init__(self, token, *extra, tmpdir=None):
         env = dict(os.environ)
@@ -54,6 +57,7 @@ class Agent:
             [BENCH, "agent", "--listen", "127.0.0.1:0", "--token-file", token,
              "--max-seconds", "120", *extra],
             stderr=subprocess.PIPE, text=True, env=env)
+        AGENTS.append(self.p)
         self.addr = ap.wait_listening(self.p)
         self.log = []
 
@@ -86,13 +90,25 @@ class Agent:
         return err
 
 
-def refused(c, what):
-    """The next thing the agent says is the fixed refusal, then it closes."""
+def refused(c, what, reason=None):
+    """A peer that got through TLS: the next message is a refusal (with
+    reason in its text when given), then the session ends."""
     m = c.recv()
-    check(m == {"schema": ap.TAG, "type": "refused"},
+    check(m is not None and m.get("type") == "refused" and
+          set(m) <= {"schema", "type", "reason"} and m["schema"] == ap.TAG,
           f"{what}: expected the refusal, got {m}")
-    check(c.last_body == ap.REFUSAL, f"{what}: refusal bytes differ")
+    check(reason is None or reason in m.get("reason", ""),
+          f"{what}: refusal without '{reason}': {m}")
     check(c.closed(), f"{what}: connection left open")
+    c.close()
+
+
+def cut(c, what):
+    """A peer that did not get through TLS: closed, not one message."""
+    m = c.recv() if isinstance(c, ap.Conn) else c.recv_some()
+    check(not m, f"{what}: the agent said {m!r} to an unauthenticated peer")
+    check(c.closed(), f"{what}: connection left open")
+    c.close()
 
 
 def token_files():
@@ -148,85 +164,79 @@ def attacks(token, secret):
               "--message-seconds", "1", "--max-connections", "4")
     bad = os.urandom(32)
 
-    c = ap.Conn(a.addr)
-    w = c.handshake(bad, a.addr)
-    check(w == {"schema": ap.TAG, "type": "refused"}, f"wrong token: {w}")
-    check(c.closed(), "wrong token: open")
+    c = ap.Conn(a.addr, bad)
+    cut(c, "wrong token")
     a.nothing_started("wrong token")
-
-    c = ap.Conn(a.addr)
-    c.hello(a.addr)
-    c.send({"schema": ap.TAG, "type": "request", "id": 1, "action": "start",
-            "args": {"service": "serve", "options": {"listen":
-                                                     "127.0.0.1:0"},
-                     "lifetime_seconds": 5}})
-    refused(c, "no token (a request for the auth)")
-    c = ap.Conn(a.addr)
-    c.send({"schema": ap.TAG, "type": "request", "id": 1,
-            "action": "identify", "args": {}})
-    refused(c, "no token (a request first)")
+    c = ap.Conn(a.addr, secret, identity="netproof/agent/1 key 0011")
+    cut(c, "an identity not of netproof/agent/2")
+    c = ap.Conn(a.addr, secret, suite="TLS_AES_256_GCM_SHA384")
+    cut(c, "a suite the agent does not offer (not on the PSK's SHA-256)")
+    c = ap.Conn(a.addr, secret, suite="TLS_CHACHA20_POLY1305_SHA256")
+    w = c.handshake()
+    check(w is not None and w["type"] == "welcome", f"ChaCha20: {w}")
+    c.close()
+    # plaintext: a request with no TLS at all, a 0.2 hello
+    c = ap.Raw(a.addr)
+    c.raw(ap.frame({"schema": ap.TAG, "type": "request", "id": 1,
+                    "action": "identify", "args": {}}))
+    cut(c, "no token (a plaintext request first)")
     a.nothing_started("no token")
-
-    good = ap.Conn(a.addr)
-    check(good.handshake(secret, a.addr)["type"] == "welcome", "good client")
-    hello, auth = good.sent[0], good.sent[1]
-    good.close()
-    c = ap.Conn(a.addr)
-    c.raw(hello)
-    ch = c.recv()
-    check(ch["type"] == "challenge" and
-          ch["server_nonce"] != good.server_nonce.hex(), "fresh nonce")
-    c.raw(auth)
-    refused(c, "replayed handshake")
-    a.nothing_started("replay")
-
     for n, what in ((65537, "oversized length"), (0, "zero length"),
                     (0xFFFFFFFF, "huge length")):
-        c = ap.Conn(a.addr)
+        c = ap.Raw(a.addr)
         c.raw(struct.pack(">I", n))
-        refused(c, what)
-    c = ap.Conn(a.addr)
-    c.raw(ap.frame(b"{\"schema\": \"netproof/agent/1\", \"type\": "))
+        cut(c, what + " before TLS")
+    # inside TLS (the peer holds the token), still before the hello
+    for n, what in ((65537, "oversized length"), (0, "zero length"),
+                    (0xFFFFFFFF, "huge length")):
+        c = ap.Conn(a.addr, secret)
+        c.raw(struct.pack(">I", n))
+        refused(c, what, "outside 1..65536")
+    c = ap.Conn(a.addr, secret)
+    c.raw(ap.frame(b"{\"schema\": \"netproof/agent/2\", \"type\": "))
     refused(c, "malformed JSON")
-    c = ap.Conn(a.addr)
+    c = ap.Conn(a.addr, secret)
     c.raw(ap.frame(b"[" * 40 + b"]" * 40))
     refused(c, "too deep")
     # member names are the peer's bytes: a forged line in one stays inside
     # the agent's own log line
     forged = b'"x\\nnetproof-bench agent: FORGED \\u001b[2J\xc3\xa9"'
-    c = ap.Conn(a.addr)
-    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+    c = ap.Conn(a.addr, secret)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/2","type":"hello",' + forged +
                    b':1,' + forged + b':2}'))
     refused(c, "a member name twice, with a line feed in it")
-    c = ap.Conn(a.addr)
-    c.raw(ap.frame(b'{"schema":"netproof/agent/1","type":"hello",' + forged +
+    c = ap.Conn(a.addr, secret)
+    c.raw(ap.frame(b'{"schema":"netproof/agent/2","type":"hello",' + forged +
                    b':1}'))
     refused(c, "an unknown member with a line feed in its name")
-    c = ap.Conn(a.addr)
-    c.send({"schema": ap.TAG, "type": "hello", "version": 1,
-            "client_nonce": "00" * 32,
+    c = ap.Conn(a.addr, secret)
+    c.send({"schema": ap.TAG, "type": "hello", "version": 2,
             "params": {"client": "x" * 70000, "agent": "a", "purpose": "t"}})
     refused(c, "a message over 64 KiB")
-    c = ap.Conn(a.addr)
-    c.send({"schema": ap.TAG, "type": "welcome", "mac": "00" * 32,
-            "session": "00" * 16})
-    refused(c, "a message of the wrong type")
-    c = ap.Conn(a.addr)
+    c = ap.Conn(a.addr, secret)
+    c.send({"schema": ap.TAG, "type": "welcome", "version": 2,
+            "session": "00" * 16, "agent": a.addr, "listening": a.addr,
+            "limits": {"max_message_bytes": 1, "max_messages": 1,
+                       "session_idle_seconds": 1, "message_seconds": 1,
+                       "max_output_bytes": 1}})
+    refused(c, "a message of the wrong type", "a welcome where a hello")
+    c = ap.Conn(a.addr, secret)
     c.send({"schema": ap.TAG, "type": "request", "id": 1, "action": "exec",
             "args": {"command": "/bin/sh"}})
-    refused(c, "unknown action before the welcome")
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    refused(c, "unknown action before the hello")
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome", "session")
     r = c.call("exec", {"command": ["/bin/sh", "-c", "touch /tmp/pwned"]})
-    check(r == {"schema": ap.TAG, "type": "refused"},
+    check(r is not None and r["type"] == "refused",
           f"unknown action after the welcome: {r}")
     check(c.closed(), "unknown action: session left open")
+    c.close()
     a.nothing_started("unknown action")
-    print("wrong/no token, replay, bad frames and JSON, unknown action: "
+    print("wrong/no token, plaintext, bad frames and JSON, unknown action: "
           "refused, nothing started")
 
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome", "session")
     outside = [
         ("serve", {"listen": "192.0.2.1:9000"}, 5, "not an address"),
         ("serve", {"listen": "0.0.0.0:9000"}, 5, "wildcard"),
@@ -272,32 +282,41 @@ def attacks(token, secret):
           "rule, nothing started")
 
     # slow senders hold a slot for a bounded time only; others are served
-    slow = ap.Conn(a.addr)
-    slow.raw(b"\0\0")
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome",
+    slow = ap.Raw(a.addr)
+    slow.raw(b"\x16\x03")
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome",
           "a good client beside a slow one")
     t0 = time.monotonic()
-    refused(slow, "slow-loris before the welcome")
+    cut(slow, "slow-loris before TLS")
     check(time.monotonic() - t0 < 3, "slow-loris held too long")
     c.raw(struct.pack(">I", 200) + b"{\"sch")
     t0 = time.monotonic()
-    refused(c, "slow-loris after the welcome")
+    refused(c, "slow-loris after the welcome", "--message-seconds")
     check(time.monotonic() - t0 < 3, "slow message held too long")
-    # the connection limit
-    idle = [ap.Conn(a.addr) for _ in range(4)]
-    time.sleep(0.2)
-    extra = ap.Conn(a.addr)
-    refused(extra, "over --max-connections")
-    for i in idle:
-        i.close()
+    # the session limit: four sessions, the fifth refused by name
+    held = []
+    for _ in range(4):  # one after the other: each handshake is pending
+        h = ap.Conn(a.addr, secret)
+        w = h.handshake()
+        check(w is not None and w["type"] == "welcome", "one of 4 sessions")
+        held.append(h)
+    extra = ap.Conn(a.addr, secret)
+    check(extra.handshake() is not None, "the fifth session")
+    refused_now = extra.last_body and json.loads(extra.last_body)
+    check(refused_now.get("type") == "refused" and
+          "--max-connections" in refused_now.get("reason", ""),
+          f"over --max-connections: {refused_now}")
+    extra.close()
+    for h in held:
+        h.close()
     a.nothing_started("slow senders")
     print("slow senders cut off at their deadlines, good client served, "
-          "connection limit held")
+          "session limit held")
 
     # a session's service stops with it
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome", "session")
     r = c.call("start", {"service": "serve", "lifetime_seconds": 30,
                          "options": {"listen": "127.0.0.1:0"}})
     check(r["ok"] and len(a.children()) == 1, f"start: {r}")
@@ -314,6 +333,7 @@ def attacks(token, secret):
     log = a.stop()
     check(secret.hex() not in log and "started serve s" in log,
           "agent log")
+    check(ap.psk_of(secret)[0] not in log, "the PSK in the agent log")
     check(all(ch == "\n" or " " <= ch < "\x7f" for ch in log),
           "a byte outside printable ASCII in the agent log")
     check(not any(ln.startswith("netproof-bench agent: FORGED")
@@ -321,6 +341,7 @@ def attacks(token, secret):
           "x\\x0anetproof-bench agent: FORGED \\x1b[2J\\xc3\\xa9" in log,
           "a peer's member name forged a log line")
     check(log.count("started ") == 1, "something else was started")
+    check("(another token)" in log, "another token not named in the log")
 
 
 def record_of(c, sid):
@@ -342,9 +363,9 @@ def two_sessions(token, secret):
     tmp = os.path.join(TMP, "agent-tmp")
     os.mkdir(tmp)
     a = Agent(token, "--max-services", "2", tmpdir=tmp)
-    A, B = ap.Conn(a.addr), ap.Conn(a.addr)
-    check(A.handshake(secret, a.addr)["type"] == "welcome", "session A")
-    check(B.handshake(secret, a.addr)["type"] == "welcome", "session B")
+    A, B = ap.Conn(a.addr, secret), ap.Conn(a.addr, secret)
+    check(A.handshake()["type"] == "welcome", "session A")
+    check(B.handshake()["type"] == "welcome", "session B")
     serve = {"service": "serve", "lifetime_seconds": 30,
              "options": {"listen": "127.0.0.1:0"}}
     r = A.call("start", serve)
@@ -393,21 +414,19 @@ def two_sessions(token, secret):
 def lockout(token, secret):
     a = Agent(token, "--max-failures", "3", "--lockout-seconds", "2")
     for _ in range(3):
-        c = ap.Conn(a.addr)
-        check(c.handshake(os.urandom(32), a.addr)["type"] == "refused",
-              "wrong token")
-    c = ap.Conn(a.addr)
-    m = c.recv()  # refused at once: no challenge, whatever it sends
-    check(m == {"schema": ap.TAG, "type": "refused"},
-          f"locked out: expected the refusal at accept, got {m}")
-    c = ap.Conn(a.addr)
-    r = c.handshake(secret, a.addr)
-    check(r is None or r.get("type") == "refused",
-          f"locked out but the right token got in: {r}")
+        c = ap.Conn(a.addr, os.urandom(32))
+        check(c.handshake() is None, "wrong token got an answer")
+        c.close()
+    c = ap.Raw(a.addr)
+    cut(c, "locked out: closed at the accept")
+    c = ap.Conn(a.addr, secret)
+    r = c.handshake()
+    check(r is None, f"locked out but the right token got in: {r}")
+    c.close()
     a.nothing_started("locked out")
     time.sleep(2.3)
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome",
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome",
           "still locked out after --lockout-seconds")
     c.close()
     log = a.stop()
@@ -418,12 +437,12 @@ def lockout(token, secret):
 
     # the message limit ends a session
     a = Agent(token, "--max-messages", "5")
-    c = ap.Conn(a.addr)
-    check(c.handshake(secret, a.addr)["type"] == "welcome", "session")
-    for _ in range(3):
+    c = ap.Conn(a.addr, secret)
+    check(c.handshake()["type"] == "welcome", "session")
+    for _ in range(4):  # the hello is the first of the 5
         r = c.call("time")
     check(r["ok"], "time")
-    check(c.closed(), "session past --max-messages left open")
+    refused(c, "session past --max-messages", "--max-messages")
     a.stop()
     print("--max-messages ends the session")
 
@@ -441,4 +460,8 @@ if __name__ == "__main__":
     try:
         main()
     finally:
+        for p in AGENTS:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
         subprocess.run(["rm", "-rf", TMP])

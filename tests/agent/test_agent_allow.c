@@ -24,7 +24,8 @@ static int allow(enum np_agent_kind k, const char *opts, double life,
   const char *listen = NULL;
   struct np_errbuf eb = {{0}};
   ASSERT_NOT_NULL(o);
-  int rc = np_agent_allow(k, o, life, 100.0, &to, &argv, &listen, &eb);
+  int rc = np_agent_allow(k, o, life, 100.0, 1ull << 30, &to, &argv, &listen,
+                          &eb);
   if (rc == 0) {
     ASSERT_NOT_NULL(argv);
     ASSERT_STR_EQ(listen, cJSON_GetObjectItem(o, "listen")->valuestring);
@@ -66,6 +67,23 @@ int main(void) {
                   5,
                   "[\"relay\",\"--listen\",\"127.0.0.1:0\",\"--forward\","
                   "\"127.0.0.9:9000\",\"--loss-percent\",\"1\"]"));
+  /* a relay's worst-case memory within the agent's bound (1 GiB here):
+   * the default relay fits; the audit's 1 GiB x 4096 routes does not, nor
+   * does 0 (the 64 MiB ceiling) x 64 routes */
+  ASSERT_EQ(allow(NP_AGENT_RELAY,
+                  "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9000\","
+                  "\"relay-capacity-bytes\":1073741824,\"max-routes\":4096}",
+                  5, "over the agent's --max-service-memory-bytes 1073741824"),
+            NP_EUSAGE);
+  ASSERT_EQ(allow(NP_AGENT_RELAY,
+                  "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9000\","
+                  "\"relay-capacity-bytes\":0}",
+                  5, "max-routes 64 x (relay-capacity-bytes 67108864"),
+            NP_EUSAGE);
+  ASSERT_OK(allow(NP_AGENT_RELAY,
+                  "{\"listen\":\"127.0.0.1:0\",\"forward\":\"127.0.0.9:9000\","
+                  "\"relay-capacity-bytes\":536870912,\"max-routes\":1}",
+                  5, NULL));
   /* to one of the session's services, TCP passthrough included */
   struct sockaddr_in *svc = (struct sockaddr_in *)&own[0];
   svc->sin_family = AF_INET;

@@ -1,10 +1,9 @@
 /*
  * test_agent_auth.c - the token file's rules (owner-only, ours, regular -
  * a FIFO refused at once, not waited on - 64..1024 hex digits; every
- * refusal names the file and never shows its content) and the handshake
- * MACs against values computed independently (Python's hmac,
- * docs/agent.md's recipe), both sides' labels apart, the constant-time
- * check refusing any difference.
+ * refusal names the file and never shows its content), the TLS PSK and key
+ * id derived from it against values computed independently, and the PSK
+ * identity's one form.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "np_agent_auth.h"
+#include "np_agent_tls.h"
 #include "np_agent_wire.h"
 #include "np_test.h"
 
@@ -99,40 +99,54 @@ static void test_token_file(void) {
   ASSERT_EQ(t.len, 0);
 }
 
-static void test_mac(void) {
+/* The PSK and key id against HKDF-SHA256 computed independently
+ * (Python's hmac, RFC 5869 with an empty salt, docs/agent.md's recipe);
+ * the PSK identity's form, and every other form refused. */
+static void test_derive(void) {
   struct np_agent_token t;
   for (int i = 0; i < 32; i++)
     t.key[i] = (unsigned char)i;
   t.len = 32;
-  unsigned char sn[32], cn[32], mac[32];
-  memset(sn, 0x11, sizeof sn);
-  memset(cn, 0x22, sizeof cn);
-  cJSON *p = cJSON_Parse("{\"client\":\"c\",\"agent\":\"a:1\","
-                         "\"purpose\":\"p\"}");
-  char hex[65];
-  ASSERT_OK(np_agent_auth_mac(&t, NP_AGENT_SIDE_CLIENT, sn, cn, p, mac));
-  np_agent_hex(mac, 32, hex);
-  ASSERT_STR_EQ(hex, "386100ec4a4f0a2cd23aeea01a8a0abc"
-                     "0259904d06c80ab11a5379ec1f8d0943");
-  ASSERT_TRUE(np_agent_auth_equal(hex, mac));
-  hex[63] = hex[63] == '3' ? '4' : '3';
-  ASSERT_TRUE(!np_agent_auth_equal(hex, mac));
-  ASSERT_TRUE(!np_agent_auth_equal("xyz", mac));
-  ASSERT_TRUE(!np_agent_auth_equal(NULL, mac));
-  ASSERT_OK(np_agent_auth_mac(&t, NP_AGENT_SIDE_AGENT, sn, cn, p, mac));
-  np_agent_hex(mac, 32, hex);
-  ASSERT_STR_EQ(hex, "e1907d72de3882cda970b3d32ab58238"
-                     "175c1ac04c91d2e830ae07cfd6e54c22");
-  /* any input changes the MAC: the nonces and the parameters */
-  unsigned char other[32];
-  cn[0] ^= 1;
-  ASSERT_OK(np_agent_auth_mac(&t, NP_AGENT_SIDE_AGENT, sn, cn, p, other));
-  ASSERT_TRUE(memcmp(other, mac, 32) != 0);
-  cn[0] ^= 1;
-  cJSON_ReplaceItemInObject(p, "purpose", cJSON_CreateString("q"));
-  ASSERT_OK(np_agent_auth_mac(&t, NP_AGENT_SIDE_AGENT, sn, cn, p, other));
-  ASSERT_TRUE(memcmp(other, mac, 32) != 0);
-  cJSON_Delete(p);
+  unsigned char psk[NP_AGENT_PSK_LEN];
+  char hex[65], kid[NP_AGENT_KEYID_HEX + 1];
+  ASSERT_OK(np_agent_tls_derive(&t, psk, kid));
+  np_agent_hex(psk, 32, hex);
+  ASSERT_STR_EQ(hex, "623b1b1daf9178052fb6bf99520ec33e"
+                     "3c022116f625fd22c02a4c87a2696c54");
+  ASSERT_STR_EQ(kid, "921645f03fa22f8b");
+  /* another token, another key id */
+  for (int i = 0; i < 32; i++)
+    t.key[i] = (unsigned char)(i + 1);
+  ASSERT_OK(np_agent_tls_derive(&t, psk, kid));
+  ASSERT_STR_EQ(kid, "a930a1148de98435");
+  /* identities */
+  char got[NP_AGENT_KEYID_HEX + 1] = "unchanged";
+  const char *ok = "netproof/agent/2 key 921645f03fa22f8b";
+  ASSERT_EQ(strlen(ok), NP_AGENT_IDENTITY_LEN);
+  ASSERT_OK(np_agent_tls_identity_parse((const unsigned char *)ok,
+                                        strlen(ok), got));
+  ASSERT_STR_EQ(got, "921645f03fa22f8b");
+  static const char *const bad[] = {
+      "netproof/agent/2 key 921645F03FA22F8B", /* upper case   */
+      "netproof/agent/2 key 921645f03fa22f8",  /* short        */
+      "netproof/agent/2 key 921645f03fa22f8bb", /* long        */
+      "netproof/agent/1 key 921645f03fa22f8b", /* 0.2's       */
+      "netproof/agent/2 key 921645f03fa22f8g", /* not hex      */
+      "",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    strcpy(got, "unchanged");
+    ASSERT_EQ(np_agent_tls_identity_parse((const unsigned char *)bad[i],
+                                          strlen(bad[i]), got),
+              NP_EPARSE);
+    ASSERT_STR_EQ(got, "unchanged");
+  }
+  /* a NUL inside the identity */
+  ASSERT_EQ(np_agent_tls_identity_parse(
+                (const unsigned char *)"netproof/agent/2 key 921645f0\0fa22f8b",
+                NP_AGENT_IDENTITY_LEN, got),
+            NP_EPARSE);
+  ASSERT_EQ(np_agent_tls_identity_parse(NULL, 0, got), NP_EPARSE);
   unsigned char r1[32], r2[32];
   ASSERT_OK(np_agent_random(r1, 32));
   ASSERT_OK(np_agent_random(r2, 32));
@@ -142,7 +156,7 @@ static void test_mac(void) {
 int main(void) {
   ASSERT_NOT_NULL(mkdtemp(dir));
   test_token_file();
-  test_mac();
+  test_derive();
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   ASSERT_EQ(system(cmd), 0);

@@ -1,15 +1,14 @@
 /*
- * test_agent_wire.c - the control channel's messages: the fixed refusal's
- * bytes, length bounds from the header alone, every message type parsed,
+ * test_agent_wire.c - the control channel's messages: the 0.2 refusal's
+ * bytes and its recognition, length bounds from the header alone, every
+ * message type parsed,
  * each kind of bad message refused with its code (size, depth, syntax,
  * non-finite numbers, schema: wrong tag, extra field, unknown action,
- * arguments of another shape), encoding limits, incremental receipt over
- * a socket pair byte by byte, hex; peer bytes in error lines (member
- * names, schema pointers) escaped to printable ASCII.
+ * arguments of another shape, a 0.2 message), encoding limits, framing
+ * byte by byte and of several messages in one piece, hex; peer bytes in
+ * error lines (member names, schema pointers) escaped to printable ASCII.
  */
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "np_agent_wire.h"
 #include "np_test.h"
@@ -33,23 +32,32 @@ static int parse(const char *text, enum np_agent_type *t) {
 }
 
 #define HELLO                                                                  \
-  "{\"schema\":\"netproof/agent/1\",\"type\":\"hello\",\"version\":1,"         \
-  "\"client_nonce\":\"" N64 "\",\"params\":{\"client\":\"t 1\",\"agent\":"     \
+  "{\"schema\":\"netproof/agent/2\",\"type\":\"hello\",\"version\":2,"         \
+  "\"params\":{\"client\":\"t 1\",\"agent\":"                                 \
   "\"127.0.0.1:7000\",\"purpose\":\"udp\"}}"
 #define N64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define REQ(action, args)                                                      \
-  "{\"schema\":\"netproof/agent/1\",\"type\":\"request\",\"id\":1,"            \
+  "{\"schema\":\"netproof/agent/2\",\"type\":\"request\",\"id\":1,"            \
   "\"action\":\"" action "\",\"args\":" args "}"
 
 static void test_refusal_and_header(void) {
   size_t len = 0;
-  const unsigned char *r = np_agent_refusal(&len);
+  const unsigned char *r = np_agent_refusal_v1(&len);
   const char *body = "{\"schema\":\"netproof/agent/1\",\"type\":\"refused\"}";
   ASSERT_EQ(len, 4 + strlen(body));
   ASSERT_EQ(np_agent_hdr_len(r), strlen(body));
   ASSERT_EQ(memcmp(r + 4, body, strlen(body)), 0);
+  /* a 0.2 frame is recognised (to be refused by name), nothing else */
+  ASSERT_TRUE(np_agent_is_v1(r, len));
+  ASSERT_TRUE(!np_agent_is_v1(r, 20));
+  static const unsigned char tls[] = "\x16\x03\x01\x00\xc8\x01\x00\x00"
+                                     "\xc4\x03\x03....................";
+  ASSERT_TRUE(!np_agent_is_v1(tls, sizeof tls - 1));
   enum np_agent_type t;
-  ASSERT_OK(parse(body, &t));
+  /* a 0.2 message is not a message of this protocol */
+  ASSERT_EQ(parse(body, &t), NP_ESCHEMA);
+  ASSERT_OK(parse("{\"schema\":\"netproof/agent/2\",\"type\":\"refused\","
+                  "\"reason\":\"x\"}", &t));
   ASSERT_EQ(t, NP_AGENT_REFUSED);
   const unsigned char zero[4] = {0, 0, 0, 0}, max[4] = {0, 1, 0, 0},
                       over[4] = {0, 1, 0, 1}, huge[4] = {255, 255, 255, 255};
@@ -65,15 +73,12 @@ static void test_types(void) {
     enum np_agent_type type;
   } ok[] = {
       {HELLO, NP_AGENT_HELLO},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"challenge\",\"version\":1,"
-       "\"server_nonce\":\"" N64 "\",\"limits\":{\"max_message_bytes\":65536,"
-       "\"max_messages\":10,\"handshake_seconds\":5,\"message_seconds\":10}}",
-       NP_AGENT_CHALLENGE},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"" N64
-       "\"}",
-       NP_AGENT_AUTH},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"welcome\",\"mac\":\"" N64
-       "\",\"session\":\"0123456789abcdef0123456789abcdef\"}",
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"welcome\",\"version\":2,"
+       "\"session\":\"0123456789abcdef0123456789abcdef\",\"agent\":"
+       "\"127.0.0.1:7000\",\"listening\":\"0.0.0.0:7000\",\"limits\":{"
+       "\"max_message_bytes\":65536,\"max_messages\":10,"
+       "\"session_idle_seconds\":60,\"message_seconds\":10,"
+       "\"max_output_bytes\":262144}}",
        NP_AGENT_WELCOME},
       {REQ("identify", "{}"), NP_AGENT_REQUEST},
       {REQ("snapshot", "{\"services\":[\"s1\"],\"processes\":true}"),
@@ -84,7 +89,7 @@ static void test_types(void) {
        NP_AGENT_REQUEST},
       {REQ("record", "{\"service_id\":\"s12\",\"offset\":0}"),
        NP_AGENT_REQUEST},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"response\",\"id\":1,"
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"response\",\"id\":1,"
        "\"ok\":false,\"error\":{\"code\":\"NP_EUSAGE\",\"message\":\"x\"}}",
        NP_AGENT_RESPONSE},
   };
@@ -101,16 +106,19 @@ static void test_refused(void) {
     const char *text;
     int code;
   } bad[] = {
-      {"{\"schema\":\"netproof/agent/1\",\"type\":", NP_EPARSE},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":1e999}",
+      {"{\"schema\":\"netproof/agent/2\",\"type\":", NP_EPARSE},
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"refused\","
+       "\"reason\":1e999}",
        NP_ENONFINITE},
-      {"{\"schema\":\"netproof/agent/2\",\"type\":\"refused\"}", NP_ESCHEMA},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"refused\",\"x\":1}",
+      {"{\"schema\":\"netproof/agent/1\",\"type\":\"refused\"}", NP_ESCHEMA},
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"auth\",\"mac\":\"" N64
+       "\"}", NP_ESCHEMA},
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"refused\",\"x\":1}",
        NP_ESCHEMA},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"shell\"}", NP_ESCHEMA},
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"shell\"}", NP_ESCHEMA},
       /* found by the fuzzer: a name twice, the validator and a reader could
        * see different values */
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"" N64
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"auth\",\"mac\":\"" N64
        "\",\"mac\":\"x\"}",
        NP_EPARSE},
       {REQ("start", "{\"service\":\"serve\",\"options\":{\"listen\":"
@@ -118,7 +126,7 @@ static void test_refused(void) {
                     "\"lifetime_seconds\":1}"),
        NP_EPARSE},
       {"[1,2,3]", NP_ESCHEMA},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"00\"}",
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"auth\",\"mac\":\"00\"}",
        NP_ESCHEMA},
       {REQ("exec", "{\"command\":\"/bin/sh\"}"), NP_ESCHEMA},
       {REQ("identify", "{\"x\":1}"), NP_ESCHEMA},
@@ -137,7 +145,7 @@ static void test_refused(void) {
        NP_ESCHEMA},
       {REQ("stop", "{\"service_id\":\"../etc\"}"), NP_ESCHEMA},
       {REQ("record", "{\"service_id\":\"s1\"}"), NP_ESCHEMA},
-      {"{\"schema\":\"netproof/agent/1\",\"type\":\"response\",\"id\":1,"
+      {"{\"schema\":\"netproof/agent/2\",\"type\":\"response\",\"id\":1,"
        "\"ok\":true}",
        NP_ESCHEMA},
   };
@@ -173,32 +181,35 @@ static void test_encode_and_rx(void) {
   size_t len = 0;
   struct np_errbuf eb;
   ASSERT_OK(np_agent_msg_encode(m, &buf, &len, &eb));
-  size_t rl;
-  const unsigned char *r = np_agent_refusal(&rl);
-  ASSERT_EQ(len, rl);
-  ASSERT_EQ(memcmp(buf, r, len), 0);
-  /* byte by byte through a socket pair: one whole message at the end */
-  int sv[2];
-  ASSERT_OK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv));
+  /* byte by byte: one whole message at the end */
   struct np_agent_rx rx;
   ASSERT_OK(np_agent_rx_init(&rx));
   for (size_t i = 0; i < len; i++) {
-    ASSERT_EQ(write(sv[0], buf + i, 1), 1);
-    int got = np_agent_rx_step(&rx, sv[1]);
+    size_t used = 0;
+    int got = np_agent_rx_feed(&rx, buf + i, 1, &used);
+    ASSERT_EQ(used, 1);
     ASSERT_EQ(got, i + 1 == len ? 1 : 0);
+    ASSERT_EQ(np_agent_rx_started(&rx), 1);
   }
   ASSERT_EQ(rx.len, len - 4);
   ASSERT_EQ(memcmp(rx.body, buf + 4, rx.len), 0);
+  /* two messages in one piece: the first ends where it ends */
+  unsigned char two[256];
+  memcpy(two, buf, len);
+  memcpy(two + len, buf, len);
+  np_agent_rx_reset(&rx);
+  ASSERT_EQ(np_agent_rx_started(&rx), 0);
+  size_t used = 0;
+  ASSERT_EQ(np_agent_rx_feed(&rx, two, 2 * len, &used), 1);
+  ASSERT_EQ(used, len);
+  np_agent_rx_reset(&rx);
+  ASSERT_EQ(np_agent_rx_feed(&rx, two + len, len, &used), 1);
+  ASSERT_EQ(used, len);
   /* an oversized length is refused from its header */
   np_agent_rx_reset(&rx);
-  const unsigned char over[4] = {0, 1, 0, 1};
-  ASSERT_EQ(write(sv[0], over, 4), 4);
-  ASSERT_EQ(np_agent_rx_step(&rx, sv[1]), NP_ETOOBIG);
-  /* the peer closing */
-  np_agent_rx_reset(&rx);
-  close(sv[0]);
-  ASSERT_EQ(np_agent_rx_step(&rx, sv[1]), NP_EIO);
-  close(sv[1]);
+  const unsigned char over[6] = {0, 1, 0, 1, '{', '}'};
+  ASSERT_EQ(np_agent_rx_feed(&rx, over, 6, &used), NP_ETOOBIG);
+  ASSERT_EQ(used, 4);
   np_agent_rx_free(&rx);
   free(buf);
   /* a message over 64 KiB cannot be encoded */
@@ -238,7 +249,7 @@ static void test_text_safe(void) {
   enum np_agent_type t;
   struct np_errbuf eb = {{0}};
   static const char dup[] =
-      "{\"schema\":\"netproof/agent/1\",\"type\":\"hello\","
+      "{\"schema\":\"netproof/agent/2\",\"type\":\"hello\","
       "\"a\\nnetproof-bench agent: forged\\u001b\xc3\xa9\":1,"
       "\"a\\nnetproof-bench agent: forged\\u001b\xc3\xa9\":2}";
   ASSERT_EQ(np_agent_msg_parse(S, dup, strlen(dup), &m, &t, &eb), NP_EPARSE);
@@ -248,8 +259,8 @@ static void test_text_safe(void) {
     NP_TEST_FAIL_("duplicate member: '%s'", eb.msg);
   /* a member the schema does not know, named with control bytes */
   static const char extra[] =
-      "{\"schema\":\"netproof/agent/1\",\"type\":\"auth\",\"mac\":\"" N64
-      "\",\"x\\r\\ny\\u0007\":{\"z\\n\":1}}";
+      "{\"schema\":\"netproof/agent/2\",\"type\":\"refused\","
+      "\"x\\r\\ny\\u0007\":{\"z\\n\":1}}";
   memset(&eb, 0, sizeof eb);
   ASSERT_EQ(np_agent_msg_parse(S, extra, strlen(extra), &m, &t, &eb),
             NP_ESCHEMA);

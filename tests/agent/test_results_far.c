@@ -6,8 +6,10 @@
  * a count on either host, a kernel delta, one stack claimed for both, the
  * server on another machine or build, a verdict flipped, the server's
  * life or a snapshot moved off the run, a socket of another server, the
- * server record gone, a far part on a record without --agent, and a
- * --agent record without its far part (the self-check and the schema).
+ * server record gone, a far part on a record without --agent, a
+ * --agent record without its far part (the self-check and the schema),
+ * and the control channel (far.agent): required from 0.3 on, its
+ * protocol, TLS suite, key id and address checked.
  */
 #include <stdio.h>
 #include <string.h>
@@ -138,6 +140,34 @@ static void t_no_record(cJSON *d) {
 static void t_no_agent(cJSON *d) {
   cJSON_DeleteItemFromObject(at(d, "/config"), "agent");
 }
+/* The channel as a 0.3 record names it (the fixture is a 0.1 record:
+ * the address only, which its version allows). */
+static void channel(cJSON *d, const char *version) {
+  cJSON *a = cJSON_CreateObject();
+  cJSON_AddStringToObject(a, "address", at(d, "/config/agent")->valuestring);
+  cJSON_AddStringToObject(a, "protocol", "netproof/agent/2");
+  cJSON_AddStringToObject(a, "cipher", "TLS_AES_128_GCM_SHA256");
+  cJSON_AddStringToObject(a, "key_id", "921645f03fa22f8b");
+  cJSON_ReplaceItemInObject(at(d, "/far"), "agent", a);
+  set_str(d, "/tool/version", version);
+}
+static void t_v03_no_channel(cJSON *d) { set_str(d, "/tool/version", "0.3.0"); }
+static void t_cipher(cJSON *d) {
+  channel(d, "0.3.0");
+  set_str(d, "/far/agent/cipher", "TLS_NULL_WITH_NULL_NULL");
+}
+static void t_protocol(cJSON *d) {
+  channel(d, "0.3.1");
+  set_str(d, "/far/agent/protocol", "netproof/agent/1");
+}
+static void t_key_id(cJSON *d) {
+  channel(d, "1.0.0");
+  set_str(d, "/far/agent/key_id", "921645F03FA22F8B");
+}
+static void t_channel_address(cJSON *d) {
+  channel(d, "0.3.0");
+  set_str(d, "/far/agent/address", "10.9.9.9:7000");
+}
 static void t_hostname(cJSON *d) {
   set_str(d, "/far/stacks/near/hostname", "someone-else");
 }
@@ -169,6 +199,11 @@ int main(int argc, char **argv) {
       {"no server record", t_no_record, "/far/server/record"},
       {"far part without --agent", t_no_agent, "/far"},
       {"near stack of another host", t_hostname, "/far/stacks/near/hostname"},
+      {"0.3 record without its channel", t_v03_no_channel, "/far/agent"},
+      {"channel cipher", t_cipher, "/far/agent/cipher"},
+      {"channel protocol", t_protocol, "/far/agent/protocol"},
+      {"channel key id", t_key_id, "/far/agent/key_id"},
+      {"channel to another agent", t_channel_address, "/far/agent/address"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cJSON *d = cJSON_Duplicate(orig, 1);
@@ -195,6 +230,16 @@ int main(int argc, char **argv) {
   /* a udp-external record without --agent needs none */
   cJSON_DeleteItemFromObject(at(d, "/config"), "agent");
   ASSERT_EQ(np_results_far_check(d, on_problem, &s), 0);
+  ASSERT_EQ(far_missing(run, d), 0);
+  cJSON_Delete(d);
+  /* a 0.3 record with its channel is clean, and its schema holds */
+  d = cJSON_Duplicate(orig, 1);
+  channel(d, "0.3.0");
+  memset(&s, 0, sizeof s);
+  n = np_results_far_check(d, on_problem, &s);
+  if (n != 0)
+    NP_TEST_FAIL_("0.3 record with its channel: %zu problems at %s", n,
+                  s.ptrs);
   ASSERT_EQ(far_missing(run, d), 0);
   cJSON_Delete(d);
   np_schema_free(run);

@@ -610,8 +610,8 @@ def group_sign():
                          (["verify", b, "--pubkey", key], "not an unencrypted PEM public key"),
                          (["verify", b, "--pubkey", p("missing.pem")], "No such file"),
                          (["verify", b, "--sig", b + ".sig"], "--pubkey goes with"),
-                         (["sign", b2], "usage"),
-                         (["keygen"], "usage")]:
+                         (["sign", b2], "expected sign BUNDLE.tar.gz --key KEY.pem"),
+                         (["keygen"], "expected keygen --output KEY.pem")]:
         rc, out = run([ARCHIVE, *args])
         check(rc == 2 and needle in out, f"{' '.join(args[:1] + args[2:])}: exit {rc}, '{needle}'")
     # a private key file readable by group or others is refused, untouched

@@ -9,6 +9,7 @@ usage: bench_summary_test.py NETPROOF_BENCH
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -80,4 +81,5 @@ if p.returncode != 2 or p.stdout or \
 p = run("udp", ["--quiet"])
 if p.returncode != 0 or json.loads(p.stdout).get("schema") != "netproof/run/1":
     fail("without --summary stdout is the full record")
+shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
 print("bench_summary_test: ok")

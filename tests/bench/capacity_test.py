@@ -12,6 +12,7 @@ usage: capacity_test.py BENCH REPORT
 """
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -112,4 +113,5 @@ def test_bad():
 
 test_bad()
 test_run()
+shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
 print("capacity_test: all passed")

@@ -121,7 +121,8 @@ def failures(d):
 def ends(d):
     t0 = time.monotonic()
     p, rec = run(d, ["--timeout", "0.5"],
-                 ["sh", "-c", "echo partial; sleep 30 & sleep 30"], "timeout")
+                 ["sh", "-c", "echo partial; sleep 30.0417 & sleep 30.0417"],
+                 "timeout")
     wall = time.monotonic() - t0
     check(p.returncode == 1 and rec["status"] == "failed", "timeout fails")
     check(rec["exec"]["outcome"]["kind"] == "timeout", "outcome timeout")
@@ -130,7 +131,8 @@ def ends(d):
     check(open(os.path.join(d, "timeout.stdout.txt")).read() == "partial\n",
           "partial output kept")
     check(wall < 5, f"timeout took {wall:.1f} s (group kill)")
-    check(subprocess.run(["pgrep", "-f", "sleep 30"]).returncode != 0,
+    # an odd duration, so another test's sleep on this machine is not ours
+    check(subprocess.run(["pgrep", "-f", "sleep 30.0417"]).returncode != 0,
           "no sleep left running (the whole group was killed)")
     p, rec = run(d, ["--timeout", "5"], ["sh", "-c", "kill -SEGV $$"], "signal")
     check(p.returncode == 1 and rec["exec"]["outcome"]["kind"] == "signaled"
@@ -156,7 +158,7 @@ def ends(d):
 
 
 def environment(d):
-    env = dict(os.environ, NP_SECRET="s3", NP_KEEP="k")
+    env = dict(os.environ, NP_SECRET="s3", NP_KEEP="k-secret-value")
     p, rec = run(d, ["--timeout", "5", "--env", "A=1", "--keep-env", "NP_KEEP",
                      "--keep-env", "NP_ABSENT"],
                  ["sh", "-c", "env | sort; cat; echo stdin-eof"], "env", env=env)
@@ -167,9 +169,24 @@ def environment(d):
           f"minimal set + --env + --keep-env: {names}")
     check(text.endswith("stdin-eof\n"), "stdin is closed (cat saw EOF)")
     e = rec["exec"]["environment"]
-    check(e["A"] == "1" and e["NP_KEEP"] == "k" and e["LC_ALL"] == "C",
-          "record lists the environment")
+    check(e["A"] == "1" and e["LC_ALL"] == "C", "record lists the environment")
+    check(text.count("NP_KEEP=k-secret-value\n") == 1,
+          "the program got the --keep-env value")
+    raw = open(os.path.join(d, "env.json")).read()
+    check("NP_KEEP" not in e and "k-secret-value" not in raw,
+          "a --keep-env value is not in the record without "
+          "--record-env-values")
+    check(rec["exec"].get("environment_kept") == ["NP_KEEP"] and
+          rec["exec"].get("environment_kept_values") is False,
+          f"--keep-env names recorded: {rec['exec'].get('environment_kept')}")
     check(rec["exec"]["environment_unset"] == ["NP_ABSENT"], "unset listed")
+    p, rec = run(d, ["--timeout", "5", "--keep-env", "NP_KEEP",
+                     "--record-env-values"], ["true"], "envvals", env=env)
+    check(p.returncode == 0, f"--record-env-values: exit {p.returncode}")
+    x = rec["exec"] if rec else {"environment": {}}
+    check(x["environment"].get("NP_KEEP") == "k-secret-value" and
+          x.get("environment_kept_values") is True,
+          "--record-env-values records the value")
 
 
 def usage(d):
@@ -195,12 +212,132 @@ def usage(d):
         check(not any(f.startswith(f"u{i}.") for f in os.listdir(d)),
               f"usage {i}: nothing written")
     p = subprocess.run([BENCH, "exec", "--timeout", "5", "--", "true"],
-                       capture_output=True, text=True)
-    check(p.returncode == 2 and "--keep: required" in p.stderr,
-          "--output - needs --keep")
+                       capture_output=True, text=True,
+                       env=dict(os.environ, TMPDIR=d))
+    check(p.returncode == 0 and "kept in %s/netproof-exec-" % d in p.stderr,
+          "--output - without --keep: kept output in a named temporary "
+          "folder (exec_plain_test.py checks it): %r" % p.stderr)
     h = subprocess.run([BENCH, "exec", "--help"], capture_output=True,
                        text=True)
     check(h.returncode == 0 and "-- PROGRAM [ARGS...]" in h.stdout, "--help")
+
+
+def gone(pid):
+    """True when pid no longer runs (no /proc entry, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
+def leftover_pids(d, name):
+    """The pids the program printed (one a line) on its kept stdout."""
+    text = open(os.path.join(d, name + ".stdout.txt")).read()
+    return [int(l) for l in text.split() if l.isdigit()]
+
+
+def leftovers(d):
+    """Processes the program leaves running are found, ended and listed, on
+    a normal exit, a timeout and a SIGTERM to netproof-bench; they fail
+    no_leftover_processes unless --allow-leftovers."""
+    cases = [
+        # (name, options, script, outcome kind, exit code)
+        ("setsid", ["--timeout", "5"],
+         "setsid sleep 305 & echo $!; sleep .2", "exited", 1),
+        ("daemon", ["--timeout", "5"],
+         "sh -c 'sleep 306 & echo $!'; sleep .2", "exited", 1),
+        ("allowed", ["--timeout", "5", "--allow-leftovers"],
+         "sh -c 'setsid sleep 307 & echo $!'; sleep .2", "exited", 0),
+        ("timeout", ["--timeout", "0.5"],
+         "setsid sleep 308 & echo $!; sleep 30", "timeout", 1),
+        ("stubborn", ["--timeout", "5"],
+         "setsid sh -c 'trap \"\" TERM; echo $$; exec sleep 309' & sleep .3",
+         "exited", 1),
+    ]
+    for name, opts, script, kind, code in cases:
+        t0 = time.monotonic()
+        p, rec = run(d, opts, ["sh", "-c", script], name)
+        wall = time.monotonic() - t0
+        x = rec["exec"]
+        pids = leftover_pids(d, name)
+        lo = x.get("leftovers", {})
+        listed = {q["pid"]: q for q in lo.get("processes", [])}
+        check(p.returncode == code and x["outcome"]["kind"] == kind,
+              f"{name}: exit {p.returncode}, {x['outcome']['kind']}")
+        check(pids and all(q in listed for q in pids),
+              f"{name}: leftovers {pids} listed: {lo}")
+        check(all(gone(q) for q in pids),
+              f"{name}: leftovers {pids} no longer run")
+        check(any(c["name"] == "no_leftover_processes" for c in rec["checks"])
+              and verdict(rec, "no_leftover_processes") ==
+              ("allow" in opts[-1]),
+              f"{name}: no_leftover_processes verdict")
+        check(wall < 6, f"{name}: took {wall:.1f} s")
+        if name == "stubborn" and pids:
+            check(listed.get(pids[0], {}).get("fate") == "killed",
+                  f"stubborn: SIGTERM ignored, SIGKILL: {listed}")
+        for q in pids:  # never leave one behind, even when the test fails
+            try:
+                os.kill(q, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    # an exec plan says the same in its exec object (not in base: a flag)
+    plan = {"schema": "netproof/plan/1", "suite": "exec-left",
+            "protocol": "exec", "repetitions": 1, "base": {"timeout": 5},
+            "dimensions": {"n": [1]},
+            "exec": {"command": ["sh", "-c", "setsid sleep 311 & echo $!; "
+                                 "echo n={n}"],
+                     "metrics": [{"name": "n", "spec": "regex:n=(\\d+)",
+                                  "unit": "B", "better": "lower"}],
+                     "keep_env": ["HOME"], "record_env_values": True,
+                     "allow_leftovers": True}}
+    pf = os.path.join(d, "plan.json")
+    json.dump(plan, open(pf, "w"))
+    out = os.path.join(d, "suite")
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    rec = json.load(open(os.path.join(out, "runs/exec-n1/rep-1.json")))
+    x = rec["exec"]
+    check(p.returncode == 0 and rec["status"] == "passed" and
+          x["leftovers"]["allowed"] and x["leftovers"]["count"] == 1 and
+          x["environment_kept_values"] and "HOME" in x["environment"],
+          f"plan allow_leftovers / record_env_values: {p.stderr} "
+          f"{x.get('leftovers')}")
+    c = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True)
+    check(c.returncode == 0, f"plan with leftovers: self-check: {c.stdout}")
+    plan["base"]["allow-leftovers"] = "yes"
+    json.dump(plan, open(pf, "w"))
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                        "--dry-run"], capture_output=True, text=True)
+    check(p.returncode == 2 and 'give it in \"exec\"' in p.stderr,
+          f"allow-leftovers in base refused: {p.stderr}")
+    # SIGTERM / SIGINT to netproof-bench: the program and its escapee end
+    for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        name = f"sig{int(sig)}"
+        out = os.path.join(d, name + ".json")
+        p = subprocess.Popen([BENCH, "exec", "--timeout", "20", "--keep",
+                              os.path.join(d, name), "--output", out, "--",
+                              "sh", "-c",
+                              "setsid sleep 310 & echo $!; sleep 30"],
+                             stderr=subprocess.PIPE)
+        time.sleep(0.5)
+        p.send_signal(sig)
+        rc = p.wait(timeout=10)
+        rec = json.load(open(out))
+        pids = leftover_pids(d, name)
+        listed = [q["pid"] for q in
+                  rec["exec"].get("leftovers", {}).get("processes", [])]
+        check(rc == code and pids and pids == listed and
+              all(gone(q) for q in pids),
+              f"{sig.name}: exit {rc}, leftovers {pids} ended and listed "
+              f"{listed}")
+        for q in pids:
+            try:
+                os.kill(q, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def interrupted(d):
@@ -261,6 +398,28 @@ def suite(d):
     check(c.returncode == 1 and "SHA-256" in c.stderr + c.stdout and
           "re-derived value 23" in c.stderr + c.stdout,
           f"self-check catches a changed stdout: {c.stdout}{c.stderr}")
+    # a leftover the record lists but its verdict ignores, and an
+    # --allow-leftovers the command never had
+    rf = os.path.join(out, "runs/exec-n1-wordc/rep-1.json")
+    r1 = json.load(open(rf))
+    lo = r1["exec"].get("leftovers", {})
+    check(lo.get("count") == 0 and verdict(r1, "no_leftover_processes"),
+          f"a suite run leaves nothing: {lo}")
+    lo.setdefault("processes", []).append(
+        {"pid": 4242, "ppid": 1, "pgid": 4242, "sid": 4242, "comm": "sleep",
+         "fate": "terminated"})
+    lo["count"] = 1
+    json.dump(r1, open(rf, "w"))
+    c = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True)
+    check(c.returncode == 1 and "no_leftover_processes says passed" in c.stdout,
+          f"self-check catches a leftover that passed: {c.stdout}{c.stderr}")
+    lo["allowed"] = True
+    json.dump(r1, open(rf, "w"))
+    c = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True)
+    check(c.returncode == 1 and "lacks --allow-leftovers" in c.stdout,
+          f"self-check catches allowed without the option: {c.stdout}")
     # quoting: a shell template refuses a value that is not shell-safe
     plan["exec"]["command"] = ["sh", "-c", "echo {n} {word}"]
     json.dump(plan, open(pf, "w"))
@@ -268,6 +427,25 @@ def suite(d):
                         "--dry-run"], capture_output=True, text=True)
     check(p.returncode == 2 and "inside a sh -c script" in p.stderr,
           f"sh -c quoting rule: {p.stderr}")
+    # the same guard in every -c-style argument of an interpreter it knows
+    for cmd, where in ((["python3", "-c", "print('{word}')"], "python"),
+                       (["/usr/bin/env", "A=1", "bash", "-ec", "echo {word}"],
+                        "sh -c"),
+                       (["perl", "-e", "print '{word}'"], "perl"),
+                       (["busybox", "sh", "-c", "echo {word}"], "sh -c")):
+        plan["exec"]["command"] = cmd + ["{n}"]
+        json.dump(plan, open(pf, "w"))
+        p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                            "--dry-run"], capture_output=True, text=True)
+        check(p.returncode == 2 and f"inside a {where}" in p.stderr and
+              "not a security boundary" in p.stderr,
+              f"{cmd}: program text guarded: {p.stderr}")
+    # a value that is an argument of the script, not its text, is fine
+    plan["exec"]["command"] = ["python3", "-c", "import sys", "{word}", "{n}"]
+    json.dump(plan, open(pf, "w"))
+    p = subprocess.run([BENCH, "matrix", pf, "--output", out + "2",
+                        "--dry-run"], capture_output=True, text=True)
+    check(p.returncode == 0, f"python3 -c CODE {{word}}: {p.stderr}")
     plan["exec"]["command"] = ["echo", "{nope}"]
     json.dump(plan, open(pf, "w"))
     p = subprocess.run([BENCH, "matrix", pf, "--output", out + "3",
@@ -278,8 +456,8 @@ def suite(d):
 
 def main():
     with tempfile.TemporaryDirectory() as d:
-        for f in (sources, failures, ends, environment, usage, interrupted,
-                  suite):
+        for f in (sources, failures, ends, environment, leftovers, usage,
+                  interrupted, suite):
             sub = os.path.join(d, f.__name__)
             os.mkdir(sub)
             f(sub)

@@ -25,6 +25,7 @@ usage: openloop_test.py BENCH RUN_SCHEMA
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -270,4 +271,5 @@ test_accounting()
 test_interval()
 test_interval_rudp()
 test_stall()
+shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
 print("openloop_test: all passed")

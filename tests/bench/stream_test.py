@@ -16,6 +16,7 @@ usage: stream_test.py BENCH RUN_SCHEMA
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -150,4 +151,5 @@ test_paced()
 test_overload()
 test_gso_gro()
 test_interval_streams()
+shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
 print("stream_test: all passed")

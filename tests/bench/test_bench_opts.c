@@ -63,6 +63,7 @@ static const struct {
     {"udp", "gso", {STREAM, "payload", "5039"}},
     {"udp", "gro", {STREAM}},
     {"udp", "batch", {STREAM}},
+    {"udp", "reply-timeout-ms", {"connect", "127.0.0.1:9000"}},
     {"rudp", "io-threads", {"io-model", "pool"}},
     {"rudp", "relay", {"relay-stats", "relay.jsonl"}}, /* they go together */
     {"rudp", "relay-stats", {"relay", "127.0.0.1:9000"}},

@@ -53,9 +53,36 @@ static void test_names(void) {
   ASSERT_STR_EQ(eb.msg, "unknown option '--much-too-long'");
 }
 
+/* "did you mean": edits, swaps, dashes, and words too far to suggest. */
+static void test_suggest(void) {
+  static const char *const opts[] = {"clients", "window", "payload",
+                                     "seconds", "io-model", "io-threads"};
+  static const char *const cmds[] = {"udp", "rudp", "serve", "relay"};
+  struct np_errbuf eb = {{0}};
+  ASSERT_STR_EQ(np_opt_suggest("--clinets", opts, 6), "clients"); /* swap */
+  ASSERT_STR_EQ(np_opt_suggest("windw", opts, 6), "window");      /* delete */
+  ASSERT_STR_EQ(np_opt_suggest("--PAYLOAD", opts, 6), "payload"); /* case */
+  ASSERT_STR_EQ(np_opt_suggest("io-modle", opts, 6), "io-model");
+  ASSERT_TRUE(np_opt_suggest("--zzzzzz", opts, 6) == NULL);
+  ASSERT_TRUE(np_opt_suggest("--ab", opts, 6) == NULL);
+  ASSERT_TRUE(np_opt_suggest("", opts, 6) == NULL);
+  /* short words: fewer than half their letters may change */
+  ASSERT_STR_EQ(np_opt_suggest("udpp", cmds, 4), "udp");
+  ASSERT_TRUE(np_opt_suggest("tcp", cmds, 4) == NULL);
+  ASSERT_EQ(np_opt_unknown(&eb, "option", "--clinets", opts, 6), NP_EUSAGE);
+  ASSERT_STR_EQ(eb.msg, "unknown option '--clinets'; did you mean "
+                        "--clients? (try --help)");
+  ASSERT_EQ(np_opt_unknown(&eb, "command", "sreve", cmds, 4), NP_EUSAGE);
+  ASSERT_STR_EQ(eb.msg, "unknown command 'sreve'; did you mean serve? (try "
+                        "--help)");
+  ASSERT_EQ(np_opt_unknown(&eb, "option", "--qqq", opts, 6), NP_EUSAGE);
+  ASSERT_STR_EQ(eb.msg, "unknown option '--qqq' (try --help)");
+}
+
 int main(void) {
   test_numbers();
   test_names();
+  test_suggest();
   puts("test_opt: ok");
   return 0;
 }

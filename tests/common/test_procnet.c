@@ -198,11 +198,68 @@ static void test_live(void) {
   close(fd);
 }
 
+/* /proc/net/tcp: LISTEN rows only, the same fields (a service's
+ * tcp_connect readiness, bench/matrix/np_matrix_services.c). */
+static const char tcp4[] =
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+    "retrnsmt   uid  timeout inode\n"
+    "   0: 0100007F:1451 00000000:0000 0A 00000000:00000000 00:00000000 "
+    "00000000  1000        0 7171 1 0000000000000000 100 0 0 10 0\n"
+    "   1: 0100007F:1451 0100007F:C350 01 00000000:00000000 00:00000000 "
+    "00000000  1000        0 7272 1 0000000000000000 20 4 30 10 -1\n";
+
+static void test_tcp_listen(void) {
+  struct np_procnet_sock *s = NULL;
+  size_t n = 0, *idx = NULL, k = 0;
+  struct np_errbuf eb = {{0}};
+  ASSERT_OK(np_procnet_tcp_listen_parse(tcp4, AF_INET, &s, &n, &eb));
+  ASSERT_EQ(n, 1); /* the established row is not a listener */
+  ASSERT_UINT_EQ(s[0].inode, 7171);
+  ASSERT_EQ(s[0].local_port, 5201);
+  ASSERT_UINT_EQ(s[0].drops, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(5201)};
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  ASSERT_OK(np_procnet_udp_match(s, n, (struct sockaddr *)&a, &idx, &k));
+  ASSERT_EQ(k, 1);
+  free(idx);
+  free(s);
+  ASSERT_EQ(np_procnet_tcp_listen_parse("h\n 0: zz\n", AF_INET, &s, &n, &eb),
+            NP_EPARSE);
+  ASSERT_TRUE(strstr(eb.msg, "line 2: not a /proc/net/tcp row") != NULL);
+  /* live: a listener of this process is found, and held by this pid */
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  socklen_t al = sizeof a;
+  a.sin_port = 0;
+  ASSERT_OK(bind(fd, (struct sockaddr *)&a, sizeof a));
+  ASSERT_OK(listen(fd, 1));
+  ASSERT_OK(getsockname(fd, (struct sockaddr *)&a, &al));
+  ASSERT_OK(np_procnet_tcp_listen_read(&s, &n, &eb));
+  ASSERT_OK(np_procnet_udp_match(s, n, (struct sockaddr *)&a, &idx, &k));
+  ASSERT_EQ(k, 1);
+  struct stat st;
+  ASSERT_OK(fstat(fd, &st));
+  ASSERT_UINT_EQ(s[idx[0]].inode, st.st_ino);
+  free(idx);
+  free(s);
+  close(fd);
+}
+
+/* A process is within itself and its ancestors' trees, not a sibling's. */
+static void test_pid_within(void) {
+  ASSERT_EQ(np_procnet_pid_within(getpid(), getpid()), 1);
+  ASSERT_EQ(np_procnet_pid_within(getpid(), getppid()), 1);
+  ASSERT_EQ(np_procnet_pid_within(getppid(), getpid()), 0);
+  ASSERT_EQ(np_procnet_pid_within(getpid(), 0), 0);
+  ASSERT_EQ(np_procnet_pid_within(0, getpid()), 0);
+}
+
 int main(void) {
   test_parse();
   test_match();
   test_local();
   test_live();
+  test_tcp_listen();
+  test_pid_within();
   puts("test_procnet: ok");
   return 0;
 }

@@ -186,6 +186,34 @@ static void test_compare(void) {
   ASSERT_DBL_NEAR(c.p, 0.1, 1e-12);
 }
 
+/* The floor of the exact U test is the p of the most extreme ordering,
+ * computed by the test itself; and the minimum n per side per alpha and
+ * family size of docs/statistics.md. */
+static void test_mw_floor(void) {
+  double a[12], b[12], u, p;
+  int exact;
+  for (size_t na = 1; na <= 7; na++)
+    for (size_t nb = 1; nb <= 7; nb++) {
+      for (size_t i = 0; i < na; i++)
+        a[i] = 100 + (double)i;
+      for (size_t i = 0; i < nb; i++)
+        b[i] = (double)i;
+      ASSERT_OK(np_stats_mann_whitney(a, na, b, nb, &u, &p, &exact));
+      ASSERT_EQ(exact, 1);
+      ASSERT_DBL_NEAR(np_stats_mw_min_p(na, nb), p, 1e-12);
+    }
+  ASSERT_DBL_NEAR(np_stats_mw_min_p(3, 3), 0.1, 0);
+  ASSERT_DBL_NEAR(np_stats_mw_min_p(0, 3), 1, 0);
+  ASSERT_DBL_NEAR(np_stats_mw_min_p(1, 1), 1, 0);
+  ASSERT_UINT_EQ(np_stats_mw_min_n(1, 0.05), 4);  /* 2/70 = 0.029      */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(1, 0.1), 4);   /* 0.1 is not < 0.1  */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(1, 0.01), 5);  /* 2/252 = 0.0079    */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(1, 0.001), 7); /* 2/3432 = 0.00058  */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(3, 0.05), 5);  /* 3 x 2/70 = 0.086  */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(48, 0.05), 7); /* 48 x 2/924 = 0.10 */
+  ASSERT_UINT_EQ(np_stats_mw_min_n(0, 0.05), 0);
+}
+
 static void test_seed_for(void) {
   ASSERT_UINT_EQ(np_stats_seed_for(1, "udp-p64"), np_stats_seed_for(1, "udp-p64"));
   ASSERT_TRUE(np_stats_seed_for(1, "udp-p64") != np_stats_seed_for(2, "udp-p64"));
@@ -201,6 +229,7 @@ int main(void) {
   test_mann_whitney();
   test_holm();
   test_compare();
+  test_mw_floor();
   test_seed_for();
   puts("test_stats: ok");
   return 0;

@@ -16,8 +16,10 @@ pages cannot drift from the programs.
   rendered with scdoc) holds every row of each table as well.
 - Every page has a NAME line "name \\- summary" and renders without a
   groff warning.
-- The checks themselves: a page with a row removed and a --help with an
-  option added are both caught.
+- A page's prose that counts a choice option's values ("one of four IO
+  models" for --io-model) counts as many as the table offers.
+- The checks themselves: a page with a row removed, a --help with an
+  option added and a stale count in prose are all caught.
 """
 import gzip
 import os
@@ -113,6 +115,34 @@ def table_problems(cmd, rows, text):
     return probs
 
 
+NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def prose_count_problems(cmd, rows, text):
+    """Counts in a page's text ("four IO models") of the values of a
+    choice row (io-model: "IO models", "io models") that differ from the
+    number the table offers."""
+    if text is None:
+        return []
+    plain = re.sub(r"\\f[BIRP]", "", text)
+    plain = re.sub(r"\s+", " ", plain.replace("\\-", "-"))
+    probs = []
+    for opt, _, choices in rows:
+        if len(choices) < 2:
+            continue
+        noun = re.escape(opt.lstrip("-")).replace("\\-", "[ -]")
+        for m in re.finditer(r"(?i)\b(%s|\d+) %ss?\b"
+                             % ("|".join(NUMBERS), noun), plain):
+            word = m.group(1).lower()
+            n = NUMBERS.get(word) or int(word)
+            if n != len(choices):
+                probs.append("%s: the page says '%s', the table offers %d "
+                             "(%s)" % (cmd, m.group(0), len(choices),
+                                       " ".join(choices)))
+    return probs
+
+
 HELP_OPT = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 
 
@@ -150,6 +180,8 @@ def main():
     for cmd, r in rows.items():
         check(cmd in cmds, "%s has a table and is a command" % cmd)
         for p in table_problems(cmd, r, page("netproof-bench-" + cmd)):
+            check(False, p)
+        for p in prose_count_problems(cmd, r, page("netproof-bench-" + cmd)):
             check(False, p)
         rc, help_text = run([BENCH, cmd, "--help"])
         check(rc == 0, "%s --help exits 0" % cmd)
@@ -222,6 +254,12 @@ def main():
     check(any("--seconds is in the table, not in the page" in p
               for p in table_problems("udp", rows["udp"], cut)),
           "a row missing from a page is caught")
+    stale = udp.replace("under one of the IO\nmodels",
+                        "under one of four IO\nmodels", 1)
+    check(stale != udp, "the udp page's IO-model sentence is where expected")
+    probs = prose_count_problems("udp", rows["udp"], stale)
+    check(any("'four IO models'" in p for p in probs),
+          "a stale count of choices in prose is caught: %s" % probs)
     rc, mhelp = run([BENCH, "matrix", "--help"])
     probs = hand_problems("m", mhelp + "\n  --bogus X  new\n",
                           page("netproof-bench-matrix"))

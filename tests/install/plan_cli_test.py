@@ -94,7 +94,7 @@ def main():
                     "--plans-dir %s: applies to a plan given by name, and "
                     "'./here.json' is a path" % mine, d, out_dir)
         usage_error(["quick", "--output", out_dir, "--plans-dir"],
-                    "missing value or unknown option '--plans-dir'", d, out_dir)
+                    "--plans-dir needs a value (try --help)", d, out_dir)
         usage_error(["--output", out_dir], "missing PLAN", d, out_dir)
     if FAILS:
         print("%d failure(s)" % len(FAILS))

@@ -145,6 +145,9 @@ def test_usage_errors():
         (["--listen", "127.0.0.1:0", "--forward", "[::1]:9"], "--forward"),
         (base + ["--stats-interval", "1"], "--stats-interval"),
         (base + ["--tcp-max-bytes", "100"], "--tcp-max-"),
+        (base + ["--tcp-idle-seconds", "1"], "--tcp-idle-seconds"),
+        (base + ["--route-idle-seconds", "-1"], "--route-idle-seconds"),
+        (base + ["--max-memory-bytes", "100"], "--max-memory-bytes"),
         (base + ["--max-seconds", "0"], "--max-seconds"),
         (base + ["--max-seconds", "100000"], "--max-seconds"),
         (base + ["--max-routes", "0"], "--max-routes"),
@@ -284,6 +287,41 @@ def test_routes_refused():
         fail("reasons: %s" % doc["reasons"])
 
 
+def test_loop_and_expiry():
+    """A datagram from the forward address itself is refused (refused_loop,
+    a failed check, nothing forwarded); --route-idle-seconds 0.2 expires an
+    idle route, counted in the record; the record names the new bounds."""
+    sink = udp()
+    rec = os.path.join(TMP, "loop.json")
+    p, port = start(["--forward", "127.0.0.1:%d" % sink.getsockname()[1],
+                     "--record", rec, "--route-idle-seconds", "0.2",
+                     "--max-memory-bytes", "1048576"])
+    sink.sendto(b"spoof", ("127.0.0.1", port))
+    c = udp()
+    c.sendto(b"real", ("127.0.0.1", port))
+    sink.settimeout(2)
+    data, _ = sink.recvfrom(100)
+    time.sleep(0.5)  # more than the idle bound: the route expires
+    code, _ = finish(p, signal.SIGTERM)
+    doc = check_record(rec, "failed", "SIGTERM")
+    io = doc["relay"]["io"]
+    if code != 1 or data != b"real" or io["refused_loop"] != 1 or \
+            io["send_datagrams"] != 1 or io["routes_expired"] != 1:
+        fail("loop/expiry: exit %d, got %r, %s" % (code, data, io))
+    if not any(x.startswith("refused_loop: 1 datagrams") for x in
+               doc["reasons"]):
+        fail("reasons: %s" % doc["reasons"])
+    cfg = doc["config"]
+    if cfg["route_idle_seconds"] != 0.2 or cfg["max_memory_bytes"] != 1 << 20:
+        fail("config: %s" % cfg)
+    ex = doc["relay"]["expired"]
+    if ex["routes"] != 1 or ex["c2s"]["forwarded"] != 1 or \
+            doc["relay"]["totals"]["c2s"]["forwarded"] != 1:
+        fail("expired totals: %s" % ex)
+    c.close()
+    sink.close()
+
+
 def test_seeded_loss():
     """--loss-percent 30 --seed 7: what the sink receives is exactly what
     the relay says it forwarded, and lost + forwarded = received; the same
@@ -334,6 +372,7 @@ def main():
     test_sigterm_counts()
     test_sigint_and_bound()
     test_routes_refused()
+    test_loop_and_expiry()
     test_seeded_loss()
     shutil.rmtree(TMP)
     print("relay_process_test: ok")

@@ -260,15 +260,23 @@ static void test_jitter_rate_queue(void) {
   memset(&im, 0, sizeof(im));
   im.delay_ns = 1000;
   np_relay_dir_init(&st, &im, 42, 0, 0);
-  struct np_relay_occupancy occ = {0, 0, 0, 10};
+  struct np_relay_occupancy occ = {.cap_packets = 10};
   run(&st, 15, &occ);
   ASSERT_EQ(st.counts.overflow, 5);
   ASSERT_EQ(occ.packets, 10);
-  struct np_relay_occupancy occ2 = {0, 0, 1000, 0};
+  struct np_relay_occupancy occ2 = {.cap_bytes = 1000};
   np_relay_dir_init(&st, &im, 42, 0, 0);
   run(&st, 15, &occ2); /* 100 bytes each */
   ASSERT_EQ(st.counts.overflow, 5);
   ASSERT_EQ(occ2.bytes, 1000);
+  /* A shared bound: room for 7 copies of cost 128, the rest overflow. */
+  struct np_relay_occupancy occ3 = {.mem_bounded = 1, .mem_room = 7 * 128 + 5,
+                                    .mem_cost = 128};
+  np_relay_dir_init(&st, &im, 42, 0, 0);
+  run(&st, 15, &occ3);
+  ASSERT_EQ(st.counts.overflow, 8);
+  ASSERT_EQ(occ3.packets, 7);
+  ASSERT_UINT_EQ(occ3.mem_room, 5);
 }
 
 static void test_heap(void) {

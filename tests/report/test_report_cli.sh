@@ -72,7 +72,7 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schema']=
 [ "$(wc -l <"$tmp/csv/report-summary.json")" -eq 1 ] || fail "the summary is one line"
 "$bin" --results "$fx" --output "$tmp/y" --format xml >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--format xml should exit 2"
-grep -q "^netproof-report: --format xml: expected md, csv or json" "$tmp/err" || fail "format line"
+grep -q "^netproof-report: --format xml: expected md, csv, json or html" "$tmp/err" || fail "format line"
 "$bin" --results "$fx" --output "$tmp/y" --pages-format mdx >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--pages-format without --pages should exit 2"
 

@@ -12,6 +12,8 @@
  *   6  a mixed-family set: the address is a column and a category line;
  *   7  a rudp-only report is titled for it and has no MTU table;
  *   8  each set of a page has its own conditions;
+ *   9  the count of unstable configurations is that of the marked rows,
+ *      and a plan outside bench/plans is not named as one (issue 28);
  *   and an incomplete set's banner and "missing" marks, the --force stamp,
  *   the plan headline, MDX escaping of a label, CSV and JSON formats.
  *
@@ -264,6 +266,67 @@ static void check_marks(const struct np_ftree *fx) {
   np_ftree_free(fv);
 }
 
+/* summary.json: every configuration flagged unstable (an excluded one
+ * too, like the overflow probe of the quick suite). */
+static void all_unstable(cJSON *doc, const void *arg) {
+  (void)arg;
+  cJSON *cf;
+  cJSON_ArrayForEach(cf, cJSON_GetObjectItemCaseSensitive(doc,
+                                                          "configurations"))
+    cJSON_ReplaceItemInObject(cf, "unstable", cJSON_CreateTrue());
+}
+
+/* The "N of M configurations unstable" of the conditions and the
+ * correctness table count the marked (†) rows: an excluded configuration
+ * is not "unstable" (issue 28: "3 of 4 unstable" beside two marks). */
+static void check_unstable_count(const struct np_ftree *fx) {
+  struct np_ftree *f1 = variant(fx, RAW "rep-2.json", fail_no_loss, NULL);
+  struct np_ftree *fv = variant(f1, "summary.json", all_unstable, NULL);
+  struct np_results_set *s = set_of(fv, "fixture");
+  struct np_ftree *out = index_of(&s, 1, NULL, NULL);
+  const char *md = file_of(out, "index.md");
+  char line[1024];
+  ASSERT_NOT_NULL(strstr(line_with(md, "| 1,024 | 16 | 1 | single | uv |",
+                                   line, sizeof line), " \xe2\x80\xa0 |"));
+  ASSERT_TRUE(strstr(line_with(md, "| 1,024 | 16 | 1 | single | raw |", line,
+                               sizeof line), "\xe2\x80\xa0") == NULL);
+  ASSERT_NOT_NULL(strstr(md, "2 of 3 configurations unstable"));
+  ASSERT_TRUE(strstr(md, "3 of 3 configurations unstable") == NULL);
+  np_ftree_free(out);
+  np_results_free(s);
+  np_ftree_free(fv);
+  np_ftree_free(f1);
+}
+
+static void own_plan(cJSON *doc, const void *arg) {
+  cJSON_ReplaceItemInObject(doc, "plan_file", cJSON_CreateString(arg));
+}
+
+/* A plan that is not a shipped one is named by its file name, never as a
+ * bench/plans path the tree does not have (issue 28). */
+static void check_plan_name(const struct np_ftree *fx) {
+  struct np_ftree *fv = variant(fx, "suite.json", own_plan,
+                                "/tmp/tmp.x/mine.json");
+  struct np_results_set *s = set_of(fv, "fixture");
+  struct np_ftree *out = index_of(&s, 1, NULL, NULL);
+  const char *md = file_of(out, "index.md");
+  ASSERT_NOT_NULL(strstr(md, "(mine.json, not a shipped plan: its copy is "
+                             "suite.json's plan)"));
+  ASSERT_TRUE(strstr(md, "bench/plans/mine.json") == NULL);
+  ASSERT_TRUE(strstr(md, "/tmp/tmp.x") == NULL);
+  np_ftree_free(out);
+  np_results_free(s);
+  np_ftree_free(fv);
+  fv = variant(fx, "suite.json", own_plan,
+               "/usr/share/netproof/plans/quick.json");
+  s = set_of(fv, "fixture");
+  out = index_of(&s, 1, NULL, NULL);
+  ASSERT_NOT_NULL(strstr(file_of(out, "index.md"), "(bench/plans/quick.json)"));
+  np_ftree_free(out);
+  np_results_free(s);
+  np_ftree_free(fv);
+}
+
 static void one_rep(cJSON *doc, const void *arg) {
   (void)arg;
   cJSON_ReplaceItemInObject(doc, "repetitions", cJSON_CreateNumber(1));
@@ -492,6 +555,8 @@ int main(int argc, char **argv) {
   ASSERT_OK(np_ftree_load_dir(argv[3], 0, &fi, &eb));
   check_two_sets(fx);
   check_marks(fx);
+  check_unstable_count(fx);
+  check_plan_name(fx);
   check_one_run(fx);
   check_families(fx);
   check_rudp(fr);

@@ -12,7 +12,10 @@
 #   p99 regression and 0 with --threshold 20; --check clean, then 1 on an
 #   edited compare.json; a set failing its self-check exits 1; NEW lacking
 #   BASE's configurations (nothing compared) exits 1 with both reasons; bad options
-#   and folders exit 2; the shipped plan udp-stable is valid (--dry-run).
+#   and folders exit 2; too few runs a side (2, and the committed 3-run
+#   io-models set raw against uv) make the gate inconclusive: exit 5, said
+#   first, 0 with --allow-inconclusive, an edit to "pass" caught by --check;
+#   the shipped plan udp-stable is valid (--dry-run).
 set -u
 bin=$1 st=$2 udp=$3 aa=$4 bb=$5 bench=${6:-}
 tmp=$(mktemp -d) || exit 1
@@ -97,6 +100,44 @@ sed -i "s/\"roundtrips_per_sec\":\t/\"roundtrips_per_sec\":\t9/" \
 grep -q "of base missing from new" "$tmp/c7/compare.md" || fail "gate reason: missing from new"
 grep -q "no configuration compared" "$tmp/c7/compare.md" || fail "gate reason: nothing compared"
 grep -q '"gate_reasons"' "$tmp/c7/compare.json" || fail "gate_reasons in compare.json"
+# a gate that cannot fail does not pass (issue 26 item 5): with 2 runs a
+# side (fixture-udp) no U test can reach 0.05, so the gate is
+# inconclusive - exit 5, said first in compare.md, compare.json and on
+# stderr - and --allow-inconclusive turns only the exit code into 0
+"$bin" compare "$udp" "$udp" --output "$tmp/i1" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 5 ] || fail "2 runs a side: the gate should be inconclusive (exit 5): $(cat "$tmp/err")"
+head -1 "$tmp/err" | grep -q "gate inconclusive" || fail "stderr starts with the gate: $(head -1 "$tmp/err")"
+sed -n 3p "$tmp/i1/compare.md" | grep -q '^\*\*Gate: inconclusive' || fail "compare.md: gate line first: $(sed -n 3p "$tmp/i1/compare.md")"
+jq_py "$tmp/i1/compare.json" '
+assert list(d)[:4]==["schema","gate","gate_reasons","gate_inconclusive"], list(d)[:4]
+assert d["gate"]=="inconclusive" and d["gate_reasons"]==[], d["gate"]
+assert d["gate_inconclusive"] and all("need \u2265 " in l for l in d["gate_inconclusive"]), d["gate_inconclusive"]
+for c in d["configurations"]:
+    for m in c["metrics"].values():
+        assert m["p_floor"]>=0.05 and m["verdict"].startswith("inconclusive (2 runs a side cannot detect a change at \u03b1 = 0.05"), m
+        assert m["regression"] is False
+assert d["totals"]["inconclusive"]==2*d["totals"]["compared"], d["totals"]
+' 2>"$tmp/err" || fail "inconclusive compare.json: $(cat "$tmp/err")"
+"$bin" compare "$udp" "$udp" --output "$tmp/i2" --allow-inconclusive >/dev/null 2>&1 || fail "--allow-inconclusive should exit 0"
+cmp -s "$tmp/i1/compare.json" "$tmp/i2/compare.json" || fail "--allow-inconclusive changes only the exit code"
+"$bin" compare "$udp" "$udp" --check "$tmp/i1" >"$tmp/out" 2>&1 || fail "check of an inconclusive comparison: $(cat "$tmp/out")"
+sed -i 's/"verdict":\t"inconclusive ([^"]*)"/"verdict":\t"no significant change"/; s/"gate":\t"inconclusive"/"gate":\t"pass"/' "$tmp/i1/compare.json"
+"$bin" compare "$udp" "$udp" --check "$tmp/i1" >"$tmp/out" 2>&1
+[ $? -eq 1 ] || fail "a comparison edited to pass should fail its check"
+grep -q "/gate: " "$tmp/out" && grep -q "/verdict: " "$tmp/out" || fail "check names the gate and the verdict: $(cat "$tmp/out")"
+# the issue's case on committed data: raw against uv of one 3-run set,
+# ratios from 0.88 to 2.28, used to print "Gate: pass"
+io=$(cd "$(dirname "$0")/../.." && pwd)/results/vm-20261201-udp-io-models
+if [ -d "$io" ]; then
+  "$bin" compare "$io" "$io" --base-only '*-uv*' --new-only '*-raw*' --map raw=uv \
+    --output "$tmp/i3" >/dev/null 2>&1
+  [ $? -eq 5 ] || fail "3 runs a side with ratios up to 2.3: inconclusive, not pass"
+  grep -q "Gate: pass" "$tmp/i3/compare.md" && fail "3 runs a side: no passing gate"
+  jq_py "$tmp/i3/compare.json" '
+v=[m["verdict"] for c in d["configurations"] for m in c["metrics"].values()]
+assert v and all(x.startswith("inconclusive (3 runs a side") and "need \u2265 7 a side" in x for x in v), v[:2]
+' 2>"$tmp/err" || fail "io-models verdicts: $(cat "$tmp/err")"
+fi
 if [ -n "$bench" ]; then
   "$bench" matrix udp-stable --dry-run --output "$tmp/m" >"$tmp/out" 2>&1 || fail "udp-stable --dry-run: $(cat "$tmp/out")"
 fi

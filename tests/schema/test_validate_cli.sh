@@ -87,7 +87,8 @@ run ref-loop 1 out 'untagged\.json: \(root\): \$ref: .*too deep' --schema inputs
 run untagged 2 err 'untagged\.json: /schema: .*--schema' inputs/untagged.json
 run unknown-tag 2 err 'unknown-tag\.json: /schema: .*no-such-thing' inputs/unknown-tag.json
 run no-args 2 err 'usage' 
-run bad-option 2 err 'unknown or incomplete option --bogus' --bogus x.json
+run bad-option 2 err "unknown option '--bogus' \\(try --help\\)" --bogus x.json
+run typo-option 2 err "did you mean --schema?" --schma x.json
 run schema-without-file 2 err 'usage' --schema "$S"
 run help 0 out 'usage: netproof-validate' --help
 run version 0 out 'source-sha256' --version
