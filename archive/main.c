@@ -27,6 +27,7 @@
 #include "np_archive_triage.h"
 #include "np_identity.h"
 #include "np_opt.h"
+#include "np_text.h"
 
 #define MAX_DIRS 256
 
@@ -186,7 +187,8 @@ static int parse_args(int argc, char **argv, struct cli *c) {
 static void print_check_problem(void *ctx, const char *file,
                                 const char *pointer, const char *reason) {
   (void)ctx;
-  fprintf(stderr, "%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+  np_text_printf(stderr, "%s: %s: %s\n", file, pointer[0] ? pointer : "/",
+                 reason);
 }
 
 /* Exit code for a library result. */
@@ -251,7 +253,11 @@ static int run_verify(const struct cli *c,
                                 &v, eb);
   if (rc != 0)
     return rc;
-  if (v.signer_sha256[0] != '\0')
+  if (v.signer_sha256[0] != '\0' && v.sig_version == 1)
+    printf("%s: valid, signed by key sha256 %s (%s), signed with the 0.2 "
+           "rule (the tag manifest, not the bundle's bytes)\n",
+           c->bundle, v.signer_sha256, c->pubkey);
+  else if (v.signer_sha256[0] != '\0')
     printf("%s: valid, signed by key sha256 %s (%s)\n", c->bundle,
            v.signer_sha256, c->pubkey);
   else

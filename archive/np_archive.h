@@ -75,6 +75,8 @@ struct np_archive_sigcheck {
 struct np_archive_verdict {
   char signer_sha256[65]; /* fingerprint of the key whose signature
                              verified; "" without a signature check      */
+  int sig_version;        /* its rule: 2 (bundle file and tag manifest)
+                             or 1 (netproof 0.2: the tag manifest only)  */
   size_t suites;          /* suite folders in the bundle                 */
   size_t incomplete;      /* of them incomplete (marked so in
                              evidence.json, and found so)                */

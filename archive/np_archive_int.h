@@ -27,6 +27,8 @@ struct np_read_result {
   int64_t mtime;      /* mtime of the first entry                          */
   int mtime_mixed;    /* 1 when entries disagree on mtime                  */
   uint64_t entries;   /* tar entries read                                  */
+  char file_sha256[NP_SHA256_HEX_SIZE]; /* the whole bundle file, when
+                                           complete; "" otherwise          */
 };
 
 /* Who receives the files of a stream. */
@@ -61,6 +63,9 @@ struct np_verified {
   char incomplete_note[600];       /* "<suite>: incomplete: N of M ..." of
                                       the first, or ""                   */
   char signer_sha256[NP_SHA256_HEX_SIZE]; /* key whose signature verified */
+  int sig_version;                 /* that signature's rule: 2, or 1 (0.2)
+                                      covering the tag manifest only      */
+  char bundle_sha256[NP_SHA256_HEX_SIZE]; /* every byte of the file read  */
 };
 
 void np_verified_free(struct np_verified *v); /* accepts NULL */

@@ -336,8 +336,22 @@ static void rd_stream_error(struct rd_ctx *r, struct archive *a) {
 }
 
 /* After the tar end marker: the rest must be zero padding and a sound gzip
- * trailer. */
-static void rd_drain(struct rd_ctx *r) {
+ * trailer.  First the bytes libarchive was handed but did not consume (its
+ * read-ahead: up to a whole output block past the end marker, which GNU
+ * tar -i would still extract), then the rest of the stream. */
+static void rd_drain(struct rd_ctx *r, struct archive *a) {
+  la_int64_t used = archive_filter_bytes(a, 0);
+  uint64_t ahead = used >= 0 && (uint64_t)used <= r->gz.uncomp
+                       ? r->gz.uncomp - (uint64_t)used
+                       : UINT64_MAX;
+  int z = np_gzsrc_tail_zero(&r->gz, ahead);
+  if (z != 1) {
+    np_problem(r->p, NULL, z == 0 ? "data after the end of the tar archive"
+                                  : "cannot account for the bytes after the "
+                                    "end of the tar archive");
+    r->res->complete = 0;
+    return;
+  }
   long n;
   while ((n = np_gzsrc_read(&r->gz)) > 0) {
     for (long i = 0; i < n; i++) {
@@ -350,6 +364,11 @@ static void rd_drain(struct rd_ctx *r) {
   }
   if (n < 0) {
     np_problem(r->p, NULL, "%s", r->gz.msg);
+    r->res->complete = 0;
+    return;
+  }
+  if (np_gzsrc_sha256(&r->gz, r->res->file_sha256) != 0) {
+    np_problem(r->p, NULL, "cannot hash the bundle file");
     r->res->complete = 0;
   }
 }
@@ -483,7 +502,7 @@ int np_archive_read(const char *path, const struct np_archive_limits *lim,
   }
   rc = rd_loop(&r, a);
   if (rc == 0 && res->complete)
-    rd_drain(&r);
+    rd_drain(&r, a);
   if (rc == 0 && r.gz.state == NP_GZSRC_IOERR)
     rc = NP_EIO;
   if (rc != 0 && !r.sink_failed)

@@ -4,9 +4,10 @@
  *
  * keygen writes KEY.pem (PKCS#8, created 0600, never overwritten) and
  * KEY.pub.pem (SubjectPublicKeyInfo).  sign verifies the bundle first and
- * signs only a valid one: the message is BUNDLE.sig's first five lines
- * (np_sigfile.h), which name the bag, the SHA-256 of its tag manifest and
- * the signer's key fingerprint (SHA-256 of the DER public key, what
+ * signs only a valid one: the message is BUNDLE.sig's first six lines
+ * (np_sigfile.h), which name the bag, the SHA-256 of its tag manifest,
+ * the SHA-256 of the bundle file (taken in the same read that verified
+ * it) and the signer's key fingerprint (SHA-256 of the DER public key, what
  * `openssl pkey -pubin -outform DER | sha256sum` prints).  A private key
  * file readable or writable by group or others is refused before it is
  * parsed; key bytes are wiped after use and go nowhere but OpenSSL - never
@@ -292,6 +293,9 @@ int np_archive_sign(const char *bundle, const char *key, const char *sig,
     goto free_key; /* never sign a bundle that does not verify */
   snprintf(sf.bag, sizeof sf.bag, "%s", v.top);
   memcpy(sf.tagmanifest_sha256, v.tagmanifest_sha256, NP_SHA256_HEX_SIZE);
+  /* the digest of the very bytes that were verified, from the same read */
+  memcpy(sf.bundle_sha256, v.bundle_sha256, NP_SHA256_HEX_SIZE);
+  sf.version = NP_SIGFILE_VERSION_CURRENT;
   np_verified_free(&v);
   EVP_MD_CTX *md = NULL;
   size_t siglen = sizeof sf.sig, textlen = 0;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_text.h"
+
 struct problem {
   char *where, *reason;
   size_t seq;   /* order of arrival           */
@@ -98,11 +100,12 @@ static void print_group(const struct problem *v, size_t n, FILE *fp) {
   for (size_t i = 1; i < n && pl > 0; i++)
     if (strncmp(v[i].where, v[0].where, pl) != 0)
       pl = 0;
+  /* names from the bundle: escaped for the terminal (np_text.h) */
   if (pl > 0)
-    fprintf(fp, "%.*s", (int)pl, v[0].where);
-  fprintf(fp, "%s (%zu entries: ", v[0].reason, n);
+    np_text_printf(fp, "%.*s", (int)pl, v[0].where);
+  np_text_printf(fp, "%s (%zu entries: ", v[0].reason, n);
   for (size_t i = 0; i < n && i < GROUP_NAMED; i++)
-    fprintf(fp, "%s%s", i ? ", " : "", v[i].where + pl);
+    np_text_printf(fp, "%s%s", i ? ", " : "", v[i].where + pl);
   if (n > GROUP_NAMED)
     fprintf(fp, " and %zu more", n - GROUP_NAMED);
   fputs(")\n", fp);
@@ -118,7 +121,7 @@ void np_triage_print(struct np_triage *t, FILE *fp) {
       print_group(t->v + i, j - i, fp);
     } else {
       for (size_t k = i; k < j; k++)
-        fprintf(fp, "%s: %s\n", t->v[k].where, t->v[k].reason);
+        np_text_printf(fp, "%s: %s\n", t->v[k].where, t->v[k].reason);
     }
     i = j;
   }

@@ -33,6 +33,13 @@ static void sig_compare(struct np_problems *sp, const struct np_sigfile *sf,
     np_problem(sp, NULL, "signs tagmanifest-sha256.txt with sha256 %.16s..., "
                "but the bundle's has %.16s... (the bundle changed after it "
                "was signed)", sf->tagmanifest_sha256, v->tagmanifest_sha256);
+  else if (sf->version >= 2 && v->bundle_sha256[0] == '\0')
+    np_problem(sp, NULL, "the bundle file could not be hashed to its end");
+  else if (sf->version >= 2 &&
+           strcmp(sf->bundle_sha256, v->bundle_sha256) != 0)
+    np_problem(sp, NULL, "signs the bundle file with sha256 %.16s..., but "
+               "the file has %.16s... (the bundle changed after it was "
+               "signed)", sf->bundle_sha256, v->bundle_sha256);
 }
 
 int np_archive_verify_run(const char *path,
@@ -72,6 +79,7 @@ int np_archive_verify_run(const char *path,
   if (rc != 0)
     goto free_check;
   np_archive_check_finish(chk, &res, &v);
+  memcpy(v.bundle_sha256, res.file_sha256, sizeof v.bundle_sha256);
   /* never valid unless read to the end */
   if (!res.complete && p.count == 0)
     np_problem(&p, NULL, "archive could not be read to the end");
@@ -81,6 +89,7 @@ int np_archive_verify_run(const char *path,
   if (rc != 0)
     np_errbuf_set(eb, rc, "%s: %zu problem(s)", path, p.count + sp.count);
   memcpy(v.signer_sha256, signer, sizeof signer);
+  v.sig_version = signer[0] != '\0' ? sf.version : 0;
   if (rc == 0 && out != NULL) {
     *out = v;
     memset(&v, 0, sizeof v);
@@ -112,6 +121,7 @@ int np_archive_verify_ex(const char *path, const struct np_archive_limits *lim,
     return rc;
   if (verdict != NULL) {
     memcpy(verdict->signer_sha256, v.signer_sha256, sizeof v.signer_sha256);
+    verdict->sig_version = v.sig_version;
     verdict->suites = v.suites;
     verdict->incomplete = v.incomplete;
     memcpy(verdict->incomplete_note, v.incomplete_note,

@@ -1,7 +1,9 @@
 /*
  * np_gzsrc.c - bounded gzip decompression from a file descriptor
- * (see np_gzsrc.h).  Concatenated gzip members are accepted, as gzip(1)
- * does; anything else after a member is corrupt.
+ * (see np_gzsrc.h).  A bundle is exactly one gzip member: gzip(1) would
+ * accept concatenated members, but then the bytes a signature covers and
+ * the bytes another tool extracts could differ, so a second member is
+ * corrupt, like anything else after the first.
  */
 #include "np_gzsrc.h"
 
@@ -21,8 +23,10 @@ int np_gzsrc_init(struct np_gzsrc *g, int fd, uint64_t max_uncomp,
   g->max_ratio = max_ratio;
   g->in = malloc(NP_GZSRC_IN);
   g->out = malloc(NP_GZSRC_OUT);
+  g->prev = malloc(NP_GZSRC_OUT);
   g->st = malloc(sizeof(*g->st));
-  if (g->in == NULL || g->out == NULL || g->st == NULL) {
+  if (g->in == NULL || g->out == NULL || g->prev == NULL || g->st == NULL ||
+      np_sha256_new(&g->hash) != 0) {
     np_gzsrc_free(g);
     return -2; /* NP_ENOMEM; np_err.h not needed here */
   }
@@ -36,7 +40,10 @@ void np_gzsrc_free(struct np_gzsrc *g) {
   g->st = NULL;
   free(g->in);
   free(g->out);
-  g->in = g->out = NULL;
+  free(g->prev);
+  g->in = g->out = g->prev = NULL;
+  np_sha256_free(g->hash);
+  g->hash = NULL;
 }
 
 static long gz_fail(struct np_gzsrc *g, enum np_gzsrc_state st,
@@ -71,6 +78,11 @@ static int gz_fill(struct np_gzsrc *g) {
   g->st->next_in = g->in;
   g->st->avail_in = (uint32_t)n;
   g->comp += (uint64_t)n;
+  if (n > 0 && np_sha256_update(g->hash, g->in, (size_t)n) != 0) {
+    gz_fail(g, NP_GZSRC_IOERR, "SHA-256 failed");
+    g->errnum = ENOMEM;
+    return -1;
+  }
   return 0;
 }
 
@@ -90,6 +102,12 @@ long np_gzsrc_read(struct np_gzsrc *g) {
   struct inflate_state *st = g->st;
   if (g->state != NP_GZSRC_OK)
     return -1;
+  /* alternate the buffers: the previous output stays intact */
+  unsigned char *t = g->prev;
+  g->prev = g->out;
+  g->out = t;
+  g->prev_len = g->out_len;
+  g->out_len = 0;
   st->next_out = g->out;
   st->avail_out = NP_GZSRC_OUT;
   while (st->avail_out == NP_GZSRC_OUT) {
@@ -98,19 +116,15 @@ long np_gzsrc_read(struct np_gzsrc *g) {
     if (g->member_end) {
       if (st->avail_in == 0 && g->eof_in)
         return 0;
-      /* Another gzip member may follow (gzip(1) concatenation). */
-      uint8_t *ni = st->next_in;
-      uint32_t ai = st->avail_in;
-      if (ni[0] != 0x1f || (ai > 1 && ni[1] != 0x8b))
+      if (st->avail_in == 0)
+        continue; /* refill: the file may still end here */
+      const uint8_t *ni = st->next_in;
+      if (ni[0] == 0x1f && (st->avail_in < 2 || ni[1] == 0x8b))
         return gz_fail(g, NP_GZSRC_CORRUPT,
-                       "data after the end of the gzip stream");
-      isal_inflate_reset(st);
-      st->crc_flag = ISAL_GZIP;
-      st->next_in = ni;
-      st->avail_in = ai;
-      st->next_out = g->out;
-      st->avail_out = NP_GZSRC_OUT;
-      g->member_end = 0;
+                       "a second gzip member after the first (a bundle is "
+                       "one gzip member)");
+      return gz_fail(g, NP_GZSRC_CORRUPT,
+                     "data after the end of the gzip stream");
     }
     if (st->avail_in == 0 && g->eof_in)
       return gz_fail(g, g->started ? NP_GZSRC_CORRUPT : NP_GZSRC_NOTGZIP,
@@ -122,6 +136,7 @@ long np_gzsrc_read(struct np_gzsrc *g) {
       g->member_end = 1;
   }
   long n = (long)(NP_GZSRC_OUT - st->avail_out);
+  g->out_len = (size_t)n;
   g->uncomp += (uint64_t)n;
   if (g->uncomp > g->max_uncomp) {
     char m[160];
@@ -141,4 +156,31 @@ long np_gzsrc_read(struct np_gzsrc *g) {
     return gz_fail(g, NP_GZSRC_LIMIT, m);
   }
   return n;
+}
+
+static int all_zero(const unsigned char *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (b[i] != 0)
+      return 0;
+  return 1;
+}
+
+int np_gzsrc_tail_zero(const struct np_gzsrc *g, uint64_t n) {
+  if (n > (uint64_t)g->out_len + g->prev_len)
+    return -1;
+  size_t in_out = n < g->out_len ? (size_t)n : g->out_len;
+  size_t in_prev = (size_t)n - in_out;
+  return all_zero(g->out + g->out_len - in_out, in_out) &&
+         all_zero(g->prev + g->prev_len - in_prev, in_prev);
+}
+
+int np_gzsrc_sha256(struct np_gzsrc *g, char hex[NP_SHA256_HEX_SIZE]) {
+  hex[0] = '\0';
+  if (g->state != NP_GZSRC_OK || !g->member_end || !g->eof_in ||
+      g->hash == NULL)
+    return NP_EINVAL;
+  int rc = np_sha256_final(g->hash, hex);
+  np_sha256_free(g->hash);
+  g->hash = NULL;
+  return rc;
 }

@@ -7,13 +7,17 @@
  * decompresses (a bomb is stopped after at most one 1 MiB block past the
  * limit), and so that after the tar end marker the rest of the gzip stream
  * can be drained and checked: CRC and length trailer, nothing but zeros
- * after the tar, nothing after the gzip stream.
+ * after the tar (np_gzsrc_tail_zero covers what libarchive read ahead but
+ * did not consume), one gzip member, nothing after it.  Every byte read
+ * from the file is hashed on the way, for the signature's bundle digest.
  */
 #ifndef NP_GZSRC_H
 #define NP_GZSRC_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "np_sha256.h"
 
 struct inflate_state;
 
@@ -42,10 +46,18 @@ struct np_gzsrc {
   int errnum;            /* for NP_GZSRC_IOERR                      */
   char msg[200];         /* for every other error                   */
   unsigned char *in;     /* NP_GZSRC_IN bytes                       */
-  unsigned char *out;    /* NP_GZSRC_OUT bytes                      */
+  unsigned char *out;    /* NP_GZSRC_OUT bytes: the latest output   */
+  unsigned char *prev;   /* NP_GZSRC_OUT bytes: the output before it,
+                            still intact (the buffers alternate), so
+                            bytes a reader was handed but did not
+                            consume can be checked afterwards        */
+  size_t out_len, prev_len; /* bytes held in out and prev           */
+  struct np_sha256 *hash; /* SHA-256 of every byte read from fd     */
 };
 
-/* fd stays the caller's.  NP_ENOMEM or 0. */
+/* fd stays the caller's.  NP_ENOMEM or 0.  The gzip stream must be one
+ * member that ends the file: a second member or any byte after the first
+ * is NP_GZSRC_CORRUPT. */
 int np_gzsrc_init(struct np_gzsrc *g, int fd, uint64_t max_uncomp,
                   uint64_t max_ratio);
 void np_gzsrc_free(struct np_gzsrc *g);
@@ -53,5 +65,15 @@ void np_gzsrc_free(struct np_gzsrc *g);
 /* Produce up to NP_GZSRC_OUT bytes into g->out; returns the count, 0 at
  * the clean end of the gzip stream, -1 on error (g->state says which). */
 long np_gzsrc_read(struct np_gzsrc *g);
+
+/* The last n bytes produced so far (they span at most g->out and
+ * g->prev): 1 when every one is zero, 0 when one is not, -1 when n is
+ * more than the two buffers hold. */
+int np_gzsrc_tail_zero(const struct np_gzsrc *g, uint64_t n);
+
+/* Once np_gzsrc_read has returned 0 (the whole file was read and was one
+ * sound gzip member): the SHA-256 of the file's bytes.  0, or NP_EINVAL
+ * before that point (hex ""), NP_ENOMEM / NP_ECRYPTO. */
+int np_gzsrc_sha256(struct np_gzsrc *g, char hex[NP_SHA256_HEX_SIZE]);
 
 #endif /* NP_GZSRC_H */

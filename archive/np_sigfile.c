@@ -15,11 +15,29 @@
 
 #define SIG_B64_LEN 88 /* 4 * ceil(64 / 3) */
 
-/* The keys of the six lines, in order. */
-static const char *const sig_keys[] = {"netproof-signature", "algorithm",
-                                       "bag", "tagmanifest-sha256",
-                                       "key-sha256", "signature"};
-#define SIG_LINES (sizeof(sig_keys) / sizeof(sig_keys[0]))
+/* The fields a signature file can hold. */
+enum sig_field { F_VERSION, F_ALG, F_BAG, F_TAGM, F_BUNDLE, F_KEY, F_SIG };
+
+static const char *const field_key[] = {
+    [F_VERSION] = "netproof-signature", [F_ALG] = "algorithm",
+    [F_BAG] = "bag",                    [F_TAGM] = "tagmanifest-sha256",
+    [F_BUNDLE] = "bundle-sha256",       [F_KEY] = "key-sha256",
+    [F_SIG] = "signature"};
+
+/* The lines of each version, in order; the last is the signature. */
+static const enum sig_field v1_lines[] = {F_VERSION, F_ALG, F_BAG,
+                                          F_TAGM,    F_KEY, F_SIG};
+static const enum sig_field v2_lines[] = {F_VERSION, F_ALG,    F_BAG, F_TAGM,
+                                          F_BUNDLE,  F_KEY, F_SIG};
+
+static const enum sig_field *lines_of(int version, size_t *n) {
+  if (version == 1) {
+    *n = sizeof(v1_lines) / sizeof(v1_lines[0]);
+    return v1_lines;
+  }
+  *n = sizeof(v2_lines) / sizeof(v2_lines[0]);
+  return v2_lines;
+}
 
 static int is_hex64(const char *s, size_t n) {
   if (n != 64)
@@ -31,18 +49,49 @@ static int is_hex64(const char *s, size_t n) {
 }
 
 int np_sigfile_message(struct np_sigfile *s) {
-  if (!np_bag_name_ok(s->bag) ||
+  if (s->version == 0)
+    s->version = NP_SIGFILE_VERSION_CURRENT;
+  if ((s->version != 1 && s->version != 2) || !np_bag_name_ok(s->bag) ||
       !is_hex64(s->tagmanifest_sha256, strlen(s->tagmanifest_sha256)) ||
-      !is_hex64(s->key_sha256, strlen(s->key_sha256)))
+      !is_hex64(s->key_sha256, strlen(s->key_sha256)) ||
+      (s->version == 2 &&
+       !is_hex64(s->bundle_sha256, strlen(s->bundle_sha256))))
     return NP_EINVAL;
-  int n = snprintf(s->message, sizeof s->message,
-                   "%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n", sig_keys[0],
-                   NP_SIGFILE_VERSION, sig_keys[1], NP_SIGFILE_ALG,
-                   sig_keys[2], s->bag, sig_keys[3], s->tagmanifest_sha256,
-                   sig_keys[4], s->key_sha256);
-  if (n < 0 || (size_t)n >= sizeof s->message)
-    return NP_EINVAL;
-  s->message_len = (size_t)n;
+  size_t nl, used = 0;
+  const enum sig_field *lines = lines_of(s->version, &nl);
+  for (size_t i = 0; i + 1 < nl; i++) {
+    char ver[4];
+    const char *v = NULL;
+    switch (lines[i]) {
+    case F_VERSION:
+      snprintf(ver, sizeof ver, "%d", s->version);
+      v = ver;
+      break;
+    case F_ALG:
+      v = NP_SIGFILE_ALG;
+      break;
+    case F_BAG:
+      v = s->bag;
+      break;
+    case F_TAGM:
+      v = s->tagmanifest_sha256;
+      break;
+    case F_BUNDLE:
+      v = s->bundle_sha256;
+      break;
+    case F_KEY:
+      v = s->key_sha256;
+      break;
+    case F_SIG:
+      break;
+    }
+    int n = snprintf(s->message + used, sizeof s->message - used, "%s: %s\n",
+                     field_key[lines[i]], v ? v : "");
+    if (n < 0 || (size_t)n >= sizeof s->message - used)
+      return NP_EINVAL;
+    used += (size_t)n;
+  }
+  s->message_len = used;
   return 0;
 }
 
@@ -51,7 +100,7 @@ int np_sigfile_render(const struct np_sigfile *s, char *out, size_t *len) {
   if (EVP_EncodeBlock(b64, s->sig, NP_SIGFILE_SIG_BYTES) != SIG_B64_LEN)
     return NP_ECRYPTO;
   int n = snprintf(out, NP_SIGFILE_MAX, "%.*s%s: %s\n", (int)s->message_len,
-                   s->message, sig_keys[5], (const char *)b64);
+                   s->message, field_key[F_SIG], (const char *)b64);
   if (n < 0 || n >= NP_SIGFILE_MAX)
     return NP_EINVAL;
   *len = (size_t)n;
@@ -78,40 +127,46 @@ static int why_set(char *why, size_t whylen, size_t line, const char *msg) {
 }
 
 /* Check one value against its line's form; 0 or a reason. */
-static const char *check_value(size_t i, const char *v, size_t n,
+static const char *check_value(enum sig_field f, const char *v, size_t n,
                                struct np_sigfile *s) {
-  switch (i) {
-  case 0:
-    return n == 1 && v[0] == NP_SIGFILE_VERSION[0]
-               ? NULL
-               : "unsupported signature format version (this program "
-                 "reads version 1)";
-  case 1:
+  switch (f) {
+  case F_VERSION:
+    if (n == 1 && (v[0] == '1' || v[0] == '2')) {
+      s->version = v[0] - '0';
+      return NULL;
+    }
+    return "unsupported signature format version (this program reads "
+           "versions 1 and 2)";
+  case F_ALG:
     return n == strlen(NP_SIGFILE_ALG) && memcmp(v, NP_SIGFILE_ALG, n) == 0
                ? NULL
                : "unsupported algorithm (only ed25519)";
-  case 2:
+  case F_BAG:
     if (n >= sizeof s->bag)
       return "bag name too long";
     memcpy(s->bag, v, n);
     s->bag[n] = '\0';
     return np_bag_name_ok(s->bag) ? NULL
                                   : "bag name is not [A-Za-z0-9._-]+";
-  case 3:
-  case 4: {
-    char *dst = i == 3 ? s->tagmanifest_sha256 : s->key_sha256;
+  case F_TAGM:
+  case F_BUNDLE:
+  case F_KEY: {
+    char *dst = f == F_TAGM     ? s->tagmanifest_sha256
+                : f == F_BUNDLE ? s->bundle_sha256
+                                : s->key_sha256;
     if (!is_hex64(v, n))
       return "expected 64 lowercase hex digits";
     memcpy(dst, v, n);
     dst[n] = '\0';
     return NULL;
   }
-  default:
-    return parse_sig(v, n, s->sig) == 0
-               ? NULL
-               : "not the base64 of a 64-byte signature (truncated or "
-                 "altered)";
+  case F_SIG:
+    break;
   }
+  return parse_sig(v, n, s->sig) == 0
+             ? NULL
+             : "not the base64 of a 64-byte signature (truncated or "
+               "altered)";
 }
 
 int np_sigfile_parse(const char *text, size_t len, struct np_sigfile *out,
@@ -123,7 +178,10 @@ int np_sigfile_parse(const char *text, size_t len, struct np_sigfile *out,
   if (memchr(text, '\0', len) != NULL)
     return why_set(why, whylen, 1, "NUL byte in a text file");
   const char *p = text, *end = text + len;
-  for (size_t i = 0; i < SIG_LINES; i++) {
+  /* the first line says the version, and so which lines follow */
+  size_t nlines = 7;
+  const enum sig_field *lines = v2_lines;
+  for (size_t i = 0; i < nlines; i++) {
     if (p == end)
       return why_set(why, whylen, i + 1,
                      "missing (the file ends early: truncated?)");
@@ -131,28 +189,31 @@ int np_sigfile_parse(const char *text, size_t len, struct np_sigfile *out,
     if (nl == NULL)
       return why_set(why, whylen, i + 1,
                      "no line end (the file ends early: truncated?)");
-    size_t kl = strlen(sig_keys[i]);
-    if ((size_t)(nl - p) < kl + 2 || memcmp(p, sig_keys[i], kl) != 0 ||
+    const char *key = field_key[lines[i]];
+    size_t kl = strlen(key);
+    if ((size_t)(nl - p) < kl + 2 || memcmp(p, key, kl) != 0 ||
         p[kl] != ':' || p[kl + 1] != ' ') {
       char m[96];
-      snprintf(m, sizeof m, "expected '%s: ...'", sig_keys[i]);
+      snprintf(m, sizeof m, "expected '%s: ...'", key);
       return why_set(why, whylen, i + 1, m);
     }
     const char *v = p + kl + 2;
     size_t vn = (size_t)(nl - v);
     if (memchr(v, '\r', vn) != NULL)
       return why_set(why, whylen, i + 1, "carriage return (LF line ends only)");
-    const char *bad = check_value(i, v, vn, &s);
+    const char *bad = check_value(lines[i], v, vn, &s);
     if (bad != NULL)
       return why_set(why, whylen, i + 1, bad);
-    if (i == SIG_LINES - 2) {
+    if (i == 0)
+      lines = lines_of(s.version, &nlines);
+    if (i == nlines - 2) {
       s.message_len = (size_t)(nl + 1 - text);
       memcpy(s.message, text, s.message_len);
     }
     p = nl + 1;
   }
   if (p != end)
-    return why_set(why, whylen, SIG_LINES + 1,
+    return why_set(why, whylen, nlines + 1,
                    "unexpected text after the signature line");
   *out = s;
   return 0;

@@ -154,6 +154,7 @@ const char *np_ftree_path_at(const struct np_ftree *t, size_t i) {
 struct load_ctx {
   struct np_ftree *t;     /* tree being filled                      */
   size_t max_total;       /* byte limit over all files              */
+  size_t max_file;        /* byte limit of one file (0: none)       */
   size_t total;           /* bytes loaded so far                    */
   const char *root;       /* folder given by the caller (messages)  */
   struct np_errbuf *eb;   /* detail for the caller                  */
@@ -164,6 +165,16 @@ static int load_file(struct load_ctx *c, int dirfd, const char *name,
                      const char *rel, size_t size_hint) {
   int rc = 0;
   char *buf = NULL;
+  /* refused by size before a byte is read */
+  if (c->max_file != 0 && size_hint > c->max_file)
+    return np_errbuf_set(c->eb, NP_ETOOBIG,
+                         "%s/%s: %zu bytes, more than the %zu-byte limit of "
+                         "one file; not read",
+                         c->root, rel, size_hint, c->max_file);
+  if (size_hint > c->max_total - c->total)
+    return np_errbuf_set(c->eb, NP_ETOOBIG,
+                         "%s: files exceed the %zu-byte limit", c->root,
+                         c->max_total);
   int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return np_errbuf_set(c->eb, np_err_from_errno(errno), "%s/%s: %s",
@@ -278,6 +289,12 @@ close_dir:
 
 int np_ftree_load_dir(const char *dir, size_t max_total_bytes,
                       struct np_ftree **out, struct np_errbuf *eb) {
+  return np_ftree_load_dir_max(dir, max_total_bytes, 0, out, eb);
+}
+
+int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
+                          size_t max_file_bytes, struct np_ftree **out,
+                          struct np_errbuf *eb) {
   if (dir == NULL || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "np_ftree_load_dir: NULL argument");
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -293,6 +310,7 @@ int np_ftree_load_dir(const char *dir, size_t max_total_bytes,
   struct load_ctx c = {
       .t = t,
       .max_total = max_total_bytes ? max_total_bytes : NP_FTREE_DEFAULT_MAX,
+      .max_file = max_file_bytes,
       .root = dir,
       .eb = eb,
   };

@@ -38,4 +38,10 @@ const char *np_ftree_path_at(const struct np_ftree *t, size_t i);
 int np_ftree_load_dir(const char *dir, size_t max_total_bytes,
                       struct np_ftree **out, struct np_errbuf *eb);
 
+/* np_ftree_load_dir that also refuses, by its size and before reading it,
+ * any one file larger than max_file_bytes (0: no such limit). */
+int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
+                          size_t max_file_bytes, struct np_ftree **out,
+                          struct np_errbuf *eb);
+
 #endif /* NP_FTREE_H */

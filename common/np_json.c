@@ -1,21 +1,28 @@
 /*
  * np_json.c - bounded JSON loading and writing over cJSON.
  *
- * Limits are enforced before cJSON sees the text: the byte size up front,
- * the nesting depth by a pre-scan that skips string contents (cJSON's own
+ * Limits and byte-level rules are enforced before cJSON sees the text: the
+ * byte size up front, then the validating tokenizer of np_json_scan.c
+ * (UTF-8, control characters, grammar, and the nesting depth: cJSON's own
  * compile-time limit of 1000 is far above what evidence needs and would be
- * a stack risk for fuzzed input).  After parsing, the tree is walked once
- * to reject non-finite numbers, which JSON cannot express but strtod
- * produces for literals like 1e999.
+ * a stack risk for fuzzed input).  Why two passes rather than one parser
+ * of our own: cJSON stays the one builder of trees, and the scan is a
+ * fraction of its cost (no allocation per value).  After parsing, the tree
+ * is walked once to take the scan's number tags, to reject non-finite
+ * numbers (strtod turns 1e999 into inf) and duplicate member names, which
+ * are compared decoded, as every reader sees them.
  */
 #include "np_json.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "np_file.h"
+#include "np_json_scan.h"
 
 static void limits_or_default(const struct np_json_limits *lim,
                               size_t *max_bytes, int *max_depth) {
@@ -27,49 +34,184 @@ static void limits_or_default(const struct np_json_limits *lim,
     *max_depth = lim->max_depth;
 }
 
-/* Depth of [ and { outside strings; returns the offset of the first byte
- * that exceeds max_depth, or -1 when the text stays within it.  Bytes that
- * cannot change the depth are skipped in a tight loop (the common case:
- * numbers, names, whitespace). */
-static long depth_scan(const char *buf, size_t len, int max_depth) {
-  static const unsigned char special[256] = {
-      ['"'] = 1, ['\\'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1};
-  const unsigned char *b = (const unsigned char *)buf;
-  int depth = 0, in_string = 0;
-  for (size_t i = 0; i < len; i++) {
-    while (i < len && !special[b[i]])
-      i++;
-    if (i >= len)
-      break;
-    unsigned char c = b[i];
-    if (in_string) {
-      if (c == '\\')
-        i++;
-      else if (c == '"')
-        in_string = 0;
-      continue;
+/* The path from the root to the value being checked: one link per level,
+ * on the C stack, turned into a JSON pointer only when a check fails. */
+struct chain {
+  const struct chain *up; /* NULL at the root                     */
+  const cJSON *item;      /* the value at this level              */
+  int idx;                /* its index when the parent is an array */
+};
+
+/* Append the pointer of c to out[*n..cap).  Names are escaped per RFC 6901
+ * and control characters (C0, DEL, C1) shown as \xNN bytes, the form the
+ * agent's logs use, so a pointer is safe to print on a terminal. */
+static void chain_pointer(const struct chain *c, char *out, size_t cap,
+                          size_t *n) {
+  if (c == NULL || c->up == NULL)
+    return;
+  chain_pointer(c->up, out, cap, n);
+  char tmp[16];
+  if (*n + 1 >= cap)
+    return;
+  if (cJSON_IsArray(c->up->item)) {
+    snprintf(tmp, sizeof(tmp), "/%d", c->idx);
+    size_t t = strlen(tmp);
+    if (*n + t < cap) {
+      memcpy(out + *n, tmp, t + 1);
+      *n += t;
     }
-    if (c == '"') {
-      in_string = 1;
-    } else if (c == '[' || c == '{') {
-      if (++depth > max_depth)
-        return (long)i;
-    } else if (c == ']' || c == '}') {
-      depth--;
-    }
+    return;
   }
-  return -1;
+  out[(*n)++] = '/';
+  for (const char *k = c->item->string ? c->item->string : ""; *k; k++) {
+    unsigned char ch = (unsigned char)*k, nx = (unsigned char)k[1];
+    if (ch == '~' || ch == '/')
+      snprintf(tmp, sizeof(tmp), "~%c", ch == '~' ? '0' : '1');
+    else if (ch < 0x20 || ch == 0x7f)
+      snprintf(tmp, sizeof(tmp), "\\x%02x", ch);
+    else if (ch == 0xc2 && nx >= 0x80 && nx <= 0x9f) { /* C1 controls */
+      snprintf(tmp, sizeof(tmp), "\\xc2\\x%02x", nx);
+      k++;
+    } else
+      snprintf(tmp, sizeof(tmp), "%c", ch);
+    size_t t = strlen(tmp);
+    if (*n + t >= cap)
+      break;
+    memcpy(out + *n, tmp, t + 1);
+    *n += t;
+  }
+  out[*n] = '\0';
 }
 
-/* 1 when a number under item is not finite (no pointer built: the
- * common case, a clean document, costs one walk and no formatting). */
-static int any_nonfinite(const cJSON *item) {
-  if (cJSON_IsNumber(item))
-    return !isfinite(item->valuedouble);
-  for (const cJSON *c = item->child; c != NULL; c = c->next)
-    if ((cJSON_IsNumber(c) || c->child != NULL) && any_nonfinite(c))
-      return 1;
+struct walk {
+  const struct np_json_numtags *tags; /* from the byte scan            */
+  size_t next_tag;                    /* first tag not yet applied     */
+  size_t nums;                        /* numbers visited               */
+  struct np_json_error *err;
+};
+
+static int walk_fail(const struct chain *c, int code, const char *why,
+                     struct np_json_error *err) {
+  size_t n = 0;
+  err->pointer[0] = '\0';
+  chain_pointer(c, err->pointer, sizeof(err->pointer), &n);
+  err->located = 1;
+  err->offset = 0;
+  snprintf(err->reason, sizeof(err->reason), "%s", why);
+  return code;
+}
+
+static int unlocated(struct np_json_error *err, int code, const char *fmt,
+                     ...) __attribute__((format(printf, 3, 4)));
+static int unlocated(struct np_json_error *err, int code, const char *fmt,
+                     ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err->located = 0;
+  err->pointer[0] = '\0';
+  err->offset = 0;
+  vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+/* A member name's FNV-1a hash: names are compared by hash first, by
+ * bytes only when two hashes agree. */
+static uint64_t name_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+struct slot {
+  uint64_t hash;      /* 0: empty (a hash of 0 is stored as 1) */
+  const cJSON *item;
+};
+
+#define DUP_PAIRWISE 8 /* up to this many members: compared pairwise   */
+#define DUP_STACK 64   /* hash slots on the stack (objects up to 32)   */
+
+/* The first member of obj (in document order) whose name repeats an
+ * earlier one, or NULL.  Small objects pairwise; larger ones through an
+ * open-addressing set of name hashes, one pass, bytes compared only when
+ * two hashes agree. */
+static int find_duplicate(const cJSON *obj, const cJSON **dup) {
+  size_t n = 0;
+  *dup = NULL;
+  for (const cJSON *c = obj->child; c != NULL; c = c->next)
+    n++;
+  if (n <= DUP_PAIRWISE) {
+    for (const cJSON *c = obj->child; c != NULL; c = c->next)
+      for (const cJSON *d = obj->child; d != c; d = d->next)
+        if (c->string[0] == d->string[0] && strcmp(c->string, d->string) == 0) {
+          *dup = c;
+          return 0;
+        }
+    return 0;
+  }
+  size_t cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  struct slot stack[DUP_STACK];
+  struct slot *t = cap <= DUP_STACK ? stack : malloc(cap * sizeof(*t));
+  if (t == NULL)
+    return NP_ENOMEM;
+  memset(t, 0, cap * sizeof(*t));
+  for (const cJSON *c = obj->child; c != NULL && *dup == NULL; c = c->next) {
+    uint64_t h = name_hash(c->string);
+    h = h ? h : 1;
+    size_t i = (size_t)h & (cap - 1);
+    for (; t[i].hash != 0; i = (i + 1) & (cap - 1))
+      if (t[i].hash == h && strcmp(t[i].item->string, c->string) == 0) {
+        *dup = c;
+        break;
+      }
+    t[i].hash = h;
+    t[i].item = c;
+  }
+  if (t != stack)
+    free(t);
   return 0;
+}
+
+/* One walk over the tree: tags from the byte scan onto the numbers they
+ * belong to (both in document order), non-finite numbers, duplicate
+ * member names.  Recursion is bounded by the depth limit. */
+static int walk(cJSON *item, const struct chain *at, struct walk *w) {
+  if (cJSON_IsNumber(item)) {
+    if (!isfinite(item->valuedouble))
+      return walk_fail(at, NP_ENONFINITE,
+                       "number is not finite (NaN or Infinity)", w->err);
+    if (w->next_tag < w->tags->n &&
+        w->tags->v[w->next_tag].ordinal == w->nums)
+      item->type |= w->tags->v[w->next_tag++].flags;
+    w->nums++;
+    return 0;
+  }
+  if (cJSON_IsObject(item) && item->child != NULL) {
+    const cJSON *dup;
+    if (find_duplicate(item, &dup) != 0)
+      return unlocated(w->err, NP_ENOMEM, "out of memory");
+    if (dup != NULL) {
+      struct chain c = {at, dup, 0};
+      return walk_fail(&c, NP_EPARSE, "duplicate member name", w->err);
+    }
+  }
+  int idx = 0;
+  for (cJSON *c = item->child; c != NULL; c = c->next, idx++) {
+    struct chain link = {at, c, idx};
+    int rc = walk(c, &link, w);
+    if (rc != 0)
+      return rc;
+  }
+  return 0;
+}
+
+int np_json_is_exact_integer(const cJSON *n) {
+  return cJSON_IsNumber(n) &&
+         !(n->type & (NP_JSON_NUM_REAL_TEXT | NP_JSON_NUM_INEXACT)) &&
+         isfinite(n->valuedouble) && floor(n->valuedouble) == n->valuedouble;
 }
 
 /* Finds the first non-finite number; writes its JSON pointer into ptr. */
@@ -92,53 +234,51 @@ static int find_nonfinite(const cJSON *item, char *ptr, size_t cap) {
   return 0;
 }
 
-int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
-                  cJSON **out, struct np_errbuf *eb) {
+int np_json_parse_at(const char *buf, size_t len,
+                     const struct np_json_limits *lim, cJSON **out,
+                     struct np_json_error *err) {
   size_t max_bytes;
   int max_depth;
   limits_or_default(lim, &max_bytes, &max_depth);
   if (buf == NULL || out == NULL)
-    return np_errbuf_set(eb, NP_EINVAL, "no input");
+    return unlocated(err, NP_EINVAL, "no input");
   if (len > max_bytes)
-    return np_errbuf_set(eb, NP_ETOOBIG, "%zu bytes exceeds the limit of %zu",
-                         len, max_bytes);
-  long deep = depth_scan(buf, len, max_depth);
-  if (deep >= 0)
-    return np_errbuf_set(eb, NP_ETOODEEP,
-                         "nesting deeper than %d at byte %ld", max_depth,
-                         deep);
+    return unlocated(err, NP_ETOOBIG, "%zu bytes exceeds the limit of %zu",
+                     len, max_bytes);
+  struct np_json_numtags tags = {0};
+  int rc = np_json_scan(buf, len, max_depth, &tags, err);
+  if (rc != 0)
+    return rc;
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
   if (doc == NULL) {
+    /* The scan accepted the grammar; only memory or a cJSON limit remain. */
+    np_json_numtags_free(&tags);
     size_t off = (end != NULL && end >= buf) ? (size_t)(end - buf) : 0;
-    /* cJSON reports an error at the end as the last byte's offset. */
-    if (off + 1 >= len)
-      return np_errbuf_set(eb, NP_EPARSE,
-                           "malformed JSON: unexpected end of input at byte "
-                           "%zu",
-                           len);
-    return np_errbuf_set(eb, NP_EPARSE, "malformed JSON at byte %zu", off);
+    return unlocated(err, NP_EPARSE, "malformed JSON at byte %zu", off);
   }
-  /* cJSON stops after the first value; anything but whitespace after it
-   * (or an embedded NUL) is an error, as in every strict parser. */
-  size_t off = (size_t)(end - buf);
-  while (off < len && (buf[off] == ' ' || buf[off] == '\t' ||
-                       buf[off] == '\n' || buf[off] == '\r'))
-    off++;
-  if (off < len) {
+  struct walk w = {.tags = &tags, .err = err};
+  struct chain root = {NULL, doc, 0};
+  rc = walk(doc, &root, &w);
+  np_json_numtags_free(&tags);
+  if (rc != 0) {
     cJSON_Delete(doc);
-    return np_errbuf_set(eb, NP_EPARSE,
-                         "malformed JSON: trailing data at byte %zu", off);
-  }
-  char ptr[256] = "";
-  if (any_nonfinite(doc) && find_nonfinite(doc, ptr, sizeof(ptr))) {
-    cJSON_Delete(doc);
-    return np_errbuf_set(eb, NP_ENONFINITE,
-                         "%s: number is not finite (NaN or Infinity)",
-                         ptr[0] ? ptr : "/");
+    return rc;
   }
   *out = doc;
   return 0;
+}
+
+int np_json_parse(const char *buf, size_t len, const struct np_json_limits *lim,
+                  cJSON **out, struct np_errbuf *eb) {
+  struct np_json_error err;
+  int rc = np_json_parse_at(buf, len, lim, out, &err);
+  if (rc == 0)
+    return 0;
+  if (!err.located)
+    return np_errbuf_set(eb, rc, "%s", err.reason);
+  return np_errbuf_set(eb, rc, "%s: %s", err.pointer[0] ? err.pointer : "/",
+                       err.reason);
 }
 
 int np_json_load_file(const char *path, const struct np_json_limits *lim,

@@ -19,6 +19,7 @@
 #include "np_report_exec.h"
 #include "np_report_latency.h"
 #include "np_report_int.h"
+#include "np_report_outdir.h"
 #include "np_report_rudp.h"
 #include "np_results_exec.h"
 #include "np_results_rudp.h"
@@ -202,37 +203,16 @@ fail:
   return rc;
 }
 
-/* mkdir -p of the folders leading to path (not path itself). */
-static int make_parents(char *path, struct np_errbuf *eb) {
-  for (char *p = strchr(path + 1, '/'); p != NULL; p = strchr(p + 1, '/')) {
-    *p = '\0';
-    int r = mkdir(path, 0755);
-    int e = errno;
-    *p = '/';
-    if (r != 0 && e != EEXIST) {
-      *p = '\0';
-      np_errbuf_set(eb, np_err_from_errno(e), "%s: %s", path, strerror(e));
-      *p = '/';
-      return np_err_from_errno(e);
-    }
-  }
-  return 0;
-}
-
 int np_report_write_tree(const struct np_ftree *t, const char *outdir,
                          struct np_errbuf *eb) {
-  for (size_t i = 0; i < np_ftree_count(t); i++) {
+  struct np_report_outdir *o = NULL;
+  int rc = np_report_outdir_open(outdir, &o, eb);
+  for (size_t i = 0; rc == 0 && i < np_ftree_count(t); i++) {
     const char *rel = np_ftree_path_at(t, i);
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", outdir, rel) >= sizeof path)
-      return np_errbuf_set(eb, NP_EINVAL, "%s/%s: path too long", outdir, rel);
-    int rc = make_parents(path, eb);
     size_t len;
     const char *data = np_ftree_get(t, rel, &len);
-    if (rc == 0)
-      rc = np_file_write_atomic(path, data, len, eb);
-    if (rc != 0)
-      return rc;
+    rc = np_report_outdir_write(o, rel, data, len, eb);
   }
-  return 0;
+  np_report_outdir_close(o);
+  return rc;
 }

@@ -47,7 +47,9 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     const struct np_report_opts *opts, struct np_ftree **out,
                     struct np_errbuf *eb);
 
-/* Write every file of t under outdir (created if missing, subfolders too). */
+/* Write every file of t under outdir (created if missing, subfolders too),
+ * through np_report_outdir.h: a symbolic link anywhere under outdir, or
+ * outdir itself, is refused (NP_EINVAL), never followed. */
 int np_report_write_tree(const struct np_ftree *t, const char *outdir,
                          struct np_errbuf *eb);
 

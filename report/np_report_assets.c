@@ -92,7 +92,9 @@ int np_report_add_chart(struct np_report_ctx *ctx, const char *stem,
   int rc = np_ftree_add(ctx->out, file, svg, len);
   if (rc != 0)
     return rc;
-  fprintf(ctx->md, "![%s](%s)\n\n", alt, file);
+  char safe[2048];
+  np_report_md_alt(safe, sizeof safe, alt);
+  fprintf(ctx->md, "![%s](%s)\n\n", safe, file);
   cJSON *jc = cJSON_CreateObject();
   cJSON_AddStringToObject(jc, "file", file);
   cJSON_AddItemToArray(ctx->jcharts, jc);

@@ -31,6 +31,7 @@
 #include "np_report_pages.h"
 #include "np_results_merge.h"
 #include "np_results_selfcheck.h"
+#include "np_text.h"
 
 #define MAX_RESULTS 32
 
@@ -227,7 +228,9 @@ static void print_problem(void *ctx, const char *file, const char *pointer,
   size_t *n = ctx;
   if (n != NULL)
     (*n)++;
-  printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+  /* names and labels from the set: escaped, never acting on a terminal */
+  np_text_printf(stdout, "%s: %s: %s\n", file, pointer[0] ? pointer : "/",
+                 reason);
 }
 
 /* Every folder through the streaming self-check (np_results_check_dir):
@@ -245,7 +248,7 @@ static int self_check(const struct cli *c) {
       incomplete |= o.incomplete;
       if (o.incomplete) {
         fflush(stdout);
-        fprintf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
+        np_text_printf(stderr, "netproof-report: %s: %s\n", label_of(c->results[i]),
                 o.note);
       }
     } else if (rc == NP_ENOMEM) {
@@ -253,7 +256,7 @@ static int self_check(const struct cli *c) {
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
     } else if (rc != 0) {
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      np_text_printf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
   }
@@ -295,12 +298,13 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
     struct np_ftree *t = NULL;
     struct np_errbuf eb = {{0}};
     const char *label = label_of(c->results[i]);
-    int rc = np_ftree_load_dir(c->results[i], 0, &t, &eb);
+    int rc = np_ftree_load_dir_max(c->results[i], 0,
+                                   NP_RESULTS_MAX_FILE_BYTES, &t, &eb);
     if (rc == 0)
       rc = np_results_load(t, label, &sets[i], &eb);
     if (rc != 0) {
       np_ftree_free(t);
-      fprintf(stderr, "netproof-report: %s\n", eb.msg);
+      np_text_printf(stderr, "netproof-report: %s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
     size_t problems = 0;
@@ -311,12 +315,12 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
       /* rendered with its banner (np_report_info_init finds the missing
        * configurations); said here too */
       fflush(stdout);
-      fprintf(stderr, "netproof-report: %s: %s\n", label, oc.note);
+      np_text_printf(stderr, "netproof-report: %s: %s\n", label, oc.note);
     }
     if (rc == NP_ECHECK) {
       failed[i] = 1;
       fflush(stdout);
-      fprintf(stderr,
+      np_text_printf(stderr,
               "netproof-report: %s: self-check found %zu %s%s\n",
               label, problems, problems == 1 ? "problem" : "problems",
               c->force ? "; rendering it stamped \"self-check failed\" "
@@ -325,7 +329,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
                          "\"self-check failed\")");
       refused |= !c->force;
     } else if (rc != 0 && rc != NP_EINCOMPLETE) {
-      fprintf(stderr, "netproof-report: %s: self-check: %s\n", label,
+      np_text_printf(stderr, "netproof-report: %s: self-check: %s\n", label,
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
     }
@@ -380,7 +384,7 @@ static int report(const struct cli *c) {
   if (rc == 0)
     rc = np_report_write_tree(out, c->output, &eb);
   if (rc != 0) {
-    fprintf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
+    np_text_printf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
                                                        : np_strerror(rc));
     code = NP_EXIT_RUNTIME;
   } else {

@@ -243,6 +243,23 @@ done:
   return rc;
 }
 
+/* The member of a table row for a dimension or metric name: the name,
+ * or "<kind>:<name>" when the row has it already or it is one of the
+ * row's own columns (a dimension and a metric may share a name; one row
+ * must not hold a member twice). */
+static const char *row_key(const cJSON *row, const char *name,
+                           const char *kind, char *buf, size_t n) {
+  static const char *const own[] = {"config", "runs_passed", "runs",
+                                    "bounds_held", "runs_ids"};
+  int taken = cJSON_GetObjectItemCaseSensitive(row, name) != NULL;
+  for (size_t i = 0; !taken && i < sizeof own / sizeof own[0]; i++)
+    taken = strcmp(name, own[i]) == 0;
+  if (!taken)
+    return name;
+  snprintf(buf, n, "%s:%s", kind, name);
+  return buf;
+}
+
 /* How many runs of c held every bound (bound_K checks). */
 static size_t bounds_held(const struct np_results_config *c, size_t *nb) {
   size_t held = 0;
@@ -270,14 +287,21 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
   const cJSON *m, *d;
   cJSON *rows = np_report_new_table(ctx, "exec_metrics", s);
   fprintf(ctx->md, "| Configuration |");
-  cJSON_ArrayForEach(d, dims) fprintf(ctx->md, " %s |", d->string);
+  char cell[512], ucell[128], key[128];
+  cJSON_ArrayForEach(d, dims) {
+    np_report_md_cell(cell, sizeof cell, d->string, 0);
+    fprintf(ctx->md, " %s |", cell);
+  }
   fprintf(ctx->md, " Runs passed | Bounds held |");
   cJSON_ArrayForEach(m, metrics) {
     const char *unit = np_json_get_string(m, "unit", "");
     const char *better = np_json_get_string(m, "better", NULL);
-    fprintf(ctx->md, " %s%s%s%s |",
-            np_json_get_string(m, "label", np_json_get_string(m, "name", "")),
-            unit[0] ? " / " : "", unit,
+    np_report_md_cell(cell, sizeof cell,
+                      np_json_get_string(m, "label",
+                                         np_json_get_string(m, "name", "")),
+                      0);
+    np_report_md_cell(ucell, sizeof ucell, unit, 0);
+    fprintf(ctx->md, " %s%s%s%s |", cell, unit[0] ? " / " : "", ucell,
             better ? (strcmp(better, "higher") == 0 ? " (↑)" : " (↓)") : "");
   }
   fprintf(ctx->md, "\n|---|");
@@ -294,8 +318,11 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_ArrayForEach(d, dims) {
       char t2[64];
       dim_text(s, c, d->string, t2, sizeof t2);
-      fprintf(ctx->md, " %s |", t2);
-      cJSON_AddStringToObject(r, d->string, t2);
+      np_report_md_cell(cell, sizeof cell, t2, 0);
+      fprintf(ctx->md, " %s |", cell);
+      cJSON_AddStringToObject(r, row_key(r, d->string, "dimension", key,
+                                         sizeof key),
+                              t2);
     }
     size_t nb = 0, held = bounds_held(c, &nb);
     fprintf(ctx->md, " %zu / %zu |", c->npassed, c->nruns);
@@ -323,7 +350,8 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
       else
         np_fmt_range(txt, sizeof txt, med, mn, mx, dec);
       fprintf(ctx->md, " %s |", txt);
-      cJSON *o = cJSON_AddObjectToObject(r, name);
+      cJSON *o = cJSON_AddObjectToObject(
+          r, row_key(r, name, "metric", key, sizeof key));
       np_json_add_number(o, "median", excluded(c) ? NAN : med);
       np_json_add_number(o, "min", excluded(c) ? NAN : mn);
       np_json_add_number(o, "max", excluded(c) ? NAN : mx);
@@ -344,18 +372,23 @@ static void conditions(struct np_report_ctx *ctx,
   const cJSON *p = np_json_pointer(s->runs[0].doc, "/exec/program");
   const cJSON *m = cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, "machine");
   const cJSON *cmd = np_json_pointer(s->suite, "/plan/exec/command"), *e;
+  char a[1024], b[1024];
   fprintf(ctx->md, "| Item | Value |\n|---|---|\n");
-  fprintf(ctx->md, "| Program | `%s` (`%s`) |\n",
-          np_json_get_string(p, "given", "-"),
-          np_json_get_string(p, "path", "-"));
-  fprintf(ctx->md, "| Program SHA-256 | `%s` |\n",
-          np_json_get_string(p, "sha256", "-"));
+  np_report_md_cell(a, sizeof a, np_json_get_string(p, "given", "-"), 1);
+  np_report_md_cell(b, sizeof b, np_json_get_string(p, "path", "-"), 1);
+  fprintf(ctx->md, "| Program | `%s` (`%s`) |\n", a, b);
+  np_report_md_cell(a, sizeof a, np_json_get_string(p, "sha256", "-"), 1);
+  fprintf(ctx->md, "| Program SHA-256 | `%s` |\n", a);
   fprintf(ctx->md, "| Command template |");
-  cJSON_ArrayForEach(e, cmd) fprintf(ctx->md, " `%s`", e->valuestring);
+  cJSON_ArrayForEach(e, cmd) {
+    np_report_md_cell(a, sizeof a, cJSON_GetStringValue(e), 1);
+    fprintf(ctx->md, " `%s`", a);
+  }
+  np_report_md_cell(a, sizeof a, np_json_get_string(m, "cpu_model", "-"), 0);
+  np_report_md_cell(b, sizeof b,
+                    np_json_get_string(m, "kernel_release", "-"), 0);
   fprintf(ctx->md, " |\n| Machine | %s, %.0f logical CPUs, kernel %s |\n",
-          np_json_get_string(m, "cpu_model", "-"),
-          np_json_get_number(m, "logical_cores", NAN),
-          np_json_get_string(m, "kernel_release", "-"));
+          a, np_json_get_number(m, "logical_cores", NAN), b);
   fprintf(ctx->md, "| Repetitions | %.0f independent processes per "
           "configuration |\n\n",
           np_json_get_number(s->suite, "repetitions", NAN));

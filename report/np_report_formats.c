@@ -278,8 +278,11 @@ int np_report_formats(const struct np_ftree *md,
   const char *rj = np_ftree_get(md, "report.json", &len);
   cJSON *report = NULL;
   struct np_ftree *t = NULL;
-  if (rj == NULL || np_json_parse(rj, len, NULL, &report, NULL) != 0)
+  struct np_errbuf jeb = {{0}};
+  if (rj == NULL)
     return np_errbuf_set(eb, NP_EPARSE, "report: no report.json to convert");
+  if (np_json_parse(rj, len, NULL, &report, &jeb) != 0)
+    return np_errbuf_set(eb, NP_EPARSE, "report: report.json: %s", jeb.msg);
   int rc = np_ftree_new(&t);
   for (size_t i = 0; rc == 0 && (formats & NP_REPORT_FMT_MD) &&
                      i < np_ftree_count(md);

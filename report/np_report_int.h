@@ -93,8 +93,16 @@ void np_report_fail_reason(const struct np_results_config *c, char *buf,
 int np_report_style(struct np_report_ctx *ctx, const char *name);
 /* "1 run", "3 runs". */
 const char *np_report_plural(size_t n, const char *one, const char *many);
-/* Text for a Markdown table cell or heading: | < > [ ] ` * _ \ escaped. */
+/* Text for a Markdown table cell or heading: | < > & [ ] ` * _ \ escaped. */
 void np_report_md_text(char *buf, size_t len, const char *s);
+/* Text from a plan or a record for a table cell: | escaped, a line end
+ * made a space, and < > & as entities (code != 0: inside a code span,
+ * where entities do not work: ` made ' instead).  Only those, so text
+ * without them is unchanged. */
+void np_report_md_cell(char *buf, size_t len, const char *s, int code);
+/* Text for an image's alt text: < > & as entities, [ ] \ escaped (the
+ * rest shows as written, so normal alt text is unchanged). */
+void np_report_md_alt(char *buf, size_t len, const char *s);
 /* Banners of an incomplete or failed set (index.md and pages). */
 void np_report_banners(struct np_report_ctx *ctx);
 /* Caption lines every chart of s adds (machine stability), NULL-ended;

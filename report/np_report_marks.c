@@ -59,7 +59,52 @@ void np_report_md_text(char *buf, size_t len, const char *s) {
       k += 4;
       continue;
     }
+    if (*s == '&') {
+      memcpy(buf + k, "&amp;", 5);
+      k += 5;
+      continue;
+    }
     if (strchr("|[]`*_\\", *s) != NULL)
+      buf[k++] = '\\';
+    buf[k++] = *s;
+  }
+  if (len > 0)
+    buf[k < len ? k : len - 1] = '\0';
+}
+
+void np_report_md_cell(char *buf, size_t len, const char *s, int code) {
+  size_t k = 0;
+  for (; s && *s && k + 6 < len; s++) {
+    const char *rep = *s == '|'    ? "\\|"
+                      : *s == '\n' || *s == '\r' ? " "
+                      : code && *s == '`'        ? "'"
+                      : code                     ? NULL
+                      : *s == '<'                ? "&lt;"
+                      : *s == '>'                ? "&gt;"
+                      : *s == '&'                ? "&amp;"
+                                                 : NULL;
+    if (rep != NULL) {
+      memcpy(buf + k, rep, strlen(rep));
+      k += strlen(rep);
+    } else {
+      buf[k++] = *s;
+    }
+  }
+  if (len > 0)
+    buf[k < len ? k : len - 1] = '\0';
+}
+
+void np_report_md_alt(char *buf, size_t len, const char *s) {
+  size_t k = 0;
+  for (; s && *s && k + 6 < len; s++) {
+    const char *ent = *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
+                      : *s == '&' ? "&amp;" : NULL;
+    if (ent != NULL) {
+      memcpy(buf + k, ent, strlen(ent));
+      k += strlen(ent);
+      continue;
+    }
+    if (strchr("[]\\", *s) != NULL)
       buf[k++] = '\\';
     buf[k++] = *s;
   }

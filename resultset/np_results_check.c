@@ -276,27 +276,47 @@ void np_results_check_free(struct np_results_check *c) {
 
 /* ---- wrappers ----------------------------------------------------------- */
 
+/* A file found under the set's folder: a regular file with its size, or
+ * a special one (kind says which) that is reported, never opened. */
+struct path_ent {
+  char *path;       /* relative to the set's folder       */
+  off_t size;       /* regular files                      */
+  const char *kind; /* NULL, or "a FIFO (named pipe)", ... */
+};
+
 struct path_list {
-  char **v;
+  struct path_ent *v;
   size_t n, cap;
 };
 
-static int list_add(struct path_list *l, const char *p) {
+static int list_add(struct path_list *l, const char *p, off_t size,
+                    const char *kind) {
   if (l->n == l->cap) {
     size_t cap = l->cap ? 2 * l->cap : 256;
-    char **n = realloc(l->v, cap * sizeof *n);
+    struct path_ent *n = realloc(l->v, cap * sizeof *n);
     if (n == NULL)
       return NP_ENOMEM;
     l->v = n;
     l->cap = cap;
   }
-  if ((l->v[l->n] = strdup(p)) == NULL)
+  if ((l->v[l->n].path = strdup(p)) == NULL)
     return NP_ENOMEM;
+  l->v[l->n].size = size;
+  l->v[l->n].kind = kind;
   l->n++;
   return 0;
 }
 
-/* Every regular file under root/rel into l (relative paths). */
+/* What a file that is neither regular, a folder nor a link is. */
+static const char *special_kind(mode_t m) {
+  return S_ISFIFO(m)   ? "a FIFO (named pipe)"
+         : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m)  ? "a character device"
+         : S_ISBLK(m)  ? "a block device"
+                       : "a special file";
+}
+
+/* Every file under root/rel into l (relative paths). */
 static int walk(const char *root, const char *rel, struct path_list *l,
                 int depth, struct np_errbuf *eb) {
   char dir[4096];
@@ -325,15 +345,55 @@ static int walk(const char *root, const char *rel, struct path_list *l,
                          full);
     else if (S_ISDIR(st.st_mode))
       rc = walk(root, sub, l, depth + 1, eb);
-    else if (S_ISREG(st.st_mode) && (rc = list_add(l, sub)) != 0)
+    else if ((rc = list_add(l, sub, st.st_size,
+                            S_ISREG(st.st_mode) ? NULL
+                                                : special_kind(st.st_mode))) !=
+             0)
       np_errbuf_set(eb, rc, "%s: out of memory", full);
   }
   closedir(d);
   return rc;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+static int cmp_ent(const void *a, const void *b) {
+  return strcmp(((const struct path_ent *)a)->path,
+                ((const struct path_ent *)b)->path);
+}
+
+int np_results_check_refuse(struct np_results_check *c, const char *path,
+                            const char *reason) {
+  if (c->finished)
+    return NP_EINVAL;
+  np_chk_problem(c, path, "", "%s", reason);
+  return 0;
+}
+
+/* One entry of the folder into the check: read (its size checked first)
+ * or refused. */
+static int check_ent(struct np_results_check *c, const char *dir,
+                     const struct path_ent *e, struct np_errbuf *eb) {
+  char why[200];
+  if (e->kind != NULL) {
+    snprintf(why, sizeof why,
+             "%s: a result set holds regular files only (not opened)",
+             e->kind);
+    return np_results_check_refuse(c, e->path, why);
+  }
+  if ((uint64_t)e->size > NP_RESULTS_MAX_FILE_BYTES) {
+    snprintf(why, sizeof why,
+             "%lld bytes, more than a file of a result set can hold (%zu); "
+             "not read",
+             (long long)e->size, NP_RESULTS_MAX_FILE_BYTES);
+    return np_results_check_refuse(c, e->path, why);
+  }
+  char full[8192], *buf = NULL;
+  size_t len = 0;
+  snprintf(full, sizeof full, "%s/%s", dir, e->path);
+  int rc = np_file_read_all(full, NP_RESULTS_MAX_FILE_BYTES, &buf, &len, eb);
+  if (rc == 0)
+    rc = np_results_check_file(c, e->path, buf, len);
+  free(buf);
+  return rc;
 }
 
 int np_results_check_dir(const char *dir, const char *label,
@@ -350,24 +410,17 @@ int np_results_check_dir(const char *dir, const char *label,
     return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
   if ((rc = walk(dir, "", &l, 0, eb)) != 0)
     goto cleanup_list;
-  qsort(l.v, l.n, sizeof *l.v, cmp_str);
+  qsort(l.v, l.n, sizeof *l.v, cmp_ent);
   if ((rc = np_results_check_new(label, on_problem, ctx, &c)) != 0)
     goto cleanup_list;
-  for (size_t i = 0; i < l.n && rc == 0; i++) {
-    char full[8192], *buf = NULL;
-    size_t len = 0;
-    snprintf(full, sizeof full, "%s/%s", dir, l.v[i]);
-    rc = np_file_read_all(full, (size_t)1 << 30, &buf, &len, eb);
-    if (rc == 0)
-      rc = np_results_check_file(c, l.v[i], buf, len);
-    free(buf);
-  }
+  for (size_t i = 0; i < l.n && rc == 0; i++)
+    rc = check_ent(c, dir, &l.v[i], eb);
   if (rc == 0)
     rc = np_results_check_finish(c, out);
 cleanup_list:
   np_results_check_free(c);
   for (size_t i = 0; i < l.n; i++)
-    free(l.v[i]);
+    free(l.v[i].path);
   free(l.v);
   return rc;
 }

@@ -63,8 +63,9 @@ cJSON *np_chk_json(struct np_results_check *c, const char *file,
   cJSON *doc = NULL;
   struct np_errbuf eb = {{0}};
   *valid = 0;
-  if (np_json_parse(data, len, NULL, &doc, &eb) != 0) {
-    np_chk_problem(c, file, "", "%s", eb.msg);
+  struct np_json_error jerr;
+  if (np_json_parse_at(data, len, NULL, &doc, &jerr) != 0) {
+    np_chk_problem(c, file, jerr.pointer, "%s", jerr.reason);
     return NULL;
   }
   const char *have = np_json_get_string(doc, "schema", NULL);

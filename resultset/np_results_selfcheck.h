@@ -66,6 +66,19 @@ int np_results_check_new(const char *label, np_results_problem_fn on_problem,
 int np_results_check_file(struct np_results_check *c, const char *path,
                           const void *data, size_t len);
 
+/* The largest file a result set can hold: exec keeps at most 64 MiB of a
+ * stream (--output-limit), records are far smaller, and the archive's
+ * default per-file limit is the same 256 MiB.  np_results_check_dir
+ * refuses a larger file by its size, before reading it. */
+#define NP_RESULTS_MAX_FILE_BYTES ((size_t)256 << 20)
+
+/* A file of the set that is not read (a FIFO, socket or device, or a file
+ * past NP_RESULTS_MAX_FILE_BYTES): reported as a problem of path with
+ * reason, in path's place in the sorted order.  0 or NP_EINVAL after
+ * finish. */
+int np_results_check_refuse(struct np_results_check *c, const char *path,
+                            const char *reason);
+
 /* Run the cross-file checks and fill *out (may be NULL).  Returns 0 when
  * clean, NP_ECHECK when a problem was reported, NP_EINCOMPLETE when the
  * set is incomplete and nothing else is wrong, or NP_ENOMEM. */
@@ -75,7 +88,8 @@ int np_results_check_finish(struct np_results_check *c,
 void np_results_check_free(struct np_results_check *c); /* accepts NULL */
 
 /* The suite folder dir, read one file at a time in sorted order (symbolic
- * links are refused).  Returns as finish does, or NP_ENOENT / NP_ENOTDIR /
+ * links are refused; special files and oversized files are problems,
+ * never opened or read).  Returns as finish does, or NP_ENOENT / NP_ENOTDIR /
  * NP_EINVAL / NP_EIO with "dir: reason" in eb when the folder cannot be
  * read. */
 int np_results_check_dir(const char *dir, const char *label,

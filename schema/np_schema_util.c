@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_json.h"
 #include "np_schema_int.h"
 
 /* A URI split into its five RFC 3986 components (slices of the source). */
@@ -236,8 +237,12 @@ bool np_schema__is_integral(double d) {
 }
 
 bool np_schema__type_matches(const char *name, const cJSON *inst) {
+  /* "integer" is exact: not 1.0 or 1e3 as written (np_json_parse tags
+   * those), not beyond +-(2^53-1) where a double no longer holds every
+   * integer.  Stricter than 2020-12's "zero fractional part" on purpose:
+   * a reader must see the same integer whatever its JSON library. */
   if (strcmp(name, "integer") == 0)
-    return cJSON_IsNumber(inst) && np_schema__is_integral(inst->valuedouble);
+    return np_json_is_exact_integer(inst);
   if (strcmp(name, "number") == 0)
     return cJSON_IsNumber(inst);
   if (strcmp(name, "string") == 0)
@@ -255,7 +260,15 @@ bool np_schema__type_matches(const char *name, const cJSON *inst) {
 
 const char *np_schema__type_name(const cJSON *inst) {
   if (cJSON_IsNumber(inst))
-    return np_schema__is_integral(inst->valuedouble) ? "integer" : "number";
+  {
+    if (np_json_is_exact_integer(inst))
+      return "integer";
+    if (inst->type & NP_JSON_NUM_INEXACT)
+      return "an integer beyond 2^53-1 (not exact in a double)";
+    if (np_schema__is_integral(inst->valuedouble))
+      return "number written with a fraction or exponent";
+    return "number";
+  }
   if (cJSON_IsString(inst))
     return "string";
   if (cJSON_IsObject(inst))

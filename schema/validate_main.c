@@ -24,6 +24,7 @@
 #include "np_json.h"
 #include "np_opt.h"
 #include "np_schema.h"
+#include "np_text.h"
 
 #define PROG "netproof-validate"
 
@@ -41,8 +42,8 @@ struct print_ctx {
 static void print_error(void *ctx, const char *pointer, const char *keyword,
                         const char *reason) {
   const struct print_ctx *pc = ctx;
-  printf("%s: %s: %s: %s\n", pc->file, *pointer ? pointer : "(root)", keyword,
-         reason);
+  np_text_printf(stdout, "%s: %s: %s: %s\n", pc->file,
+                 *pointer ? pointer : "(root)", keyword, reason);
 }
 
 static void usage(void) {
@@ -70,7 +71,7 @@ static int check_schema_file(const char *path) {
     np_schema_free(s);
     return NP_EXIT_OK;
   }
-  printf("%s\n", eb.msg);
+  np_text_printf(stdout, "%s\n", eb.msg);
   return NP_EXIT_FAIL;
 }
 
@@ -83,7 +84,7 @@ static int check_file(const char *path, const struct np_schema *given,
   int status = NP_EXIT_USAGE;
   int rc = np_json_load_file(path, &o->limits, &doc, &eb);
   if (rc != 0) {
-    fprintf(stderr, "%s\n", eb.msg);
+    np_text_printf(stderr, "%s\n", eb.msg);
     return NP_EXIT_USAGE;
   }
   const struct np_schema *s = given;
@@ -97,7 +98,7 @@ static int check_file(const char *path, const struct np_schema *given,
       goto free_doc;
     }
     if (np_schema_builtin(tag->valuestring, &own, &eb) != 0) {
-      fprintf(stderr, "%s: /schema: %s\n", path, eb.msg);
+      np_text_printf(stderr, "%s: /schema: %s\n", path, eb.msg);
       goto free_doc;
     }
     s = own;
@@ -190,7 +191,7 @@ int main(int argc, char **argv) {
   if (o.schema_path) {
     struct np_errbuf eb = {{0}};
     if (np_schema_load_file(o.schema_path, &given, &eb) != 0) {
-      fprintf(stderr, "%s\n", eb.msg);
+      np_text_printf(stderr, "%s\n", eb.msg);
       return NP_EXIT_USAGE;
     }
   }

@@ -147,8 +147,14 @@ int np_agent_msg_parse(const struct np_agent_schema *s, const char *buf,
                                .max_depth = NP_AGENT_MSG_DEPTH};
   cJSON *doc = NULL;
   int rc = np_json_parse(buf, len, &lim, &doc, eb);
-  if (rc != 0)
+  if (rc != 0) { /* the message names a peer's member: escape it */
+    char safe[sizeof eb->msg];
+    if (eb != NULL) {
+      np_agent_text_safe(eb->msg, sizeof eb->msg, safe, sizeof safe);
+      snprintf(eb->msg, sizeof eb->msg, "%s", safe);
+    }
     return rc;
+  }
   if ((rc = unique_keys(doc, eb)) != 0) {
     cJSON_Delete(doc);
     return rc;

@@ -286,8 +286,8 @@ def group_hostile_content():
     expect_verify("data after the gzip stream", p("trailing.tgz"), 1,
                   ["data after the end of the gzip stream"])
     open(p("two-members.tgz"), "wb").write(data + gzip.compress(bytes(1024), mtime=0))
-    expect_verify("second gzip member with more tar after the end", p("two-members.tgz"),
-                  0, [])
+    expect_verify("second gzip member (even of zeros)", p("two-members.tgz"),
+                  1, ["a second gzip member after the first"])
     write(base, p("plain.tar"), compress=False)
     expect_verify("plain tar (no gzip)", p("plain.tar"), 1, ["not gzip-compressed"])
     with open(p("bz2.tar.bz2"), "wb") as f:
@@ -495,20 +495,22 @@ def group_cli():
 
 def openssl_verify(pub, bundle, sig, d):
     """The documented check with nothing but coreutils, tar and openssl:
-    the tag manifest's digest is the one signed, the first five lines are
-    the message, the signature line is base64."""
+    the tag manifest's digest and the bundle file's are the ones signed,
+    every line but the last is the message, the signature line is base64."""
     t = top()
     msg, raw = os.path.join(d, "msg"), os.path.join(d, "sig.bin")
     lines = open(sig, "rb").read().splitlines(True)
-    open(msg, "wb").write(b"".join(lines[:5]))
+    open(msg, "wb").write(b"".join(lines[:-1]))
     rc, out = run(["sh", "-c", f"sed -n 's/^signature: //p' '{sig}' | base64 -d > '{raw}'"])
     rc1, out1 = run(["openssl", "pkeyutl", "-verify", "-pubin", "-inkey", pub, "-rawin",
                      "-in", msg, "-sigfile", raw])
     rc2, tm = run(["sh", "-c", f"tar -xzOf '{bundle}' '{t}/tagmanifest-sha256.txt' | sha256sum"])
     rc3, fp = run(["sh", "-c", f"openssl pkey -pubin -in '{pub}' -outform DER | sha256sum"])
+    rc4, bd = run(["sha256sum", bundle])
     fields = dict(l.decode().rstrip("\n").split(": ", 1) for l in lines)
     return (rc1 == 0 and "Signature Verified Successfully" in out1,
             tm.split()[0] == fields.get("tagmanifest-sha256"),
+            bd.split()[0] == fields.get("bundle-sha256"),
             fp.split()[0] == fields.get("key-sha256"))
 
 
@@ -532,7 +534,9 @@ def group_sign():
     sig = open(b + ".sig", "rb").read()
     lines = sig.decode().splitlines()
     check([l.split(": ")[0] for l in lines] == ["netproof-signature", "algorithm", "bag",
-                                               "tagmanifest-sha256", "key-sha256", "signature"]
+                                               "tagmanifest-sha256", "bundle-sha256",
+                                               "key-sha256", "signature"]
+          and lines[0] == "netproof-signature: 2"
           and lines[1] == "algorithm: ed25519" and lines[2] == f"bag: {top()}",
           f"signature file format ({lines})")
     check(before not in sig and b"PRIVATE" not in sig, "no key material in the signature")
@@ -555,20 +559,26 @@ def group_sign():
         open(f, "wb").write(text)
         rc, out = run([ARCHIVE, "verify", b, "--pubkey", pub, "--sig", f])
         check(rc == code and needle in out, f"{name}: exit {rc} (want {code}) '{needle}'\n{out.strip()}")
-    s64 = lines[5][len("signature: "):]
+    s64 = lines[6][len("signature: "):]
     flip = s64[:10] + ("A" if s64[10] != "A" else "B") + s64[11:]
-    sig_case("flipped", "\n".join(lines[:5] + ["signature: " + flip]).encode() + b"\n", 1,
+    sig_case("flipped", "\n".join(lines[:6] + ["signature: " + flip]).encode() + b"\n", 1,
              "signature does not verify with")
+    bd = lines[4][:-1] + ("0" if lines[4][-1] != "0" else "1")
+    sig_case("signed-bundle-line", "\n".join(lines[:4] + [bd] + lines[5:]).encode() + b"\n",
+             1, "signature does not verify with")
     tm = lines[3][:-1] + ("0" if lines[3][-1] != "0" else "1")
     sig_case("signed-line", "\n".join(lines[:3] + [tm] + lines[4:]).encode() + b"\n", 1,
              "signature does not verify with")
-    sig_case("truncated", sig[:-20], 1, "line 6: ")
+    sig_case("truncated", sig[:-20], 1, "line 7: ")
     sig_case("truncated-lines", b"\n".join(sig.split(b"\n")[:4]) + b"\n", 1,
              "line 5: missing (the file ends early: truncated?)")
     sig_case("crlf", sig.replace(b"\n", b"\r\n"), 1, "carriage return")
-    sig_case("trailing", sig + b"extra\n", 1, "line 7: unexpected text after the signature")
-    sig_case("version", sig.replace(b"netproof-signature: 1", b"netproof-signature: 2"), 1,
+    sig_case("trailing", sig + b"extra\n", 1, "line 8: unexpected text after the signature")
+    sig_case("version", sig.replace(b"netproof-signature: 2", b"netproof-signature: 3"), 1,
              "line 1: unsupported signature format version")
+    sig_case("version-1-lines-of-2", sig.replace(b"netproof-signature: 2",
+                                                 b"netproof-signature: 1"), 1,
+             "line 5: expected 'key-sha256: ...'")
     # modified bundle: a valid bundle of other bytes (re-packed with another
     # mtime) under the first bundle's signature
     b2 = p("b2.tar.gz")
@@ -632,14 +642,36 @@ def group_sign():
     rc3, out3 = run([ARCHIVE, "verify", b2, "--pubkey", opub])
     check(rc1 == rc2 == rc == rc3 == 0 and all(openssl_verify(opub, b2, b2 + ".sig", d)),
           f"openssl-made key: sign {rc}, verify {rc3} {out3.strip()}")
-    msg = b"".join(open(b2 + ".sig", "rb").read().splitlines(True)[:5])
-    open(p("m"), "wb").write(msg)
-    rc, _ = run(["openssl", "pkeyutl", "-sign", "-inkey", okey, "-rawin", "-in", p("m"),
-                 "-out", p("osig.bin")])
-    s64 = base64.b64encode(open(p("osig.bin"), "rb").read()).decode()
-    open(p("osig.sig"), "wb").write(msg + f"signature: {s64}\n".encode())
+    def ossl_sig(msg, name):
+        open(p("m"), "wb").write(msg)
+        rc, _ = run(["openssl", "pkeyutl", "-sign", "-inkey", okey, "-rawin", "-in", p("m"),
+                     "-out", p("osig.bin")])
+        s64 = base64.b64encode(open(p("osig.bin"), "rb").read()).decode()
+        open(p(name), "wb").write(msg + f"signature: {s64}\n".encode())
+        return rc
+    l2 = open(b2 + ".sig", "rb").read().splitlines(True)
+    rc = ossl_sig(b"".join(l2[:6]), "osig.sig")
     rc2, out2 = run([ARCHIVE, "verify", b2, "--pubkey", opub, "--sig", p("osig.sig")])
-    check(rc == 0 and rc2 == 0, f"signature made by openssl pkeyutl -sign verifies ({rc2} {out2.strip()})")
+    check(rc == 0 and rc2 == 0 and "0.2 rule" not in out2,
+          f"signature made by openssl pkeyutl -sign verifies ({rc2} {out2.strip()})")
+    # a netproof 0.2 signature (version 1: five signed lines, no bundle
+    # digest) still verifies, and says which rule it was made under
+    v1 = b"".join([b"netproof-signature: 1\n"] + l2[1:4] + [l2[5]])
+    rc = ossl_sig(v1, "v1.sig")
+    rc2, out2 = run([ARCHIVE, "verify", b2, "--pubkey", opub, "--sig", p("v1.sig")])
+    check(rc == 0 and rc2 == 0 and "valid, signed by key sha256" in out2 and
+          "signed with the 0.2 rule" in out2, f"0.2 signature: exit {rc2} {out2.strip()}")
+    # the same tar in other gzip bytes: the version 2 signature refuses it,
+    # the 0.2 one (tag manifest only) cannot tell
+    b4 = p("b4.tar.gz")
+    open(b4, "wb").write(gzip.compress(gzip.decompress(open(b2, "rb").read()),
+                                       compresslevel=1, mtime=0))
+    rc0, _ = run([ARCHIVE, "verify", b4])
+    rc, out = run([ARCHIVE, "verify", b4, "--pubkey", opub, "--sig", b2 + ".sig"])
+    rc2, out2 = run([ARCHIVE, "verify", b4, "--pubkey", opub, "--sig", p("v1.sig")])
+    check(rc0 == 0 and rc == 1 and "signs the bundle file with sha256" in out and
+          rc2 == 0 and "0.2 rule" in out2,
+          f"re-compressed bundle: alone {rc0}, v2 signature {rc} {out.strip()}, 0.2 {rc2}")
 
 
 def base_map(members):

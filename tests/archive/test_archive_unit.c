@@ -132,11 +132,49 @@ static const char HEX_A[] =
 static const char HEX_B[] =
     "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210";
 
+/* Version 2 (what sign writes): the bundle digest is a signed line, and
+ * a version 2 file needs it. */
+static void test_sigfile_v2(void) {
+  struct np_sigfile s, t;
+  memset(&s, 0, sizeof s);
+  snprintf(s.bag, sizeof s.bag, "quick");
+  memcpy(s.tagmanifest_sha256, HEX_A, 65);
+  memcpy(s.key_sha256, HEX_B, 65);
+  ASSERT_EQ(np_sigfile_message(&s), NP_EINVAL); /* no bundle digest */
+  memcpy(s.bundle_sha256, HEX_B, 65);
+  s.bundle_sha256[0] = 'a';
+  ASSERT_OK(np_sigfile_message(&s));
+  ASSERT_EQ(s.version, 2);
+  char want[600];
+  snprintf(want, sizeof want,
+           "netproof-signature: 2\nalgorithm: ed25519\nbag: quick\n"
+           "tagmanifest-sha256: %s\nbundle-sha256: %s\nkey-sha256: %s\n",
+           HEX_A, s.bundle_sha256, HEX_B);
+  ASSERT_STR_EQ(s.message, want);
+  char text[NP_SIGFILE_MAX], why[256];
+  size_t len;
+  ASSERT_OK(np_sigfile_render(&s, text, &len));
+  ASSERT_OK(np_sigfile_parse(text, len, &t, why, sizeof why));
+  ASSERT_EQ(t.version, 2);
+  ASSERT_STR_EQ(t.bundle_sha256, s.bundle_sha256);
+  ASSERT_EQ(t.message_len, s.message_len);
+  /* a version 2 file without its bundle line */
+  char cut[NP_SIGFILE_MAX];
+  const char *at = strstr(text, "bundle-sha256: ");
+  ASSERT_NOT_NULL(at);
+  const char *nl = strchr(at, '\n');
+  snprintf(cut, sizeof cut, "%.*s%s", (int)(at - text), text, nl + 1);
+  ASSERT_EQ(np_sigfile_parse(cut, strlen(cut), &t, why, sizeof why),
+            NP_EPARSE);
+  ASSERT_STR_EQ(why, "line 5: expected 'bundle-sha256: ...'");
+}
+
 /* A rendered signature parses back to the same fields; each way a file
  * can be damaged is refused with the line it is on. */
 static void test_sigfile(void) {
   struct np_sigfile s, t;
   memset(&s, 0, sizeof s);
+  s.version = 1; /* the 0.2 rule: still read and rendered */
   snprintf(s.bag, sizeof s.bag, "quick");
   memcpy(s.tagmanifest_sha256, HEX_A, 65);
   memcpy(s.key_sha256, HEX_B, 65);
@@ -245,6 +283,7 @@ int main(void) {
   test_manifest();
   test_diff();
   test_sigfile();
+  test_sigfile_v2();
   test_jscan();
   test_unreadable();
   return 0;

@@ -385,6 +385,13 @@ def suite(d):
                         os.path.join(d, "rep")], capture_output=True, text=True)
     check(r.returncode == 0 and os.path.exists(
         os.path.join(d, "rep/assets/suite-exec-n.svg")), f"report: {r.stderr}")
+    # the dimension n and the metric n: one member each in a table row
+    dups = []
+    json.load(open(os.path.join(d, "rep/report.json")),
+              object_pairs_hook=lambda kv: dups.extend(
+                  k for i, (k, _) in enumerate(kv) if k in dict(kv[:i])) or
+              dict(kv))
+    check(dups == [], f"report.json has no member twice: {dups}")
     open(kept, "w").write('{"n": 23}\nword=a b\n')
     c = subprocess.run([REPORT, "--self-check", "--results", out],
                        capture_output=True, text=True)

@@ -1,5 +1,6 @@
-/* test_json.c - bounded loading (size, depth, non-finite numbers, syntax)
- * and atomic writing (no partial or temp file left on failure). */
+/* test_json.c - bounded, strict loading (size, depth, non-finite numbers,
+ * syntax, duplicate names, UTF-8, control characters, number tags) and
+ * atomic writing (no partial or temp file left on failure). */
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -137,7 +138,119 @@ static void test_files(void) {
   rmdir(dir);
 }
 
+/* parse that must fail with code and exactly message want. */
+static void refused(const char *text, size_t len, int code, const char *want) {
+  struct np_errbuf eb = {{0}};
+  cJSON *doc = NULL;
+  int rc = np_json_parse(text, len, NULL, &doc, &eb);
+  ASSERT_EQ(rc, code);
+  ASSERT_TRUE(doc == NULL);
+  ASSERT_STR_EQ(eb.msg, want);
+}
+
+#define REFUSED(lit, code, want) refused(lit, sizeof(lit) - 1, code, want)
+
+/* One JSON, one meaning: what another reader would read differently. */
+static void test_strict(void) {
+  /* duplicate member names, compared decoded, at any depth */
+  REFUSED("{\"median\":1,\"median\":1000000}", NP_EPARSE,
+          "/median: duplicate member name");
+  REFUSED("{\"a\":{\"s\":1,\"\\u0073\":2}}", NP_EPARSE,
+          "/a/s: duplicate member name");
+  REFUSED("[0,{\"x\":[{\"k\":1,\"j\":2,\"k\":3}]}]", NP_EPARSE,
+          "/1/x/0/k: duplicate member name");
+  /* a large object takes the sorted path; the later one is named */
+  char big[2048] = "{";
+  for (int i = 0; i < 40; i++)
+    snprintf(big + strlen(big), sizeof(big) - strlen(big), "\"k%d\":%d,", i,
+             i);
+  strcat(big, "\"k7\":0}");
+  refused(big, strlen(big), NP_EPARSE, "/k7: duplicate member name");
+  /* two repeated names: the one repeated first in the text is named */
+  big[strlen(big) - 7] = '\0';
+  strcat(big, "\"k30\":0,\"k5\":0}");
+  refused(big, strlen(big), NP_EPARSE, "/k30: duplicate member name");
+  /* invalid UTF-8: stray continuation, overlong, surrogate, past U+10FFFF,
+   * truncated sequence */
+  REFUSED("{\"l\":\"a\x80\"}", NP_EPARSE,
+          "/l: invalid UTF-8 in a string (byte 7)");
+  REFUSED("{\"l\":\"\xc0\xaf\"}", NP_EPARSE,
+          "/l: invalid UTF-8 in a string (byte 6)");
+  REFUSED("{\"l\":\"\xed\xa0\x80\"}", NP_EPARSE,
+          "/l: invalid UTF-8 in a string (byte 6)");
+  REFUSED("{\"l\":\"\xf4\x90\x80\x80\"}", NP_EPARSE,
+          "/l: invalid UTF-8 in a string (byte 6)");
+  REFUSED("[\"\xe2\x82\"]", NP_EPARSE,
+          "/0: invalid UTF-8 in a string (byte 2)");
+  ASSERT_EQ(parse("[\"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e\"]", NULL, NULL),
+            0);
+  /* control characters: raw in a value or a name; escaped they are fine */
+  REFUSED("{\"l\":\"a\x1b[2J\"}", NP_EPARSE,
+          "/l: unescaped control character in a string (byte 7)");
+  REFUSED("{\"a\tb\":1}", NP_EPARSE,
+          "/: unescaped control character in a string (byte 3)");
+  ASSERT_EQ(parse("{\"l\":\"a\\u001b[2J\\n\"}", NULL, NULL), 0);
+  /* \u0000 would cut a C string short: "a\u0000b" would read as "a" */
+  REFUSED("{\"a\\u0000b\":1,\"a\":2}", NP_EPARSE,
+          "/: \\u0000 (NUL) in a string (byte 3)");
+  REFUSED("[\"\\ud800\"]", NP_EPARSE,
+          "/0: lone UTF-16 surrogate in a string (byte 2)");
+  REFUSED("[\"\\udc00\\ud800\"]", NP_EPARSE,
+          "/0: lone UTF-16 surrogate in a string (byte 2)");
+  ASSERT_EQ(parse("[\"\\ud834\\udd1e\"]", NULL, NULL), 0);
+  /* a raw NUL byte anywhere */
+  REFUSED("[1]\0", NP_EPARSE, "/: malformed JSON: trailing data (byte 3)");
+  /* a name with an escaped control character is printed escaped */
+  REFUSED("{\"\\u001b[2J\":1,\"\\u001b[2J\":2}", NP_EPARSE,
+          "/\\x1b[2J: duplicate member name");
+  REFUSED("{\"\\u009b2J\\u007f\":1,\"\\u009b2J\\u007f\":2}", NP_EPARSE,
+          "/\\xc2\\x9b2J\\x7f: duplicate member name");
+  /* syntax errors name their place too */
+  REFUSED("{\"a\":[1,2,}", NP_EPARSE,
+          "/a/2: malformed JSON: unexpected character (byte 10)");
+  REFUSED("{\"a\":01}", NP_EPARSE,
+          "/a: malformed JSON: expected ',' or '}' (byte 6)");
+  REFUSED("{\"a\":1.}", NP_EPARSE,
+          "/a: malformed JSON: invalid number (byte 7)");
+  /* depth: the pointer of the container that goes too deep */
+  struct np_json_limits lim = {.max_depth = 2};
+  struct np_errbuf eb;
+  ASSERT_EQ(parse("{\"a\":[{}]}", &lim, &eb), NP_ETOODEEP);
+  ASSERT_STR_EQ(eb.msg, "/a/0: nesting deeper than 2 (byte 6)");
+}
+
+/* How numbers were written reaches the tree. */
+static void test_number_tags(void) {
+  const char *t = "[1, 1.0, 1e0, -0, 9007199254740991, 9007199254740992,"
+                  " -9007199254740993, 12345678901234567890, 2.5E-3]";
+  cJSON *doc = NULL;
+  ASSERT_OK(np_json_parse(t, strlen(t), NULL, &doc, NULL));
+  static const int exact[] = {1, 0, 0, 1, 1, 0, 0, 0, 0};
+  int i = 0;
+  for (const cJSON *c = doc->child; c != NULL; c = c->next, i++)
+    ASSERT_EQ(np_json_is_exact_integer(c), exact[i]);
+  ASSERT_EQ(i, 9);
+  ASSERT_TRUE(cJSON_GetArrayItem(doc, 1)->type & NP_JSON_NUM_REAL_TEXT);
+  ASSERT_TRUE(cJSON_GetArrayItem(doc, 5)->type & NP_JSON_NUM_INEXACT);
+  /* the bits do not change cJSON's view of the type or the printed text */
+  ASSERT_TRUE(cJSON_IsNumber(cJSON_GetArrayItem(doc, 1)));
+  char *out = np_json_print(cJSON_GetArrayItem(doc, 1), 0);
+  ASSERT_NOT_NULL(out);
+  ASSERT_STR_EQ(out, "1\n");
+  free(out);
+  cJSON *copy = cJSON_Duplicate(doc, 1);
+  ASSERT_EQ(np_json_is_exact_integer(cJSON_GetArrayItem(copy, 2)), 0);
+  cJSON_Delete(copy);
+  cJSON_Delete(doc);
+  /* in memory: an integral double is an integer */
+  cJSON *n = cJSON_CreateNumber(42);
+  ASSERT_EQ(np_json_is_exact_integer(n), 1);
+  cJSON_Delete(n);
+}
+
 int main(void) {
+  test_strict();
+  test_number_tags();
   test_bad_input();
   test_round_trip();
   test_files();

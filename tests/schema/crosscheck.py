@@ -5,7 +5,10 @@
 2. Every case file under tests/schema/cases/ named <name>-valid-*.json or
    <name>-invalid-*.json is validated by netproof-validate and by python
    against <name>.schema.json (from cases/, else the shipped schema/); both
-   must agree with each other and with the file name.
+   must agree with each other and with the file name.  <name>-strict-*.json
+   are netproof's one deliberate difference: "integer" is exact as written
+   (1.0, 1e2 and integers beyond 2^53-1 are refused), so python must find
+   them valid and netproof-validate invalid.
 3. Every document in the project (tests/, results/, bench/, docs/) whose
    "schema" field names a shipped schema ("netproof/run/1"), and mutations
    of it (a required property removed, an unknown property added, a number
@@ -157,7 +160,7 @@ def main():
             failures += 1
     print(f"check_schema: {len(shipped)} shipped schemas + sample")
 
-    pat = re.compile(r"^(.+?)-(valid|invalid)-.+\.json$")
+    pat = re.compile(r"^(.+?)-(valid|invalid|strict)-.+\.json$")
     groups = {}
     for case in sorted(glob.glob(os.path.join(cases_dir, "*.json"))):
         m = pat.match(os.path.basename(case))
@@ -166,14 +169,19 @@ def main():
         schema_path = os.path.join(cases_dir, m.group(1) + ".schema.json")
         if not os.path.exists(schema_path):
             schema_path = os.path.join(schema_dir, m.group(1) + ".schema.json")
-        groups.setdefault(schema_path, []).append((case, m.group(2) == "valid"))
+        groups.setdefault(schema_path, []).append((case, m.group(2)))
     for schema_path, cases in sorted(groups.items()):
         v = jsonschema.Draft202012Validator(load(schema_path))
         ours = ours_valid_many(validate, schema_path, [c for c, _ in cases])
-        for case, want in cases:
+        for case, kind in cases:
             py = v.is_valid(load(case))
             checked += 1
-            if ours[case] != py or py != want:
+            want = kind == "valid"
+            if kind == "strict" and (py is not True or ours[case] is not False):
+                print(f"FAIL {case}: expected python True, ours False; "
+                      f"python {py}, ours {ours[case]}")
+                failures += 1
+            elif kind != "strict" and (ours[case] != py or py != want):
                 print(f"FAIL {case}: expected {want}, python {py}, "
                       f"ours {ours[case]}")
                 failures += 1

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_file.h"
 #include "np_json.h"
 #include "np_schema.h"
 #include "np_test.h"
@@ -96,6 +97,18 @@ static void run_file(const char *dir, const char *name, struct exclusion *ex,
   struct np_errbuf eb = {{0}};
   struct np_json_limits lim = {0, 256};
   int rc = np_json_load_file(path, &lim, &doc, &eb);
+  if (rc == NP_EPARSE && strstr(eb.msg, "\\u0000") != NULL) {
+    /* np_json refuses "\u0000" (cJSON would cut the string there); the
+     * suite's "nul characters" groups are excluded, the rest of the file
+     * still runs, parsed by cJSON alone (the suite is trusted input). */
+    char *text = NULL;
+    size_t len = 0;
+    if (np_file_read_all(path, (size_t)64 << 20, &text, &len, &eb) == 0) {
+      doc = cJSON_ParseWithLength(text, len);
+      free(text);
+    }
+    rc = doc != NULL ? 0 : NP_EPARSE;
+  }
   if (rc != 0) {
     printf("FAIL %s: %s\n", name, eb.msg);
     t->failed++;

@@ -156,7 +156,18 @@ static void test_strings_and_numbers(void) {
   /* lengths in code points: e-acute, euro sign, G clef = 3 */
   ASSERT_OK(check("{\"maxLength\": 3, \"minLength\": 3}",
                   "\"\\u00e9\\u20ac\\ud834\\udd1e\"", NULL));
-  ASSERT_OK(check("{\"type\": \"integer\"}", "1.0", NULL));
+  /* "integer" is exact as written (stricter than 2020-12 on purpose):
+   * 1.0, 1e0 and integers past 2^53-1 are refused; 2^53-1 is not */
+  ASSERT_EQ(check("{\"type\": \"integer\"}", "1.0", NULL), NP_ESCHEMA);
+  ASSERT_EQ(check("{\"type\": \"integer\"}", "1.0e0", NULL), NP_ESCHEMA);
+  ASSERT_EQ(check("{\"type\": \"integer\"}", "1E2", NULL), NP_ESCHEMA);
+  ASSERT_EQ(check("{\"type\": \"integer\"}", "9007199254740993", NULL),
+            NP_ESCHEMA);
+  ASSERT_EQ(check("{\"type\": \"integer\"}", "-9007199254740992", NULL),
+            NP_ESCHEMA);
+  ASSERT_OK(check("{\"type\": \"integer\"}", "9007199254740991", NULL));
+  ASSERT_OK(check("{\"type\": \"integer\"}", "-0", NULL));
+  ASSERT_OK(check("{\"type\": \"number\"}", "1.0e0", NULL));
   ASSERT_EQ(check("{\"type\": \"integer\"}", "1.5", NULL), NP_ESCHEMA);
   ASSERT_OK(check("{\"enum\": [1, {\"a\": 1, \"b\": [2]}]}",
                   "{\"b\": [2.0], \"a\": 1}", NULL));
