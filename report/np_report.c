@@ -19,7 +19,7 @@
 #include "np_report_exec.h"
 #include "np_report_latency.h"
 #include "np_report_int.h"
-#include "np_report_outdir.h"
+#include "np_outdir.h"
 #include "np_report_rudp.h"
 #include "np_results_exec.h"
 #include "np_results_rudp.h"
@@ -205,14 +205,14 @@ fail:
 
 int np_report_write_tree(const struct np_ftree *t, const char *outdir,
                          struct np_errbuf *eb) {
-  struct np_report_outdir *o = NULL;
-  int rc = np_report_outdir_open(outdir, &o, eb);
+  struct np_outdir *o = NULL;
+  int rc = np_outdir_open(outdir, &o, eb);
   for (size_t i = 0; rc == 0 && i < np_ftree_count(t); i++) {
     const char *rel = np_ftree_path_at(t, i);
     size_t len;
     const char *data = np_ftree_get(t, rel, &len);
-    rc = np_report_outdir_write(o, rel, data, len, eb);
+    rc = np_outdir_write(o, rel, data, len, eb);
   }
-  np_report_outdir_close(o);
+  np_outdir_close(o);
   return rc;
 }

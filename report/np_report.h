@@ -48,7 +48,7 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
                     struct np_errbuf *eb);
 
 /* Write every file of t under outdir (created if missing, subfolders too),
- * through np_report_outdir.h: a symbolic link anywhere under outdir, or
+ * through np_outdir.h: a symbolic link anywhere under outdir, or
  * outdir itself, is refused (NP_EINVAL), never followed. */
 int np_report_write_tree(const struct np_ftree *t, const char *outdir,
                          struct np_errbuf *eb);

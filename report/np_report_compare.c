@@ -23,6 +23,7 @@
 
 #include "np_json.h"
 #include "np_opt.h"
+#include "np_text.h"
 #include "np_report.h"
 #include "np_results_compare.h"
 #include "np_results_selfcheck.h"
@@ -230,7 +231,9 @@ static void print_problem(void *ctx, const char *file, const char *pointer,
   size_t *n = ctx;
   if (n != NULL)
     (*n)++;
-  printf("%s: %s: %s\n", file, pointer[0] ? pointer : "/", reason);
+  /* names and labels from the sets: escaped, never acting on a terminal */
+  np_text_printf(stdout, "%s: %s: %s\n", file, pointer[0] ? pointer : "/",
+                 reason);
 }
 
 /* Load dir and self-check it: 0, or the exit code (1: problems). */
@@ -252,8 +255,9 @@ static int load_set(const char *dir, struct np_results_set **out) {
   np_ftree_free(t);
   fflush(stdout);
   if (rc == NP_ECHECK) {
-    fprintf(stderr, ME ": %s: self-check found %zu %s; not comparing it\n",
-            label, problems, problems == 1 ? "problem" : "problems");
+    np_text_printf(stderr, ME ": %s: self-check found %zu %s; not comparing "
+                           "it\n", label, problems,
+                   problems == 1 ? "problem" : "problems");
     return NP_EXIT_FAIL;
   }
   if (rc == NP_EINCOMPLETE)

@@ -21,6 +21,7 @@
 #include "np_json.h"
 #include "np_report_compare.h"
 #include "np_report_fmt.h"
+#include "np_report_int.h"
 #include "np_results_compare.h"
 #include "np_results_stats.h"
 #include "np_stats.h"
@@ -102,10 +103,12 @@ static void md_set_rows(FILE *md, const cJSON *b, const cJSON *n) {
                                      "started_at"};
   static const char *const names[] = {"set", "suite", "suite status",
                                       "started"};
-  for (size_t k = 0; k < 4; k++)
-    fprintf(md, "| %s | %s | %s |\n", names[k],
-            np_json_get_string(s[0], keys[k], ""),
-            np_json_get_string(s[1], keys[k], ""));
+  for (size_t k = 0; k < 4; k++) { /* text from the sets: escaped */
+    char a[600], b2[600];
+    np_report_md_text(a, sizeof a, np_json_get_string(s[0], keys[k], ""));
+    np_report_md_text(b2, sizeof b2, np_json_get_string(s[1], keys[k], ""));
+    fprintf(md, "| %s | %s | %s |\n", names[k], a, b2);
+  }
   fprintf(md, "| configurations, runs | %.0f, %.0f | %.0f, %.0f |\n",
           np_json_get_number(b, "configurations", 0),
           np_json_get_number(b, "runs", 0),
@@ -114,11 +117,14 @@ static void md_set_rows(FILE *md, const cJSON *b, const cJSON *n) {
   fprintf(md, "| machine |");
   for (int i = 0; i < 2; i++) {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(s[i], "machine");
-    fprintf(md, " %s (%s, %.0f logical cores, kernel %s) |",
-            np_json_get_string(m, "hostname", "?"),
-            np_json_get_string(m, "cpu_model", "?"),
-            np_json_get_number(m, "logical_cores", 0),
-            np_json_get_string(m, "kernel_release", "?"));
+    char h[300], cpu[300], kr[300];
+    np_report_md_text(h, sizeof h, np_json_get_string(m, "hostname", "?"));
+    np_report_md_text(cpu, sizeof cpu, np_json_get_string(m, "cpu_model",
+                                                          "?"));
+    np_report_md_text(kr, sizeof kr, np_json_get_string(m, "kernel_release",
+                                                        "?"));
+    fprintf(md, " %s (%s, %.0f logical cores, kernel %s) |", h, cpu,
+            np_json_get_number(m, "logical_cores", 0), kr);
   }
   fprintf(md, "\n| build |");
   for (int i = 0; i < 2; i++) {
@@ -482,8 +488,10 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
   const cJSON *b = cJSON_GetObjectItemCaseSensitive(doc, "base");
   const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "new");
   const cJSON *x;
-  fprintf(md, "# %s compared with %s\n\n", np_json_get_string(n, "label", ""),
-          np_json_get_string(b, "label", ""));
+  char nl[600], bl[600];
+  np_report_md_text(nl, sizeof nl, np_json_get_string(n, "label", ""));
+  np_report_md_text(bl, sizeof bl, np_json_get_string(b, "label", ""));
+  fprintf(md, "# %s compared with %s\n\n", nl, bl);
   md_gate(md, doc);
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
     fprintf(md, "**Not the same conditions: %s.**\n\n",

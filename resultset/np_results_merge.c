@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "np_file.h"
+#include "np_outdir.h"
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_matrix_plan.h"
@@ -429,36 +430,21 @@ static int summarize(const struct np_ftree *t, const struct np_matrix_plan *p,
   return rc;
 }
 
-/* mkdir -p of path's parent folders under (existing) root. */
-static int make_parents(const char *root, const char *rel,
-                        struct np_errbuf *eb) {
-  char buf[2048];
-  snprintf(buf, sizeof buf, "%s/%s", root, rel);
-  for (char *s = buf + strlen(root) + 1; (s = strchr(s, '/')) != NULL; s++) {
-    *s = '\0';
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-      return np_errbuf_set(eb, NP_EIO, "%s: %s", buf, strerror(errno));
-    *s = '/';
-  }
-  return 0;
-}
-
-/* t into the empty (or new) folder out. */
+/* t into the empty (or new) folder out, through one folder descriptor
+ * (common/np_outdir.h): a symbolic link planted under out is refused,
+ * never followed. */
 static int write_set(const char *out, const struct np_ftree *t,
                      struct np_errbuf *eb) {
-  for (size_t i = 0; i < np_ftree_count(t); i++) {
+  struct np_outdir *o = NULL;
+  int rc = np_outdir_open(out, &o, eb);
+  for (size_t i = 0; rc == 0 && i < np_ftree_count(t); i++) {
     const char *rel = np_ftree_path_at(t, i);
     size_t len = 0;
     const char *data = np_ftree_get(t, rel, &len);
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", out, rel);
-    int rc = make_parents(out, rel, eb);
-    if (rc == 0)
-      rc = np_file_write_atomic(path, data, len, eb);
-    if (rc != 0)
-      return rc;
+    rc = np_outdir_write(o, rel, data, len, eb);
   }
-  return 0;
+  np_outdir_close(o);
+  return rc;
 }
 
 /* 0 when out is absent (created) or an empty folder. */

@@ -125,6 +125,15 @@ def main():
         check(r.returncode == 0, f"slurm merge: {r.stderr}")
         if r.returncode == 0:
             merged_ok("slurm/merged", "slurm")
+        # --output planted as a symlink to an empty folder elsewhere: the
+        # merged set is written through one folder descriptor, never
+        # through the link (issue 27: readers write only where told)
+        os.mkdir("elsewhere")
+        os.symlink("elsewhere", "slurm/linked")
+        r = merge([f"slurm/shard-{k}" for k in range(N)], "slurm/linked")
+        check(r.returncode == 2 and os.listdir("elsewhere") == [],
+              f"merge --output through a symlink: exit {r.returncode} "
+              f"{r.stderr!r}, elsewhere {os.listdir('elsewhere')}")
 
         # the Kubernetes Indexed Job, pod by pod
         with open(os.path.join(GUIDE, "k8s-shards.yaml")) as f:

@@ -1,8 +1,8 @@
 /*
- * np_report_outdir.c - writes under one folder descriptor, no symlink
- * followed (np_report_outdir.h).
+ * np_outdir.c - writes under one folder descriptor, no symlink
+ * followed (np_outdir.h).
  */
-#include "np_report_outdir.h"
+#include "np_outdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct np_report_outdir {
+struct np_outdir {
   int fd;        /* the output folder, O_DIRECTORY | O_NOFOLLOW */
   char *path;    /* as given, for messages                      */
   unsigned seq;  /* temporary names: pid and this counter       */
@@ -56,7 +56,7 @@ static int not_a_folder(int at, const char *name, const char *shown, int e,
                        strerror(e));
 }
 
-int np_report_outdir_open(const char *dir, struct np_report_outdir **out,
+int np_outdir_open(const char *dir, struct np_outdir **out,
                           struct np_errbuf *eb) {
   size_t n = strlen(dir);
   char *copy = malloc(n + 2);
@@ -70,7 +70,7 @@ int np_report_outdir_open(const char *dir, struct np_report_outdir **out,
   int fd = rc == 0 ? open(dir, OUT_OPEN_DIR) : -1;
   if (rc == 0 && fd < 0)
     rc = not_a_folder(AT_FDCWD, dir, dir, errno, eb);
-  struct np_report_outdir *o = rc == 0 ? calloc(1, sizeof *o) : NULL;
+  struct np_outdir *o = rc == 0 ? calloc(1, sizeof *o) : NULL;
   if (rc == 0 && o == NULL)
     rc = np_errbuf_set(eb, NP_ENOMEM, "%s: out of memory", dir);
   if (rc != 0) {
@@ -85,7 +85,7 @@ int np_report_outdir_open(const char *dir, struct np_report_outdir **out,
   return 0;
 }
 
-void np_report_outdir_close(struct np_report_outdir *o) {
+void np_outdir_close(struct np_outdir *o) {
   if (o == NULL)
     return;
   close(o->fd);
@@ -107,7 +107,7 @@ static int write_all(int fd, const char *p, size_t left) {
 }
 
 /* The file name in folder dfd: temporary beside it, then renamed over. */
-static int write_file(struct np_report_outdir *o, int dfd, const char *name,
+static int write_file(struct np_outdir *o, int dfd, const char *name,
                       const char *shown, const void *data, size_t len,
                       struct np_errbuf *eb) {
   struct stat st;
@@ -153,7 +153,7 @@ static int write_file(struct np_report_outdir *o, int dfd, const char *name,
   return 0;
 }
 
-int np_report_outdir_write(struct np_report_outdir *o, const char *rel,
+int np_outdir_write(struct np_outdir *o, const char *rel,
                            const void *data, size_t len,
                            struct np_errbuf *eb) {
   char shown[4400], comp[256];
