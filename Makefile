@@ -1,6 +1,7 @@
 # netproof - the README's two commands.  Everything else is CMake.
 #   make run      install deps, build Release, run the main job
-#   make test     install deps, build, run the test suite (ctest)
+#   make test     install deps, build, run the test suite (ctest), and
+#                 fail when it left files in /tmp
 #   make install  build, then install under PREFIX (default /usr/local;
 #                 DESTDIR honoured): cmake --install.  Without root:
 #                 make install PREFIX=$HOME/.local
@@ -40,8 +41,11 @@ programs: configure
 run: programs
 	@scripts/run-main-job.sh $(BUILD)
 
+# The suite runs between two listings of /tmp (scripts/check-tmp-clean.sh,
+# a private TMPDIR): a test that leaves np-*, netproof-* or tmp* entries
+# behind fails `make test`.
 test: test-deps build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && $(CURDIR)/scripts/check-tmp-clean.sh -- ctest --output-on-failure -j $(JOBS)
 	@echo "programs (built, not installed): $(addprefix $(BUILD)/,$(PROGRAM_PATHS))"
 	@echo "install them: sudo make install, or make install PREFIX=\$$HOME/.local"
 
