@@ -127,7 +127,7 @@ static void metric_table(FILE *f, const cJSON *doc, const char *metric) {
 
 int np_report_compare_html(const cJSON *doc, struct np_ftree *t,
                            struct np_errbuf *eb) {
-  char *buf = NULL, hash[96];
+  char *buf = NULL, hash[160];
   size_t len = 0;
   int rc = np_report_html_script_hash(hash, sizeof hash);
   if (rc != 0)

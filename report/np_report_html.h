@@ -57,8 +57,9 @@ void np_report_html_esc(FILE *f, const char *s);
  * significant digits; "-" when not finite. */
 void np_report_html_num(char *buf, size_t len, double v);
 
-/* 'sha256-BASE64' of np_report_html_js for the Content-Security-Policy.
- * 0 or NP_E*. */
+/* The script-src sources of the page's two scripts (the guard and the
+ * page's own), "sha256-A' 'sha256-B" for the template's quotes.  0 or
+ * NP_E*. */
 int np_report_html_script_hash(char *out, size_t len);
 
 /* The page up to and including its <h1> text (the caller closes the h1,
@@ -70,5 +71,10 @@ void np_report_html_foot(FILE *f);
 /* The page's style sheet and script (np_report_html_assets.c). */
 extern const char np_report_html_css[];
 extern const char np_report_html_js[];
+/* The first script of the page, before anything loads: counts every load
+ * the Content-Security-Policy refused, on <html data-csp-violations>
+ * (data-csp-blocked names the last), so a browser test sees any attempt
+ * to leave the page's folder. */
+extern const char np_report_html_guard_js[];
 
 #endif /* NP_REPORT_HTML_H */

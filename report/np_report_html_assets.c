@@ -34,6 +34,12 @@ const char np_report_html_css[] =
     "details summary{cursor:pointer}td.runs{background:#fafafa}\n"
     ".foot{font-size:.8em;color:#333}\n";
 
+const char np_report_html_guard_js[] =
+    "document.addEventListener('securitypolicyviolation',function(e){"
+    "var h=document.documentElement;h.setAttribute('data-csp-violations',"
+    "(+h.getAttribute('data-csp-violations')||0)+1);"
+    "h.setAttribute('data-csp-blocked',String(e.blockedURI));});";
+
 const char np_report_html_js[] =
     "(function(){\n"
     "'use strict';\n"

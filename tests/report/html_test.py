@@ -8,7 +8,9 @@ headless; exit 77 = skipped, only when chromium is not installed).
     folder with --link-runs relative;
   - nothing outside OUT is loaded: no src/href/url() leaves the page's
     folder, and the Content-Security-Policy allows no remote load and no
-    script but the page's own (chromium runs it: data-js="ready");
+    script but the page's own (chromium runs it: data-js="ready"), and
+    in the browser no load was refused by it (a first script counts CSP
+    violations; a copy with a planted remote image shows the count work);
   - sort and filter work in the browser: a page state given in the URL
     fragment (#sort=, #filter=, #dim=), read back with --dump-dom;
   - a hostile label (<script>...) shows as text; a failing set is refused
@@ -179,7 +181,7 @@ def main():
         check(hostile not in text and
               "&lt;script&gt;alert(1)&lt;/script&gt;" in text,
               "a hostile label shows as text")
-        check(page.scripts == 1, f"one script, the page's own ({page.scripts})")
+        check(page.scripts == 2, f"two scripts, the page's own ({page.scripts})")
         check(page.csp is not None and "default-src 'none'" in page.csp and
               re.search(r"script-src 'sha256-[A-Za-z0-9+/=]+'", page.csp),
               f"CSP: {page.csp}")
@@ -213,6 +215,19 @@ def main():
         d = chromium(["--dump-dom"], url + f"#sort={tid}:{col}:desc")
         dom = parse(d.stdout, text=True)
         check('data-js="ready"' in d.stdout, "the page's script ran under its CSP")
+        check('data-csp-violations="0"' in d.stdout,
+              "no load refused by the page's CSP (none attempted)")
+        # the detector can fail: a copy with a remote image gets it refused
+        # by the CSP (no request is made) and counted
+        evil = os.path.join(out, "evil.html")
+        open(evil, "w", encoding="utf-8").write(text.replace(
+            "<main>", '<main><img src="http://127.0.0.1:9/x.png" alt="">', 1))
+        e = chromium(["--dump-dom"], "file://" + evil)
+        check('data-csp-violations="1"' in e.stdout and
+              'data-csp-blocked="http://127.0.0.1:9/x.png"' in e.stdout,
+              "a remote load planted in a copy is refused by the CSP and "
+              "counted")
+        os.remove(evil)
         t = dom.tables.get(tid)
         vals = [float(g["cells"][col]["value"]) for g in t["groups"]
                 if g["cells"][col]["value"] is not None]
