@@ -112,6 +112,8 @@ static void print_group(const struct problem *v, size_t n, FILE *fp) {
 }
 
 void np_triage_print(struct np_triage *t, FILE *fp) {
+  if (t->n == 0) /* qsort must not be given NULL, even for 0 items */
+    return;
   qsort(t->v, t->n, sizeof *t->v, by_severity);
   for (size_t i = 0; i < t->n;) {
     size_t j = i;
