@@ -258,6 +258,10 @@ void np_chk_verdict(const struct np_chk_rec *r,
 
 /* Every line of want[0..n) is a whole line of the record's stderr file;
  * prefix ("netproof-bench udp: ") finds the line shown instead. */
+/* 1 when a line of the record's kept stderr starts with prefix and
+ * contains sub. */
+int np_chk_stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
+                          const char *sub);
 void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
                          size_t n, const char *prefix);
 

@@ -264,6 +264,7 @@ static void check_stderr(const struct np_chk_rec *r,
       .p50_us = np_results_num(d, "/measurement/rtt_us/p50"),
       .p99_us = np_results_num(d, "/measurement/rtt_us/p99"),
       .lost = np_chk_i64(np_results_num(d, "/counters/lost")),
+      .sent = np_chk_u64(np_results_num(d, "/counters/sent")),
       .kernel_drops = np_chk_u64(np_results_num(d, "/sockets/kernel_drops")),
       .cpu_percent = np_results_num(d, "/measurement/cpu_percent"),
       .status = np_json_get_string(d, "status", "?")};
@@ -276,7 +277,13 @@ static void check_stderr(const struct np_chk_rec *r,
   char *lines[NP_UDP_MAX_CHECKS + 1];
   size_t n = 0;
   char buf[NP_UDP_MAX_CHECKS + 1][600];
-  np_udp_summary_line(&in, buf[0], sizeof buf[0]);
+  /* the line in the form the run printed: 0.2's ("us", the loss as a
+   * count) where the kept stderr's summary is in that form, else today's
+   * (the numbers are held either way) */
+  if (np_chk_stderr_has_sub(r, "netproof-bench udp: ", " us, p99 "))
+    np_udp_summary_line_0_2(&in, buf[0], sizeof buf[0]);
+  else
+    np_udp_summary_line(&in, buf[0], sizeof buf[0]);
   lines[n++] = buf[0];
   for (unsigned i = 0; i < cs->n; i++)
     if (!cs->item[i].passed) {

@@ -76,6 +76,21 @@ void np_chk_verdict(const struct np_chk_rec *r,
   cJSON_Delete(reasons);
 }
 
+int np_chk_stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
+                          const char *sub) {
+  size_t pl = strlen(prefix), sl = strlen(sub);
+  for (const char *l = r->stderr_text; l && *l;) {
+    const char *e = strchr(l, '\n');
+    size_t ll = e ? (size_t)(e - l) : strlen(l);
+    if (ll >= pl && memcmp(l, prefix, pl) == 0)
+      for (size_t i = pl; i + sl <= ll; i++)
+        if (memcmp(l + i, sub, sl) == 0)
+          return 1;
+    l = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
 void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
                          size_t n, const char *prefix) {
   char f[NP_CHK_PATH_MAX + 32];

@@ -110,6 +110,22 @@ void np_udp_summary_line(const struct np_udp_summary_input *in, char *buf,
   int h50 = !isnan(in->p50_us), h99 = !isnan(in->p99_us);
   snprintf(buf, len,
            "netproof-bench udp: %s/%s %" PRIu64 " B x %" PRIu64
+           " clients x window %" PRIu64 ": %.0f round trips/s, p50 %.2f "
+           "\xce\xbcs, p99 %s%.2f \xce\xbcs, lost %" PRId64 " of %" PRIu64
+           " (%.2f %%; kernel drops %" PRIu64 "), cpu %.1f %%%s: %s",
+           in->backend, in->io_model, in->payload, in->clients, in->window,
+           in->roundtrips_per_sec, h50 ? in->p50_us : 0.0, h99 ? "" : "n/a ",
+           h99 ? in->p99_us : 0.0, in->lost, in->sent,
+           in->sent ? 100.0 * (double)in->lost / (double)in->sent : 0.0,
+           in->kernel_drops, in->cpu_percent, in->extra ? in->extra : "",
+           in->status);
+}
+
+void np_udp_summary_line_0_2(const struct np_udp_summary_input *in,
+                             char *buf, size_t len) {
+  int h50 = !isnan(in->p50_us), h99 = !isnan(in->p99_us);
+  snprintf(buf, len,
+           "netproof-bench udp: %s/%s %" PRIu64 " B x %" PRIu64
            " clients x window %" PRIu64 ": %.0f round trips/s, p50 %.2f us, "
            "p99 %s%.2f us, lost %" PRId64 " (kernel drops %" PRIu64
            "), cpu %.1f %%%s: %s",

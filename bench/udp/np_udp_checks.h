@@ -92,6 +92,7 @@ struct np_udp_summary_input {
   double roundtrips_per_sec; /* roundtrips / (seconds + drain)       */
   double p50_us, p99_us;     /* RTT percentiles, or NAN              */
   int64_t lost;              /* sent - received                      */
+  uint64_t sent;             /* requests sent (the loss's base)      */
   uint64_t kernel_drops;     /* per-socket drops                     */
   double cpu_percent;        /* process CPU over measurement + drain */
   const char *status;        /* the record's status                  */
@@ -100,10 +101,15 @@ struct np_udp_summary_input {
 };
 
 /* "netproof-bench udp: uv/single 1024 B x 16 clients x window 1: 75611
- * round trips/s, p50 176.00 us, p99 381.18 us, lost 0 (kernel drops 0),
- * cpu 97.1 %: passed" (no newline) into buf. */
+ * round trips/s, p50 176.00 μs, p99 381.18 μs, lost 0 of 75611 (0.00 %;
+ * kernel drops 0), cpu 97.1 %: passed" (no newline) into buf. */
 void np_udp_summary_line(const struct np_udp_summary_input *in, char *buf,
                          size_t len);
+
+/* The same line as 0.2 wrote it ("p50 176.00 us, ... lost 0 (kernel drops
+ * 0)"), for the self-check of records whose kept stderr has that form. */
+void np_udp_summary_line_0_2(const struct np_udp_summary_input *in,
+                             char *buf, size_t len);
 
 /* "netproof-bench udp: check NAME failed: DETAIL" (no newline). */
 void np_udp_check_line(const struct np_udp_check *c, char *buf, size_t len);

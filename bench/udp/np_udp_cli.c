@@ -110,6 +110,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
         .p50_us = h50 ? (double)p50 / 1e3 : NAN,
         .p99_us = h99 ? (double)p99 / 1e3 : NAN,
         .lost = ctx->loss.lost,
+        .sent = res->measure.sent,
         .kernel_drops = ctx->loss.kernel_drops,
         .cpu_percent =
             wall > 0
