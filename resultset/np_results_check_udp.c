@@ -277,10 +277,11 @@ static void check_stderr(const struct np_chk_rec *r,
   char *lines[NP_UDP_MAX_CHECKS + 1];
   size_t n = 0;
   char buf[NP_UDP_MAX_CHECKS + 1][600];
-  /* the line in the form the run printed: 0.2's ("us", the loss as a
-   * count) where the kept stderr's summary is in that form, else today's
-   * (the numbers are held either way) */
-  if (np_chk_stderr_has_sub(r, "netproof-bench udp: ", " us, p99 "))
+  /* the line in the form the run printed: 0.2's ("us", "lost N (kernel
+   * drops K)": no other line of a run has that) where the kept stderr's
+   * summary is in that form, else today's ("lost N of M (P %; kernel
+   * drops K)"); the numbers are held either way */
+  if (np_chk_stderr_has_sub(r, "netproof-bench udp: ", " (kernel drops "))
     np_udp_summary_line_0_2(&in, buf[0], sizeof buf[0]);
   else
     np_udp_summary_line(&in, buf[0], sizeof buf[0]);
