@@ -228,10 +228,16 @@ static int run_files(FILE *f, const struct setctx *sc,
   char *names[64];
   size_t n = 0;
   int rc = 0;
-  while ((e = readdir(d)) != NULL && n < 64)
-    if (strncmp(e->d_name, prefix, strlen(prefix)) == 0 &&
-        (names[n] = strdup(e->d_name)) != NULL)
-      n++;
+  while ((e = readdir(d)) != NULL && rc == 0)
+    if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+      if (n == 64) /* more files than a run list links: refused */
+        rc = np_errbuf_set(eb, NP_ERANGE, "%s: more than 64 files of "
+                           "repetition %ld", folder, r->rep);
+      else if ((names[n] = strdup(e->d_name)) == NULL)
+        rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+      else
+        n++;
+    }
   closedir(d);
   for (size_t i = 1; i < n; i++) /* sorted: the page is deterministic */
     for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
@@ -376,7 +382,9 @@ static int columns(const cJSON *rows, const cJSON *dims, struct col *cols,
       if (!strcmp(key, "runs") || !strcmp(key, "runs_ids"))
         continue; /* run ids: the run list, not a column */
       int j = col_index(cols, ncol, key);
-      if (j < 0 && ncol < MAX_COLS) {
+      if (j < 0 && ncol == MAX_COLS)
+        return -1; /* more fields than a page table holds: refused */
+      if (j < 0) {
         j = ncol++;
         memset(&cols[j], 0, sizeof cols[j]);
         snprintf(cols[j].key, sizeof cols[j].key, "%s", key);
@@ -539,6 +547,13 @@ static int table(FILE *f, const cJSON *tab, const struct setctx *sc,
     return NP_ENOMEM;
   }
   int ncol = columns(rows, dims, cols, fl);
+  if (ncol < 0) {
+    free(cols);
+    free(fl);
+    return np_errbuf_set(eb, NP_ERANGE, "html: table %s has more than %d "
+                         "columns", np_json_get_string(tab, "id", "?"),
+                         MAX_COLS);
+  }
   char tid[200];
   idtext(tid, sizeof tid, "t-", np_json_get_string(tab, "id", "table"));
   fputs("<h3>", f);
