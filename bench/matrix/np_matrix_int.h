@@ -151,6 +151,12 @@ void np_matrix_fmt_dur(double s, char *buf, size_t len);
  * rule of rep-N.cmd.txt's command line (np_matrix_rep.c). */
 void np_matrix_fput_arg(FILE *out, const char *arg);
 
+/* `--dry-run` of plan p for the configurations sel marks (np_matrix_dryrun.c):
+ * commands, services, shard and estimate on out. */
+void np_matrix_dry_run(const struct np_matrix_opts *o,
+                       const struct np_matrix_plan *p, const char *binary,
+                       const char *sel, FILE *out);
+
 /* The live line for repetition rep of configuration ci of nc. */
 void np_matrix_progress_live(struct np_matrix_progress *pg, size_t ci,
                              size_t nc, const struct np_matrix_config *cf,
