@@ -48,23 +48,10 @@ static double mean_of(const cJSON *samples, int a, int b) {
 /* One point of report.json's chart: x, y of run run_id of c. */
 static void point(cJSON *arr, const char *series, double x, double y,
                   const struct np_results_config *c, const char *run_id) {
-  char cat[48];
-  snprintf(cat, sizeof cat, "%.6g", x);
-  cJSON *b = cJSON_CreateObject();
-  if (b == NULL || !cJSON_AddItemToArray(arr, b)) {
-    cJSON_Delete(b);
-    return;
-  }
-  cJSON_AddStringToObject(b, "series", series);
-  cJSON_AddStringToObject(b, "category", cat);
-  cJSON_AddStringToObject(b, "config", c->id);
-  cJSON_AddBoolToObject(b, "excluded", 0);
-  np_json_add_number(b, "median", y);
-  np_json_add_number(b, "min", y);
-  np_json_add_number(b, "max", y);
-  cJSON *runs = cJSON_AddArrayToObject(b, "runs");
-  if (runs)
+  cJSON *runs = cJSON_CreateArray();
+  if (runs != NULL)
     cJSON_AddItemToArray(runs, cJSON_CreateString(run_id));
+  np_report_xy_point(arr, series, x, y, c, runs);
 }
 
 /* The chart of series m (plan entry: name, unit) for run r of c. */

@@ -77,14 +77,16 @@ static int median_of(const struct np_results_config *c, const char *ptr,
   return 0;
 }
 
-/* One report.json point. */
-static void point(cJSON *arr, const char *series, double x, double y,
-                  const struct np_results_config *c) {
+void np_report_xy_point(cJSON *arr, const char *series, double x, double y,
+                        const struct np_results_config *c, cJSON *runs) {
   char cat[48];
   snprintf(cat, sizeof cat, "%.6g", x);
   cJSON *b = cJSON_CreateObject();
-  if (b == NULL)
+  if (b == NULL || !cJSON_AddItemToArray(arr, b)) {
+    cJSON_Delete(b);
+    cJSON_Delete(runs);
     return;
+  }
   cJSON_AddStringToObject(b, "series", series);
   cJSON_AddStringToObject(b, "category", cat);
   cJSON_AddStringToObject(b, "config", c->id);
@@ -92,9 +94,16 @@ static void point(cJSON *arr, const char *series, double x, double y,
   np_json_add_number(b, "median", y);
   np_json_add_number(b, "min", y);
   np_json_add_number(b, "max", y);
-  /* the runs median_of drew from: the passed ones, or all when none passed */
-  cJSON_AddItemToObject(b, "runs", np_report_run_ids(c, c->npassed > 0));
-  cJSON_AddItemToArray(arr, b);
+  if (runs == NULL || !cJSON_AddItemToObject(b, "runs", runs))
+    cJSON_Delete(runs);
+}
+
+/* One report.json point of a view drawn from c's runs: the passed ones,
+ * or all when none passed (as median_of takes them). */
+static void point(cJSON *arr, const char *series, double x, double y,
+                  const struct np_results_config *c) {
+  np_report_xy_point(arr, series, x, y, c,
+                     np_report_run_ids(c, c->npassed > 0));
 }
 
 int np_report_xy_emit(struct np_report_ctx *ctx,

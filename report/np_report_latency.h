@@ -36,4 +36,10 @@ int np_report_xy_emit(struct np_report_ctx *ctx,
                       const struct np_chart_xy *ch, const char *stem,
                       cJSON **series);
 
+/* One point (x, y) of series into a line chart's report.json series
+ * array, drawn from configuration c's runs listed in runs (taken over;
+ * NULL: none).  Nothing on no memory. */
+void np_report_xy_point(cJSON *arr, const char *series, double x, double y,
+                        const struct np_results_config *c, cJSON *runs);
+
 #endif /* NP_REPORT_LATENCY_H */
