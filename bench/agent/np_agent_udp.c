@@ -437,16 +437,29 @@ void np_agent_udp_checks(const struct np_agent_udp *au,
   }
   struct legs l;
   legs_of(au, res, &l);
-  np_udp_checks_add(cs, "far_legs_attributed",
-            l.known && l.request_in_network >= 0 && l.at_server_lost >= 0 &&
-                l.reply_in_network >= 0,
-            "whole run: request leg lost %" PRId64 " (far socket %" PRId64
-            ", network %" PRId64 "), at the server %" PRId64
-            ", reply leg %" PRId64 " (near sockets %" PRId64 ", network %"
-            PRId64 ")",
-            l.request_lost, l.far_socket_drops, l.request_in_network,
-            l.at_server_lost, l.reply_lost, l.near_socket_drops,
-            l.reply_in_network);
+  int ok = l.known && l.request_in_network >= 0 && l.at_server_lost >= 0 &&
+           l.reply_in_network >= 0;
+  if (au->has_relay) /* the relay's drops (-) and copies (+) per leg */
+    np_udp_checks_add(cs, "far_legs_attributed", ok,
+              "whole run: request leg lost %" PRId64 " (far socket %" PRId64
+              ", relay -%" PRId64 " +%" PRId64 ", network %" PRId64
+              "), at the server %" PRId64 ", reply leg %" PRId64
+              " (near sockets %" PRId64 ", relay -%" PRId64 " +%" PRId64
+              ", network %" PRId64 ")",
+              l.request_lost, l.far_socket_drops, l.relay.request_dropped,
+              l.relay.request_duplicated, l.request_in_network,
+              l.at_server_lost, l.reply_lost, l.near_socket_drops,
+              l.relay.reply_dropped, l.relay.reply_duplicated,
+              l.reply_in_network);
+  else
+    np_udp_checks_add(cs, "far_legs_attributed", ok,
+              "whole run: request leg lost %" PRId64 " (far socket %" PRId64
+              ", network %" PRId64 "), at the server %" PRId64
+              ", reply leg %" PRId64 " (near sockets %" PRId64 ", network %"
+              PRId64 ")",
+              l.request_lost, l.far_socket_drops, l.request_in_network,
+              l.at_server_lost, l.reply_lost, l.near_socket_drops,
+              l.reply_in_network);
 }
 
 static cJSON *legs_json(const struct legs *l, int relay) {
