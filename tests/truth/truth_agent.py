@@ -35,6 +35,7 @@ import time
 import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "agent"))
 import agentproto as ap  # noqa: E402

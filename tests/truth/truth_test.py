@@ -49,6 +49,7 @@ import time
 
 import jsonschema
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from truth_rules import IMPAIRMENTS, KINDS, check_row  # noqa: E402
 
