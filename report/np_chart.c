@@ -121,30 +121,13 @@ static double nice_top(double v, double *step) {
   return ceil(v / st - 1e-9) * st;
 }
 
-/* Axis numbers for people: thousands separators, no exponent; log axes get
- * the power of ten itself. */
+/* Axis numbers for people (np_chart_tick_text); log axes get the power
+ * of ten itself. */
 static void label_fn(PLINT axis, PLFLT value, char *label, PLINT length,
                      PLPointer data) {
   const int *log_y = data;
   (void)axis;
-  double v = *log_y ? pow(10, value) : value;
-  double iv = round(v);
-  if (fabs(v - iv) > 1e-9 * (fabs(v) + 1) || fabs(v) < 1) {
-    snprintf(label, (size_t)length, "%g", v);
-    return;
-  }
-  char digits[32], grouped[48];
-  snprintf(digits, sizeof digits, "%.0f", fabs(iv));
-  size_t nd = strlen(digits), k = 0;
-  if (iv < 0)
-    grouped[k++] = '-';
-  for (size_t i = 0; i < nd; i++) {
-    if (i > 0 && (nd - i) % 3 == 0)
-      grouped[k++] = ',';
-    grouped[k++] = digits[i];
-  }
-  grouped[k] = '\0';
-  snprintf(label, (size_t)length, "%s", grouped);
+  np_chart_tick_text(label, (size_t)length, *log_y ? pow(10, value) : value);
 }
 
 static unsigned mark_of(const struct np_chart_series *se, size_t i) {
@@ -430,6 +413,10 @@ static void draw_chart(const struct np_chart *c) {
   double tick_w = np_chart_text_mm(tick, 0.95);
   label_fn(2, ylo, tick, sizeof tick, &log_y);
   tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
+  for (double k = ceil(ylo); log_y && k <= yhi && k - ylo < 64; k++) {
+    label_fn(2, k, tick, sizeof tick, &log_y); /* "100,000" under "1M" */
+    tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
+  }
   double left = MARGIN + np_chart_line_h(1.0) + 2.5 + tick_w + 2.0;
   double right = W - MARGIN - legend_w - 3.0;
   double cat_w = (right - left) / (double)c->ncat;
@@ -446,7 +433,24 @@ static void draw_chart(const struct np_chart *c) {
     for (size_t k = 0; k < cl[i].n; k++)
       csc = fmin(csc, 0.92 * cat_w / fmax(np_chart_text_mm(cl[i].t[k], 1), 1));
   }
+  /* labels that fit only below half size are drawn upright instead: one
+   * line each ("c1 pool raw t2"), reading upwards, ending under the axis
+   * (a compare chart's dozen configurations: "reuseport" ran into its
+   * neighbours at the smallest size) */
+  char (*vl)[LINE_LEN] = NULL;
+  double vsc = 0, vlen = 0;
+  if (csc < 0.5 && (vl = calloc(c->ncat, sizeof *vl)) != NULL) {
+    vsc = fmin(0.8, 0.8 * cat_w / np_chart_line_h(1.0));
+    for (size_t i = 0; i < c->ncat; i++) {
+      size_t k = 0;
+      for (size_t j = 0; j < cl[i].n && k < LINE_LEN; j++)
+        k += (size_t)snprintf(vl[i] + k, LINE_LEN - k, "%s%s", j ? " " : "",
+                              cl[i].t[j]);
+      vlen = fmax(vlen, np_chart_text_mm(vl[i], vsc));
+    }
+  }
   csc = fmax(csc, 0.5);
+  double cat_h = vl ? vlen : (double)maxl * np_chart_line_h(csc);
   const char *part[MAX_CAPTION];
   char first[320];
   size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
@@ -454,7 +458,7 @@ static void draw_chart(const struct np_chart *c) {
   for (size_t k = 0; k < np; k++)
     np_chart_wrap(part[k], 0.82, tw, &cap);
   double bottom = MARGIN + (double)cap.n * np_chart_line_h(0.82) + 2.0 + np_chart_line_h(1.0) +
-                  1.5 + (double)maxl * np_chart_line_h(csc) + 2.0;
+                  1.5 + cat_h + 2.0;
 
   /* the plot */
   double ph = H - top - bottom;
@@ -499,11 +503,15 @@ static void draw_chart(const struct np_chart *c) {
     np_chart_text_at(W / 2, y - np_chart_line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
   double yb = bottom - 2.0;
   for (size_t i = 0; i < c->ncat; i++)
-    for (size_t k = 0; k < cl[i].n; k++)
+    for (size_t k = 0; !vl && k < cl[i].n; k++)
       np_chart_text_at(left + ((double)i + 0.5) * cat_w,
               yb - ((double)k + 0.5) * np_chart_line_h(csc), 1, 0, 0.5, csc,
               cl[i].t[k]);
-  yb -= (double)maxl * np_chart_line_h(csc) + 1.5;
+  for (size_t i = 0; vl && i < c->ncat; i++)
+    np_chart_text_at(left + ((double)i + 0.5) * cat_w, yb, 0, 1, 1.0, vsc,
+                     vl[i]);
+  free(vl);
+  yb -= cat_h + 1.5;
   np_chart_text_at((left + right) / 2, yb - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0,
           c->xlabel ? c->xlabel : "");
   yb -= np_chart_line_h(1.0) + 2.0;

@@ -58,7 +58,9 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
                  const struct np_results_config **cfg, size_t ncfg,
                  const cJSON *metric, const cJSON *dims) {
   const char *name = np_json_get_string(metric, "name", "?");
-  const char *unit = np_json_get_string(metric, "unit", "");
+  double k_unit;
+  const char *unit = np_fmt_unit(np_json_get_string(metric, "unit", ""),
+                                 &k_unit);
   const char *label = np_json_get_string(metric, "label", name);
   const char *better = np_json_get_string(metric, "better", NULL);
   const cJSON *d0 = cJSON_GetArrayItem(dims, 0);
@@ -101,6 +103,11 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     /* --error-bars ci95: the interval, none below 5 runs */
     if (use_ci && np_results_exec_ci(cfg[i], name, 1, &r->clo, &r->chi) != 0)
       r->clo = r->chi = NAN;
+    r->med *= k_unit;
+    r->mn *= k_unit;
+    r->mx *= k_unit;
+    r->clo *= k_unit;
+    r->chi *= k_unit;
   }
   const char *prog = np_json_get_string(
       np_json_pointer(s->runs[0].doc, "/exec/program"), "given", "program");
@@ -181,7 +188,8 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
   }
   fprintf(ctx->md, " Runs passed | Bounds held |");
   cJSON_ArrayForEach(m, metrics) {
-    const char *unit = np_json_get_string(m, "unit", "");
+    double k_unit;
+    const char *unit = np_fmt_unit(np_json_get_string(m, "unit", ""), &k_unit);
     const char *better = np_json_get_string(m, "better", NULL);
     np_report_md_cell(cell, sizeof cell,
                       np_json_get_string(m, "label",
@@ -222,9 +230,10 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_AddNumberToObject(r, "bounds_held", (double)held);
     cJSON_ArrayForEach(m, metrics) {
       const char *name = np_json_get_string(m, "name", "");
-      double med, mn, mx;
+      double med, mn, mx, k_unit;
       char txt[96];
       size_t n = np_results_exec_stat(c, name, 1, &med, &mn, &mx);
+      np_fmt_unit(np_json_get_string(m, "unit", ""), &k_unit);
       /* counts (every value whole: lost datagrams) without decimals,
        * "64 (0-148)", not "64.00 (0.00-148.00)" nor "0.0000" */
       int whole = med == floor(med) && mn == floor(mn) && mx == floor(mx);
@@ -234,6 +243,9 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
                                    : 4;
       if (excluded(c))
         snprintf(txt, sizeof txt, "excluded");
+      else if (k_unit != 1) /* shown in a larger unit: Mbit/s */
+        np_fmt_range(txt, sizeof txt, med * k_unit, mn * k_unit, mx * k_unit,
+                     fabs(med * k_unit) >= 100 ? 0 : 2);
       else
         np_fmt_range(txt, sizeof txt, med, mn, mx, dec);
       fprintf(ctx->md, " %s |", txt);

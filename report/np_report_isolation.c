@@ -18,16 +18,17 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
-/* "16M", "1.44M", "256K": sizes short enough for a category note. */
+/* "16 MiB", "1.44 MiB", "256 KiB": sizes short enough for a category
+ * note, with their unit. */
 static void compact_bytes(char *buf, size_t len, double v) {
   if (!isfinite(v))
     snprintf(buf, len, "-");
   else if (v >= 1048576)
-    snprintf(buf, len, "%.3gM", v / 1048576);
+    snprintf(buf, len, "%.3g MiB", v / 1048576);
   else if (v >= 1024)
-    snprintf(buf, len, "%.3gK", v / 1024);
+    snprintf(buf, len, "%.3g KiB", v / 1024);
   else
-    snprintf(buf, len, "%.0f", v);
+    snprintf(buf, len, "%.0f B", v);
 }
 
 static double budget(const struct np_results_config *c) {
