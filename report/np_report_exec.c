@@ -49,6 +49,27 @@ static void dim_text(const struct np_results_set *s,
   snprintf(buf, len, "-");
 }
 
+/* The plan's unit of dimension dim ("" when it names none):
+ * plan.dimension_units, e.g. {"length": "B"}. */
+static const char *dim_unit(const struct np_results_set *s, const char *dim) {
+  return np_json_get_string(np_json_pointer(s->suite, "/plan/dimension_units"),
+                            dim, "");
+}
+
+/* dim's value with its unit ("512 B"), or named when it has none
+ * ("length 512"): how a series label shows a dimension. */
+static void dim_label(const struct np_results_set *s,
+                      const struct np_results_config *c, const char *dim,
+                      char *buf, size_t len) {
+  char v[64];
+  const char *u = dim_unit(s, dim);
+  dim_text(s, c, dim, v, sizeof v);
+  if (u[0])
+    snprintf(buf, len, "%s %s", v, u);
+  else
+    snprintf(buf, len, "%s %s", dim, v);
+}
+
 static int excluded(const struct np_results_config *c) {
   return c->npassed < c->nruns;
 }
@@ -73,7 +94,7 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     goto done;
   }
   for (size_t i = 0; i < ncfg; i++) {
-    char part[64];
+    char part[96];
     const cJSON *d;
     dim_text(s, cfg[i], d0 ? d0->string : "", cat[i], sizeof cat[i]);
     if (d0 == NULL)
@@ -82,10 +103,10 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_ArrayForEach(d, dims) {
       if (k++ == 0)
         continue;
-      dim_text(s, cfg[i], d->string, part, sizeof part);
+      dim_label(s, cfg[i], d->string, part, sizeof part);
       size_t used = strlen(ser[i]);
-      snprintf(ser[i] + used, sizeof ser[i] - used, "%s%s %s",
-               used ? ", " : "", d->string, part);
+      snprintf(ser[i] + used, sizeof ser[i] - used, "%s%s",
+               used ? ", " : "", part);
     }
     if (ser[i][0] == '\0')
       snprintf(ser[i], sizeof ser[i], "%s", label);
@@ -123,7 +144,9 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
            np_report_info(ctx, s)->name, host);
   snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "",
            unit);
-  snprintf(xlabel, sizeof xlabel, "%s", d0 ? d0->string : "configuration");
+  const char *xu = d0 ? dim_unit(s, d0->string) : "";
+  snprintf(xlabel, sizeof xlabel, "%s%s%s", d0 ? d0->string : "configuration",
+           xu[0] ? " / " : "", xu);
   /* the set's slug prefixes the file (np_report_add_chart) */
   snprintf(stem, sizeof stem, "exec-%s", name);
   struct np_report_cchart ch = {.title = title, .subtitle = subtitle,
@@ -183,8 +206,10 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
   fprintf(ctx->md, "| Configuration |");
   char cell[512], ucell[128], key[128];
   cJSON_ArrayForEach(d, dims) {
+    const char *du = dim_unit(s, d->string);
     np_report_md_cell(cell, sizeof cell, d->string, 0);
-    fprintf(ctx->md, " %s |", cell);
+    np_report_md_cell(ucell, sizeof ucell, du, 0);
+    fprintf(ctx->md, " %s%s%s |", cell, du[0] ? " / " : "", ucell);
   }
   fprintf(ctx->md, " Runs passed | Bounds held |");
   cJSON_ArrayForEach(m, metrics) {
