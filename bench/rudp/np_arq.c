@@ -372,6 +372,8 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     return;
   }
   transmit(a, f, seq, extra, now_ns);
+  if (why == RETX_HEAD)
+    np_arq_head_arm(a, now_ns);
 }
 
 /* Give the oldest queued fragment the next seq and send it: its pool

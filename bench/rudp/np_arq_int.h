@@ -186,6 +186,8 @@ struct np_arq_ack {
 void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
                    uint64_t now_ns, enum np_arq_input_source src);
 void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns);
+/* A head fragment was just resent by the head rule: arm its timer. */
+void np_arq_head_arm(struct np_arq *a, uint64_t now_ns);
 void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns);
 void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns);
 void np_arq_rearm(struct np_arq *a, uint64_t now_ns);

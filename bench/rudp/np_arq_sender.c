@@ -144,6 +144,9 @@ static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
   if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0) {
     spurious(a, f->first_why, w->late_ns, now_ns);
     a->stats.spurious_protected += f->first_prot;
+  } else if (f->tx > 2 && (int32_t)(echo - f->ts_last) < 0) {
+    /* an earlier retransmission arrived: the latest was not needed */
+    spurious(a, f->why, w->late_ns, now_ns);
   } else if (f->tx > 1 && f->first_why == RETX_HEAD) {
     w->head_loss = 1; /* the retransmission made this ack: a real loss */
   }
@@ -219,6 +222,15 @@ static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
   return h < reo ? h : reo;
 }
 
+void np_arq_head_arm(struct np_arq *a, uint64_t now_ns) {
+  uint64_t h = reo_wnd_head(a, np_arq_reo_wnd(a));
+  if (h == 0 || a->srtt_ns == 0)
+    return;
+  uint64_t due = now_ns + a->srtt_ns + h;
+  if (a->reo_at == 0 || due < a->reo_at)
+    a->reo_at = due;
+}
+
 void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
   if (a->rack_xmit_ns == 0)
     return;
@@ -233,12 +245,19 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
       head = 0;
     if (f->state != SF_INFLIGHT)
       continue;
-    if (!(f->sent_ns < a->rack_xmit_ns ||
-          (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq))))
-      continue;
     uint64_t w = f->prot ? reo_p : reo;
     int by_head = head && reo_h && reo_h < w;
-    uint64_t due = f->sent_ns + a->rack_rtt_ns + (by_head ? reo_h : w);
+    uint64_t due;
+    if (f->sent_ns < a->rack_xmit_ns ||
+        (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq)))
+      due = f->sent_ns + a->rack_rtt_ns + (by_head ? reo_h : w);
+    else if (by_head && f->tx > 1 && a->srtt_ns)
+      /* a retransmitted head: the stream waits for it and nothing sent
+       * later is acked to expose its loss, so it gets its own timer,
+       * SRTT + the head window, instead of the probe or the RTO */
+      due = f->sent_ns + a->srtt_ns + reo_h;
+    else
+      continue;
     if (due <= now_ns) {
       mark_lost(a, f, by_head ? RETX_HEAD : RETX_RACK);
       if (head && a->cfg.reo_wnd_head_ns && ++a->head_lost >= HEAD_EVIDENCE_MAX) {

@@ -5,6 +5,8 @@
  *     fragment at the head of an ordered stream is repaired within
  *     rack_rtt + reo_wnd_head (about 35 ms from its send to its delivery),
  *     not rack_rtt + 18 ms (about 50 ms) as with the rule off;
+ *   - when that retransmission is lost as well, the head's own timer
+ *     (SRTT + the head window) resends it before the tail-loss probe;
  *   - the rule needs NP_ARQ_HEAD_DUPTHRESH later fragments acked: one is
  *     not enough, and unordered delivery never uses it;
  *   - on a path that only reorders, its retransmissions all prove
@@ -25,7 +27,7 @@
 
 static uint64_t g_target;
 static uint32_t g_drop_seq;
-static int g_drop_done;
+static int g_drop_done, g_drop_times = 1;
 
 static void cfg_default(struct np_arq_config *cfg) {
   np_arq_config_defaults(cfg);
@@ -36,15 +38,16 @@ static int all_delivered(struct sim *s) {
   return s->side[1].delivered >= g_target;
 }
 
-/* Drops the first transmission of data fragment g_drop_seq from ep 0. */
+/* Drops the first g_drop_times transmissions of data fragment g_drop_seq
+ * from ep 0 (g_drop_done counts them). */
 static int drop_seq_once(struct sim *s, int from, const uint8_t *b,
                          size_t len, uint64_t idx) {
   (void)s, (void)idx;
   uint64_t tag;
-  if (from != 0 || g_drop_done || np_arq_datagram_tag(b, len, &tag) != 0 ||
-      (uint32_t)tag != g_drop_seq)
+  if (from != 0 || g_drop_done >= g_drop_times ||
+      np_arq_datagram_tag(b, len, &tag) != 0 || (uint32_t)tag != g_drop_seq)
     return 0;
-  g_drop_done = 1;
+  g_drop_done++;
   return 1;
 }
 
@@ -86,7 +89,7 @@ static uint64_t head_repair_ns(uint64_t head_ns, double loss, uint64_t burst,
   g_target = teach + burst;
   sim_send(&s, burst);
   ASSERT_TRUE(sim_run(&s, all_delivered, 3000 * SIM_MS));
-  ASSERT_EQ(g_drop_done, 1);
+  ASSERT_EQ(g_drop_done, g_drop_times);
   ASSERT_EQ(s.side[1].bad, 0);
   ASSERT_EQ(s.side[1].delivered, teach + burst);
   np_arq_get_stats(s.ep[0], st);
@@ -109,6 +112,28 @@ static void test_head_loss_fast(void) {
   /* off: the learned window holds it back */
   ASSERT_GE(d_off, 45 * SIM_MS);
   ASSERT_EQ(off.retx_head, 0);
+}
+
+/* The head's retransmission is lost too: nothing sent after it is acked,
+ * so RACK cannot see it; its own timer (SRTT + the head window) resends
+ * it about 45 ms after the original, where the tail-loss probe would wait
+ * 2 x SRTT + the learned window + the ack delay (~60 ms) after the
+ * retransmission. */
+static void test_head_retransmission_lost(void) {
+  struct np_arq_stats on, off;
+  g_drop_times = 2;
+  uint64_t d_on = head_repair_ns(1 * SIM_MS, 0.05, 16, &on);
+  uint64_t d_off = head_repair_ns(0, 0.05, 16, &off);
+  g_drop_times = 1;
+  fprintf(stderr, "retransmission lost: rule on %.1f ms (retx_head %llu, "
+          "tlp %llu), off %.1f ms (tlp %llu)\n", d_on / 1e6,
+          (unsigned long long)on.retx_head, (unsigned long long)on.retx_tlp,
+          d_off / 1e6, (unsigned long long)off.retx_tlp);
+  ASSERT_EQ(on.retx_head, 2);
+  ASSERT_EQ(on.retx_tlp + on.retx_rto, 0);
+  /* 20 + 2.5 (head window), + 20 (SRTT) + 2.5, + 10 one way (+ slack) */
+  ASSERT_LT(d_on, 60 * SIM_MS);
+  ASSERT_GE(d_off, 90 * SIM_MS);
 }
 
 /* One later fragment acked is not enough: the head waits for the learned
@@ -253,6 +278,7 @@ int main(int argc, char **argv) {
     void (*fn)(void);
   } tests[] = {
       {"head_loss_fast", test_head_loss_fast},
+      {"head_retransmission_lost", test_head_retransmission_lost},
       {"head_dupthresh", test_head_dupthresh},
       {"head_off_when_only_reordering", test_head_off_when_only_reordering},
       {"head_random", test_head_random},
