@@ -196,20 +196,14 @@ static void mark_lost(struct np_arq *a, struct np_arq_sfrag *f, uint8_t why) {
   f->why = why;
 }
 
-/* The head-of-line rule's window (0: the rule does not apply): ordered
- * delivery only, and only with NP_ARQ_HEAD_DUPTHRESH fragments acked
- * above the head.  The fragments before the first acked one (the head run)
- * hold back every message behind them, so waiting the path's whole
- * reordering delay for them costs a window of round trips, where a
- * spurious retransmission costs one fragment (docs/rudp.md). */
+/* The head-of-line rule's window (0: the rule is off).  In ordered
+ * delivery an unacknowledged fragment below acknowledged ones is a hole
+ * that holds back every message behind it, so waiting the path's whole
+ * reordering delay for it costs a window of round trips, where a spurious
+ * retransmission costs one fragment (docs/rudp.md).  np_arq_rack_detect
+ * applies it to a hole with NP_ARQ_HEAD_DUPTHRESH acked fragments above. */
 static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
   if (a->cfg.reo_wnd_head_ns == 0 || a->cfg.delivery != NP_ARQ_ORDERED)
-    return 0;
-  uint32_t above = 0;
-  for (uint32_t seq = a->snd_una;
-       np_seq_lt(seq, a->snd_nxt) && above < NP_ARQ_HEAD_DUPTHRESH; seq++)
-    above += a->snd[seq % a->cfg.snd_wnd].state == SF_ACKED;
-  if (above < NP_ARQ_HEAD_DUPTHRESH)
     return 0;
   if (a->head_lost >= HEAD_EVIDENCE_MIN && a->head_spur * 4 > a->head_lost * 3)
     return 0; /* the path reorders far more than it loses here */
@@ -236,31 +230,37 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
     return;
   uint64_t reo = np_arq_reo_wnd(a), reo_p = reo_wnd_protected(a, reo);
   uint64_t reo_h = reo_wnd_head(a, reo);
-  int head = 1; /* still in the run of unacked fragments at snd_una */
+  int holes = a->cfg.reo_wnd_head_ns && a->cfg.delivery == NP_ARQ_ORDERED;
+  uint32_t above = 0; /* acked fragments above the current seq */
+  if (holes)
+    for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++)
+      above += a->snd[seq % a->cfg.snd_wnd].state == SF_ACKED;
   uint32_t newly_lost = 0; /* by the full window: a congestion signal */
   a->reo_at = 0;
   for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++) {
     struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
     if (f->state == SF_ACKED)
-      head = 0;
+      above--;
     if (f->state != SF_INFLIGHT)
       continue;
     uint64_t w = f->prot ? reo_p : reo;
+    /* a hole (counted as the rule's evidence even while it stands down) */
+    int head = holes && above >= NP_ARQ_HEAD_DUPTHRESH;
     int by_head = head && reo_h && reo_h < w;
     uint64_t due;
     if (f->sent_ns < a->rack_xmit_ns ||
         (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq)))
       due = f->sent_ns + a->rack_rtt_ns + (by_head ? reo_h : w);
     else if (by_head && f->tx > 1 && a->srtt_ns)
-      /* a retransmitted head: the stream waits for it and nothing sent
-       * later is acked to expose its loss, so it gets its own timer,
-       * SRTT + the head window, instead of the probe or the RTO */
+      /* a retransmitted hole: the stream waits for it and nothing sent
+       * later may be acked to expose its loss, so it gets its own
+       * timer, SRTT + the head window, instead of the probe or the RTO */
       due = f->sent_ns + a->srtt_ns + reo_h;
     else
       continue;
     if (due <= now_ns) {
       mark_lost(a, f, by_head ? RETX_HEAD : RETX_RACK);
-      if (head && a->cfg.reo_wnd_head_ns && ++a->head_lost >= HEAD_EVIDENCE_MAX) {
+      if (head && ++a->head_lost >= HEAD_EVIDENCE_MAX) {
         a->head_lost /= 2;
         a->head_spur /= 2;
       }

@@ -1,6 +1,8 @@
 /*
  * test_arq_head.c - the head-of-line rule of np_arq_sender.c (issue 30),
- * in virtual time through arq_sim.h:
+ * in virtual time through arq_sim.h.  "Head" means any hole of an ordered
+ * stream (an unacked fragment below acked ones): each holds back every
+ * message behind it.
  *   - after the path taught RACK a ~18 ms reordering window, a lost
  *     fragment at the head of an ordered stream is repaired within
  *     rack_rtt + reo_wnd_head (about 35 ms from its send to its delivery),
@@ -28,6 +30,8 @@
 static uint64_t g_target;
 static uint32_t g_drop_seq;
 static int g_drop_done, g_drop_times = 1;
+static uint32_t g_hole_seq = UINT32_MAX; /* also dropped once if set     */
+static int g_hole_done;
 
 static void cfg_default(struct np_arq_config *cfg) {
   np_arq_config_defaults(cfg);
@@ -44,6 +48,11 @@ static int drop_seq_once(struct sim *s, int from, const uint8_t *b,
                          size_t len, uint64_t idx) {
   (void)s, (void)idx;
   uint64_t tag;
+  if (from == 0 && !g_hole_done && np_arq_datagram_tag(b, len, &tag) == 0 &&
+      (uint32_t)tag == g_hole_seq) {
+    g_hole_done = 1;
+    return 1;
+  }
   if (from != 0 || g_drop_done >= g_drop_times ||
       np_arq_datagram_tag(b, len, &tag) != 0 || (uint32_t)tag != g_drop_seq)
     return 0;
@@ -134,6 +143,21 @@ static void test_head_retransmission_lost(void) {
   /* 20 + 2.5 (head window), + 20 (SRTT) + 2.5, + 10 one way (+ slack) */
   ASSERT_LT(d_on, 60 * SIM_MS);
   ASSERT_GE(d_off, 90 * SIM_MS);
+}
+
+/* A second hole (fragment 5 of the burst, below acked 6..15) holds back
+ * ordered delivery as much as the head: the rule repairs both at once. */
+static void test_second_hole(void) {
+  struct np_arq_stats on;
+  g_hole_seq = 1000 + 5, g_hole_done = 0;
+  uint64_t d = head_repair_ns(1 * SIM_MS, 0.05, 16, &on);
+  g_hole_seq = UINT32_MAX;
+  fprintf(stderr, "second hole: head repaired after %.1f ms, retx_head "
+          "%llu\n", d / 1e6, (unsigned long long)on.retx_head);
+  ASSERT_EQ(g_hole_done, 1);
+  ASSERT_EQ(on.retx_head, 2);
+  ASSERT_EQ(on.retransmits, 2);
+  ASSERT_LT(d, 36 * SIM_MS);
 }
 
 /* One later fragment acked is not enough: the head waits for the learned
@@ -279,6 +303,7 @@ int main(int argc, char **argv) {
   } tests[] = {
       {"head_loss_fast", test_head_loss_fast},
       {"head_retransmission_lost", test_head_retransmission_lost},
+      {"second_hole", test_second_hole},
       {"head_dupthresh", test_head_dupthresh},
       {"head_off_when_only_reordering", test_head_off_when_only_reordering},
       {"head_random", test_head_random},
