@@ -144,11 +144,13 @@ static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
   if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0) {
     spurious(a, f->first_why, w->late_ns, now_ns);
     a->stats.spurious_protected += f->first_prot;
-  } else if (f->tx > 2 && (int32_t)(echo - f->ts_last) < 0) {
+  } else if (f->tx > 1) {
     /* an earlier retransmission arrived: the latest was not needed */
-    spurious(a, f->why, w->late_ns, now_ns);
-  } else if (f->tx > 1 && f->first_why == RETX_HEAD) {
-    w->head_loss = 1; /* the retransmission made this ack: a real loss */
+    if (f->tx > 2 && (int32_t)(echo - f->ts_last) < 0)
+      spurious(a, f->why, w->late_ns, now_ns);
+    /* a retransmission made this ack: the original was really lost */
+    if (f->first_why == RETX_HEAD)
+      w->head_loss = 1;
   }
   if (np_seq_le(w->fack, seq))
     w->fack = seq + 1;
@@ -239,7 +241,7 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
   a->reo_at = 0;
   for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++) {
     struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
-    if (f->state == SF_ACKED)
+    if (holes && f->state == SF_ACKED)
       above--;
     if (f->state != SF_INFLIGHT)
       continue;
