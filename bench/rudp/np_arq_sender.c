@@ -19,16 +19,23 @@
  * DSACK rule, at most once per SRTT, capped at cfg.reo_mult_max).  After 1,024 loss episodes without a
  * spurious retransmission both shrink by 1/8 (RFC 8985 resets after 16; a
  * slower decay keeps a persistently reordering path from re-learning).
+ *
+ * Head-of-line window (ordered delivery, issue 30): a hole - an unacked
+ * fragment with NP_ARQ_HEAD_DUPTHRESH acked ones above it - holds back
+ * every message behind it, so RACK gives it reo_wnd_head instead of
+ * reo_wnd; a retransmitted hole gets its own timer; congestion control
+ * hears of its loss only once confirmed; the rule stands down on a path
+ * that mostly reorders (reo_wnd_head below, docs/rudp.md).
  */
 #include "np_arq_int.h"
 
 #define PTO_FLOOR_NS 10000000ull /* 10 ms: see docs/rudp.md */
 #define REO_DECAY_EPISODES 1024u
-/* The head rule keeps working while at most 3/4 of the head fragments it
- * found lost proved spurious (pure reordering makes that all of them),
- * judged on at least 16, the evidence halved at 64 so it follows the
- * path.  Losses the full window finds at the head count as evidence too,
- * so the rule comes back when the path starts losing again. */
+/* The head rule keeps working while at most 3/4 of the holes it found
+ * lost proved spurious (pure reordering makes that all of them), judged
+ * on at least 16, the evidence halved at 64 so it follows the path.
+ * Losses the full window finds in holes count as evidence too, so the
+ * rule comes back when the path starts losing again. */
 #define HEAD_EVIDENCE_MIN 16u
 #define HEAD_EVIDENCE_MAX 64u
 
