@@ -9,6 +9,8 @@
  *     not rack_rtt + 18 ms (about 50 ms) as with the rule off;
  *   - when that retransmission is lost as well, the head's own timer
  *     (SRTT + the head window) resends it before the tail-loss probe;
+ *   - a reordered head resent early is counted spurious and does not
+ *     shrink newreno's window (with the rule off, RACK's loss does);
  *   - the rule needs NP_ARQ_HEAD_DUPTHRESH later fragments acked: one is
  *     not enough, and unordered delivery never uses it;
  *   - on a path that only reorders, its retransmissions all prove
@@ -184,6 +186,74 @@ static void test_head_off_when_only_reordering(void) {
   ASSERT_GE(d, 45 * SIM_MS);
 }
 
+/* Holds the first copy of fragment g_drop_seq back by 15 ms (reordered,
+ * not lost). */
+static int delay_seq_once(struct sim *s, int from, const uint8_t *b,
+                          size_t len, uint64_t idx) {
+  (void)idx;
+  uint64_t tag;
+  if (from != 0 || g_drop_done || np_arq_datagram_tag(b, len, &tag) != 0 ||
+      (uint32_t)tag != g_drop_seq)
+    return 0;
+  g_drop_done = 1;
+  sim_inject(s, from, b, len, s->now + s->dir[0].delay_ns + 15 * SIM_MS);
+  return 1;
+}
+
+/* A reordered head the rule resends early is a spurious retransmission,
+ * not a congestion signal: newreno keeps its window.  With the rule off
+ * RACK's own (not yet learned, min_rtt / 4) window resends it too, and
+ * that loss episode halves the window - the old behaviour, for contrast. */
+static uint32_t reordered_head_cwnd(uint64_t head_ns, struct np_arq_stats *st,
+                                    uint32_t *before) {
+  struct np_arq_config cfg;
+  cfg_default(&cfg);
+  cfg.cc = NP_ARQ_CC_NEWRENO;
+  cfg.reo_wnd_head_ns = head_ns;
+  struct sim s;
+  sim_init(&s, &cfg, 7);
+  s.fixed_len = 1024;
+  s.dir[0].delay_ns = s.dir[1].delay_ns = 10 * SIM_MS;
+  g_target = 64;
+  sim_send(&s, 64);
+  ASSERT_TRUE(sim_run(&s, all_delivered, 3000 * SIM_MS));
+  ASSERT_TRUE(sim_run(&s, NULL, 100 * SIM_MS) == 0);
+  np_arq_get_stats(s.ep[0], st);
+  *before = st->cwnd;
+  np_arq_reset_counters(s.ep[0]);
+  g_drop_seq = 64, g_drop_done = 0;
+  s.drop = delay_seq_once;
+  g_target = 64 + 16;
+  sim_send(&s, 16);
+  ASSERT_TRUE(sim_run(&s, all_delivered, 3000 * SIM_MS));
+  ASSERT_TRUE(sim_run(&s, NULL, 100 * SIM_MS) == 0);
+  ASSERT_EQ(g_drop_done, 1);
+  ASSERT_EQ(s.side[1].bad, 0);
+  np_arq_get_stats(s.ep[0], st);
+  sim_free(&s);
+  return st->cwnd;
+}
+
+static void test_reordered_head_not_congestion(void) {
+  struct np_arq_stats on, off;
+  uint32_t b_on, b_off;
+  uint32_t c_on = reordered_head_cwnd(1 * SIM_MS, &on, &b_on);
+  uint32_t c_off = reordered_head_cwnd(0, &off, &b_off);
+  fprintf(stderr, "reordered head: cwnd %u -> %u with the rule (spurious "
+          "head %llu), %u -> %u without (spurious %llu)\n", b_on, c_on,
+          (unsigned long long)on.spurious_head, b_off, c_off,
+          (unsigned long long)off.spurious);
+  fprintf(stderr, "without: retx rack %llu tlp %llu rto %llu\n",
+          (unsigned long long)off.retx_rack, (unsigned long long)off.retx_tlp,
+          (unsigned long long)off.retx_rto);
+  ASSERT_EQ(on.retx_head, 1);
+  ASSERT_EQ(on.spurious_head, 1);
+  ASSERT_GE(c_on, b_on);
+  ASSERT_EQ(off.retx_head, 0);
+  ASSERT_EQ(off.spurious, 1);
+  ASSERT_LT(c_off, b_off);
+}
+
 struct rr_result {
   double rt_s, p99_ms;
   uint64_t retx, retx_head, spur, spur_head, frags, dgrams;
@@ -305,6 +375,7 @@ int main(int argc, char **argv) {
       {"head_retransmission_lost", test_head_retransmission_lost},
       {"second_hole", test_second_hole},
       {"head_dupthresh", test_head_dupthresh},
+      {"reordered_head_not_congestion", test_reordered_head_not_congestion},
       {"head_off_when_only_reordering", test_head_off_when_only_reordering},
       {"head_random", test_head_random},
       {"head_unordered", test_head_unordered},
