@@ -1,7 +1,7 @@
 /*
  * np_bench_progress.h - the live line of a single long run on a terminal:
  * "netproof-bench udp: 4 s of 10.25 s, 6 s left, 92,515 round trips/s",
- * rewritten in place on stderr once a second by a thread of its own and
+ * rewritten in place on stderr twice a second by a thread of its own and
  * erased before the summary.  The rate is the kind's headline rate over
  * the last second, from the cumulative count its controller thread
  * samples into np_bench_ctl.live_ops (kinds without one: no rate).  Only when stderr is a terminal, the run is planned to take at

@@ -138,6 +138,17 @@ def progress(tmp):
     rc, text = stderr_on_tty([BENCH, "udp"] + SHORT + ["--output", rec])
     check(rc == 0 and "s left" not in text,
           "no live line for a short run: %r" % text)
+    # rudp samples its round trips through the same seam
+    rrec = os.path.join(tmp, "long-rudp.json")
+    rc, text = stderr_on_tty([BENCH, "rudp", "--seconds", "3.4", "--warmup",
+                              "0", "--clients", "2", "--output", rrec])
+    rates = re.findall(r"s left, ([0-9,]+) round trips/s\r", text)
+    check(rc == 0 and rates and
+          all(int(r.replace(",", "")) > 0 for r in rates),
+          "rudp's live line carries the current rate: %r" % text)
+    with open(rrec, encoding="utf-8") as f:
+        check("intervals" not in json.load(f),
+              "rudp's live rate keeps no time series in the record")
 
 
 def closed_pipes(argv):
