@@ -392,6 +392,11 @@ int np_fec__rx_input(struct np_fec *f, const uint8_t *buf, size_t len,
     return rx_parity(f, buf, len, now_ns);
   case FEC_KIND_REPORT:
     return rx_report(f, buf, len);
+  case FEC_KIND_WINDOW:
+    if (f->cfg.mode == NP_FEC_WINDOW)
+      return np_fec__win_input(f, buf, len, out, out_len);
+    f->st.malformed++;
+    return NP_EPARSE;
   default:
     f->st.malformed++;
     return NP_EPARSE;
