@@ -177,8 +177,10 @@ cJSON *np_rudp_fec_config_json(const struct np_rudp_config *cfg) {
   return o;
 }
 
-void np_rudp_fec_header_json(cJSON *h) {
+void np_rudp_fec_header_json(cJSON *h, const struct np_rudp_config *cfg) {
   NUM(h, "fec_data_header_bytes", NP_FEC_HDR_DATA);
+  if (cfg->fec == NP_RUDP_FEC_WINDOW)
+    NUM(h, "fec_repair_header_bytes", NP_FEC_HDR_REPAIR);
   NUM(h, "fec_parity_header_bytes", NP_FEC_HDR_PARITY);
   NUM(h, "fec_report_bytes", NP_FEC_HDR_REPORT);
 }
