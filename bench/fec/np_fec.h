@@ -45,7 +45,9 @@
  *                            u16 repair key, then L = 2 + longest datagram
  *                            of the NSS source symbols covered
  *                            (--fec window, np_fec_window.c; the reports
- *                            above then count source symbols, groups 0)
+ *                            above then count source symbols, and the
+ *                            group count is the count of runs of missing
+ *                            source symbols, the over[] counts 0)
  * A data datagram may be at most mtu - NP_FEC_RESERVE bytes so that its
  * parity (4 + 2 + length) still fits the MTU; set the ARQ's reserve to
  * NP_FEC_RESERVE.

@@ -26,10 +26,12 @@ struct fec_win {
   uint64_t changes;                /* times m changed                     */
   int credit;                      /* += m per source, a repair costs W   */
   unsigned unprotected;            /* sources since the last repair       */
-  uint64_t last_src_ns;            /* tail timer origin                   */
+  uint64_t first_unprot_ns;        /* oldest unprotected source: tail timer */
   uint64_t tag[NP_FEC_WIN_MAX_W];  /* caller's tags of unprotected sources */
   uint8_t *rep;                    /* repair datagram scratch             */
   uint64_t nsrc;                   /* sources sent                        */
+  double run_len;                  /* EWMA mean loss-run length (peer's)  */
+  int have_run;
   struct np_fec_win_dec_stats seen;/* decoder counters already in st      */
 };
 
@@ -160,6 +162,8 @@ uint64_t np_fec__win_deadline(const struct np_fec *f);
 void np_fec__win_timer(struct np_fec *f, uint64_t now_ns);
 void np_fec__win_flush(struct np_fec *f);
 void np_fec__win_loss(struct np_fec *f); /* re-choose m after a report */
+/* A report's loss runs: of `lost` missing sources, `runs` runs. */
+void np_fec__win_runs(struct np_fec *f, uint64_t lost, uint64_t runs);
 void np_fec__win_stats(const struct np_fec *f, struct np_fec_stats *out);
 void np_fec__win_reset(struct np_fec *f);
 

@@ -98,6 +98,7 @@ struct np_fec_win_dec_stats {
   uint64_t expected;     /* ESIs that left the window                   */
   uint64_t missing;      /* ... of them never received as source        */
   uint64_t lost;         /* ... of them neither received nor rebuilt    */
+  uint64_t runs;         /* maximal runs of consecutive missing ESIs    */
   unsigned eq_live;      /* gauge: equations held                       */
 };
 

@@ -42,6 +42,7 @@ struct np_fec_win_dec {
   int have;                /* an ESI was seen                             */
   uint64_t hi;             /* newest ESI (extended)                       */
   uint64_t base;           /* first ESI seen: accounting starts there     */
+  int prev_missing;        /* the ESI that left before was missing        */
   uint8_t *sym;            /* DW x cap                                    */
   uint64_t sym_esi[DW];
   uint8_t sym_state[DW];
@@ -235,9 +236,11 @@ static void leave(struct np_fec_win_dec *d, uint64_t esi) {
   unsigned pos = (unsigned)(esi & DMASK);
   if (esi >= d->base) {
     int known = d->sym_esi[pos] == esi && d->sym_state[pos] != SYM_UNKNOWN;
+    int missing = !known || d->sym_state[pos] != SYM_RECEIVED;
     d->st.expected++;
-    if (!known || d->sym_state[pos] != SYM_RECEIVED)
-      d->st.missing++;
+    d->st.missing += missing;
+    d->st.runs += missing && !d->prev_missing;
+    d->prev_missing = missing;
     if (!known)
       d->st.lost++;
   }
@@ -264,6 +267,10 @@ static void slide(struct np_fec_win_dec *d, uint64_t new_hi) {
     d->st.expected += never;
     d->st.missing += never;
     d->st.lost += never;
+    if (never > 0) {
+      d->st.runs += !d->prev_missing;
+      d->prev_missing = 1;
+    }
   } else {
     for (uint64_t i = 0; i < gap; i++)
       leave(d, first + i);

@@ -7,17 +7,23 @@
  * with a 3-byte header (u8 0xd0, u16 ESI).  Repair symbols (6-byte header,
  * np_fec.h) over the last W sources go out at the controller's rate of m
  * repairs per W sources: each source adds m to a credit, each repair costs
- * W.  When traffic pauses with sources not yet covered by any repair and
- * some credit left, one tail repair leaves wait_ns after the last source
- * (the credit may then go negative, so the long-run rate stays m / W).
+ * W.  A source not yet covered by any repair waits at most wait_ns: then,
+ * if some credit is left, a tail repair leaves at once (the credit may go
+ * negative, so the long-run rate stays m / W; a source sent while the
+ * credit is negative waits for the credit).
  *
  * Rate controller: the same EWMA loss estimate p as the block policy
  * (np_fec_policy_report, fed by the peer's reports of source symbols
- * expected / never received), and the smallest m in
+ * expected / never received), an EWMA b of the mean length of loss runs
+ * (the report's group count carries the peer's count of runs of missing
+ * ESIs in window mode), and the smallest m in
  * [ceil(min_m W / group), ceil(max_m W / group)] for which W sources and m
- * repairs lose more than m symbols with probability below the target,
- * P(Binomial(W + m, p) > m) < target, with the block policy's hysteresis
- * for lowering.  Before any report m = ceil(initial_m W / group).
+ * repairs lose more than m symbols with probability below the target:
+ * loss events at rate p / b, each of b symbols,
+ * P(Binomial(W + m, p / b) > floor(m / b)) < target (b = 1: independent
+ * losses, the block policy's binomial), with the block policy's
+ * hysteresis for lowering.  Before any report m = ceil(initial_m W /
+ * group).
  *
  * Receive: source symbols pass straight up (header stripped) and feed the
  * decoder; repair symbols are consumed; rebuilt sources go up through
@@ -25,6 +31,7 @@
  */
 #include "np_fec_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,9 +112,10 @@ int np_fec__win_send(struct np_fec *f, const uint8_t *buf, size_t len,
   unsigned W = f->cfg.window;
   w->tag[w->nsrc % W] = tag;
   w->nsrc++;
-  if (w->unprotected < W)
-    w->unprotected++;
-  w->last_src_ns = now_ns;
+  if (w->m == 0) /* no repair is coming: nothing waits for one */
+    w->unprotected = 0;
+  else if (w->unprotected < W && ++w->unprotected == 1)
+    w->first_unprot_ns = now_ns;
   w->credit += (int)w->m;
   while (w->credit >= (int)W) {
     win_repair(f, 0);
@@ -120,7 +128,7 @@ uint64_t np_fec__win_deadline(const struct np_fec *f) {
   const struct fec_win *w = &f->win;
   if (w->m == 0 || w->unprotected == 0 || w->credit <= 0)
     return UINT64_MAX;
-  return w->last_src_ns + f->cfg.wait_ns;
+  return w->first_unprot_ns + f->cfg.wait_ns;
 }
 
 void np_fec__win_timer(struct np_fec *f, uint64_t now_ns) {
@@ -154,6 +162,7 @@ static void win_sync(struct np_fec *f) {
   *o = s;
   f->rx.cum_expected = s.expected; /* what the loss report tells the peer */
   f->rx.cum_lost = s.missing;
+  f->rx.cum_groups = s.runs;       /* window mode: loss runs (np_fec.h)  */
 }
 
 int np_fec__win_input(struct np_fec *f, const uint8_t *b, size_t len,
@@ -189,8 +198,40 @@ int np_fec__win_input(struct np_fec *f, const uint8_t *b, size_t len,
   return NP_FEC_IN_PARITY;
 }
 
+/* P(Binomial(n, q) > t). */
+static double binom_tail(unsigned n, double q, unsigned t) {
+  if (q <= 0.0)
+    return 0.0;
+  if (q >= 1.0)
+    return t < n ? 1.0 : 0.0;
+  double term = pow(1.0 - q, n), cdf = 0.0;
+  for (unsigned i = 0; i <= t && i <= n; i++) {
+    cdf += term;
+    term = term * (double)(n - i) / (double)(i + 1) * (q / (1.0 - q));
+  }
+  return cdf >= 1.0 ? 0.0 : 1.0 - cdf;
+}
+
+/* W sources and m repairs fail when the loss events among them (runs of
+ * mean length b, so events at rate p / b per symbol) lose more than m
+ * symbols: P(Binomial(W + m, p / b) > floor(m / b)) >= target.  b = 1
+ * is the block policy's independent-loss model. */
 static int win_misses(const struct np_fec *f, unsigned m, double target) {
-  return np_fec_policy_p_unrecoverable(f->cfg.window, m, f->pol.p) >= target;
+  double b = f->win.run_len < 1.0 ? 1.0 : f->win.run_len;
+  unsigned t = (unsigned)floor((double)m / b + 1e-9);
+  return binom_tail(f->cfg.window + m, f->pol.p / b, t) >= target;
+}
+
+void np_fec__win_runs(struct np_fec *f, uint64_t lost, uint64_t runs) {
+  if (runs == 0 || lost < runs)
+    return;
+  double sample = (double)lost / (double)runs;
+  double w = f->cfg.policy.alpha;
+  if (runs < 16)
+    w *= (double)runs / 16.0;
+  f->win.run_len = f->win.have_run ? f->win.run_len + w * (sample - f->win.run_len)
+                                   : sample;
+  f->win.have_run = 1;
 }
 
 void np_fec__win_loss(struct np_fec *f) {

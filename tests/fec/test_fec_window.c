@@ -237,6 +237,7 @@ static void test_window_bounds(void) {
   np_fec_win_dec_get_stats(p.dec, &st);
   ASSERT_EQ(st.lost, 2);
   ASSERT_EQ(st.missing, 2);
+  ASSERT_EQ(st.runs, 1); /* 3 and 4: one run of two */
   ASSERT_EQ(st.expected, 6 + NP_FEC_WIN_DW - NP_FEC_WIN_DW); /* 0..5 left */
   ASSERT_EQ(st.dropped_eq, 1);
   ASSERT_EQ(st.eq_live, 0);
@@ -483,6 +484,52 @@ static void test_endpoint(void) {
   free(cb);
 }
 
+/* A loss report as the peer's decoder sends it (np_fec.h): cumulative
+ * source symbols expected / missing and, in window mode, loss runs. */
+static void feed_report(struct np_fec *f, uint32_t exp, uint32_t lost,
+                        uint16_t runs) {
+  uint8_t d[NP_FEC_HDR_REPORT] = {0x90};
+  d[1] = (uint8_t)(exp >> 24), d[2] = (uint8_t)(exp >> 16);
+  d[3] = (uint8_t)(exp >> 8), d[4] = (uint8_t)exp;
+  d[5] = (uint8_t)(lost >> 24), d[6] = (uint8_t)(lost >> 16);
+  d[7] = (uint8_t)(lost >> 8), d[8] = (uint8_t)lost;
+  d[9] = (uint8_t)(runs >> 8), d[10] = (uint8_t)runs;
+  const uint8_t *o;
+  size_t olen;
+  ASSERT_EQ(np_fec_input(f, d, sizeof d, 0, &o, &olen), NP_FEC_IN_REPORT);
+}
+
+/* The same 3 % loss asks for more repair when it comes in runs of 3
+ * (the burst profile) than when every loss is alone. */
+static void test_runs_controller(void) {
+  struct np_fec_config cfg;
+  np_fec_config_defaults(&cfg);
+  cfg.mode = NP_FEC_WINDOW;
+  cfg.policy.target = 0.05;
+  struct cap *c1 = calloc(1, sizeof *c1), *c2 = calloc(1, sizeof *c2);
+  ASSERT_NOT_NULL(c1);
+  ASSERT_NOT_NULL(c2);
+  struct np_fec *lone = fec_make(&cfg, c1), *burst = fec_make(&cfg, c2);
+  for (uint32_t i = 1; i <= 40; i++) {
+    feed_report(lone, 1000 * i, 30 * i, (uint16_t)(30 * i));
+    feed_report(burst, 1000 * i, 30 * i, (uint16_t)(10 * i));
+  }
+  struct np_fec_stats s1, s2;
+  np_fec_get_stats(lone, &s1);
+  np_fec_get_stats(burst, &s2);
+  ASSERT_DBL_NEAR(s1.policy_loss, 0.03, 0.002);
+  ASSERT_DBL_NEAR(s2.policy_loss, 0.03, 0.002);
+  /* W = 16, p = 3 %, target 5 %: alone m = 2 (P(Bin(18, .03) > 2) =
+   * 1.7 %); runs of 3: events at 1 %, m = 3 covers one event
+   * (P(Bin(19, .01) > 1) = 1.5 %), m = 2 covers none (17 %) */
+  ASSERT_EQ(s1.repair_per_window, 2);
+  ASSERT_EQ(s2.repair_per_window, 3);
+  np_fec_free(lone);
+  np_fec_free(burst);
+  free(c1);
+  free(c2);
+}
+
 int main(void) {
   test_tinymt32_vector();
   test_coefs();
@@ -491,6 +538,7 @@ int main(void) {
   test_malformed();
   test_randomized();
   test_endpoint();
+  test_runs_controller();
   puts("test_fec_window: ok");
   return 0;
 }
