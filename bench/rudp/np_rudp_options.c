@@ -184,7 +184,8 @@ static const struct np_bench_opt transport_opts[] = {
     {.name = "reo-wnd-fec-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
      .range_text = "auto | 0..60000", .dflt = "auto",
      .help = "reordering window of a fragment FEC parity covers; auto: "
-             "--fec-wait-ms + 3 ms (none without FEC)",
+             "--fec-wait-ms + 3 ms, + 10 ms with --fec window (none "
+             "without FEC)",
      NP_BENCH_AT(CFG, arq.reo_wnd_protected_ns), .set = set_reo_fec,
      .tag = "rf"},
     UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
@@ -309,8 +310,11 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
    * cap */
   if (cfg->fec == NP_RUDP_FEC_NONE)
     cfg->arq.reo_wnd_protected_ns = 0;
-  else if (cfg->reo_fec_auto)
-    cfg->arq.reo_wnd_protected_ns = cfg->fec_cfg.wait_ns + 3000000u;
+  else if (cfg->reo_fec_auto) /* window: a loss may need the next repair
+                                  too, ~W/m sources later (docs/fec.md) */
+    cfg->arq.reo_wnd_protected_ns =
+        cfg->fec_cfg.wait_ns +
+        (cfg->fec == NP_RUDP_FEC_WINDOW ? 10000000u : 3000000u);
   if (cfg->reo_auto)
     cfg->arq.reo_wnd_max_ns = 0;
   if (cfg->arq.delivery == NP_ARQ_UNORDERED && cfg->payload < 12)

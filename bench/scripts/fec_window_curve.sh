@@ -95,7 +95,7 @@ for r in rows:
           f"{r['recovered_share']:.1f} | {r['repair_pct']:.1f} | {r['rt']:,.0f} | {r['p99']:.1f} |")
 profs = sorted({r["profile"] for r in rows})
 PW, H, L, B, T, R = 420, 400, 55, 50, 40, 20
-W = PW * len(profs) + 170
+W = PW * len(profs) + 230
 xmax = max(60.0, max(r["overhead"] for r in rows) * 1.1)
 style = {"rs": ("#1f77b4", "line"), "win": ("#d62728", "line"),
          "rs-a": ("#1f77b4", "box"), "win-a": ("#d62728", "box")}
