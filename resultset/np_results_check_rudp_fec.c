@@ -10,7 +10,8 @@
  *     least its 6-byte header and a 3-byte payload, the ARQ reserve is 8;
  *   - decoding: a repair that was neither redundant nor late adds one
  *     equation, and each rebuilt datagram consumes one, so recoveries <=
- *     repairs received - redundant - late.
+ *     repairs received - redundant - late + the equations held when the
+ *     counters were reset.
  */
 #include <math.h>
 #include <stdio.h>
@@ -96,12 +97,14 @@ void np_chk_rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
                    reserve);
   double rin = num(cl, "parity_in") + num(sv, "parity_in");
   double useless = num(w, "repairs_redundant") + num(w, "repairs_late");
+  double held = num(w, "equations_at_start");
   double rec = num(fec, "recoveries");
   snprintf(p, sizeof p, "%s/fec/recoveries", base);
   if (isfinite(rin) && isfinite(useless) && isfinite(rec) &&
-      rec > rin - useless)
+      isfinite(held) && rec > rin - useless + held)
     np_chk_problem(r->c, r->file, p,
                    "%.0f rebuilt, but only %.0f of the %.0f repairs received "
-                   "were neither redundant nor late (one equation each)",
-                   rec, rin - useless, rin);
+                   "were neither redundant nor late (one equation each), "
+                   "with %.0f equations held at the start",
+                   rec, rin - useless, rin, held);
 }

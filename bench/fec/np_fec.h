@@ -40,7 +40,9 @@
  *                            the group counts modulo 2^16, over groups
  *                            that carried parity; they feed our adaptive
  *                            policy, np_fec_policy.h)
- *   window source (3 B + datagram):  u8 0xd0 | u16 ESI
+ *   window source (3 B + datagram):  u8 0xd0|bare 0x01 | u16 ESI
+ *                            (bare: sent at repair rate 0, no repair will
+ *                            cover it)
  *   window repair (6 B + L):         u8 0xf0 | u16 FSS ESI | u8 NSS |
  *                            u16 repair key, then L = 2 + longest datagram
  *                            of the NSS source symbols covered
@@ -189,6 +191,7 @@ struct np_fec_stats {
   uint64_t win_redundant;      /* repairs that brought nothing new        */
   uint64_t win_dropped_eq;     /* equations given up (window bound)       */
   uint64_t win_late_repair;    /* repairs older than the decoding window  */
+  uint64_t win_eq_at_reset;    /* equations held when counters were reset */
 };
 
 struct np_fec;

@@ -16,6 +16,7 @@
 #define FEC_KIND_REPORT 0x80u
 #define FEC_KIND_WINDOW 0xc0u /* window mode; 0x20 set: repair      */
 #define FEC_WIN_REPAIR 0x20u
+#define FEC_WIN_BARE 0x01u   /* source: sent at repair rate 0, no copies */
 #define FEC_INDEX_MASK 0x0fu
 
 /* Window mode (np_fec_window.c): the RLC codec and the repair rate. */

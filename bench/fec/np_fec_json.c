@@ -70,6 +70,7 @@ cJSON *np_fec_stats_to_json(const struct np_fec_stats *st) {
     ADD_U64(o, st, win_redundant);
     ADD_U64(o, st, win_dropped_eq);
     ADD_U64(o, st, win_late_repair);
+    ADD_U64(o, st, win_eq_at_reset);
   }
   if (ADD_U64(o, st, prealloc_bytes) == NULL)
     goto fail_delete;

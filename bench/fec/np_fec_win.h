@@ -24,6 +24,10 @@
  * older than NP_FEC_WIN_DW ESIs leave; one still unknown is given up
  * (counted lost) together with every equation that involved it.
  *
+ * While the caller's repair rate is 0, sources are skipped
+ * (np_fec_win_enc_skip / np_fec_win_dec_bare): neither end copies them,
+ * so an unimpaired path pays no copy per datagram.
+ *
  * ESIs and repair keys travel as 16 bits and are extended here against
  * the newest ESI seen (a window never spans more than 2^15).
  *
@@ -68,6 +72,10 @@ void np_fec_win_enc_free(struct np_fec_win_enc *e); /* accepts NULL */
  * (mod 2^16).  NP_EMSGSIZE / NP_EINVAL on bad length. */
 int np_fec_win_enc_add(struct np_fec_win_enc *e, const uint8_t *buf,
                        size_t len, uint16_t *esi);
+/* A source symbol no repair will cover (the repair rate is 0): it gets
+ * the next ESI, nothing is copied and the window empties, so the next
+ * repair covers only sources added after it. */
+void np_fec_win_enc_skip(struct np_fec_win_enc *e, uint16_t *esi);
 /* Source symbols in the window now (0..w). */
 unsigned np_fec_win_enc_count(const struct np_fec_win_enc *e);
 /* One repair over the whole window into out (np_fec_win_sym_cap bytes;
@@ -91,7 +99,9 @@ struct np_fec_win_dec_stats {
   uint64_t dup;          /* source symbol already known                 */
   uint64_t late_source;  /* older than the decoding window              */
   uint64_t late_repair;  /* repair reaching before the decoding window  */
-  uint64_t redundant;    /* repair that reduced to nothing              */
+  uint64_t redundant;    /* repair that reduced to nothing on arrival   */
+  uint64_t emptied;      /* held equation made empty by sources that
+                            arrived later (it had been useful)          */
   uint64_t malformed;    /* rebuilt symbol with an impossible length    */
   uint64_t recovered;    /* source symbols rebuilt                      */
   uint64_t dropped_eq;   /* equations given up (window moved, table full) */
@@ -109,6 +119,10 @@ void np_fec_win_dec_free(struct np_fec_win_dec *d); /* accepts NULL */
 /* A source symbol as it arrived.  May call cb (rebuilt neighbours). */
 void np_fec_win_dec_source(struct np_fec_win_dec *d, uint16_t esi,
                            const uint8_t *buf, size_t len);
+/* A source symbol the sender skipped (np_fec_win_enc_skip): counted as
+ * received, not stored; a repair that claims to cover it is refused as
+ * malformed. */
+void np_fec_win_dec_bare(struct np_fec_win_dec *d, uint16_t esi);
 /* A repair symbol (header fields and payload).  May call cb.  NP_EPARSE
  * when the header is impossible (nss 0 or above NP_FEC_WIN_MAX_W, len
  * beyond the symbol size). */

@@ -25,7 +25,7 @@
 #define DMASK (NP_FEC_WIN_DW - 1u)
 #define NEQ NP_FEC_WIN_MAX_EQ
 
-enum { SYM_UNKNOWN, SYM_RECEIVED, SYM_REBUILT };
+enum { SYM_UNKNOWN, SYM_RECEIVED, SYM_REBUILT, SYM_BARE };
 
 struct win_eq {
   uint8_t used;
@@ -131,7 +131,7 @@ static unsigned window_pos(const struct np_fec_win_dec *d, unsigned i) {
 
 /* Give e (used, no pivot) its place: reduce by the pivots, pick the
  * oldest unknown as pivot, clear that column elsewhere. */
-static void eq_insert(struct np_fec_win_dec *d, unsigned ei) {
+static void eq_insert(struct np_fec_win_dec *d, unsigned ei, int arrival) {
   struct win_eq *e = &d->eq[ei];
   for (unsigned p = 0; p < DW; p++) {
     int q = d->piv[p];
@@ -142,8 +142,12 @@ static void eq_insert(struct np_fec_win_dec *d, unsigned ei) {
   for (unsigned i = 0; i < DW && pos < 0; i++)
     if (e->coef[window_pos(d, i)])
       pos = (int)window_pos(d, i);
-  if (pos < 0) {
-    d->st.redundant++;
+  if (pos < 0) { /* a new repair that adds nothing, or an equation the
+                    sources that arrived since have made empty */
+    if (arrival)
+      d->st.redundant++;
+    else
+      d->st.emptied++;
     eq_free(d, e);
     return;
   }
@@ -198,7 +202,7 @@ static void eliminate_known(struct np_fec_win_dec *d, unsigned pos) {
   }
   for (unsigned i = 0; i < nredo; i++)
     if (d->eq[redo[i]].used)
-      eq_insert(d, redo[i]);
+      eq_insert(d, redo[i], 0);
 }
 
 /* Hand up every row reduced to its pivot, until none is. */
@@ -236,7 +240,8 @@ static void leave(struct np_fec_win_dec *d, uint64_t esi) {
   unsigned pos = (unsigned)(esi & DMASK);
   if (esi >= d->base) {
     int known = d->sym_esi[pos] == esi && d->sym_state[pos] != SYM_UNKNOWN;
-    int missing = !known || d->sym_state[pos] != SYM_RECEIVED;
+    int missing = !known || (d->sym_state[pos] != SYM_RECEIVED &&
+                             d->sym_state[pos] != SYM_BARE);
     d->st.expected++;
     d->st.missing += missing;
     d->st.runs += missing && !d->prev_missing;
@@ -289,10 +294,9 @@ static void start(struct np_fec_win_dec *d, uint16_t v) {
   d->base = d->hi;
 }
 
-void np_fec_win_dec_source(struct np_fec_win_dec *d, uint16_t v,
-                           const uint8_t *buf, size_t len) {
-  if (d == NULL || buf == NULL || len == 0 || len > d->sym_max)
-    return;
+/* The window position of a source symbol that just arrived, or -1 when
+ * it is late or already known (counted). */
+static int source_pos(struct np_fec_win_dec *d, uint16_t v, uint64_t *esi_out) {
   if (!d->have)
     start(d, v);
   uint64_t esi = extend(d, v);
@@ -301,15 +305,42 @@ void np_fec_win_dec_source(struct np_fec_win_dec *d, uint16_t v,
     slide(d, esi);
   if (esi + DW <= d->hi) {
     d->st.late_source++;
-    return;
+    return -1;
   }
   if (esi < d->base)
     d->base = esi; /* reordered ahead of the first one seen */
-  unsigned pos = (unsigned)(esi & DMASK);
+  *esi_out = esi;
+  return (int)(esi & DMASK);
+}
+
+void np_fec_win_dec_bare(struct np_fec_win_dec *d, uint16_t v) {
+  uint64_t esi;
+  int p = d == NULL ? -1 : source_pos(d, v, &esi);
+  if (p < 0)
+    return;
+  unsigned pos = (unsigned)p;
+  if (d->sym_state[pos] != SYM_UNKNOWN && d->sym_esi[pos] == esi) {
+    d->st.dup++;
+    return;
+  }
+  d->sym_state[pos] = SYM_BARE;
+  d->sym_esi[pos] = esi;
+}
+
+void np_fec_win_dec_source(struct np_fec_win_dec *d, uint16_t v,
+                           const uint8_t *buf, size_t len) {
+  if (d == NULL || buf == NULL || len == 0 || len > d->sym_max)
+    return;
+  uint64_t esi;
+  int p = source_pos(d, v, &esi);
+  if (p < 0)
+    return;
+  unsigned pos = (unsigned)p;
   if (d->sym_state[pos] != SYM_UNKNOWN && d->sym_esi[pos] == esi) {
     /* the original after its rebuilt copy (reordered) arrived after all:
-     * the channel did not lose it */
-    d->sym_state[pos] = SYM_RECEIVED;
+     * the channel did not lose it (a bare slot stays bare: no data) */
+    if (d->sym_state[pos] == SYM_REBUILT)
+      d->sym_state[pos] = SYM_RECEIVED;
     d->st.dup++;
     return;
   }
@@ -363,6 +394,14 @@ int np_fec_win_dec_repair(struct np_fec_win_dec *d,
   }
   if (fss < d->base)
     d->base = fss;
+  for (unsigned i = 0; i < r->nss; i++) { /* a bare source: not ours to use */
+    uint64_t esi = fss + i;
+    unsigned pos = (unsigned)(esi & DMASK);
+    if (d->sym_state[pos] == SYM_BARE && d->sym_esi[pos] == esi) {
+      d->st.malformed++;
+      return 0;
+    }
+  }
   unsigned ei = eq_take(d);
   struct win_eq *e = &d->eq[ei];
   uint8_t cc[NP_FEC_WIN_MAX_W];
@@ -380,7 +419,7 @@ int np_fec_win_dec_repair(struct np_fec_win_dec *d,
     else
       e->coef[pos] = cc[i];
   }
-  eq_insert(d, ei);
+  eq_insert(d, ei, 1);
   solve(d);
   return 0;
 }

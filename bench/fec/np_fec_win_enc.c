@@ -82,6 +82,15 @@ int np_fec_win_enc_add(struct np_fec_win_enc *e, const uint8_t *buf,
   return 0;
 }
 
+void np_fec_win_enc_skip(struct np_fec_win_enc *e, uint16_t *esi) {
+  if (e == NULL)
+    return;
+  if (esi != NULL)
+    *esi = (uint16_t)e->next_esi;
+  e->next_esi++;
+  e->count = 0;
+}
+
 unsigned np_fec_win_enc_count(const struct np_fec_win_enc *e) {
   return e == NULL ? 0 : e->count;
 }

@@ -4,7 +4,9 @@
  * repair-rate controller.
  *
  * Send: every data datagram becomes a source symbol and leaves at once
- * with a 3-byte header (u8 0xd0, u16 ESI).  Repair symbols (6-byte header,
+ * with a 3-byte header (u8 0xd0, u16 ESI); at repair rate 0 it is bare
+ * (0xd1: skipped by the codec, np_fec_win.h), so a clean path costs no
+ * copy on either side.  Repair symbols (6-byte header,
  * np_fec.h) over the last W sources go out at the controller's rate of m
  * repairs per W sources: each source adds m to a credit, each repair costs
  * W.  A source not yet covered by any repair waits at most wait_ns: then,
@@ -98,11 +100,16 @@ int np_fec__win_send(struct np_fec *f, const uint8_t *buf, size_t len,
                      uint64_t now_ns, uint64_t tag) {
   struct fec_win *w = &f->win;
   uint16_t esi;
-  int rc = np_fec_win_enc_add(w->enc, buf, len, &esi);
-  if (rc != 0)
-    return rc;
+  int bare = w->m == 0; /* no repair will cover it: neither end copies it */
+  if (bare) {
+    np_fec_win_enc_skip(w->enc, &esi);
+  } else {
+    int rc = np_fec_win_enc_add(w->enc, buf, len, &esi);
+    if (rc != 0)
+      return rc;
+  }
   uint8_t *d = f->tx.buf[0]; /* mtu bytes of scratch */
-  d[0] = (uint8_t)(NP_FEC_MARK | FEC_KIND_WINDOW);
+  d[0] = (uint8_t)(NP_FEC_MARK | FEC_KIND_WINDOW | (bare ? FEC_WIN_BARE : 0));
   fec_put16(d + 1, esi);
   memcpy(d + NP_FEC_HDR_DATA, buf, len);
   np_fec__output(f, d, NP_FEC_HDR_DATA + len);
@@ -176,7 +183,10 @@ int np_fec__win_input(struct np_fec *f, const uint8_t *b, size_t len,
     *out = b + NP_FEC_HDR_DATA;
     *out_len = len - NP_FEC_HDR_DATA;
     f->st.data_in++;
-    np_fec_win_dec_source(f->win.dec, fec_get16(b + 1), *out, *out_len);
+    if (b[0] & FEC_WIN_BARE)
+      np_fec_win_dec_bare(f->win.dec, fec_get16(b + 1));
+    else
+      np_fec_win_dec_source(f->win.dec, fec_get16(b + 1), *out, *out_len);
     win_sync(f);
     return NP_FEC_IN_DATA;
   }
@@ -265,5 +275,8 @@ void np_fec__win_stats(const struct np_fec *f, struct np_fec_stats *out) {
 }
 
 void np_fec__win_reset(struct np_fec *f) {
+  struct np_fec_win_dec_stats s;
+  np_fec_win_dec_get_stats(f->win.dec, &s);
   f->win.changes = 0;
+  f->st.win_eq_at_reset = s.eq_live; /* they may rebuild after the reset */
 }

@@ -146,6 +146,7 @@ cJSON *np_rudp_fec_round_json(const struct np_rudp_config *cfg,
     NUM(w, "repairs_redundant", s.win_redundant);
     NUM(w, "equations_dropped", s.win_dropped_eq);
     NUM(w, "repairs_late", s.win_late_repair);
+    NUM(w, "equations_at_start", s.win_eq_at_reset);
   }
   cJSON_AddItemToObject(o, "retained", retained_json(r, &s));
   cJSON_AddItemToObject(o, "client", stats_or_empty(&r->fec_client));

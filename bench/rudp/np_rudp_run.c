@@ -84,6 +84,7 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
   S(cache_hits); S(cache_misses); S(retained_bytes); S(retained_peak);
   S(budget); S(prealloc_bytes);
   S(repair_tail); S(win_redundant); S(win_dropped_eq); S(win_late_repair);
+  S(win_eq_at_reset);
 #undef S
   if (a->window > acc->window)
     acc->window = a->window;

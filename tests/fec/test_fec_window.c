@@ -177,6 +177,33 @@ static void test_exact(void) {
   ASSERT_EQ(st.eq_live, 0);
   pair_free(&p);
 
+  /* skipped (bare) sources: the next repair covers only what follows, and
+   * a repair claiming a bare source is refused */
+  p = pair_new(16, SYM_MAX, 14);
+  for (uint32_t i = 0; i < 4; i++)
+    send_src(&p, i, 0);
+  uint16_t skip_esi;
+  np_fec_win_enc_skip(p.enc, &skip_esi);
+  ASSERT_EQ(skip_esi, 4);
+  np_fec_win_dec_bare(p.dec, skip_esi);
+  p.rx->got[4] = 1;
+  ASSERT_EQ(np_fec_win_enc_count(p.enc), 0);
+  for (uint32_t i = 5; i < 8; i++)
+    send_src(&p, i, i == 6);
+  struct np_fec_win_repair rr;
+  uint8_t rpay[2048];
+  ASSERT_OK(np_fec_win_enc_repair(p.enc, rpay, &rr));
+  ASSERT_EQ(rr.fss, 5);
+  ASSERT_EQ(rr.nss, 3);
+  ASSERT_OK(np_fec_win_dec_repair(p.dec, &rr, rpay));
+  ASSERT_EQ(p.rx->got[6], 2);
+  rr.fss = 3; /* a forged repair over the bare ESI 4 */
+  ASSERT_OK(np_fec_win_dec_repair(p.dec, &rr, rpay));
+  np_fec_win_dec_get_stats(p.dec, &st);
+  ASSERT_EQ(st.malformed, 1);
+  ASSERT_EQ(st.recovered, 1);
+  pair_free(&p);
+
   /* repairs first, the surviving sources after them */
   p = pair_new(8, 300, 13);
   uint8_t d[8][SYM_MAX];
@@ -347,6 +374,11 @@ static void test_randomized(void) {
     ASSERT_EQ(rebuilt, p.rx->rebuilt);
     ASSERT_EQ(st.recovered, rebuilt);
     ASSERT_EQ(st.malformed, 0);
+    /* every repair that was neither late nor redundant became one
+     * equation, and every equation ended rebuilt, dropped, emptied by
+     * later sources, or is still held */
+    ASSERT_EQ(st.repair_in - st.late_repair - st.redundant,
+              st.recovered + st.dropped_eq + st.emptied + st.eq_live);
     /* of the ESIs that left the window, missing = not received, lost =
      * neither received nor rebuilt */
     ASSERT_EQ(st.expected, hi + 1 - NP_FEC_WIN_DW);
@@ -462,6 +494,13 @@ static void test_endpoint(void) {
     ASSERT_OK(np_fec_send(a, d[i], len[i], 0));
   ASSERT_EQ(ca->n, 16); /* no repairs at rate 0 */
   ASSERT_EQ(np_fec_deadline(a), UINT64_MAX);
+  for (size_t i = 0; i < ca->n; i++) { /* bare: passed up, not kept */
+    ASSERT_EQ(ca->buf[i][0], 0xd1);
+    ASSERT_EQ(np_fec_input(b, ca->buf[i], ca->len[i], 0, &o, &olen),
+              NP_FEC_IN_DATA);
+    ASSERT_EQ(olen, len[i]);
+    ASSERT_TRUE(memcmp(o, d[i], olen) == 0);
+  }
   /* 20 % loss -> the rate rises to at least 3 per 8 */
   for (int i = 0; i < 40; i++)
     np_fec_loss_report(a, 1000, 200);
