@@ -243,6 +243,9 @@ void np_chk_far_record(const struct np_chk_rec *r);
  * relay sums and applied rates, config from the command
  * (np_results_check_rudp.c; relay: np_results_check_relay.c). */
 void np_chk_rudp_record(const struct np_chk_rec *r);
+/* np_results_check_rudp_fec.c: rounds[].fec.window (--fec window). */
+void np_chk_rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
+                            const char *base);
 void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *round,
                         const cJSON *relay_cfg, int i);
 

@@ -23,6 +23,7 @@ void np_fec_config_defaults(struct np_fec_config *cfg) {
   cfg->final_ns = 100000000;
   cfg->report_ns = 50000000;
   cfg->cache_entries = 32;
+  cfg->window = 16;
   np_fec_policy_config_defaults(&cfg->policy);
 }
 
@@ -34,13 +35,15 @@ const char *np_fec_mode_name(enum np_fec_mode m) {
     return "fixed";
   case NP_FEC_ADAPTIVE:
     return "adaptive";
+  case NP_FEC_WINDOW:
+    return "window";
   }
   return "unknown";
 }
 
 int np_fec_mode_parse(const char *s, enum np_fec_mode *out) {
   static const enum np_fec_mode all[] = {NP_FEC_NONE, NP_FEC_FIXED,
-                                         NP_FEC_ADAPTIVE};
+                                         NP_FEC_ADAPTIVE, NP_FEC_WINDOW};
   if (s == NULL || out == NULL)
     return NP_EINVAL;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -52,14 +55,19 @@ int np_fec_mode_parse(const char *s, enum np_fec_mode *out) {
   return NP_EINVAL;
 }
 
+uint32_t np_fec_reserve(enum np_fec_mode m) {
+  return m == NP_FEC_WINDOW ? NP_FEC_RESERVE_WINDOW : NP_FEC_RESERVE;
+}
+
 uint32_t np_fec_data_max(const struct np_fec_config *cfg) {
-  return cfg->mtu > NP_FEC_RESERVE ? cfg->mtu - NP_FEC_RESERVE : 0;
+  uint32_t r = np_fec_reserve(cfg->mode);
+  return cfg->mtu > r ? cfg->mtu - r : 0;
 }
 
 static int fec_check_config(const struct np_fec_config *c,
                             struct np_errbuf *eb) {
   if (c->mode != NP_FEC_NONE && c->mode != NP_FEC_FIXED &&
-      c->mode != NP_FEC_ADAPTIVE)
+      c->mode != NP_FEC_ADAPTIVE && c->mode != NP_FEC_WINDOW)
     return np_errbuf_set(eb, NP_EINVAL, "fec: unknown mode %d", (int)c->mode);
   if (c->mtu < 64 || c->mtu > 65507)
     return np_errbuf_set(eb, NP_EINVAL, "fec: mtu %u not in [64, 65507]",
@@ -70,6 +78,10 @@ static int fec_check_config(const struct np_fec_config *c,
   if (c->parity > NP_FEC_MAX_PARITY)
     return np_errbuf_set(eb, NP_EINVAL, "fec: --fec-parity %u not in [0, %u]",
                          c->parity, NP_FEC_MAX_PARITY);
+  if (c->mode == NP_FEC_WINDOW &&
+      (c->window < 1 || c->window > NP_FEC_WIN_MAX_W))
+    return np_errbuf_set(eb, NP_EINVAL, "fec: --fec-window %u not in [1, %u]",
+                         c->window, NP_FEC_WIN_MAX_W);
   if (c->wait_ns == 0 || c->wait_ns > 1000000000ull)
     return np_errbuf_set(eb, NP_EINVAL,
                          "fec: --fec-wait-ms must be in (0, 1000] ms");
@@ -127,15 +139,28 @@ int np_fec_new(const struct np_fec_config *cfg,
   rc = np_fec__rx_init(f, now_ns);
   if (rc != 0)
     goto fail_free_tx;
+  if (cfg->mode == NP_FEC_WINDOW) {
+    rc = np_fec__win_init(f);
+    if (rc != 0)
+      goto fail_free_win;
+  }
   f->st.budget = cfg->budget;
   f->st.prealloc_bytes =
       sizeof *f + (size_t)(NP_FEC_MAX_GROUP + NP_FEC_MAX_PARITY) * cfg->mtu +
       (size_t)cfg->rx_slots * sizeof(struct fec_rx_slot) +
       (size_t)cfg->rx_buffers * (cfg->mtu + sizeof(int16_t)) +
       (size_t)NP_FEC_MAX_GROUP * cfg->mtu + np_fec_rs_bytes(f->rs);
+  if (cfg->mode == NP_FEC_WINDOW)
+    f->st.prealloc_bytes += np_fec_win_enc_bytes(f->win.enc) +
+                            np_fec_win_dec_bytes(f->win.dec) +
+                            NP_FEC_HDR_REPAIR +
+                            np_fec_win_sym_cap(f->data_max);
   *out = f;
   return 0;
 
+fail_free_win:
+  np_fec__win_free(f);
+  np_fec__rx_free(f);
 fail_free_tx:
   np_fec__tx_free(f);
 fail_free_rs:
@@ -148,6 +173,7 @@ fail_free_f:
 void np_fec_free(struct np_fec *f) {
   if (f == NULL)
     return;
+  np_fec__win_free(f);
   np_fec__rx_free(f);
   np_fec__tx_free(f);
   np_fec_rs_free(f->rs);
@@ -167,6 +193,8 @@ void np_fec__output(struct np_fec *f, const uint8_t *buf, size_t len) {
 
 uint64_t np_fec_deadline(const struct np_fec *f) {
   uint64_t t = np_fec__tx_deadline(f), r = np_fec__rx_deadline(f);
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    t = np_fec__win_deadline(f);
   return t < r ? t : r;
 }
 
@@ -176,12 +204,16 @@ void np_fec_on_timer(struct np_fec *f, uint64_t now_ns) {
   f->in_call = 1;
   if (f->tx.open && now_ns >= f->tx.opened_ns + f->cfg.wait_ns)
     np_fec__tx_close(f, now_ns, 1);
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    np_fec__win_timer(f, now_ns);
   np_fec__rx_timer(f, now_ns);
   f->in_call = 0;
 }
 
 void np_fec_flush(struct np_fec *f, uint64_t now_ns) {
-  if (f != NULL && f->tx.open)
+  if (f != NULL && f->cfg.mode == NP_FEC_WINDOW)
+    np_fec__win_flush(f);
+  else if (f != NULL && f->tx.open)
     np_fec__tx_close(f, now_ns, 0);
 }
 
@@ -201,6 +233,8 @@ void np_fec_loss_report(struct np_fec *f, uint64_t sent, uint64_t lost) {
     return;
   f->st.reports_in++;
   np_fec_policy_report(&f->pol, sent, lost);
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    np_fec__win_loss(f);
 }
 
 void np_fec_get_stats(const struct np_fec *f, struct np_fec_stats *out) {
@@ -220,6 +254,8 @@ void np_fec_get_stats(const struct np_fec *f, struct np_fec_stats *out) {
   np_fec_rs_get_stats(f->rs, &rs);
   out->cache_hits = rs.cache_hits - f->rs_base.cache_hits;
   out->cache_misses = rs.cache_misses - f->rs_base.cache_misses;
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    np_fec__win_stats(f, out);
 }
 
 void np_fec_reset_counters(struct np_fec *f) {
@@ -232,5 +268,7 @@ void np_fec_reset_counters(struct np_fec *f) {
   f->st.retained_peak = fec_retained(f);
   f->parity_sum = 0;
   f->pol.changes = 0;
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    np_fec__win_reset(f);
   np_fec_rs_get_stats(f->rs, &f->rs_base);
 }

@@ -40,6 +40,16 @@
  *                            the group counts modulo 2^16, over groups
  *                            that carried parity; they feed our adaptive
  *                            policy, np_fec_policy.h)
+ *   window source (3 B + datagram):  u8 0xd0|bare 0x01 | u16 ESI
+ *                            (bare: sent at repair rate 0, no repair will
+ *                            cover it)
+ *   window repair (6 B + L):         u8 0xf0 | u16 FSS ESI | u8 NSS |
+ *                            u16 repair key, then L = 2 + longest datagram
+ *                            of the NSS source symbols covered
+ *                            (--fec window, np_fec_window.c; the reports
+ *                            above then count source symbols, and the
+ *                            group count is the count of runs of missing
+ *                            source symbols, the over[] counts 0)
  * A data datagram may be at most mtu - NP_FEC_RESERVE bytes so that its
  * parity (4 + 2 + length) still fits the MTU; set the ARQ's reserve to
  * NP_FEC_RESERVE.
@@ -62,6 +72,7 @@
 
 #include "np_err.h"
 #include "np_fec_policy.h"
+#include "np_fec_win.h"
 
 #define NP_FEC_MARK 0x10u          /* byte-0 bit marking an FEC datagram  */
 #define NP_FEC_F_BARE 0x20u        /* data: its group carries no parity   */
@@ -69,13 +80,17 @@
 #define NP_FEC_HDR_PARITY 4u       /* header bytes on each parity datagram */
 #define NP_FEC_HDR_REPORT 21u      /* a whole loss-report datagram        */
 #define NP_FEC_RESERVE 6u          /* MTU bytes a data datagram must leave */
+#define NP_FEC_HDR_REPAIR 6u       /* window mode: header of a repair      */
+#define NP_FEC_RESERVE_WINDOW 8u   /* window mode: 6 B header + u16 length */
 #define NP_FEC_MAX_GROUP 8u
 #define NP_FEC_MAX_PARITY 4u
 
 enum np_fec_mode {
   NP_FEC_NONE,     /* pass everything through, no header                  */
   NP_FEC_FIXED,    /* cfg.parity parity shards per group                   */
-  NP_FEC_ADAPTIVE  /* 0..cfg.policy.max_m chosen from reported loss        */
+  NP_FEC_ADAPTIVE, /* 0..cfg.policy.max_m chosen from reported loss        */
+  NP_FEC_WINDOW    /* sliding-window RLC (np_fec_win.h), repair rate chosen
+                      from reported loss                                   */
 };
 
 /* What np_fec_input found. */
@@ -102,6 +117,8 @@ struct np_fec_config {
                                 (100 ms)                                    */
   uint64_t report_ns;        /* loss report to the peer every (50 ms); 0 off */
   unsigned cache_entries;    /* decode-table LRU entries (32)              */
+  unsigned window;           /* window mode: encoding window, source
+                                symbols, 1..NP_FEC_WIN_MAX_W (16)          */
   struct np_fec_policy_config policy; /* adaptive mode                     */
 };
 
@@ -165,16 +182,36 @@ struct np_fec_stats {
   uint64_t retained_peak;
   uint64_t budget;             /* configured                              */
   uint64_t prealloc_bytes;     /* allocated at creation                   */
+  /* window mode (zero otherwise); repairs count as parity_sent /
+   * parity_bytes / parity_in, rebuilt source symbols as recovered, source
+   * symbols given up as unrecoverable, shards_* are source symbols */
+  unsigned window;             /* encoding window W                       */
+  unsigned repair_per_window;  /* gauge: repairs per W source symbols     */
+  uint64_t repair_tail;        /* repairs sent by the tail timer          */
+  uint64_t win_redundant;      /* repairs that brought nothing new        */
+  uint64_t win_dropped_eq;     /* equations given up (window bound)       */
+  uint64_t win_late_repair;    /* repairs older than the decoding window  */
+  uint64_t win_eq_at_reset;    /* equations held when counters were reset */
 };
 
 struct np_fec;
 
+/* Byte 0 of an FEC datagram that carries a data datagram after
+ * NP_FEC_HDR_DATA bytes (block data or window source), e.g. to route it
+ * by the inner ARQ header before np_fec_input. */
+static inline int np_fec_is_data(uint8_t b0) {
+  return (b0 & NP_FEC_MARK) && ((b0 & 0xc0u) == 0 || (b0 & 0xe0u) == 0xc0u);
+}
+
 void np_fec_config_defaults(struct np_fec_config *cfg);
 const char *np_fec_mode_name(enum np_fec_mode m);
-/* "none", "fixed", "adaptive"; NP_EINVAL otherwise. */
+/* "none", "fixed", "adaptive", "window"; NP_EINVAL otherwise. */
 int np_fec_mode_parse(const char *s, enum np_fec_mode *out);
 
-/* Largest data datagram np_fec_send accepts (mtu - NP_FEC_RESERVE). */
+/* MTU bytes the layer above must leave free: NP_FEC_RESERVE, or
+ * NP_FEC_RESERVE_WINDOW in window mode. */
+uint32_t np_fec_reserve(enum np_fec_mode m);
+/* Largest data datagram np_fec_send accepts (mtu - np_fec_reserve). */
 uint32_t np_fec_data_max(const struct np_fec_config *cfg);
 
 /* Validates cfg (NP_EINVAL with detail in eb).  *out owned by the caller,

@@ -8,12 +8,33 @@
 
 #include "np_fec.h"
 #include "np_fec_rs.h"
+#include "np_fec_win.h"
 
 #define FEC_KIND_MASK 0xc0u
 #define FEC_KIND_DATA 0x00u
 #define FEC_KIND_PARITY 0x40u
 #define FEC_KIND_REPORT 0x80u
+#define FEC_KIND_WINDOW 0xc0u /* window mode; 0x20 set: repair      */
+#define FEC_WIN_REPAIR 0x20u
+#define FEC_WIN_BARE 0x01u   /* source: sent at repair rate 0, no copies */
 #define FEC_INDEX_MASK 0x0fu
+
+/* Window mode (np_fec_window.c): the RLC codec and the repair rate. */
+struct fec_win {
+  struct np_fec_win_enc *enc;
+  struct np_fec_win_dec *dec;
+  unsigned m;                      /* repairs per window of W sources     */
+  uint64_t changes;                /* times m changed                     */
+  int credit;                      /* += m per source, a repair costs W   */
+  unsigned unprotected;            /* sources since the last repair       */
+  uint64_t first_unprot_ns;        /* oldest unprotected source: tail timer */
+  uint64_t tag[NP_FEC_WIN_MAX_W];  /* caller's tags of unprotected sources */
+  uint8_t *rep;                    /* repair datagram scratch             */
+  uint64_t nsrc;                   /* sources sent                        */
+  double run_len;                  /* EWMA mean loss-run length (peer's)  */
+  int have_run;
+  struct np_fec_win_dec_stats seen;/* decoder counters already in st      */
+};
 
 /* Send side: the one open group. */
 struct fec_tx {
@@ -84,6 +105,7 @@ struct np_fec {
   struct np_fec_policy pol;
   struct fec_tx tx;
   struct fec_rx rx;
+  struct fec_win win;            /* window mode only                      */
   struct np_fec_stats st;        /* counters; gauges filled on read       */
   uint64_t parity_sum;           /* sum of m over encoded groups          */
   struct np_fec_rs_stats rs_base;/* cache counters at the last reset      */
@@ -129,5 +151,21 @@ int np_fec__rx_input(struct np_fec *f, const uint8_t *buf, size_t len,
                      uint64_t now_ns, const uint8_t **out, size_t *out_len);
 void np_fec__rx_timer(struct np_fec *f, uint64_t now_ns);
 uint64_t np_fec__rx_deadline(const struct np_fec *f);
+
+/* np_fec_window.c */
+int np_fec__win_init(struct np_fec *f);
+void np_fec__win_free(struct np_fec *f);
+int np_fec__win_send(struct np_fec *f, const uint8_t *buf, size_t len,
+                     uint64_t now_ns, uint64_t tag);
+int np_fec__win_input(struct np_fec *f, const uint8_t *buf, size_t len,
+                      const uint8_t **out, size_t *out_len);
+uint64_t np_fec__win_deadline(const struct np_fec *f);
+void np_fec__win_timer(struct np_fec *f, uint64_t now_ns);
+void np_fec__win_flush(struct np_fec *f);
+void np_fec__win_loss(struct np_fec *f); /* re-choose m after a report */
+/* A report's loss runs: of `lost` missing sources, `runs` runs. */
+void np_fec__win_runs(struct np_fec *f, uint64_t lost, uint64_t runs);
+void np_fec__win_stats(const struct np_fec *f, struct np_fec_stats *out);
+void np_fec__win_reset(struct np_fec *f);
 
 #endif /* NP_FEC_INT_H */

@@ -63,6 +63,15 @@ cJSON *np_fec_stats_to_json(const struct np_fec_stats *st) {
   ADD_U64(o, st, retained_bytes);
   ADD_U64(o, st, retained_peak);
   ADD_U64(o, st, budget);
+  if (st->window != 0) { /* window mode only: block records keep their keys */
+    ADD_U64(o, st, window);
+    ADD_U64(o, st, repair_per_window);
+    ADD_U64(o, st, repair_tail);
+    ADD_U64(o, st, win_redundant);
+    ADD_U64(o, st, win_dropped_eq);
+    ADD_U64(o, st, win_late_repair);
+    ADD_U64(o, st, win_eq_at_reset);
+  }
   if (ADD_U64(o, st, prealloc_bytes) == NULL)
     goto fail_delete;
   return o;

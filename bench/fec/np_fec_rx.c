@@ -372,8 +372,11 @@ static int rx_report(struct np_fec *f, const uint8_t *b, size_t len) {
   rx->peer_expected = exp;
   rx->peer_lost = lost;
   rx->peer_groups = groups;
+  if (f->cfg.mode == NP_FEC_WINDOW) /* groups = the peer's loss runs */
+    np_fec__win_runs(f, dlost, dgroups);
   np_fec_loss_report(f, dexp, dlost);
-  (void)np_fec_policy_groups(&f->pol, dgroups, dover);
+  if (f->cfg.mode != NP_FEC_WINDOW)
+    (void)np_fec_policy_groups(&f->pol, dgroups, dover);
   return NP_FEC_IN_REPORT;
 }
 
@@ -392,6 +395,11 @@ int np_fec__rx_input(struct np_fec *f, const uint8_t *buf, size_t len,
     return rx_parity(f, buf, len, now_ns);
   case FEC_KIND_REPORT:
     return rx_report(f, buf, len);
+  case FEC_KIND_WINDOW:
+    if (f->cfg.mode == NP_FEC_WINDOW)
+      return np_fec__win_input(f, buf, len, out, out_len);
+    f->st.malformed++;
+    return NP_EPARSE;
   default:
     f->st.malformed++;
     return NP_EPARSE;

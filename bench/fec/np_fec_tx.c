@@ -144,6 +144,8 @@ int np_fec_send_tagged(struct np_fec *f, const uint8_t *buf, size_t len,
   if (buf[0] & NP_FEC_MARK)
     return NP_EINVAL;
   struct fec_tx *tx = &f->tx;
+  if (f->cfg.mode == NP_FEC_WINDOW)
+    return np_fec__win_send(f, buf, len, now_ns, tag);
   if (f->cfg.mode == NP_FEC_NONE)
     goto send_plain;
   /* A late timer must not let a group grow past its wait. */

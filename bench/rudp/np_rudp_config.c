@@ -15,7 +15,8 @@ const char *const np_rudp_io_model_names[] = {
 
 const char *const np_rudp_fec_names[] = {
     [NP_RUDP_FEC_NONE] = "none", [NP_RUDP_FEC_FIXED] = "fixed",
-    [NP_RUDP_FEC_ADAPTIVE] = "adaptive", [NP_RUDP_FEC_ADAPTIVE + 1] = NULL};
+    [NP_RUDP_FEC_ADAPTIVE] = "adaptive", [NP_RUDP_FEC_WINDOW] = "window",
+    [NP_RUDP_FEC_WINDOW + 1] = NULL};
 
 void np_rudp_config_defaults(struct np_rudp_config *cfg) {
   /* the table's defaults are checked by tests/bench/test_bench_opts.c, so
@@ -34,7 +35,7 @@ const char *np_rudp_io_model_name(enum np_rudp_io_model m) {
 }
 
 const char *np_rudp_fec_name(enum np_rudp_fec f) {
-  return (unsigned)f <= NP_RUDP_FEC_ADAPTIVE ? np_rudp_fec_names[f] : "?";
+  return (unsigned)f <= NP_RUDP_FEC_WINDOW ? np_rudp_fec_names[f] : "?";
 }
 
 uint32_t np_rudp_config_lanes(const struct np_rudp_config *cfg) {

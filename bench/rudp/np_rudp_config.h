@@ -31,7 +31,12 @@ enum np_rudp_io_model {
                         round-robin over all of them                      */
 };
 
-enum np_rudp_fec { NP_RUDP_FEC_NONE, NP_RUDP_FEC_FIXED, NP_RUDP_FEC_ADAPTIVE };
+enum np_rudp_fec {
+  NP_RUDP_FEC_NONE,
+  NP_RUDP_FEC_FIXED,
+  NP_RUDP_FEC_ADAPTIVE,
+  NP_RUDP_FEC_WINDOW /* sliding-window RLC (bench/fec/np_fec_win.h) */
+};
 
 struct np_rudp_config {
   uint32_t payload;     /* application message bytes                    */

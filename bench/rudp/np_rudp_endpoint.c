@@ -75,7 +75,7 @@ static void server_input(struct lane *l, const uint8_t *p, ssize_t n,
   uint32_t conv = 0;
   if (!(p[0] & NP_FEC_MARK))
     conv = n >= 4 ? (uint32_t)(p[2] << 8 | p[3]) : 0;
-  else if ((p[0] & 0xc0u) == 0 && n >= (ssize_t)NP_FEC_HDR_DATA + 4)
+  else if (np_fec_is_data(p[0]) && n >= (ssize_t)NP_FEC_HDR_DATA + 4)
     conv = (uint32_t)(p[NP_FEC_HDR_DATA + 2] << 8 | p[NP_FEC_HDR_DATA + 3]);
   if (conv == 0 && (p[0] & NP_FEC_MARK)) { /* parity or report: by route */
     struct conn *c = server_by_addr(l, addr, alen);

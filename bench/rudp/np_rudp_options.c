@@ -147,6 +147,8 @@ static const struct np_bench_opt transport_opts[] = {
          "data datagrams per FEC group"),
     UINT("fec-parity", 0, NP_FEC_MAX_PARITY, "2", fec_cfg.parity, "fp",
          "parity per group, fixed mode"),
+    UINT("fec-window", 1, NP_FEC_WIN_MAX_W, "16", fec_cfg.window, "fw",
+         "source datagrams a repair covers, --fec window"),
     {.name = "fec-wait-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
      .max = 1000, .unit = "ms", .metavar = "MS", .dflt = "2",
      .help = "an open group waits at most this long",
@@ -182,7 +184,8 @@ static const struct np_bench_opt transport_opts[] = {
     {.name = "reo-wnd-fec-ms", .type = NP_BENCH_OPT_STR, .metavar = "MS",
      .range_text = "auto | 0..60000", .dflt = "auto",
      .help = "reordering window of a fragment FEC parity covers; auto: "
-             "--fec-wait-ms + 3 ms (none without FEC)",
+             "--fec-wait-ms + 3 ms, + 10 ms with --fec window (none "
+             "without FEC)",
      NP_BENCH_AT(CFG, arq.reo_wnd_protected_ns), .set = set_reo_fec,
      .tag = "rf"},
     {.name = "reo-wnd-head-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
@@ -298,21 +301,26 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
     cfg->io_threads = 4; /* the reference's pool */
   cfg->fec_cfg.mode = cfg->fec == NP_RUDP_FEC_FIXED      ? NP_FEC_FIXED
                       : cfg->fec == NP_RUDP_FEC_ADAPTIVE ? NP_FEC_ADAPTIVE
+                      : cfg->fec == NP_RUDP_FEC_WINDOW   ? NP_FEC_WINDOW
                                                          : NP_FEC_NONE;
   cfg->fec_cfg.mtu = cfg->arq.mtu;
   if (cfg->fec_cfg.budget < 2u * (size_t)cfg->arq.mtu)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--fec-budget-bytes %zu: below two datagrams of "
                          "--mtu %" PRIu32, cfg->fec_cfg.budget, cfg->arq.mtu);
-  cfg->arq.reserve = cfg->fec == NP_RUDP_FEC_NONE ? 0 : NP_FEC_RESERVE;
+  cfg->arq.reserve =
+      cfg->fec == NP_RUDP_FEC_NONE ? 0 : np_fec_reserve(cfg->fec_cfg.mode);
   /* with FEC, RACK waits the group wait + 3 ms for a fragment whose group
    * carried parity (FEC rebuilds a late or lost one by then), the whole
    * learned window for the others (docs/rudp.md "FEC"); auto: no global
    * cap */
   if (cfg->fec == NP_RUDP_FEC_NONE)
     cfg->arq.reo_wnd_protected_ns = 0;
-  else if (cfg->reo_fec_auto)
-    cfg->arq.reo_wnd_protected_ns = cfg->fec_cfg.wait_ns + 3000000u;
+  else if (cfg->reo_fec_auto) /* window: a loss may need the next repair
+                                  too, ~W/m sources later (docs/fec.md) */
+    cfg->arq.reo_wnd_protected_ns =
+        cfg->fec_cfg.wait_ns +
+        (cfg->fec == NP_RUDP_FEC_WINDOW ? 10000000u : 3000000u);
   if (cfg->reo_auto)
     cfg->arq.reo_wnd_max_ns = 0;
   if (cfg->arq.delivery == NP_ARQ_UNORDERED && cfg->payload < 12)

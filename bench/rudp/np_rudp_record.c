@@ -311,7 +311,7 @@ cJSON *np_rudp_part_json(const struct np_rudp_config *cfg,
   NUM(h, "max_bytes", NP_ARQ_HDR_MAX);
   NUM(h, "fec_reserve_bytes", cfg->arq.reserve);
   NUM(h, "fragment_max_bytes", np_arq_frag_max(&cfg->arq));
-  np_rudp_fec_header_json(h);
+  np_rudp_fec_header_json(h, cfg);
   NUM(o, "median_round", res->median);
   cJSON_AddStringToObject(o, "median_rule",
                           "the round with the median round trips/s (lower "

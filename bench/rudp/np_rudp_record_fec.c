@@ -136,6 +136,18 @@ cJSON *np_rudp_fec_round_json(const struct np_rudp_config *cfg,
   NUM(o, "malformed", s.malformed);
   NUM(o, "rx_evictions", s.rx_evictions);
   NUM(o, "output_errors", s.output_errors);
+  if (cfg->fec == NP_RUDP_FEC_WINDOW) { /* sliding-window RLC counters */
+    cJSON *w = cJSON_AddObjectToObject(o, "window");
+    NUM(w, "window", s.window);
+    NUM(w, "repair_per_window_max", s.repair_per_window);
+    NUM(w, "repairs", s.parity_sent);
+    NUM(w, "repairs_tail", s.repair_tail);
+    NUM(w, "repair_percent_of_sources", pct(s.parity_sent, s.data_sent));
+    NUM(w, "repairs_redundant", s.win_redundant);
+    NUM(w, "equations_dropped", s.win_dropped_eq);
+    NUM(w, "repairs_late", s.win_late_repair);
+    NUM(w, "equations_at_start", s.win_eq_at_reset);
+  }
   cJSON_AddItemToObject(o, "retained", retained_json(r, &s));
   cJSON_AddItemToObject(o, "client", stats_or_empty(&r->fec_client));
   cJSON_AddItemToObject(o, "server", stats_or_empty(&r->fec_server));
@@ -151,6 +163,8 @@ cJSON *np_rudp_fec_config_json(const struct np_rudp_config *cfg) {
   NUM(o, "wait_ms", (double)f->wait_ns / 1e6);
   NUM(o, "budget_bytes", f->budget);
   NUM(o, "ratio_percent", f->ratio_pct);
+  if (cfg->fec == NP_RUDP_FEC_WINDOW)
+    NUM(o, "window", f->window);
   NUM(o, "final_lag_groups", f->final_lag);
   NUM(o, "final_ms", (double)f->final_ns / 1e6);
   NUM(o, "report_ms", (double)f->report_ns / 1e6);
@@ -164,8 +178,10 @@ cJSON *np_rudp_fec_config_json(const struct np_rudp_config *cfg) {
   return o;
 }
 
-void np_rudp_fec_header_json(cJSON *h) {
+void np_rudp_fec_header_json(cJSON *h, const struct np_rudp_config *cfg) {
   NUM(h, "fec_data_header_bytes", NP_FEC_HDR_DATA);
+  if (cfg->fec == NP_RUDP_FEC_WINDOW)
+    NUM(h, "fec_repair_header_bytes", NP_FEC_HDR_REPAIR);
   NUM(h, "fec_parity_header_bytes", NP_FEC_HDR_PARITY);
   NUM(h, "fec_report_bytes", NP_FEC_HDR_REPORT);
 }

@@ -18,7 +18,7 @@ cJSON *np_rudp_fec_round_json(const struct np_rudp_config *cfg,
 /* config.fec_params: group, parity, wait, budget, ratio, policy knobs. */
 cJSON *np_rudp_fec_config_json(const struct np_rudp_config *cfg);
 /* Adds the FEC header sizes to the record's header object. */
-void np_rudp_fec_header_json(cJSON *header);
+void np_rudp_fec_header_json(cJSON *header, const struct np_rudp_config *cfg);
 
 /* Per-round figures, measurement + drain, both sides. */
 double np_rudp_round_recoveries_per_1000(const struct np_rudp_round *r);

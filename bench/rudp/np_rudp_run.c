@@ -83,7 +83,13 @@ void np_rudp_fec_add(struct np_fec_stats *acc, const struct np_fec_stats *a,
   S(unrecoverable); S(rx_evictions); S(shards_expected); S(shards_lost);
   S(cache_hits); S(cache_misses); S(retained_bytes); S(retained_peak);
   S(budget); S(prealloc_bytes);
+  S(repair_tail); S(win_redundant); S(win_dropped_eq); S(win_late_repair);
+  S(win_eq_at_reset);
 #undef S
+  if (a->window > acc->window)
+    acc->window = a->window;
+  if (a->repair_per_window > acc->repair_per_window)
+    acc->repair_per_window = a->repair_per_window;
   uint64_t msum = 0;
   for (unsigned m = 0; m <= NP_FEC_MAX_PARITY; m++) {
     acc->parity_hist[m] += a->parity_hist[m];

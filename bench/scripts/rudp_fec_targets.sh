@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rudp_fec_targets.sh - issue 8's benchmark targets for `netproof-bench rudp
-# --fec none|fixed|adaptive`, side by side in one run.  Release build.
+# --fec none|fixed|adaptive`, and issue 30's for the sliding-window code
+# (`--fec window`), side by side in one run.  Release build.
 # The strategies alternate: round r runs every case once (seed 42 + r, one
 # round per invocation) before round r + 1 starts, so load from other users
 # of the machine spreads over all strategies alike.  Median / min / max are
@@ -8,7 +9,9 @@
 #
 #   bench/scripts/rudp_fec_targets.sh [BUILD_DIR] [OUT_DIR]
 #   env: ROUNDS (3), SECONDS_PER_ROUND (3), WARMUP (2), CC (bbr), EXTRA
-#        (more options for every case, e.g. "--fec-wait-ms 1")
+#        (more options for every case, e.g. "--fec-wait-ms 1"), ONLY (an
+#        extended regex: run only the cases it matches, e.g.
+#        '^(random|burst)-(adaptive|window)$'; the others print "-")
 #
 # Targets (issue 8):
 #   random, 1024 B, 4 clients, window 16, single, best strategy:
@@ -17,6 +20,9 @@
 #   none profile: FEC on >= 0.7 x ARQ-only throughput
 #   64 B, window 1, random: adaptive >= ARQ-only throughput
 #   CPU per round trip with FEC <= 1.5 x ARQ-only
+# Targets (issue 30, --fec window):
+#   random: >= 3,000 rt/s, p99 <= 45 ms, overhead <= 30 %
+#   burst:  >= 3,000 rt/s, overhead <= 35 %
 # Exit status: 0 when every run passed its checks (targets missed are
 # reported, not failed: they are measurements).
 set -euo pipefail
@@ -39,21 +45,27 @@ CASES=(
   "random-none|--profile random --payload 1024 --window 16 --fec none"
   "random-fixed|--profile random --payload 1024 --window 16 --fec fixed"
   "random-adaptive|--profile random --payload 1024 --window 16 --fec adaptive"
+  "random-window|--profile random --payload 1024 --window 16 --fec window"
   "burst-none|--profile burst --payload 1024 --window 16 --fec none"
   "burst-fixed|--profile burst --payload 1024 --window 16 --fec fixed"
   "burst-adaptive|--profile burst --payload 1024 --window 16 --fec adaptive"
+  "burst-window|--profile burst --payload 1024 --window 16 --fec window"
   "clean-none|--profile none --payload 1024 --window 16 --fec none"
   "clean-fixed|--profile none --payload 1024 --window 16 --fec fixed"
   "clean-adaptive|--profile none --payload 1024 --window 16 --fec adaptive"
+  "clean-window|--profile none --payload 1024 --window 16 --fec window"
   "small-none|--profile random --payload 64 --window 1 --fec none"
   "small-fixed|--profile random --payload 64 --window 1 --fec fixed"
   "small-adaptive|--profile random --payload 64 --window 1 --fec adaptive"
+  "small-window|--profile random --payload 64 --window 1 --fec window"
 )
+ONLY=${ONLY:-.}
 
 status=0
 for ((r = 0; r < ROUNDS; r++)); do
   for c in "${CASES[@]}"; do
     name=${c%%|*}
+    [[ $name =~ $ONLY ]] || continue
     read -r -a opts <<<"${c#*|}"
     rc=0
     "$BENCH" rudp --clients 4 --io-model single --io-threads 1 --cc "$CC" \
@@ -99,7 +111,7 @@ cols = [("rt/s", rt, 0), ("p99 ms", p99, 1), ("overhead %", ovh, 1),
 print(f"{'case':16} {'ok':5} " + " ".join(f"{c[0]:>24}" for c in cols))
 data = {}
 for grp in ["random", "burst", "clean", "small"]:
-    for s in ["none", "fixed", "adaptive"]:
+    for s in ["none", "fixed", "adaptive", "window"]:
         name = f"{grp}-{s}"
         recs = load(name)
         data[name] = recs
@@ -108,7 +120,8 @@ for grp in ["random", "burst", "clean", "small"]:
               " ".join(f"{fmt(vals(recs, c[1]), c[2]):>24}" for c in cols))
     print()
 def best(grp):
-    return max(["none", "fixed", "adaptive"], key=lambda s: med(data[f"{grp}-{s}"], rt))
+    return max(["none", "fixed", "adaptive"],
+               key=lambda s: med(data[f"{grp}-{s}"], rt) if data[f"{grp}-{s}"] else -1)
 def verdict(ok): return "MET" if ok else "MISSED"
 print("targets (medians over rounds):")
 for grp in ["random", "burst"]:
@@ -118,15 +131,29 @@ for grp in ["random", "burst"]:
     if grp == "random":
         line += f", overhead {med(r, ovh):.1f} % (<= 40 {verdict(med(r, ovh) <= 40)})"
     print(line)
+for grp, o_max in [("random", 30), ("burst", 35)]:
+    r = data[f"{grp}-window"]
+    if not r:
+        continue
+    line = (f"  issue 30, {grp} window: {med(r, rt):.0f} rt/s (>= 3000 {verdict(med(r, rt) >= 3000)}), "
+            f"overhead {med(r, ovh):.1f} % (<= {o_max} {verdict(med(r, ovh) <= o_max)})")
+    if grp == "random":
+        line += f", p99 {med(r, p99):.1f} ms (<= 45 {verdict(med(r, p99) <= 45)})"
+    a = data[f"{grp}-adaptive"]
+    if a:
+        line += f"; RS adaptive alongside: {med(a, rt):.0f} rt/s, p99 {med(a, p99):.1f} ms, overhead {med(a, ovh):.1f} %"
+    print(line)
+if not (data["clean-none"] and data["small-none"]):
+    sys.exit(0)
 base = med(data["clean-none"], rt)
-for s in ["fixed", "adaptive"]:
+for s in ["fixed", "adaptive", "window"]:
     x = med(data[f"clean-{s}"], rt)
     print(f"  none profile: {s} {x:.0f} / ARQ-only {base:.0f} = {x / base:.2f}x (>= 0.7 {verdict(x >= 0.7 * base)})")
 a, n = med(data["small-adaptive"], rt), med(data["small-none"], rt)
 print(f"  64 B window 1 random: adaptive {a:.0f} vs ARQ-only {n:.0f} rt/s = {a / n:.2f}x (>= 1.0 {verdict(a >= n)})")
 for grp in ["random", "burst", "clean", "small"]:
     c0 = med(data[f"{grp}-none"], cpu)
-    for s in ["fixed", "adaptive"]:
+    for s in ["fixed", "adaptive", "window"]:
         c1 = med(data[f"{grp}-{s}"], cpu)
         print(f"  cpu/rt {grp}: {s} {c1:.1f} us vs ARQ-only {c0:.1f} us = {c1 / c0:.2f}x (<= 1.5 {verdict(c1 <= 1.5 * c0)})")
 PY

@@ -1,5 +1,5 @@
 /*
- * test_rudp_fec_live.c - `netproof-bench rudp --fec fixed|adaptive`
+ * test_rudp_fec_live.c - `netproof-bench rudp --fec fixed|adaptive|window`
  * in-process over loopback through the relay (issue 8): short runs with
  * content / order / completion / shutdown checks, FEC repairing what the
  * relay loses so the ARQ retransmits little, duplication and reordering,
@@ -61,8 +61,9 @@ static void all_checks_passed(const cJSON *doc) {
 static void fec_invariants(const cJSON *doc, const char *mode) {
   const cJSON *f = rl_get(doc, "rudp/rounds/0/fec");
   ASSERT_STR_EQ(rl_get(f, "mode")->valuestring, mode);
-  ASSERT_EQ(rl_num(doc, "rudp/header/fragment_max_bytes"), 1156);
-  ASSERT_EQ(rl_num(doc, "rudp/header/fec_reserve_bytes"), 6);
+  int win = !strcmp(mode, "window"); /* 6 B repair header + u16 length */
+  ASSERT_EQ(rl_num(doc, "rudp/header/fragment_max_bytes"), win ? 1154 : 1156);
+  ASSERT_EQ(rl_num(doc, "rudp/header/fec_reserve_bytes"), win ? 8 : 6);
   ASSERT_GT(rl_num(f, "data_shards_sent"), 50);
   ASSERT_EQ(rl_num(f, "header_bytes"), 3 * rl_num(f, "data_shards_sent"));
   ASSERT_EQ(rl_num(f, "malformed"), 0);
@@ -78,6 +79,20 @@ static void fec_invariants(const cJSON *doc, const char *mode) {
   ASSERT_GT(rl_num(doc, "rudp/rounds/0/arq/udp_payload_bytes_sent"),
             rl_num(doc, "rudp/rounds/0/arq/arq_bytes_sent") +
                 rl_num(f, "parity_bytes"));
+  if (win) { /* the sliding-window codec's own counters */
+    const cJSON *w = rl_get(f, "window");
+    ASSERT_EQ(rl_num(w, "window"), 16);
+    ASSERT_EQ(rl_num(w, "repairs"), rl_num(f, "parity_sent"));
+    ASSERT_LE(rl_num(w, "repairs_tail"), rl_num(w, "repairs"));
+    /* one equation per useful repair, one equation per rebuilt datagram */
+    ASSERT_LE(rl_num(f, "recoveries"),
+              rl_num(f, "client/parity_in") + rl_num(f, "server/parity_in") -
+                  rl_num(w, "repairs_redundant") - rl_num(w, "repairs_late") +
+                  rl_num(w, "equations_at_start"));
+    ASSERT_EQ(rl_num(f, "groups_encoded"), 0);
+  } else {
+    ASSERT_TRUE(cJSON_GetObjectItemCaseSensitive(f, "window") == NULL);
+  }
   rl_validate(doc, g_schema_dir);
 }
 
@@ -218,6 +233,10 @@ int main(int argc, char **argv) {
     test_profile("fixed", "burst");
   else if (!strcmp(c, "adaptive_burst"))
     test_profile("adaptive", "burst");
+  else if (!strcmp(c, "window_random"))
+    test_profile("window", "random");
+  else if (!strcmp(c, "window_burst"))
+    test_profile("window", "burst");
   else if (!strcmp(c, "dup_reorder"))
     test_dup_reorder();
   else if (!strcmp(c, "unrecoverable"))

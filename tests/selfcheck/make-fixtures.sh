@@ -17,7 +17,10 @@
 #   udp-stable       until_stable (5 to 6 repetitions, a 0.5 % target the
 #                    runs miss or just meet): summary.json with intervals,
 #                    outlier flags and until_stable per configuration
-# `make-fixtures.sh BUILD_DIR udp-stable` regenerates that set alone.
+#   rudp-window      sliding-window FEC (--fec window) through the random
+#                    profile, 2 rounds, one repetition
+# `make-fixtures.sh BUILD_DIR udp-stable` (or rudp-window) regenerates that
+# set alone.
 # New fixtures mean new expected lines: run the corpus test and update
 # tests/selfcheck/corpus.txt on purpose.
 set -eu
@@ -52,6 +55,14 @@ cat > "$tmp/rudp.json" <<'PLAN'
  "dimensions": {"fec": ["none", "adaptive"]},
  "compare": ["fec"]}
 PLAN
+cat > "$tmp/rudp-window.json" <<'PLAN'
+{"schema": "netproof/plan/1", "suite": "selfcheck-rudp-window",
+ "description": "Self-check corpus: sliding-window FEC through the random profile, 1024 B x 4 clients, window 16, 2 rounds of 0.3 s after 0.1 s warm-up.",
+ "protocol": "rudp", "repetitions": 1, "timeout_seconds": 30,
+ "base": {"payload": 1024, "clients": 4, "window": 16, "warmup": 0.1,
+          "seconds": 0.3, "rounds": 2, "profile": "random"},
+ "dimensions": {"fec": ["window"]}}
+PLAN
 cat > "$tmp/udp-timeout.json" <<'PLAN'
 {"schema": "netproof/plan/1", "suite": "selfcheck-timeout",
  "description": "Self-check corpus: a repetition killed at its timeout (the runner writes its record) and one that finishes.",
@@ -85,6 +96,12 @@ install_sets() {
       -e "s|$tmp/$f|RESULTS|g" -e "s|$tmp/|PLANS/|g" -e "s|$build|BUILD|g" {} +
   done
 }
+if [ "$only" = rudp-window ]; then
+  run "$tmp/rudp-window.json" --output "$tmp/rudp-window" || true
+  install_sets rudp-window
+  echo "regenerated $here/fixture-rudp-window"
+  exit 0
+fi
 run "$tmp/udp-stable.json" --output "$tmp/udp-stable" || true
 if [ "$only" = udp-stable ]; then
   install_sets udp-stable
@@ -93,6 +110,7 @@ if [ "$only" = udp-stable ]; then
 fi
 run "$tmp/udp.json" --output "$tmp/udp" || true
 run "$tmp/rudp.json" --output "$tmp/rudp" || true
+run "$tmp/rudp-window.json" --output "$tmp/rudp-window" || true
 run "$tmp/udp-timeout.json" --output "$tmp/udp-timeout" || true
 "$bin" matrix "$tmp/udp.json" --output "$tmp/udp-interrupted" --quiet &
 pid=$!
@@ -110,5 +128,5 @@ wait $pid || true
 sleep 0.3
 run "$tmp/udp.json" --output "$tmp/udp-partial" --only 'udp-*-raw' || true
 install_sets udp udp-interrupted udp-resumed udp-killed udp-partial rudp \
-  udp-timeout udp-stable
+  udp-timeout udp-stable rudp-window
 echo "regenerated $here/fixture-*"
