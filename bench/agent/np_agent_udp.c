@@ -120,14 +120,13 @@ int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
            np_json_get_string(au->start, "service_id", ""));
   snprintf(au->connect, sizeof au->connect, "%s",
            np_json_get_string(au->start, "listening", ""));
-  const char *colon = strrchr(au->connect, ':');
-  long port = colon ? strtol(colon + 1, NULL, 10) : 0;
-  if (port < 1 || port > 65535) {
+  struct np_addr far;
+  if (np_addr_parse("listening", au->connect, 0, &far, NULL) != 0) {
     rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: start: no port in '%s'",
                        cfg->agent, au->connect);
     goto fail;
   }
-  cfg->port = (uint16_t)port;
+  cfg->port = np_addr_port(&far);
   cfg->connect = au->connect;
   *out = au;
   return 0;

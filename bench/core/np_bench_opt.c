@@ -103,7 +103,9 @@ static int out_of_range(const struct np_bench_opt *o, const char *text,
 
 int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
                        struct np_bench_val *v, struct np_errbuf *eb) {
-  struct np_bench_val r = {text, 0, 0};
+  struct np_bench_val r;
+  memset(&r, 0, sizeof r);
+  r.text = text;
   char opt[80];
   int rc = 0;
   snprintf(opt, sizeof opt, "--%s", o->name);
@@ -154,6 +156,14 @@ int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
                            "such as 127.0.0.1 or ::1", opt, text);
     break;
   }
+  case NP_BENCH_OPT_HOSTPORT:
+    if ((rc = np_addr_parse(opt, text,
+                            o->flags & NP_BENCH_OPT_ANYPORT ? NP_ADDR_ANY_PORT
+                                                            : 0,
+                            &r.addr, eb)) != 0)
+      return rc;
+    r.u = (uint64_t)np_addr_family(&r.addr);
+    break;
   case NP_BENCH_OPT_STR:
     if (text[0] == '\0' && o->set == NULL)
       return np_errbuf_set(eb, NP_EUSAGE, "%s: empty value", opt);
@@ -199,6 +209,16 @@ int np_bench_opt_put(const struct np_bench_opt *o, void *sec,
     if (o->size == sizeof(int)) {
       int x = (int)v->u;
       memcpy(dst, &x, sizeof x);
+      return 0;
+    }
+    break;
+  case NP_BENCH_OPT_HOSTPORT: /* the address, or the text as STR stores it */
+    if (o->size == sizeof(struct np_addr)) {
+      memcpy(dst, &v->addr, sizeof v->addr);
+      return 0;
+    }
+    if (o->size == sizeof(const char *)) {
+      memcpy(dst, &v->text, sizeof v->text);
       return 0;
     }
     break;

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "np_addr.h"
 #include "np_err.h"
 
 enum np_bench_opt_type {
@@ -35,7 +36,10 @@ enum np_bench_opt_type {
   NP_BENCH_OPT_CHOICE, /* one of choices; stored as its index (an enum)   */
   NP_BENCH_OPT_STR,    /* free text, checked by the setter if any         */
   NP_BENCH_OPT_ADDR,   /* a literal IPv4 or IPv6 address; id ip4 / ip6    */
-  NP_BENCH_OPT_FLAG    /* takes no value; stores int 1                    */
+  NP_BENCH_OPT_FLAG,   /* takes no value; stores int 1                    */
+  NP_BENCH_OPT_HOSTPORT /* ADDR:PORT (common/np_addr.h), port 1..65535
+                           unless NP_BENCH_OPT_ANYPORT; stores the text
+                           (a const char * field) or the struct np_addr */
 };
 
 enum np_bench_opt_flag {
@@ -45,7 +49,9 @@ enum np_bench_opt_flag {
                                 plan's "compare" says otherwise          */
   NP_BENCH_OPT_FIRST = 8u,   /* applied before every other option,
                                 wherever it appears (--profile)          */
-  NP_BENCH_OPT_HELP = 16u    /* asks for the --help text                 */
+  NP_BENCH_OPT_HELP = 16u,   /* asks for the --help text                 */
+  NP_BENCH_OPT_ANYPORT = 32u /* HOSTPORT: port 0 (any) allowed, for a
+                                socket that binds (np_addr's port-0 rule) */
 };
 
 /* A parsed value, handed to setters. */
@@ -54,6 +60,7 @@ struct np_bench_val {
   uint64_t u;       /* UINT/SIZE value; CHOICE index; ADDR AF_INET/6;
                        FLAG 1                                           */
   double d;         /* NUM value (UINT/SIZE too, as a double)           */
+  struct np_addr addr; /* HOSTPORT: the address parsed                  */
 };
 
 struct np_bench_opt;

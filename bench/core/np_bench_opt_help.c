@@ -24,6 +24,8 @@ const char *np_bench_opt_metavar(const struct np_bench_opt *o) {
     return "NAME";
   case NP_BENCH_OPT_ADDR:
     return "ADDR";
+  case NP_BENCH_OPT_HOSTPORT:
+    return "ADDR:PORT";
   case NP_BENCH_OPT_STR:
     return "TEXT";
   case NP_BENCH_OPT_FLAG:
