@@ -26,6 +26,17 @@
  * completion file of that name (NULL-terminated). */
 extern const char *const np_docgen_programs[];
 
+/* The option tables of pages that are not a netproof-bench command's
+ * (netproof-validate ...): the page's @OPTIONS@ marker (or @OPTIONS-X@
+ * for a second table on one page, a subcommand's) expands to the rows of
+ * opts.  Ends with a NULL page. */
+struct np_docgen_table {
+  const char *page;                   /* "netproof-validate"            */
+  const char *marker;                 /* "OPTIONS", "OPTIONS-COMPARE"   */
+  const struct np_bench_optset *opts; /* the table the program parses  */
+};
+extern const struct np_docgen_table np_docgen_tables[];
+
 /* One man page: its name ("netproof-bench-udp") and expanded scdoc. */
 struct np_docgen_page {
   char *name;                        /* page name, section 1 implied     */

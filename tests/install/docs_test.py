@@ -3,13 +3,14 @@
 pages cannot drift from the programs.
 
 - Every row of every option table (np_docgen options) is a term of its
-  command's rendered page (MANDIR/man1/netproof-bench-CMD.1), in table
-  order, with the same placeholder and every choice value; and it is in
-  that command's --help.
+  command's rendered page (MANDIR/man1/netproof-bench-CMD.1, or the
+  program's page for a program's own table: netproof-validate), in table
+  order, with the same placeholder and every choice value, and the page
+  has no option the table lacks; and it is in that command's --help.
 - Every command `netproof-bench --help` lists has its page (roff and
   gzipped), and there is no page for a command that does not exist.
 - The programs and commands that parse by hand (netproof-bench itself and
-  matrix, netproof-report, netproof-archive, netproof-validate): every
+  matrix, netproof-report, netproof-archive): every
   option term of the page is in --help, and every option --help shows has
   a term.
 - The generic page a new table command gets (np_docgen man-generic,
@@ -176,6 +177,26 @@ def main():
     check(set(cmds) >= {"udp", "rudp", "exec", "matrix"},
           "netproof-bench --help lists its commands: %s" % cmds)
 
+    # programs' own tables: their page and --help hold every row
+    table_programs = set()
+    validate_rows = rows.get("netproof-validate", [])
+    programs = {"netproof-validate": VALIDATE, "netproof-report": REPORT,
+                "netproof-archive": ARCHIVE}
+    for cmd in [c for c in rows if c.startswith("netproof-")]:
+        r = rows.pop(cmd)
+        name = cmd.split("/")[0]
+        check(name in programs, "%s: a program's table" % cmd)
+        for p in table_problems(cmd, r, page(name)):
+            check(False, p)
+        rc, help_text = run([programs.get(name, name), "--help"])
+        check(rc == 0, "%s --help exits 0" % name)
+        for opt, _, _ in r:
+            check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
+                  "%s --help shows %s" % (cmd, opt))
+        table_programs.add(name)
+    check("netproof-validate" in table_programs,
+          "netproof-validate is checked against its table")
+
     # table commands: page and --help hold every row
     for cmd, r in rows.items():
         check(cmd in cmds, "%s has a table and is a command" % cmd)
@@ -215,10 +236,10 @@ def main():
             check(m.group(1) in cmds, "%s documents an existing command" % f)
 
     # hand-parsed programs and commands
-    hand = [("netproof-bench", [BENCH, "--help"]),
-            ("netproof-report", [REPORT, "--help"]),
-            ("netproof-archive", [ARCHIVE, "--help"]),
-            ("netproof-validate", [VALIDATE, "--help"])]
+    hand = [(n, [p, "--help"]) for n, p in
+            (("netproof-bench", BENCH), ("netproof-report", REPORT),
+             ("netproof-archive", ARCHIVE), ("netproof-validate", VALIDATE))
+            if n not in table_programs]
     hand += [("netproof-bench-" + c, [BENCH, c, "--help"])
              for c in cmds if c not in rows]
     check(("netproof-bench-matrix", [BENCH, "matrix", "--help"]) in hand,
@@ -260,6 +281,12 @@ def main():
     probs = prose_count_problems("udp", rows["udp"], stale)
     check(any("'four IO models'" in p for p in probs),
           "a stale count of choices in prose is caught: %s" % probs)
+    vpage = page("netproof-validate") or ""
+    cut = re.sub(r"(?m)^\\fB--output\\fR.*\n", "", vpage)
+    check(cut != vpage and any(
+        "--output is in the table, not in the page" in p
+        for p in table_problems("v", validate_rows, cut)),
+        "a program's table row missing from its page is caught")
     rc, mhelp = run([BENCH, "matrix", "--help"])
     probs = hand_problems("m", mhelp + "\n  --bogus X  new\n",
                           page("netproof-bench-matrix"))

@@ -1,9 +1,13 @@
 /*
- * np_bench_opt.h - one option table per benchmark: the single place an
+ * np_bench_opt.h - one option table per command: the single place an
  * option's name, type, range, default, unit, help text and destination
  * live.  The same table drives the command's parser, its generated
- * `--help`, and the matrix runner's plan checks, argv and configuration
- * ids (bench/matrix/np_matrix_plan.c), so the three cannot drift apart.
+ * `--help`, its man page's OPTIONS and completion (man/np_docgen*), and
+ * for a benchmark the matrix runner's plan checks, argv and configuration
+ * ids (bench/matrix/np_matrix_plan.c), so they cannot drift apart.  The
+ * benchmarks, netproof-report (and its subcommands), netproof-archive and
+ * netproof-validate all parse through it; it lives in common/ so the
+ * programs that run no benchmark link no engine for it.
  *
  * A benchmark describes itself with a struct np_bench_optset: sections of
  * rows over one configuration struct (a section may sit inside it, e.g.
@@ -50,8 +54,11 @@ enum np_bench_opt_flag {
   NP_BENCH_OPT_FIRST = 8u,   /* applied before every other option,
                                 wherever it appears (--profile)          */
   NP_BENCH_OPT_HELP = 16u,   /* asks for the --help text                 */
-  NP_BENCH_OPT_ANYPORT = 32u /* HOSTPORT: port 0 (any) allowed, for a
+  NP_BENCH_OPT_ANYPORT = 32u, /* HOSTPORT: port 0 (any) allowed, for a
                                 socket that binds (np_addr's port-0 rule) */
+  NP_BENCH_OPT_HIDDEN = 64u,  /* parsed, but not in --help, the man page or
+                                 the completion (test-only knobs)       */
+  NP_BENCH_OPT_VERSION = 128u /* asks for the version (*help = 2)        */
 };
 
 /* A parsed value, handed to setters. */
@@ -87,6 +94,8 @@ struct np_bench_opt {
   const char *unit;            /* "s", "ms", "%", ... for --help, or NULL */
   const char *metavar;         /* "FILE", "N/M"; NULL: from the type      */
   const char *help;            /* one line for --help                    */
+  const char *alias;           /* a short spelling the parser takes too
+                                  ("-h"), or NULL                       */
   size_t offset;               /* where the value goes in the section   */
   size_t size;                 /* sizeof that field (checked on store)  */
   np_bench_opt_set_fn set;     /* stores instead of offset, or NULL     */
@@ -143,7 +152,10 @@ struct np_bench_given {
 };
 
 struct np_bench_optset {
-  const char *command;   /* subcommand and plan protocol ("udp")         */
+  const char *program;   /* the program for the usage line; NULL =
+                            "netproof-bench"                            */
+  const char *command;   /* subcommand and plan protocol ("udp"); "" for
+                            a program without subcommands               */
   const char *operands;  /* usage after "[options]" ("-- PROGRAM ..."),
                             or NULL for none                            */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
@@ -210,11 +222,20 @@ int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
 
 /* argv[1..argc) into cfg: init, defaults, the options (FIRST rows before
  * the others, each group in command-line order, the last value winning),
- * validate.  *help = 1 (and 0 returned at once) when --help comes before
- * any malformed argument. */
+ * validate.  *help = 1 (2 for a VERSION row; 0 returned at once) when
+ * --help comes before any malformed argument.  An argument that is not an
+ * option is refused ("unexpected argument 'x'"). */
 int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
                        char **argv, void *cfg, int *help,
                        struct np_errbuf *eb);
+
+/* The same for a command that takes operands after its options (FILE...):
+ * the first argument that does not start with '-' (or "-" itself), or the
+ * one after "--", ends the options; *first is its index (argc when there
+ * is none).  validate runs before the operands are looked at. */
+int np_bench_opt_parse_operands(const struct np_bench_optset *s, int argc,
+                                char **argv, void *cfg, int *help,
+                                int *first, struct np_errbuf *eb);
 
 /* Apply n (row index, text) pairs to cfg: FIRST rows first, then the
  * others in order; marks them in given (may be NULL).  No init, defaults

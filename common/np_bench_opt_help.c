@@ -49,7 +49,9 @@ static void help_line(const struct np_bench_opt *o, FILE *fp) {
 }
 
 void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
-  fprintf(fp, "usage: netproof-bench %s [options]%s%s\n%s\n", s->command,
+  fprintf(fp, "usage: %s%s%s [options]%s%s\n%s\n",
+          s->program != NULL ? s->program : "netproof-bench",
+          s->command[0] ? " " : "", s->command,
           s->operands != NULL ? " " : "",
           s->operands != NULL ? s->operands : "",
           s->summary != NULL ? s->summary : "");
@@ -58,7 +60,8 @@ void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
     if (sec->heading != NULL)
       fprintf(fp, "%s\n", sec->heading);
     for (size_t i = 0; i < sec->n; i++)
-      help_line(&sec->opts[i], fp);
+      if (!(sec->opts[i].flags & NP_BENCH_OPT_HIDDEN))
+        help_line(&sec->opts[i], fp);
   }
   fprintf(fp, "\n%s", s->exits != NULL
                           ? s->exits

@@ -319,9 +319,20 @@ static int unknown_option(const struct np_bench_optset *s, const char *name,
   return np_opt_unknown(eb, "option", name, names, n);
 }
 
-int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
-                       char **argv, void *cfg, int *help,
-                       struct np_errbuf *eb) {
+/* Row index of the alias arg ("-h"), or -1. */
+static int find_alias(const struct np_bench_optset *s, const char *arg) {
+  size_t n = np_bench_opt_count(s);
+  for (size_t i = 0; i < n; i++) {
+    const char *a = np_bench_opt_at(s, i, NULL)->alias;
+    if (a != NULL && strcmp(a, arg) == 0)
+      return (int)i;
+  }
+  return -1;
+}
+
+/* The parse of both entry points; first NULL: no operands. */
+static int parse(const struct np_bench_optset *s, int argc, char **argv,
+                 void *cfg, int *help, int *first, struct np_errbuf *eb) {
   struct np_bench_given given;
   int *idx = NULL;
   const char **texts = NULL;
@@ -339,19 +350,36 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
       goto free_lists;
     }
   }
+  int end = argc;
   for (int i = 1; i < argc; i++) {
     char name[64];
-    const char *inline_val, *text = NULL;
-    if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)) != 0)
+    const char *inline_val = NULL, *text = NULL;
+    if (first != NULL && strcmp(argv[i], "--") == 0) {
+      end = i + 1;
+      break;
+    }
+    if (first != NULL && (argv[i][0] != '-' || argv[i][1] == '\0')) {
+      end = i;
+      break;
+    }
+    int k = find_alias(s, argv[i]);
+    if (k >= 0) {
+      snprintf(name, sizeof name, "%s", argv[i]);
+    } else if (first != NULL && argv[i][1] != '-') { /* "-x" before FILEs */
+      rc = unknown_option(s, argv[i], eb);
       goto free_lists;
-    int k = np_bench_opt_find(s, name);
-    if (k < 0) {
-      rc = unknown_option(s, name, eb);
-      goto free_lists;
+    } else {
+      if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)) !=
+          0)
+        goto free_lists;
+      if ((k = np_bench_opt_find(s, name)) < 0) {
+        rc = unknown_option(s, name, eb);
+        goto free_lists;
+      }
     }
     const struct np_bench_opt *o = np_bench_opt_at(s, (size_t)k, NULL);
-    if (o->flags & NP_BENCH_OPT_HELP) {
-      *help = 1;
+    if (o->flags & (NP_BENCH_OPT_HELP | NP_BENCH_OPT_VERSION)) {
+      *help = o->flags & NP_BENCH_OPT_HELP ? 1 : 2;
       goto free_lists;
     }
     if (o->type == NP_BENCH_OPT_FLAG && inline_val != NULL) {
@@ -367,10 +395,24 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
   rc = np_bench_opt_apply(s, cfg, n, idx, texts, &given, eb);
   if (rc == 0 && s->validate != NULL)
     rc = s->validate(cfg, &given, eb);
+  if (rc == 0 && first != NULL)
+    *first = end;
 free_lists:
   free(idx);
   free(texts);
   return rc;
+}
+
+int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
+                       char **argv, void *cfg, int *help,
+                       struct np_errbuf *eb) {
+  return parse(s, argc, argv, cfg, help, NULL, eb);
+}
+
+int np_bench_opt_parse_operands(const struct np_bench_optset *s, int argc,
+                                char **argv, void *cfg, int *help,
+                                int *first, struct np_errbuf *eb) {
+  return parse(s, argc, argv, cfg, help, first, eb);
 }
 
 int np_bench_opt_try(const struct np_bench_optset *s, size_t i,
