@@ -320,14 +320,33 @@ static int unknown_option(const struct np_bench_optset *s, const char *name,
 }
 
 /* Row index of the alias arg ("-h"), or -1. */
-static int find_alias(const struct np_bench_optset *s, const char *arg) {
+/* Row index of arg when it is a row's other spelling: a SHORT row's
+ * "-C", or one of the row's aliases ("-o", "--out", "--out=x": *inline_val
+ * then points after '='); -1 when none. */
+static int find_alias(const struct np_bench_optset *s, const char *arg,
+                      const char **inline_val) {
   size_t n = np_bench_opt_count(s);
   for (size_t i = 0; i < n; i++) {
-    const char *a = np_bench_opt_at(s, i, NULL)->alias;
-    if (a != NULL && strcmp(a, arg) == 0)
+    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+    if ((o->flags & NP_BENCH_OPT_SHORT) && arg[0] == '-' &&
+        strcmp(arg + 1, o->name) == 0)
       return (int)i;
+    for (const char *a = o->alias; a != NULL && *a;) {
+      size_t l = strcspn(a, " ");
+      if (strncmp(arg, a, l) == 0 &&
+          (arg[l] == '\0' || (arg[l] == '=' && a[1] == '-'))) {
+        *inline_val = arg[l] == '=' ? arg + l + 1 : NULL;
+        return (int)i;
+      }
+      a += l;
+      a += strspn(a, " ");
+    }
   }
   return -1;
+}
+
+const char *np_bench_opt_dashes(const struct np_bench_opt *o) {
+  return o->flags & NP_BENCH_OPT_SHORT ? "-" : "--";
 }
 
 /* The parse of both entry points; first NULL: no operands. */
@@ -338,6 +357,9 @@ static int parse(const struct np_bench_optset *s, int argc, char **argv,
   const char **texts = NULL;
   size_t n = 0;
   int rc;
+  int end = argc, nops = 0, dd = 0; /* dd: a "--" ended the options */
+  char **ops = NULL;        /* interleaved: the words in their new order */
+  unsigned char *op = NULL; /* interleaved: 1 for an operand's word      */
   *help = 0;
   memset(&given, 0, sizeof given);
   if ((rc = start(s, cfg, eb)) != 0)
@@ -350,21 +372,33 @@ static int parse(const struct np_bench_optset *s, int argc, char **argv,
       goto free_lists;
     }
   }
-  int end = argc;
+  if (first != NULL && s->interleaved && argc > 1 &&
+      ((ops = malloc((size_t)argc * sizeof *ops)) == NULL ||
+       (op = calloc((size_t)argc, 1)) == NULL)) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    goto free_lists;
+  }
   for (int i = 1; i < argc; i++) {
     char name[64];
     const char *inline_val = NULL, *text = NULL;
     if (first != NULL && strcmp(argv[i], "--") == 0) {
       end = i + 1;
+      dd = 1;
       break;
     }
     if (first != NULL && (argv[i][0] != '-' || argv[i][1] == '\0')) {
+      if (op != NULL) {
+        op[i] = 1;
+        nops++;
+        continue;
+      }
       end = i;
       break;
     }
-    int k = find_alias(s, argv[i]);
+    int k = find_alias(s, argv[i], &inline_val);
     if (k >= 0) {
-      snprintf(name, sizeof name, "%s", argv[i]);
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[i], "="),
+               argv[i]);
     } else if (first != NULL && argv[i][1] != '-') { /* "-x" before FILEs */
       rc = unknown_option(s, argv[i], eb);
       goto free_lists;
@@ -395,9 +429,29 @@ static int parse(const struct np_bench_optset *s, int argc, char **argv,
   rc = np_bench_opt_apply(s, cfg, n, idx, texts, &given, eb);
   if (rc == 0 && s->validate != NULL)
     rc = s->validate(cfg, &given, eb);
+  if (rc == 0 && op != NULL && nops > 0) {
+    /* options (and a "--" that ended them) first, then every operand in
+     * its order: the interleaved ones, then those after the "--" */
+    int w = 0, opts_end = dd ? end - 1 : end;
+    for (int i = 1; i < opts_end; i++)
+      if (!op[i])
+        ops[w++] = argv[i];
+    if (dd)
+      ops[w++] = argv[end - 1];
+    int start = w;
+    for (int i = 1; i < opts_end; i++)
+      if (op[i])
+        ops[w++] = argv[i];
+    for (int i = end; i < argc; i++)
+      ops[w++] = argv[i];
+    memcpy(argv + 1, ops, (size_t)w * sizeof *ops);
+    end = start + 1;
+  }
   if (rc == 0 && first != NULL)
     *first = end;
 free_lists:
+  free(op);
+  free(ops);
   free(idx);
   free(texts);
   return rc;

@@ -58,7 +58,9 @@ enum np_bench_opt_flag {
                                 socket that binds (np_addr's port-0 rule) */
   NP_BENCH_OPT_HIDDEN = 64u,  /* parsed, but not in --help, the man page or
                                  the completion (test-only knobs)       */
-  NP_BENCH_OPT_VERSION = 128u /* asks for the version (*help = 2)        */
+  NP_BENCH_OPT_VERSION = 128u, /* asks for the version (*help = 2)       */
+  NP_BENCH_OPT_SHORT = 256u    /* spelt "-NAME" only (-C): a one-letter
+                                  option of a program with no long form */
 };
 
 /* A parsed value, handed to setters. */
@@ -94,8 +96,9 @@ struct np_bench_opt {
   const char *unit;            /* "s", "ms", "%", ... for --help, or NULL */
   const char *metavar;         /* "FILE", "N/M"; NULL: from the type      */
   const char *help;            /* one line for --help                    */
-  const char *alias;           /* a short spelling the parser takes too
-                                  ("-h"), or NULL                       */
+  const char *alias;           /* other spellings the parser takes, --help,
+                                  the man page and the completion show,
+                                  space-separated ("-o --out"), or NULL  */
   size_t offset;               /* where the value goes in the section   */
   size_t size;                 /* sizeof that field (checked on store)  */
   np_bench_opt_set_fn set;     /* stores instead of offset, or NULL     */
@@ -158,6 +161,8 @@ struct np_bench_optset {
                             a program without subcommands               */
   const char *operands;  /* usage after "[options]" ("-- PROGRAM ..."),
                             or NULL for none                            */
+  int interleaved;       /* parse_operands: operands may stand between
+                            options (pack DIR --output B DIR2)          */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
   const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
   const char *exits;     /* --help's exit-code lines ('\n'-ended); NULL =
@@ -192,6 +197,9 @@ int np_bench_opt_given(const struct np_bench_optset *s,
 /* The range as --help and messages show it: "1..64", ">0..3600", the
  * choices "uv | raw", range_text, or "" (STR, ADDR, FLAG). */
 void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len);
+
+/* "--", or "-" for a SHORT row: what goes before the row's name. */
+const char *np_bench_opt_dashes(const struct np_bench_opt *o);
 
 /* The value placeholder --help and the man pages show ("N", "FILE"): the
  * row's metavar, else one named for its type; "" for a FLAG. */
@@ -232,7 +240,10 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
 /* The same for a command that takes operands after its options (FILE...):
  * the first argument that does not start with '-' (or "-" itself), or the
  * one after "--", ends the options; *first is its index (argc when there
- * is none).  validate runs before the operands are looked at. */
+ * is none).  With s->interleaved the operands may stand anywhere before a
+ * "--": argv is reordered, options first, then the operands in their order
+ * (a "--" dropped), and *first is where they start.  validate runs before
+ * the operands are looked at. */
 int np_bench_opt_parse_operands(const struct np_bench_optset *s, int argc,
                                 char **argv, void *cfg, int *help,
                                 int *first, struct np_errbuf *eb);

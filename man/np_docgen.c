@@ -74,12 +74,19 @@ static void dump_table(FILE *fp, const char *name,
     const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
     if (o->flags & NP_BENCH_OPT_HIDDEN)
       continue;
-    fprintf(fp, "%s\t--%s\t%s\t", name, o->name, np_bench_opt_metavar(o));
+    fprintf(fp, "%s\t%s%s\t%s\t", name, np_bench_opt_dashes(o), o->name,
+            np_bench_opt_metavar(o));
     for (size_t k = 0, w = 0; o->type == NP_BENCH_OPT_CHOICE &&
                               o->choices[k]; k++)
       if (np_bench_opt_offers(o, k))
         fprintf(fp, "%s%s", w++ ? " " : "", o->choices[k]);
     fputc('\n', fp);
+    for (const char *a = o->alias; a != NULL && *a;) { /* other spellings */
+      int l = (int)strcspn(a, " ");
+      fprintf(fp, "%s\t%.*s\t%s\t\n", name, l, a, np_bench_opt_metavar(o));
+      a += l;
+      a += strspn(a, " ");
+    }
   }
 }
 

@@ -47,16 +47,27 @@ static void paragraph(FILE *fp, const char *text) {
   free(p);
 }
 
-/* One option row: term line, then its indented description. */
-static void option_row(FILE *fp, const struct np_bench_opt *o) {
-  const char *mv = np_bench_opt_metavar(o);
-  fprintf(fp, "*--%s*", o->name);
+/* A term line: "*--name* _MV_" (spelling: dashes and name, or an alias). */
+static void term(FILE *fp, const char *spelling, const char *mv) {
+  fputc('*', fp);
+  np_docgen_escape(fp, spelling);
+  fputc('*', fp);
   if (mv[0] != '\0') {
     fputs(" _", fp);
     np_docgen_escape(fp, mv);
     fputc('_', fp);
   }
   fputs("\n\t", fp);
+}
+
+/* One option row: term line, then its indented description; then a term
+ * per other spelling ("The same as *--output*."). */
+static void option_row(FILE *fp, const struct np_bench_opt *o) {
+  const char *mv = np_bench_opt_metavar(o);
+  char spelling[80];
+  snprintf(spelling, sizeof spelling, "%s%s", np_bench_opt_dashes(o),
+           o->name);
+  term(fp, spelling, mv);
   const char *help = o->help != NULL ? o->help : "";
   if (help[0] != '\0') {
     char first[2] = {(char)toupper((unsigned char)help[0]), '\0'};
@@ -100,6 +111,17 @@ static void option_row(FILE *fp, const struct np_bench_opt *o) {
     fputc('.', fp);
   }
   fputs("\n\n", fp);
+  for (const char *a = o->alias; a != NULL && *a;) {
+    char other[80];
+    int l = (int)strcspn(a, " ");
+    snprintf(other, sizeof other, "%.*s", l, a);
+    term(fp, other, mv);
+    fputs("The same as *", fp);
+    np_docgen_escape(fp, spelling);
+    fputs("*.\n\n", fp);
+    a += l;
+    a += strspn(a, " ");
+  }
 }
 
 static void options_block(FILE *fp, const struct np_bench_optset *s) {

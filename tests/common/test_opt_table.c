@@ -110,7 +110,70 @@ static void test_help_text(void) {
   free(buf);
 }
 
+/* Interleaved operands (pack DIR --output B DIR2), a SHORT row (-C) and
+ * aliases (-o, --out, --out=x). */
+struct icfg {
+  const char *out, *dest;
+  int zlib;
+};
+static const struct np_bench_opt irows[] = {
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .alias = "-o --out", .help = "out", NP_BENCH_AT(struct icfg, out)},
+    {.name = "C", .type = NP_BENCH_OPT_STR, .metavar = "DEST", .help = "dest",
+     NP_BENCH_AT(struct icfg, dest), .flags = NP_BENCH_OPT_SHORT},
+    {.name = "zlib", .type = NP_BENCH_OPT_FLAG, .help = "zlib",
+     NP_BENCH_AT(struct icfg, zlib)},
+};
+static const struct np_bench_opt_section isecs[] = {{NULL, irows, 3, 0}};
+static const struct np_bench_optset iset = {
+    .program = "netproof-y", .command = "pack", .operands = "DIR...",
+    .interleaved = 1, .sections = isecs, .nsections = 1,
+    .cfg_size = sizeof(struct icfg)};
+
+static void test_interleaved(void) {
+  struct icfg c;
+  struct np_errbuf eb = {{0}};
+  int help = 0, first = 0;
+  char *a[] = {"pack", "d1", "--output", "b.tgz", "d2", "--zlib", "-C", "x",
+               "--", "--d3", NULL};
+  memset(&c, 0, sizeof c);
+  ASSERT_OK(np_bench_opt_parse_operands(&iset, 10, a, &c, &help, &first, &eb));
+  ASSERT_STR_EQ(c.out, "b.tgz");
+  ASSERT_STR_EQ(c.dest, "x");
+  ASSERT_EQ(c.zlib, 1);
+  ASSERT_EQ(first, 7);
+  ASSERT_STR_EQ(a[6], "--"); /* the options, then "--", then operands */
+  ASSERT_STR_EQ(a[7], "d1");
+  ASSERT_STR_EQ(a[8], "d2");
+  ASSERT_STR_EQ(a[9], "--d3");
+  char *b[] = {"pack", "-o", "b1", "d1", NULL};
+  ASSERT_OK(np_bench_opt_parse_operands(&iset, 4, b, &c, &help, &first, &eb));
+  ASSERT_STR_EQ(c.out, "b1");
+  ASSERT_EQ(first, 3);
+  char *d[] = {"pack", "--out=b2", NULL};
+  ASSERT_OK(np_bench_opt_parse_operands(&iset, 2, d, &c, &help, &first, &eb));
+  ASSERT_STR_EQ(c.out, "b2");
+  ASSERT_EQ(first, 2);
+  char *e[] = {"pack", "d1", "-o", NULL};
+  ASSERT_EQ(np_bench_opt_parse_operands(&iset, 3, e, &c, &help, &first, &eb),
+            NP_EUSAGE);
+  ASSERT_STR_EQ(eb.msg, "-o needs a value");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&buf, &len);
+  ASSERT_NOT_NULL(fp);
+  np_bench_opt_help(&iset, fp);
+  fclose(fp);
+  ASSERT_TRUE(strstr(buf, "usage: netproof-y pack [options] DIR...\n"));
+  ASSERT_TRUE(strstr(buf, "  -o FILE                        the same as "
+                          "--output\n"));
+  ASSERT_TRUE(strstr(buf, "  --out FILE"));
+  ASSERT_TRUE(strstr(buf, "  -C DEST"));
+  free(buf);
+}
+
 int main(void) {
+  test_interleaved();
   test_operands();
   test_help_version_errors();
   test_help_text();

@@ -86,7 +86,8 @@ def main():
             # ("netproof-validate"; "PAGE/OPTIONS-SUB" for a subcommand)
             pre = (prefix_of(cmd) if cmd.startswith("netproof-")
                    else ["netproof-bench", cmd])
-            got = complete(pre + ["--"])
+            got = complete(pre + ["-" if cmd.startswith("netproof-")
+                                  else "--"])
             want = [o for o, _, _ in r]
             check(sorted(got) == sorted(want),
                   "%s options are the table's: %s" % (cmd, sorted(set(got) ^ set(want))))
