@@ -311,11 +311,16 @@ int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
 static int unknown_option(const struct np_bench_optset *s, const char *name,
                           struct np_errbuf *eb) {
   const char *names[NP_BENCH_OPT_MAX];
+  char spelt[NP_BENCH_OPT_MAX][72]; /* "--name", "-C" */
   size_t n = np_bench_opt_count(s);
   if (n > NP_BENCH_OPT_MAX)
     n = NP_BENCH_OPT_MAX; /* start() refused such a table already */
-  for (size_t i = 0; i < n; i++)
-    names[i] = np_bench_opt_at(s, i, NULL)->name;
+  for (size_t i = 0; i < n; i++) {
+    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+    snprintf(spelt[i], sizeof spelt[i], "%s%s", np_bench_opt_dashes(o),
+             o->name);
+    names[i] = spelt[i];
+  }
   return np_opt_unknown(eb, "option", name, names, n);
 }
 

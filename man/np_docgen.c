@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_archive_cli.h"
 #include "np_file.h"
 #include "np_validate_cli.h"
 
@@ -30,6 +31,7 @@ const char *const np_docgen_programs[] = {
     "netproof-validate", NULL};
 
 const struct np_docgen_table np_docgen_tables[] = {
+    {"netproof-archive", "OPTIONS", &np_archive_optset},
     {"netproof-validate", "OPTIONS", &np_validate_optset},
     {NULL, NULL, NULL}};
 

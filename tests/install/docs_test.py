@@ -69,7 +69,8 @@ def roff_section(text, name):
     return lines
 
 
-TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI([^\\]*)\\fR)?")
+# a placeholder may hold roff's "\&" (scdoc writes KEY.pem as KEY.\&pem)
+TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI((?:[^\\]|\\&)*)\\fR)?")
 
 
 def roff_terms(text):
@@ -78,7 +79,7 @@ def roff_terms(text):
     for line in roff_section(text, "OPTIONS"):
         m = TERM.match(line)
         if m:
-            cur = [m.group(1), m.group(2) or "", ""]
+            cur = [m.group(1), (m.group(2) or "").replace("\\&", ""), ""]
             terms.append(cur)
         elif cur is not None and not line.startswith("."):
             cur[2] += line + " "
