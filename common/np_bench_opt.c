@@ -77,6 +77,8 @@ void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len) {
 static int bad_choice(const struct np_bench_opt *o, const char *text,
                       struct np_errbuf *eb) {
   char list[256];
+  if (o->refusal != NULL)
+    return np_errbuf_set(eb, NP_EUSAGE, o->refusal, text);
   size_t off = 0, n = 0, k = 0;
   for (size_t i = 0; o->choices[i] != NULL; i++)
     n += (size_t)np_bench_opt_offers(o, i);

@@ -89,6 +89,10 @@ struct np_bench_opt {
   const char *range_text;      /* shown for the range in --help and in
                                   out-of-range messages; NULL: "min..max" */
   const char *const *choices;  /* CHOICE: NULL-terminated, index = value */
+  const char *refusal;         /* CHOICE: the line for a value not offered,
+                                  a printf format of the value ("--x %s:
+                                  expected a (why) or b (why)"); NULL:
+                                  "--x 'v': expected a or b"            */
   unsigned choice_mask;        /* CHOICE: the indexes this command offers
                                   (bit i), e.g. serve's io-model; 0 = all */
   const char *dflt;            /* default as text; NULL: none, or derived

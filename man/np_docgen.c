@@ -24,6 +24,7 @@
 
 #include "np_archive_cli.h"
 #include "np_file.h"
+#include "np_report_cli.h"
 #include "np_validate_cli.h"
 
 const char *const np_docgen_programs[] = {
@@ -32,6 +33,7 @@ const char *const np_docgen_programs[] = {
 
 const struct np_docgen_table np_docgen_tables[] = {
     {"netproof-archive", "OPTIONS", &np_archive_optset},
+    {"netproof-report", "OPTIONS", &np_report_optset},
     {"netproof-validate", "OPTIONS", &np_validate_optset},
     {NULL, NULL, NULL}};
 

@@ -195,8 +195,8 @@ def main():
             check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
                   "%s --help shows %s" % (cmd, opt))
         table_programs.add(name)
-    check("netproof-validate" in table_programs,
-          "netproof-validate is checked against its table")
+    check(table_programs == set(programs),
+          "every program is checked against its table: %s" % table_programs)
 
     # table commands: page and --help hold every row
     for cmd, r in rows.items():
