@@ -67,10 +67,10 @@ static void value_arm(struct tables *t, const char *prog, const char *sub,
 /* A program's own table (np_docgen_tables): every documented row and its
  * other spellings, each with its value kind and a choice row's values. */
 static void table_program(struct tables *t, const char *prog,
-                          const struct np_bench_optset *s) {
+                          const char *sub, const struct np_bench_optset *s) {
   size_t n = np_bench_opt_count(s);
   int first = 1;
-  fprintf(t->opts, "\t'%s ') REPLY='", prog);
+  fprintf(t->opts, "\t'%s %s') REPLY='", prog, sub);
   for (size_t pass = 0; pass < 2; pass++) {
     for (size_t i = 0; i < n; i++) {
       const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
@@ -98,12 +98,41 @@ static void table_program(struct tables *t, const char *prog,
             : o->type == NP_BENCH_OPT_FLAG
                 ? NP_DOCGEN_NONE
                 : np_docgen_value_of(np_bench_opt_metavar(o));
-        value_arm(t, prog, "", sp[j], kind, o->choices, o->choice_mask);
+        value_arm(t, prog, sub, sp[j], kind, o->choices, o->choice_mask);
       }
     }
     if (pass == 0)
       fputs("' ;;\n", t->opts);
   }
+}
+
+/* A subcommand's own table (@OPTIONS-SUB@ of prog's page): its options
+ * under "prog sub"; the subcommands themselves, when the page has no
+ * COMMANDS section to name them. */
+static void subcommand_tables(struct tables *t, const struct np_docgen_page *pg,
+                              const char *prog) {
+  int first = 1;
+  for (size_t i = 0; np_docgen_tables[i].page != NULL; i++) {
+    const struct np_docgen_table *d = &np_docgen_tables[i];
+    if (strcmp(d->page, prog) != 0 || strncmp(d->marker, "OPTIONS-", 8) != 0)
+      continue;
+    char sub[64];
+    size_t k = 0;
+    for (const char *m = d->marker + 8; *m && k + 1 < sizeof sub; m++)
+      sub[k++] = (char)(*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m);
+    sub[k] = '\0';
+    table_program(t, prog, sub, d->opts);
+    if (strstr(pg->text, "\n# COMMANDS\n") != NULL)
+      continue;
+    check(t, prog, sub);
+    if (first)
+      fprintf(t->subs, "\t%s) REPLY='%s", prog, sub);
+    else
+      fprintf(t->subs, " %s", sub);
+    first = 0;
+  }
+  if (!first)
+    fputs("' ;;\n", t->subs);
 }
 
 /* The table of page prog's @OPTIONS@, or NULL. */
@@ -230,11 +259,12 @@ static void write_tables(struct tables *t, const struct np_docgen_pages *pages) 
     if (pg == NULL)
       continue;
     if (program_table(prog) != NULL)
-      table_program(t, prog, program_table(prog));
+      table_program(t, prog, "", program_table(prog));
     else
       section_terms(t, pg, "OPTIONS", prog, "", 0);
     if (strcmp(prog, "netproof-bench") != 0)
       section_terms(t, pg, "COMMANDS", prog, "", 1);
+    subcommand_tables(t, pg, prog);
   }
 }
 

@@ -25,6 +25,8 @@
 #include "np_archive_cli.h"
 #include "np_file.h"
 #include "np_report_cli.h"
+#include "np_report_compare.h"
+#include "np_results_merge.h"
 #include "np_validate_cli.h"
 
 const char *const np_docgen_programs[] = {
@@ -34,6 +36,8 @@ const char *const np_docgen_programs[] = {
 const struct np_docgen_table np_docgen_tables[] = {
     {"netproof-archive", "OPTIONS", &np_archive_optset},
     {"netproof-report", "OPTIONS", &np_report_optset},
+    {"netproof-report", "OPTIONS-COMPARE", &np_report_compare_optset},
+    {"netproof-report", "OPTIONS-MERGE", &np_results_merge_optset},
     {"netproof-validate", "OPTIONS", &np_validate_optset},
     {NULL, NULL, NULL}};
 

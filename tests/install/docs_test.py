@@ -73,10 +73,11 @@ def roff_section(text, name):
 TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI((?:[^\\]|\\&)*)\\fR)?")
 
 
-def roff_terms(text):
-    """[(option, metavar, description)] of a page's OPTIONS section."""
+def roff_terms(text, section="OPTIONS"):
+    """[(option, metavar, description)] of a page's OPTIONS section (or
+    another: "COMPARE OPTIONS")."""
     terms, cur = [], None
-    for line in roff_section(text, "OPTIONS"):
+    for line in roff_section(text, section):
         m = TERM.match(line)
         if m:
             cur = [m.group(1), (m.group(2) or "").replace("\\&", ""), ""]
@@ -91,11 +92,11 @@ def page(name):
     return open(path, encoding="utf-8").read() if os.path.exists(path) else None
 
 
-def table_problems(cmd, rows, text):
+def table_problems(cmd, rows, text, section="OPTIONS"):
     """What a table command's page lacks (empty: nothing)."""
     if text is None:
         return ["%s: no page" % cmd]
-    terms = roff_terms(text)
+    terms = roff_terms(text, section)
     names = [t[0] for t in terms]
     probs = []
     for opt, mv, choices in rows:
@@ -185,11 +186,15 @@ def main():
                 "netproof-archive": ARCHIVE}
     for cmd in [c for c in rows if c.startswith("netproof-")]:
         r = rows.pop(cmd)
-        name = cmd.split("/")[0]
+        name, _, marker = cmd.partition("/")
+        sub = marker[len("OPTIONS-"):].lower()
         check(name in programs, "%s: a program's table" % cmd)
-        for p in table_problems(cmd, r, page(name)):
+        # a subcommand's table is its own section: "COMPARE OPTIONS"
+        section = "%s OPTIONS" % sub.upper() if sub else "OPTIONS"
+        for p in table_problems(cmd, r, page(name), section):
             check(False, p)
-        rc, help_text = run([programs.get(name, name), "--help"])
+        rc, help_text = run([programs.get(name, name)] + ([sub] if sub else [])
+                            + ["--help"])
         check(rc == 0, "%s --help exits 0" % name)
         for opt, _, _ in r:
             check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
