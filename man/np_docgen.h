@@ -3,7 +3,7 @@
  * completion (np_docgen, built and run by cmake/np_install.cmake, never
  * installed).  Both come from the tables the programs themselves run on:
  * the netproof-bench command table (bench/np_bench_commands.h) and each
- * command's option table (bench/core/np_bench_opt.h), which also drive
+ * command's option table (common/np_bench_opt.h), which also drive
  * the parsers and --help.  What no table holds - descriptions, examples,
  * the options of the hand-parsed programs - is in the page templates
  * under man/ (scdoc with @MARKERS@, see man/README.md), and

@@ -79,7 +79,7 @@ struct np_relay_config {
 
 /* ---- configuration and options (np_relay_options.c) ---- */
 
-/* The relay's options are one table (bench/core/np_bench_opt.h), so the
+/* The relay's options are one table (common/np_bench_opt.h), so the
  * rudp command, its --help, the matrix and a standalone relay command read
  * the same names, ranges and defaults.  Every option sets both directions
  * (the reference configures its links symmetrically); library users may
