@@ -445,14 +445,14 @@ static int parse(const struct np_bench_optset *s, int argc, char **argv,
         ops[w++] = argv[i];
     if (dd)
       ops[w++] = argv[end - 1];
-    int start = w;
+    int at = w; /* where the operands start, after argv[0] */
     for (int i = 1; i < opts_end; i++)
       if (op[i])
         ops[w++] = argv[i];
     for (int i = end; i < argc; i++)
       ops[w++] = argv[i];
     memcpy(argv + 1, ops, (size_t)w * sizeof *ops);
-    end = start + 1;
+    end = at + 1;
   }
   if (rc == 0 && first != NULL)
     *first = end;
