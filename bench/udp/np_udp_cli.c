@@ -120,6 +120,16 @@ static void summary(const void *ctxp, enum np_bench_status st) {
         .extra = ctx->open_text};
     np_udp_summary_line(&in, line, sizeof line);
     fprintf(stderr, "%s\n", line);
+    double busiest;
+    if (cfg->mode == NP_UDP_MODE_CLIENT && res->lanecpu.n > 0 &&
+        np_udp_lanecpu_saturated(&res->lanecpu, res->measure_seconds,
+                                 &busiest))
+      fprintf(stderr,
+              "netproof-bench udp: the client was CPU-bound (busiest of %u "
+              "lanes on a CPU %.0f %% of the measured time): the rate may "
+              "measure this client, not only the server "
+              "(external.client_cpu)\n",
+              (unsigned)res->lanecpu.n, 100 * busiest);
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)
     if (!ctx->checks.item[i].passed) {
@@ -137,6 +147,11 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   cli->planned_seconds =
       ctx->cfg.interval > 0 ? 0 : ctx->cfg.warmup + ctx->cfg.seconds;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
+  /* echo clients sample their round trips for the live line's rate */
+  cli->live_unit = ctx->cfg.traffic == NP_UDP_TRAFFIC_ECHO &&
+                           ctx->cfg.mode != NP_UDP_MODE_SERVER
+                       ? "round trips/s"
+                       : NULL;
   return rc;
 }
 

@@ -293,7 +293,7 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
     atomic_init(&l->next_due_pub, INT64_MAX);
-    if (cfg->interval > 0 && np_udp_interval_alloc(l) != 0)
+    if ((cfg->interval > 0 || eng->live) && np_udp_interval_alloc(l) != 0)
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
     if (rc)
@@ -578,21 +578,27 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   if (res->target && (rc = np_udp_target_snap(res->target, 0, eb)) != 0)
     return rc;
   np_bench_cpu_now(&cpu0);
+  if (cfg->mode == NP_UDP_MODE_CLIENT &&
+      (rc = np_udp_lanecpu_snap(&res->lanecpu, c->eng, 0)) != 0)
+    return np_errbuf_set(eb, rc, "lane CPU clocks: %s", np_strerror(rc));
   /* an interrupted warm-up skips the measurement (the sleep returns) */
   if (!np_bench_ctl_signal(c->bc)) {
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
     ctl_wait_ack(c, NP_UDP_PH_MEASURE);
   }
   struct np_udp_iv_ctx iv = {.eng = c->eng, .res = res};
-  if (cfg->interval > 0 &&
-      ((rc = np_bench_interval_init(&res->intervals, cfg->interval,
+  if ((cfg->interval > 0 &&
+       (rc = np_bench_interval_init(&res->intervals, cfg->interval,
                                     cfg->seconds, "netproof-bench udp",
-                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0) ||
+      ((cfg->interval > 0 || c->eng->live) &&
        (rc = np_hist_new(1, 60000000000LL, 3, &iv.merged)) != 0))
     return np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
   res->measure_seconds = np_bench_interval_sleep(
       c->bc, cfg->seconds, &res->intervals, np_udp_interval_sample, &iv);
   np_hist_free(iv.merged);
+  if (cfg->mode == NP_UDP_MODE_CLIENT)
+    np_udp_lanecpu_snap(&res->lanecpu, c->eng, 1);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
       ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
@@ -710,6 +716,7 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
            : cfg->backend == NP_UDP_BACKEND_URING ? &np_udp_transport_uring
                                                   : &np_udp_transport_uv;
   atomic_init(&eng.phase, NP_UDP_PH_IDLE);
+  eng.live = bc->live && cfg->mode != NP_UDP_MODE_SERVER;
   np_bench_ctl_start(bc, &res->run);
   if (cfg->mode == NP_UDP_MODE_CLIENT &&
       (rc = np_udp_target_new(cfg, &res->target, eb)) != 0)
@@ -780,5 +787,6 @@ void np_udp_result_free(struct np_udp_result *res) {
   np_bench_run_free(&res->run);
   np_udp_target_free(res->target);
   free(res->socks);
+  np_udp_lanecpu_free(&res->lanecpu);
   memset(res, 0, sizeof *res);
 }
