@@ -142,8 +142,7 @@ int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
                                        eb)) != 0)
       goto fail;
     au->has_relay = 1;
-    colon = strrchr(au->relay.listening, ':');
-    cfg->port = (uint16_t)strtol(colon + 1, NULL, 10);
+    cfg->port = np_addr_port(&au->relay.at);
     cfg->connect = au->relay.listening;
   }
   *out = au;
