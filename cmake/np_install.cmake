@@ -56,7 +56,7 @@ add_executable(np_docgen
   ${PROJECT_SOURCE_DIR}/bench/np_bench_commands.c)
 target_include_directories(np_docgen PRIVATE ${PROJECT_SOURCE_DIR}/bench
                            ${PROJECT_SOURCE_DIR}/man)
-target_link_libraries(np_docgen PRIVATE np_common np_udp np_rudp np_exec np_relay_cmd
+target_link_libraries(np_docgen PRIVATE np_common np_validate_cli np_archive_cli np_report np_udp np_rudp np_exec np_relay_cmd
                       np_matrix np_agent)
 
 file(GLOB NP_DOC_SOURCES CONFIGURE_DEPENDS

@@ -1,11 +1,12 @@
 /*
  * np_docgen_bash.c - the bash completion of the four programs, generated
  * from the same sources as the man pages: netproof-bench's command table
- * and option tables (every option, its value kind, a choice row's values)
- * and, for what parses by hand (netproof-bench matrix, netproof-report,
- * netproof-archive, netproof-validate), the term lines of the expanded
- * page's OPTIONS and COMMANDS sections, which tests/install holds against
- * each program's --help.
+ * and option tables (every option, its value kind, a choice row's values),
+ * the programs' own tables (np_docgen_tables: netproof-report,
+ * netproof-archive, netproof-validate) the same way, and, for what parses
+ * by hand (netproof-bench and its matrix), the term lines of the expanded
+ * page's OPTIONS section, which tests/install holds against its --help;
+ * a program's subcommands are its page's COMMANDS terms.
  *
  * Three bash functions are written into the template's @TABLES@ line:
  * _netproof_subcommands PROG, _netproof_options PROG SUB and
@@ -61,6 +62,86 @@ static void value_arm(struct tables *t, const char *prog, const char *sub,
     fputs(names[kind], t->vals);
   }
   fputs("' ;;\n", t->vals);
+}
+
+/* A program's own table (np_docgen_tables): every documented row and its
+ * other spellings, each with its value kind and a choice row's values. */
+static void table_program(struct tables *t, const char *prog,
+                          const char *sub, const struct np_bench_optset *s) {
+  size_t n = np_bench_opt_count(s);
+  int first = 1;
+  fprintf(t->opts, "\t'%s %s') REPLY='", prog, sub);
+  for (size_t pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < n; i++) {
+      const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+      if (o->flags & NP_BENCH_OPT_HIDDEN)
+        continue;
+      /* the spellings: dashes and name, then the aliases */
+      char sp[8][72];
+      size_t k = 0;
+      snprintf(sp[k++], sizeof sp[0], "%s%s", np_bench_opt_dashes(o), o->name);
+      for (const char *a = o->alias; a != NULL && *a && k < 8;) {
+        int l = (int)strcspn(a, " ");
+        snprintf(sp[k++], sizeof sp[0], "%.*s", l, a);
+        a += l;
+        a += strspn(a, " ");
+      }
+      for (size_t j = 0; j < k; j++) {
+        check(t, prog, sp[j]);
+        if (pass == 0) {
+          fprintf(t->opts, "%s%s", first ? "" : " ", sp[j]);
+          first = 0;
+          continue;
+        }
+        enum np_docgen_value kind =
+            o->type == NP_BENCH_OPT_CHOICE ? NP_DOCGEN_WORDS
+            : o->type == NP_BENCH_OPT_FLAG
+                ? NP_DOCGEN_NONE
+                : np_docgen_value_of(np_bench_opt_metavar(o));
+        value_arm(t, prog, sub, sp[j], kind, o->choices, o->choice_mask);
+      }
+    }
+    if (pass == 0)
+      fputs("' ;;\n", t->opts);
+  }
+}
+
+/* A subcommand's own table (@OPTIONS-SUB@ of prog's page): its options
+ * under "prog sub"; the subcommands themselves, when the page has no
+ * COMMANDS section to name them. */
+static void subcommand_tables(struct tables *t, const struct np_docgen_page *pg,
+                              const char *prog) {
+  int first = 1;
+  for (size_t i = 0; np_docgen_tables[i].page != NULL; i++) {
+    const struct np_docgen_table *d = &np_docgen_tables[i];
+    if (strcmp(d->page, prog) != 0 || strncmp(d->marker, "OPTIONS-", 8) != 0)
+      continue;
+    char sub[64];
+    size_t k = 0;
+    for (const char *m = d->marker + 8; *m && k + 1 < sizeof sub; m++)
+      sub[k++] = (char)(*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m);
+    sub[k] = '\0';
+    table_program(t, prog, sub, d->opts);
+    if (strstr(pg->text, "\n# COMMANDS\n") != NULL)
+      continue;
+    check(t, prog, sub);
+    if (first)
+      fprintf(t->subs, "\t%s) REPLY='%s", prog, sub);
+    else
+      fprintf(t->subs, " %s", sub);
+    first = 0;
+  }
+  if (!first)
+    fputs("' ;;\n", t->subs);
+}
+
+/* The table of page prog's @OPTIONS@, or NULL. */
+static const struct np_bench_optset *program_table(const char *prog) {
+  for (size_t i = 0; np_docgen_tables[i].page != NULL; i++)
+    if (strcmp(np_docgen_tables[i].page, prog) == 0 &&
+        strcmp(np_docgen_tables[i].marker, "OPTIONS") == 0)
+      return np_docgen_tables[i].opts;
+  return NULL;
 }
 
 /* A table command: every row, its value kind and choices. */
@@ -177,9 +258,13 @@ static void write_tables(struct tables *t, const struct np_docgen_pages *pages) 
     const struct np_docgen_page *pg = np_docgen_page_find(pages, prog);
     if (pg == NULL)
       continue;
-    section_terms(t, pg, "OPTIONS", prog, "", 0);
+    if (program_table(prog) != NULL)
+      table_program(t, prog, "", program_table(prog));
+    else
+      section_terms(t, pg, "OPTIONS", prog, "", 0);
     if (strcmp(prog, "netproof-bench") != 0)
       section_terms(t, pg, "COMMANDS", prog, "", 1);
+    subcommand_tables(t, pg, prog);
   }
 }
 

@@ -11,8 +11,9 @@
  *       OUTDIR/PROGRAM, the bash completion, for every program
  *   np_docgen options
  *       every option table row as "command<TAB>--name<TAB>metavar<TAB>
- *       choices", for tests/install to hold the pages and the completion
- *       against
+ *       choices" (command: a netproof-bench command, or a program's page,
+ *       "netproof-validate", with "/OPTIONS-X" for a second table), for
+ *       tests/install to hold the pages and the completion against
  *
  * Exit 0, or 2 with one line naming the template and the problem.
  */
@@ -21,11 +22,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_archive_cli.h"
 #include "np_file.h"
+#include "np_report_cli.h"
+#include "np_report_compare.h"
+#include "np_results_merge.h"
+#include "np_validate_cli.h"
 
 const char *const np_docgen_programs[] = {
     "netproof-bench", "netproof-report", "netproof-archive",
     "netproof-validate", NULL};
+
+const struct np_docgen_table np_docgen_tables[] = {
+    {"netproof-archive", "OPTIONS", &np_archive_optset},
+    {"netproof-report", "OPTIONS", &np_report_optset},
+    {"netproof-report", "OPTIONS-COMPARE", &np_report_compare_optset},
+    {"netproof-report", "OPTIONS-MERGE", &np_results_merge_optset},
+    {"netproof-validate", "OPTIONS", &np_validate_optset},
+    {NULL, NULL, NULL}};
 
 void np_docgen_escape(FILE *fp, const char *text) {
   for (const char *p = text; *p; p++) {
@@ -60,23 +74,43 @@ int np_docgen_write(const char *path, const char *text, size_t len,
   return np_file_write_atomic(path, text, len, eb);
 }
 
-/* The option table rows of every command, for tests. */
-static void dump_options(FILE *fp) {
-  for (size_t c = 0; c < np_bench_ncommands; c++) {
-    const struct np_bench_optset *s = np_bench_commands[c].opts;
-    if (s == NULL)
+/* One table's documented rows (hidden ones are not) as dump lines. */
+static void dump_table(FILE *fp, const char *name,
+                       const struct np_bench_optset *s) {
+  size_t n = np_bench_opt_count(s);
+  for (size_t i = 0; i < n; i++) {
+    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+    if (o->flags & NP_BENCH_OPT_HIDDEN)
       continue;
-    size_t n = np_bench_opt_count(s);
-    for (size_t i = 0; i < n; i++) {
-      const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
-      fprintf(fp, "%s\t--%s\t%s\t", np_bench_commands[c].name, o->name,
-              np_bench_opt_metavar(o));
-      for (size_t k = 0, w = 0; o->type == NP_BENCH_OPT_CHOICE &&
-                                o->choices[k]; k++)
-        if (np_bench_opt_offers(o, k))
-          fprintf(fp, "%s%s", w++ ? " " : "", o->choices[k]);
-      fputc('\n', fp);
+    fprintf(fp, "%s\t%s%s\t%s\t", name, np_bench_opt_dashes(o), o->name,
+            np_bench_opt_metavar(o));
+    for (size_t k = 0, w = 0; o->type == NP_BENCH_OPT_CHOICE &&
+                              o->choices[k]; k++)
+      if (np_bench_opt_offers(o, k))
+        fprintf(fp, "%s%s", w++ ? " " : "", o->choices[k]);
+    fputc('\n', fp);
+    for (const char *a = o->alias; a != NULL && *a;) { /* other spellings */
+      int l = (int)strcspn(a, " ");
+      fprintf(fp, "%s\t%.*s\t%s\t\n", name, l, a, np_bench_opt_metavar(o));
+      a += l;
+      a += strspn(a, " ");
     }
+  }
+}
+
+/* The option table rows of every command, then of every program table
+ * (named PAGE or PAGE/MARKER), for tests. */
+static void dump_options(FILE *fp) {
+  for (size_t c = 0; c < np_bench_ncommands; c++)
+    if (np_bench_commands[c].opts != NULL)
+      dump_table(fp, np_bench_commands[c].name, np_bench_commands[c].opts);
+  for (size_t t = 0; np_docgen_tables[t].page != NULL; t++) {
+    char name[128];
+    const struct np_docgen_table *d = &np_docgen_tables[t];
+    snprintf(name, sizeof name, "%s%s%s", d->page,
+             strcmp(d->marker, "OPTIONS") ? "/" : "",
+             strcmp(d->marker, "OPTIONS") ? d->marker : "");
+    dump_table(fp, name, d->opts);
   }
 }
 

@@ -3,7 +3,7 @@
  * completion (np_docgen, built and run by cmake/np_install.cmake, never
  * installed).  Both come from the tables the programs themselves run on:
  * the netproof-bench command table (bench/np_bench_commands.h) and each
- * command's option table (bench/core/np_bench_opt.h), which also drive
+ * command's option table (common/np_bench_opt.h), which also drive
  * the parsers and --help.  What no table holds - descriptions, examples,
  * the options of the hand-parsed programs - is in the page templates
  * under man/ (scdoc with @MARKERS@, see man/README.md), and
@@ -25,6 +25,17 @@
 /* The installed programs: each has a page man/NAME.1.scd and a
  * completion file of that name (NULL-terminated). */
 extern const char *const np_docgen_programs[];
+
+/* The option tables of pages that are not a netproof-bench command's
+ * (netproof-validate ...): the page's @OPTIONS@ marker (or @OPTIONS-X@
+ * for a second table on one page, a subcommand's) expands to the rows of
+ * opts.  Ends with a NULL page. */
+struct np_docgen_table {
+  const char *page;                   /* "netproof-validate"            */
+  const char *marker;                 /* "OPTIONS", "OPTIONS-COMPARE"   */
+  const struct np_bench_optset *opts; /* the table the program parses  */
+};
+extern const struct np_docgen_table np_docgen_tables[];
 
 /* One man page: its name ("netproof-bench-udp") and expanded scdoc. */
 struct np_docgen_page {

@@ -21,6 +21,7 @@
 
 /* What one template is expanded with. */
 struct expand {
+  const char *page;                   /* the page's name                 */
   const char *tmpl_dir;               /* man/                            */
   const char *tmpl;                   /* template file name, for messages */
   const struct np_bench_command *cmd; /* the page's command, or NULL     */
@@ -46,16 +47,27 @@ static void paragraph(FILE *fp, const char *text) {
   free(p);
 }
 
-/* One option row: term line, then its indented description. */
-static void option_row(FILE *fp, const struct np_bench_opt *o) {
-  const char *mv = np_bench_opt_metavar(o);
-  fprintf(fp, "*--%s*", o->name);
+/* A term line: "*--name* _MV_" (spelling: dashes and name, or an alias). */
+static void term(FILE *fp, const char *spelling, const char *mv) {
+  fputc('*', fp);
+  np_docgen_escape(fp, spelling);
+  fputc('*', fp);
   if (mv[0] != '\0') {
     fputs(" _", fp);
     np_docgen_escape(fp, mv);
     fputc('_', fp);
   }
   fputs("\n\t", fp);
+}
+
+/* One option row: term line, then its indented description; then a term
+ * per other spelling ("The same as *--output*."). */
+static void option_row(FILE *fp, const struct np_bench_opt *o) {
+  const char *mv = np_bench_opt_metavar(o);
+  char spelling[80];
+  snprintf(spelling, sizeof spelling, "%s%s", np_bench_opt_dashes(o),
+           o->name);
+  term(fp, spelling, mv);
   const char *help = o->help != NULL ? o->help : "";
   if (help[0] != '\0') {
     char first[2] = {(char)toupper((unsigned char)help[0]), '\0'};
@@ -99,6 +111,17 @@ static void option_row(FILE *fp, const struct np_bench_opt *o) {
     fputc('.', fp);
   }
   fputs("\n\n", fp);
+  for (const char *a = o->alias; a != NULL && *a;) {
+    char other[80];
+    int l = (int)strcspn(a, " ");
+    snprintf(other, sizeof other, "%.*s", l, a);
+    term(fp, other, mv);
+    fputs("The same as *", fp);
+    np_docgen_escape(fp, spelling);
+    fputs("*.\n\n", fp);
+    a += l;
+    a += strspn(a, " ");
+  }
 }
 
 static void options_block(FILE *fp, const struct np_bench_optset *s) {
@@ -118,7 +141,8 @@ static void options_block(FILE *fp, const struct np_bench_optset *s) {
       free(h);
     }
     for (size_t i = 0; i < sec->n; i++)
-      option_row(fp, &sec->opts[i]);
+      if (!(sec->opts[i].flags & NP_BENCH_OPT_HIDDEN))
+        option_row(fp, &sec->opts[i]);
   }
 }
 
@@ -166,8 +190,18 @@ static int include(struct expand *x, const char *name) {
 
 /* Markers that expand to whole lines (and stand on a line of their own). */
 static int is_block(const char *m) {
-  return strcmp(m, "OPTIONS") == 0 || strcmp(m, "COMMANDS") == 0 ||
+  return strncmp(m, "OPTIONS", 7) == 0 || strcmp(m, "COMMANDS") == 0 ||
          strncmp(m, "include ", 8) == 0;
+}
+
+/* The program table for marker m of page, or NULL. */
+static const struct np_bench_optset *program_table(const char *page,
+                                                   const char *m) {
+  for (size_t t = 0; np_docgen_tables[t].page != NULL; t++)
+    if (strcmp(np_docgen_tables[t].page, page) == 0 &&
+        strcmp(np_docgen_tables[t].marker, m) == 0)
+      return np_docgen_tables[t].opts;
+  return NULL;
 }
 
 /* A marker the template names; what it needs is checked here. */
@@ -184,6 +218,16 @@ static int marker(struct expand *x, const char *m, int own_line) {
   }
   if (strcmp(m, "COMMAND-PAGES") == 0) {
     command_pages(x->out);
+    return 0;
+  }
+  if (c == NULL && strncmp(m, "OPTIONS", 7) == 0) {
+    const struct np_bench_optset *s = program_table(x->page, m);
+    if (s == NULL)
+      return np_errbuf_set(x->eb, NP_EPARSE,
+                           "%s: @%s@: no option table for page %s "
+                           "(np_docgen_tables)",
+                           x->tmpl, m, x->page);
+    options_block(x->out, s);
     return 0;
   }
   int needs_table = strcmp(m, "COMMAND") != 0 && strcmp(m, "SUMMARY") != 0;
@@ -267,7 +311,8 @@ static int page_new(const char *tmpl_dir, const char *tmpl, const char *name,
   int rc = np_docgen_read(path, &text, eb);
   if (rc != 0)
     return rc;
-  struct expand x = {tmpl_dir, tmpl, cmd, open_memstream(&buf, &len), eb, 0};
+  struct expand x = {name, tmpl_dir, tmpl, cmd, open_memstream(&buf, &len),
+                     eb, 0};
   if (x.out == NULL) {
     free(text);
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");

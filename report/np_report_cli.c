@@ -23,7 +23,7 @@
 #include "np_ftree.h"
 #include "np_identity.h"
 #include "np_json.h"
-#include "np_opt.h"
+#include "np_bench_opt.h"
 #include "np_report.h"
 #include "np_report_compare.h"
 #include "np_report_formats.h"
@@ -51,30 +51,6 @@ struct cli {
   enum np_report_error_bars error_bars; /* --error-bars                 */
   int link_relative;                /* --link-runs relative (html)      */
 };
-
-static void usage(FILE *f) {
-  fputs("usage: netproof-report --results DIR [--label TEXT] [--results DIR "
-        "...] --output OUTDIR\n"
-        "                       [--format md|csv|json|html[,...]] [--link-runs copy|relative] [--title TEXT] "
-        "[--lang en] [--plans DIR] [--force]\n"
-        "                       [--error-bars minmax|ci95]\n"
-        "       netproof-report --self-check --results DIR [...]\n"
-        "       netproof-report --pages --results DIR [--results DIR ...] "
-        "--output docs/performance\n"
-        "                       [--pages-format md|mdx] [--plans DIR] "
-        "[--force]\n"
-        "       netproof-report merge DIR DIR... --output SET   (merge --help)\n"
-        "       netproof-report compare BASE NEW --output DIR [...] "
-        "(compare --help)\n"
-        "       netproof-report --help | --version\n"
-        "exit: 0 ok; 1 a check failed (self-check: problems found; report: "
-        "a set fails its\n"
-        "      self-check, not rendered without --force); 2 usage or "
-        "unreadable input;\n"
-        "      3 run-time error; 4 self-check: the result set is incomplete "
-        "(nothing else wrong)\n",
-        f);
-}
 
 static const char *label_of(const char *dir) {
   size_t n = strlen(dir);
@@ -106,121 +82,196 @@ static unsigned parse_formats(const char *s) {
   return bits;
 }
 
-/* The options parse() takes, for "did you mean". */
-static const char *const options[] = {
-    "--results", "--label", "--output", "--format", "--title", "--lang",
-    "--plans", "--force", "--error-bars", "--self-check", "--pages",
-    "--pages-format", "--link-runs", "--help", "--version"};
+#define CFG struct cli
 
-/* A usage error: one line, "(try --help)"; NP_EUSAGE. */
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...) {
-  va_list ap;
-  fputs("netproof-report: ", stderr);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputs(" (try --help)\n", stderr);
-  return NP_EUSAGE;
+/* --results DIR, once per folder, in order. */
+static int set_results(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *c = sec;
+  (void)o;
+  if (c->nresults == MAX_RESULTS)
+    return np_errbuf_set(eb, NP_EUSAGE, "at most %d --results", MAX_RESULTS);
+  c->results[c->nresults++] = v->text;
+  return 0;
 }
 
-/* An argument parse() does not take: a known option without its value,
- * a misspelt one (with the closest name), or a stray word. */
-static int bad_argument(const char *a) {
-  struct np_errbuf eb = {{0}};
-  for (size_t i = 0; i < sizeof options / sizeof *options; i++)
-    if (strcmp(a, options[i]) == 0)
-      return bad("%s needs a value", a);
-  if (a[0] != '-')
-    return bad("unexpected argument '%s'", a);
-  np_opt_unknown(&eb, "option", a, options, sizeof options / sizeof *options);
-  fprintf(stderr, "netproof-report: %s\n", eb.msg);
-  return NP_EUSAGE;
+/* --label TEXT names the --results just before it. */
+static int set_label(void *sec, const struct np_bench_opt *o,
+                     const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *c = sec;
+  (void)o;
+  if (c->nresults == 0 || c->labels[c->nresults - 1] != NULL)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--label %s: give it after the --results it names "
+                         "(one each)", v->text);
+  if (v->text[0] == '\0')
+    return np_errbuf_set(eb, NP_EUSAGE, "--label: empty label");
+  c->labels[c->nresults - 1] = v->text;
+  return 0;
 }
 
-/* argv into c: 0 or NP_EUSAGE (one line printed). */
-static int parse(struct cli *c, int argc, char **argv) {
-  c->lang = "en";
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int has = i + 1 < argc;
-    if (strcmp(a, "--self-check") == 0)
-      c->self_check = 1;
-    else if (strcmp(a, "--pages") == 0)
-      c->pages = 1;
-    else if (strcmp(a, "--force") == 0)
-      c->force = 1;
-    else if (strcmp(a, "--results") == 0 && has) {
-      if (c->nresults == MAX_RESULTS)
-        return bad("at most %d --results", MAX_RESULTS);
-      c->results[c->nresults++] = argv[++i];
-    } else if (strcmp(a, "--label") == 0 && has) {
-      if (c->nresults == 0 || c->labels[c->nresults - 1] != NULL)
-        return bad("--label %s: give it after the --results it names (one "
-                   "each)", argv[i + 1]);
-      if (argv[i + 1][0] == '\0')
-        return bad("--label: empty label");
-      c->labels[c->nresults - 1] = argv[++i];
-    } else if (strcmp(a, "--output") == 0 && has)
-      c->output = argv[++i];
-    else if (strcmp(a, "--title") == 0 && has)
-      c->title = argv[++i];
-    else if (strcmp(a, "--lang") == 0 && has)
-      c->lang = argv[++i];
-    else if (strcmp(a, "--plans") == 0 && has)
-      c->plans = argv[++i];
-    else if (strcmp(a, "--format") == 0 && has) {
-      c->formats = parse_formats(argv[++i]);
-      if (c->formats == 0)
-        return bad("--format %s: expected md, csv, json or html "
-                   "(comma-separated)", argv[i]);
-    } else if (strcmp(a, "--link-runs") == 0 && has) {
-      const char *v = argv[++i];
-      if (strcmp(v, "relative") != 0 && strcmp(v, "copy") != 0)
-        return bad("--link-runs %s: expected copy (the run files into "
-                   "OUTDIR/runs) or relative (links into the results "
-                   "folders)", v);
-      c->link_relative = strcmp(v, "relative") == 0;
-    } else if (strcmp(a, "--error-bars") == 0 && has) {
-      const char *v = argv[++i];
-      if (strcmp(v, "minmax") == 0)
-        c->error_bars = NP_REPORT_EB_MINMAX;
-      else if (strcmp(v, "ci95") == 0)
-        c->error_bars = NP_REPORT_EB_CI95;
-      else
-        return bad("--error-bars %s: expected minmax (min/max of the runs) "
-                   "or ci95 (95 %% bootstrap interval of the median)", v);
-    } else if (strcmp(a, "--pages-format") == 0 && has) {
-      const char *v = argv[++i];
-      if (strcmp(v, "md") != 0 && strcmp(v, "mdx") != 0)
-        return bad("--pages-format %s: expected md or mdx", v);
-      c->mdx = strcmp(v, "mdx") == 0;
-    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      exit(NP_EXIT_OK);
-    } else if (strcmp(a, "--version") == 0) {
-      np_identity_print_version(stdout, "netproof-report");
-      exit(NP_EXIT_OK);
-    } else {
-      return bad_argument(a);
-    }
-  }
+static int set_formats(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  (void)o;
+  if ((((CFG *)sec)->formats = parse_formats(v->text)) == 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "--format %s: expected md, csv, json "
+                         "or html (comma-separated)", v->text);
+  return 0;
+}
+
+static const char *const link_choices[] = {"copy", "relative", NULL};
+static const char *const pages_choices[] = {"md", "mdx", NULL};
+static const char *const bars_choices[] = {
+    [NP_REPORT_EB_AUTO] = "auto", [NP_REPORT_EB_MINMAX] = "minmax",
+    [NP_REPORT_EB_CI95] = "ci95", [NP_REPORT_EB_CI95 + 1] = NULL};
+
+static const struct np_bench_opt report_opts[] = {
+    {.name = "results", .type = NP_BENCH_OPT_STR, .metavar = "DIR",
+     .help = "a result folder (a suite written by netproof-bench matrix); "
+             "repeat for several, at most 32",
+     .set = set_results},
+    {.name = "label", .type = NP_BENCH_OPT_STR, .metavar = "TEXT",
+     .help = "the display name of the --results just before it (default: "
+             "the folder's name); headings, chart subtitles and report.json "
+             "use it, file names its slug",
+     .set = set_label},
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "OUTDIR",
+     .help = "the folder the report or the pages are written to",
+     NP_BENCH_AT(CFG, output)},
+    {.name = "format", .type = NP_BENCH_OPT_STR, .metavar = "FORMATS",
+     .help = "what the report writes, comma-separated: md (the default: "
+             "index.md, report.json and the charts), csv (tables/ID.csv), "
+             "json (report-summary.json), html (index.html, one offline "
+             "page with data/ and runs/)",
+     .set = set_formats},
+    {.name = "link-runs", .type = NP_BENCH_OPT_CHOICE,
+     .choices = link_choices, .metavar = "copy|relative", .dflt = "copy",
+     .refusal = "--link-runs %s: expected copy (the run files into "
+                "OUTDIR/runs) or relative (links into the results folders)",
+     .help = "with html: copy each run's files into OUTDIR/runs/SET/CONFIG/, "
+             "or link them where they are, relative to OUTDIR",
+     NP_BENCH_AT(CFG, link_relative)},
+    {.name = "pages-format", .type = NP_BENCH_OPT_CHOICE,
+     .choices = pages_choices, .metavar = "FORMAT", .dflt = "md",
+     .refusal = "--pages-format %s: expected md or mdx",
+     .help = "with --pages: PAGE.md, or PAGE.mdx for documentation sites "
+             "(YAML front matter, MDX-safe text)",
+     NP_BENCH_AT(CFG, mdx)},
+    {.name = "title", .type = NP_BENCH_OPT_STR, .metavar = "TEXT",
+     .help = "the report's title", NP_BENCH_AT(CFG, title)},
+    {.name = "lang", .type = NP_BENCH_OPT_STR, .metavar = "LANG",
+     .dflt = "en", .help = "the language of the report; only en",
+     NP_BENCH_AT(CFG, lang)},
+    {.name = "plans", .type = NP_BENCH_OPT_STR, .metavar = "DIR",
+     .help = "read a plan's headline from DIR/PLAN-FILE for sets whose copy "
+             "of the plan in suite.json has none",
+     NP_BENCH_AT(CFG, plans)},
+    {.name = "force", .type = NP_BENCH_OPT_FLAG,
+     .help = "render a set that fails its self-check, stamped \"self-check "
+             "failed\" on every page and chart that holds it",
+     NP_BENCH_AT(CFG, force)},
+    {.name = "error-bars", .type = NP_BENCH_OPT_CHOICE,
+     .choices = bars_choices, .metavar = "minmax|ci95",
+     .choice_mask = 1u << NP_REPORT_EB_MINMAX | 1u << NP_REPORT_EB_CI95,
+     .refusal = "--error-bars %s: expected minmax (min/max of the runs) or "
+                "ci95 (95 %% bootstrap interval of the median)",
+     .help = "the charts' error bars: the runs' min/max, or the 95 % "
+             "percentile-bootstrap interval of each median (none below 5 "
+             "runs); default ci95 when every configuration of a set has at "
+             "least 5 runs, else minmax (docs/statistics.md)",
+     NP_BENCH_AT(CFG, error_bars)},
+    {.name = "self-check", .type = NP_BENCH_OPT_FLAG,
+     .help = "check the result sets instead of writing a report: one line "
+             "per problem on standard output, exit 1 when there is any, 4 "
+             "when a set is only incomplete",
+     NP_BENCH_AT(CFG, self_check)},
+    {.name = "pages", .type = NP_BENCH_OPT_FLAG,
+     .help = "write the performance pages (one Markdown page per family of "
+             "suites, with their charts) into OUTDIR",
+     NP_BENCH_AT(CFG, pages)},
+    {.name = "help", .type = NP_BENCH_OPT_FLAG, .alias = "-h",
+     .help = "print the usage and exit", .flags = NP_BENCH_OPT_HELP},
+    {.name = "version", .type = NP_BENCH_OPT_FLAG,
+     .help = "print the version and build identity (source and binary "
+             "SHA-256, build, libraries) and exit",
+     .flags = NP_BENCH_OPT_VERSION},
+};
+
+static const struct np_bench_opt_section report_sections[] = {
+    {NULL, report_opts, sizeof report_opts / sizeof report_opts[0], 0},
+};
+
+static void report_init(void *cfg) { memset(cfg, 0, sizeof(CFG)); }
+
+/* The rules between options, after all of them. */
+static int report_validate(void *cfg, const struct np_bench_given *g,
+                           struct np_errbuf *eb) {
+  CFG *c = cfg;
+  int fmt_given = np_bench_opt_given(&np_report_optset, g, "format");
+  int mdx_given = np_bench_opt_given(&np_report_optset, g, "pages-format");
   if (c->nresults == 0)
-    return bad("--results DIR is required");
+    return np_errbuf_set(eb, NP_EUSAGE, "--results DIR is required");
   if (c->self_check && c->pages)
-    return bad("--self-check and --pages exclude each other");
-  if (c->pages && c->formats != 0)
-    return bad("--format applies to the report; the pages take "
-               "--pages-format");
-  if (!c->pages && c->mdx)
-    return bad("--pages-format needs --pages");
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--self-check and --pages exclude each other");
+  if (c->pages && fmt_given)
+    return np_errbuf_set(eb, NP_EUSAGE, "--format applies to the report; the "
+                         "pages take --pages-format");
+  if (!c->pages && mdx_given && c->mdx)
+    return np_errbuf_set(eb, NP_EUSAGE, "--pages-format needs --pages");
   if (!c->self_check && c->output == NULL)
-    return bad("--output OUTDIR is required");
+    return np_errbuf_set(eb, NP_EUSAGE, "--output OUTDIR is required");
   if (strcmp(c->lang, "en") != 0)
-    return bad("--lang %s: only \"en\" is supported", c->lang);
+    return np_errbuf_set(eb, NP_EUSAGE, "--lang %s: only \"en\" is supported",
+                         c->lang);
   if (c->formats == 0)
     c->formats = NP_REPORT_FMT_MD;
   return 0;
+}
+
+const struct np_bench_optset np_report_optset = {
+    .program = "netproof-report",
+    .command = "",
+    .summary =
+        "Reports, performance pages and self-checks of result sets.\n"
+        "       netproof-report --results DIR [--label TEXT] [--results DIR "
+        "...] --output OUTDIR [...]\n"
+        "       netproof-report --self-check --results DIR [...]\n"
+        "       netproof-report --pages --results DIR [--results DIR ...] "
+        "--output docs/performance\n"
+        "       netproof-report merge DIR DIR... --output SET   (merge "
+        "--help)\n"
+        "       netproof-report compare BASE NEW --output DIR [...] "
+        "(compare --help)\n",
+    .doc = "docs/report.md",
+    .exits = "exit: 0 ok; 1 a check failed (self-check: problems found; "
+             "report: a set fails its\n"
+             "      self-check, not rendered without --force); 2 usage or "
+             "unreadable input;\n"
+             "      3 run-time error; 4 self-check: the result set is "
+             "incomplete (nothing else wrong)\n",
+    .sections = report_sections,
+    .nsections = sizeof report_sections / sizeof report_sections[0],
+    .cfg_size = sizeof(CFG),
+    .init = report_init,
+    .validate = report_validate,
+};
+
+/* argv into c: 0, NP_EUSAGE (one line printed), or 1 for --help and
+ * --version (printed: exit 0). */
+static int parse(struct cli *c, int argc, char **argv) {
+  struct np_errbuf eb = {{0}};
+  int help = 0;
+  if (np_bench_opt_parse(&np_report_optset, argc, argv, c, &help, &eb) != 0) {
+    fprintf(stderr, "netproof-report: %s%s\n", eb.msg,
+            strstr(eb.msg, "try --help") ? "" : " (try --help)");
+    return NP_EUSAGE;
+  }
+  if (help == 1)
+    np_bench_opt_help(&np_report_optset, stdout);
+  else if (help == 2)
+    np_identity_print_version(stdout, "netproof-report");
+  return help ? 1 : 0;
 }
 
 static void print_problem(void *ctx, const char *file, const char *pointer,
@@ -411,7 +462,8 @@ int np_report_cli(int argc, char **argv) {
     return np_results_merge_main(argc - 1, argv + 1);
   if (argc > 1 && strcmp(argv[1], "compare") == 0)
     return np_report_compare_cli(argc - 1, argv + 1);
-  if (parse(&c, argc, argv) != 0)
-    return NP_EXIT_USAGE; /* parse printed the one line */
+  int rc = parse(&c, argc, argv);
+  if (rc != 0) /* the one line, or --help / --version */
+    return rc == 1 ? NP_EXIT_OK : NP_EXIT_USAGE;
   return c.self_check ? self_check(&c) : report(&c);
 }

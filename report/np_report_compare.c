@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "np_json.h"
-#include "np_opt.h"
+#include "np_bench_opt.h"
 #include "np_text.h"
 #include "np_report.h"
 #include "np_results_compare.h"
@@ -39,47 +39,9 @@ struct cmp_cli {
   int stats_opts;        /* an option that --check takes from the file */
   int allow_inconclusive; /* --allow-inconclusive: that gate exits 0    */
   char map[256];         /* --map FROM=TO, split at '=' in place      */
+  char metrics[256];     /* --metrics LIST, split at ',' in place     */
   struct np_results_compare_opts o;
 };
-
-static void usage(FILE *f) {
-  fputs("usage: netproof-report compare BASE NEW --output DIR\n"
-        "           [--alpha A] [--threshold PCT] [--metrics LIST]\n"
-        "           [--base-only GLOB] [--new-only GLOB] [--map FROM=TO]\n"
-        "           [--base-label TEXT] [--new-label TEXT] "
-        "[--allow-inconclusive] [--format md|html]\n"
-        "       netproof-report compare BASE NEW --check DIR\n"
-        "Compares the result set NEW with BASE configuration by "
-        "configuration:\n"
-        "ratio of medians with a 95 % bootstrap interval, Mann-Whitney U "
-        "test,\n"
-        "Holm's correction, a verdict per metric (docs/statistics.md).\n"
-        "  --alpha A        significance level after Holm (default 0.05)\n"
-        "  --threshold PCT  noise threshold in percent (default 2)\n"
-        "  --metrics LIST   comma-separated: roundtrips_per_sec, "
-        "rtt_p50_us,\n"
-        "                   rtt_p99_us, cpu_percent (default "
-        "roundtrips_per_sec,rtt_p99_us)\n"
-        "  --base-only GLOB, --new-only GLOB  configuration ids to take\n"
-        "  --map FROM=TO    in NEW's ids, FROM reads as TO (compare uv with "
-        "raw\n"
-        "                   of one set: --map raw=uv)\n"
-        "  --check DIR      rebuild DIR's comparison from the records and "
-        "compare\n"
-        "  --allow-inconclusive  exit 0, not 5, when the gate is "
-        "inconclusive\n"
-        "  --format html    also compare.html, the comparison as one offline "
-        "page\n"
-        "exit: 0 no regression (check: clean); 1 a configuration regresses "
-        "beyond\n"
-        "      the threshold, a set fails its self-check, or (check) DIR "
-        "differs;\n"
-        "      2 usage or unreadable input; 3 run-time error; 5 inconclusive: "
-        "no\n"
-        "      regression, but too few runs a side to have shown one at "
-        "alpha\n",
-        f);
-}
 
 static const char *label_of(const char *dir) {
   size_t n = strlen(dir);
@@ -91,119 +53,182 @@ static const char *label_of(const char *dir) {
   return p;
 }
 
+/* A number in lo..hi for --alpha / --threshold, in compare's words. */
 static int number_arg(const char *name, const char *v, double lo, double hi,
-                      int lo_open, double *out) {
+                      int lo_open, double *out, struct np_errbuf *eb) {
   char *end;
   errno = 0;
   double d = strtod(v, &end);
   if (end == v || *end != '\0' || errno != 0 || !isfinite(d) ||
-      (lo_open ? d <= lo : d < lo) || d >= hi) {
-    fprintf(stderr, ME ": %s %s: expected a number %s %g and below %g\n",
-            name, v, lo_open ? "above" : "from", lo, hi);
-    return NP_EUSAGE;
-  }
+      (lo_open ? d <= lo : d < lo) || d >= hi)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--%s %s: expected a number %s %g and below %g", name,
+                         v, lo_open ? "above" : "from", lo, hi);
   *out = d;
   return 0;
 }
 
-/* "a,b" into o->metrics (pointers into s, which is modified). */
-static int metrics_arg(struct cmp_cli *c, char *s) {
-  for (char *t = strtok(s, ","); t != NULL; t = strtok(NULL, ",")) {
-    if (c->o.nmetrics == NP_COMPARE_MAX_METRICS) {
-      fprintf(stderr, ME ": --metrics: at most %d\n", NP_COMPARE_MAX_METRICS);
+#define CFG struct cmp_cli
+
+/* The options --check takes from the file: each marks stats_opts. */
+static int set_stat(void *sec, const struct np_bench_opt *o,
+                    const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *c = sec;
+  double d = 0;
+  c->stats_opts = 1;
+  if (strcmp(o->name, "alpha") == 0) {
+    if (number_arg(o->name, v->text, 0, 1, 1, &d, eb) != 0)
       return NP_EUSAGE;
+    c->o.alpha = d;
+  } else if (strcmp(o->name, "threshold") == 0) {
+    if (number_arg(o->name, v->text, 0, 100, 0, &d, eb) != 0)
+      return NP_EUSAGE;
+    c->o.threshold = d / 100;
+  } else if (strcmp(o->name, "metrics") == 0) {
+    /* "a,b" into o.metrics (pointers into c->metrics) */
+    if (strlen(v->text) >= sizeof c->metrics)
+      return np_errbuf_set(eb, NP_EUSAGE, "--metrics: too long");
+    snprintf(c->metrics, sizeof c->metrics, "%s", v->text);
+    c->o.nmetrics = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(c->metrics, ",", &save); t != NULL;
+         t = strtok_r(NULL, ",", &save)) {
+      if (c->o.nmetrics == NP_COMPARE_MAX_METRICS)
+        return np_errbuf_set(eb, NP_EUSAGE, "--metrics: at most %d",
+                             NP_COMPARE_MAX_METRICS);
+      c->o.metrics[c->o.nmetrics++] = t;
     }
-    c->o.metrics[c->o.nmetrics++] = t;
-  }
-  if (c->o.nmetrics == 0) {
-    fprintf(stderr, ME ": --metrics: empty list\n");
-    return NP_EUSAGE;
+    if (c->o.nmetrics == 0)
+      return np_errbuf_set(eb, NP_EUSAGE, "--metrics: empty list");
+  } else if (strcmp(o->name, "base-only") == 0) {
+    c->o.base_only = v->text;
+  } else if (strcmp(o->name, "new-only") == 0) {
+    c->o.new_only = v->text;
+  } else { /* map */
+    snprintf(c->map, sizeof c->map, "%s", v->text);
+    char *eq = strchr(c->map, '=');
+    if (eq == NULL || eq == c->map)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--map %s: expected FROM=TO (FROM not empty)",
+                           v->text);
+    *eq = '\0';
+    c->o.map_from = c->map;
+    c->o.map_to = eq + 1;
   }
   return 0;
 }
 
-static int parse(struct cmp_cli *c, int argc, char **argv) {
+/* --base-label / --new-label: not empty. */
+static int set_label(void *sec, const struct np_bench_opt *o,
+                     const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *c = sec;
+  if (v->text[0] == '\0')
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s needs a value", o->name);
+  if (strcmp(o->name, "base-label") == 0)
+    c->o.base_label = v->text;
+  else
+    c->o.new_label = v->text;
+  return 0;
+}
+
+static const char *const format_choices[] = {"md", "html", NULL};
+
+static const struct np_bench_opt compare_opts[] = {
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "DIR",
+     .help = "write the comparison (compare.md, .csv, .json, charts) here",
+     NP_BENCH_AT(CFG, output)},
+    {.name = "check", .type = NP_BENCH_OPT_STR, .metavar = "DIR",
+     .help = "rebuild DIR's comparison from the records and compare",
+     NP_BENCH_AT(CFG, check)},
+    {.name = "alpha", .type = NP_BENCH_OPT_STR, .metavar = "A",
+     .help = "significance level after Holm (default 0.05)", .set = set_stat},
+    {.name = "threshold", .type = NP_BENCH_OPT_STR, .metavar = "PCT",
+     .help = "noise threshold in percent (default 2)", .set = set_stat},
+    {.name = "metrics", .type = NP_BENCH_OPT_STR, .metavar = "LIST",
+     .help = "comma-separated: roundtrips_per_sec, rtt_p50_us, rtt_p99_us, "
+             "cpu_percent (default roundtrips_per_sec,rtt_p99_us)",
+     .set = set_stat},
+    {.name = "base-only", .type = NP_BENCH_OPT_STR, .metavar = "GLOB",
+     .help = "BASE's configuration ids to take", .set = set_stat},
+    {.name = "new-only", .type = NP_BENCH_OPT_STR, .metavar = "GLOB",
+     .help = "NEW's configuration ids to take", .set = set_stat},
+    {.name = "map", .type = NP_BENCH_OPT_STR, .metavar = "FROM=TO",
+     .help = "in NEW's ids, FROM reads as TO (compare uv with raw of one "
+             "set: --map raw=uv)",
+     .set = set_stat},
+    {.name = "allow-inconclusive", .type = NP_BENCH_OPT_FLAG,
+     .help = "exit 0, not 5, when the gate is inconclusive",
+     NP_BENCH_AT(CFG, allow_inconclusive)},
+    {.name = "base-label", .type = NP_BENCH_OPT_STR, .metavar = "TEXT",
+     .help = "BASE's display name (default: its folder's name)",
+     .set = set_label},
+    {.name = "new-label", .type = NP_BENCH_OPT_STR, .metavar = "TEXT",
+     .help = "NEW's display name (default: its folder's name)",
+     .set = set_label},
+    {.name = "format", .type = NP_BENCH_OPT_CHOICE, .choices = format_choices,
+     .metavar = "md|html", .dflt = "md",
+     .refusal = "--format %s: expected md (compare.md, .csv, .json and "
+                "charts) or html (those and compare.html)",
+     .help = "html: also compare.html, the comparison as one offline page",
+     NP_BENCH_AT(CFG, html)},
+    {.name = "help", .type = NP_BENCH_OPT_FLAG, .alias = "-h",
+     .help = "print the usage and exit", .flags = NP_BENCH_OPT_HELP},
+};
+
+static const struct np_bench_opt_section compare_sections[] = {
+    {NULL, compare_opts, sizeof compare_opts / sizeof compare_opts[0], 0},
+};
+
+static void compare_init(void *cfg) {
+  CFG *c = cfg;
+  memset(c, 0, sizeof *c);
   np_results_compare_opts_init(&c->o);
   c->o.base_label = c->o.new_label = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int has = i + 1 < argc;
-    double d;
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage(stdout);
-      exit(NP_EXIT_OK);
-    } else if (strcmp(a, "--output") == 0 && has) {
-      c->output = argv[++i];
-    } else if (strcmp(a, "--check") == 0 && has) {
-      c->check = argv[++i];
-    } else if (strcmp(a, "--alpha") == 0 && has) {
-      if (number_arg(a, argv[++i], 0, 1, 1, &d) != 0)
-        return NP_EUSAGE;
-      c->o.alpha = d;
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--threshold") == 0 && has) {
-      if (number_arg(a, argv[++i], 0, 100, 0, &d) != 0)
-        return NP_EUSAGE;
-      c->o.threshold = d / 100;
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--metrics") == 0 && has) {
-      if (metrics_arg(c, argv[++i]) != 0)
-        return NP_EUSAGE;
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--base-only") == 0 && has) {
-      c->o.base_only = argv[++i];
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--new-only") == 0 && has) {
-      c->o.new_only = argv[++i];
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--map") == 0 && has) {
-      snprintf(c->map, sizeof c->map, "%s", argv[++i]);
-      char *eq = strchr(c->map, '=');
-      if (eq == NULL || eq == c->map) {
-        fprintf(stderr, ME ": --map %s: expected FROM=TO (FROM not empty)\n",
-                argv[i]);
-        return NP_EUSAGE;
-      }
-      *eq = '\0';
-      c->o.map_from = c->map;
-      c->o.map_to = eq + 1;
-      c->stats_opts = 1;
-    } else if (strcmp(a, "--format") == 0 && has) {
-      const char *v = argv[++i];
-      if (strcmp(v, "html") != 0 && strcmp(v, "md") != 0) {
-        fprintf(stderr, ME ": --format %s: expected md (compare.md, .csv, "
-                           ".json and charts) or html (those and "
-                           "compare.html)\n", v);
-        return NP_EUSAGE;
-      }
-      c->html = strcmp(v, "html") == 0;
-    } else if (strcmp(a, "--allow-inconclusive") == 0) {
-      c->allow_inconclusive = 1;
-    } else if (strcmp(a, "--base-label") == 0 && has && argv[i + 1][0]) {
-      c->o.base_label = argv[++i];
-    } else if (strcmp(a, "--new-label") == 0 && has && argv[i + 1][0]) {
-      c->o.new_label = argv[++i];
-    } else if (a[0] != '-' && c->ndirs < 2) {
-      c->dirs[c->ndirs++] = a;
-    } else {
-      static const char *const opts[] = {
-          "--output", "--check", "--alpha", "--threshold", "--metrics",
-          "--base-only", "--new-only", "--map", "--allow-inconclusive",
-          "--base-label", "--new-label", "--format", "--help"};
-      struct np_errbuf eb = {{0}};
-      int known = 0;
-      for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
-        known |= strcmp(a, opts[k]) == 0;
-      if (a[0] != '-')
-        fprintf(stderr, ME ": %s: a third result set (give BASE and NEW) "
-                           "(try --help)\n", a);
-      else if (known)
-        fprintf(stderr, ME ": %s needs a value (try --help)\n", a);
-      else if (np_opt_unknown(&eb, "option", a, opts,
-                              sizeof opts / sizeof *opts) != 0)
-        fprintf(stderr, ME ": %s\n", eb.msg);
+}
+
+const struct np_bench_optset np_report_compare_optset = {
+    .program = "netproof-report",
+    .command = "compare",
+    .operands = "BASE NEW",
+    .interleaved = 1,
+    .summary = "Compares the result set NEW with BASE configuration by "
+               "configuration:\nratio of medians with a 95 % bootstrap "
+               "interval, Mann-Whitney U test,\nHolm's correction, a verdict "
+               "per metric.  Give --output DIR, or --check DIR.\n",
+    .doc = "docs/statistics.md",
+    .exits = "exit: 0 no regression (check: clean); 1 a configuration "
+             "regresses beyond\n      the threshold, a set fails its "
+             "self-check, or (check) DIR differs;\n      2 usage or "
+             "unreadable input; 3 run-time error; 5 inconclusive: no\n"
+             "      regression, but too few runs a side to have shown one at "
+             "alpha\n",
+    .sections = compare_sections,
+    .nsections = sizeof compare_sections / sizeof compare_sections[0],
+    .cfg_size = sizeof(CFG),
+    .init = compare_init,
+};
+
+/* argv into c: 0, NP_EUSAGE (one line printed) or 1 (--help printed). */
+static int parse(struct cmp_cli *c, int argc, char **argv) {
+  struct np_errbuf eb = {{0}};
+  int help = 0, first = argc;
+  if (np_bench_opt_parse_operands(&np_report_compare_optset, argc, argv, c,
+                                  &help, &first, &eb) != 0) {
+    fprintf(stderr, ME ": %s%s\n", eb.msg,
+            strstr(eb.msg, "try --help") ? "" : " (try --help)");
+    return NP_EUSAGE;
+  }
+  if (help) {
+    np_bench_opt_help(&np_report_compare_optset, stdout);
+    return 1;
+  }
+  for (int i = first; i < argc; i++) {
+    if (c->ndirs == 2) {
+      fprintf(stderr, ME ": %s: a third result set (give BASE and NEW) "
+                         "(try --help)\n", argv[i]);
       return NP_EUSAGE;
     }
+    c->dirs[c->ndirs++] = argv[i];
   }
   if (c->ndirs != 2) {
     fprintf(stderr, ME ": give two result sets, BASE and NEW (try --help)\n");
@@ -379,9 +404,9 @@ static int run_check(const struct cmp_cli *c, struct np_results_set *const *s) {
 
 int np_report_compare_cli(int argc, char **argv) {
   struct cmp_cli c;
-  memset(&c, 0, sizeof c);
-  if (parse(&c, argc, argv) != 0) /* one line said why */
-    return NP_EXIT_USAGE;
+  int prc = parse(&c, argc, argv);
+  if (prc != 0) /* one line said why, or --help */
+    return prc == 1 ? NP_EXIT_OK : NP_EXIT_USAGE;
   struct np_results_set *s[2] = {NULL, NULL};
   cJSON *doc = NULL;
   struct np_ftree *t = NULL;

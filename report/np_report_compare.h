@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_ftree.h"
 
@@ -24,6 +25,11 @@
  * that could not conclude at its run counts (0 with
  * --allow-inconclusive). */
 int np_report_compare_cli(int argc, char **argv);
+
+/* compare's option table (--output --check --alpha --threshold --metrics
+ * --base-only --new-only --map --allow-inconclusive --base-label
+ * --new-label --format --help), operands BASE NEW. */
+extern const struct np_bench_optset np_report_compare_optset;
 
 /* Every output file of the comparison doc into a new tree *out.
  * NP_EPLOT (charts), NP_ENOMEM. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "np_bench_opt.h"
 #include "np_file.h"
 #include "np_outdir.h"
 #include "np_json.h"
@@ -543,41 +544,71 @@ cleanup:
   return code;
 }
 
-static void usage(FILE *f) {
-  fputs("usage: netproof-report merge DIR DIR... --output SET\n"
-        "\n"
-        "Joins the folders of one plan's `netproof-bench matrix --shard K/N`\n"
-        "runs (all N slices, each once) into one result set SET (a new or\n"
-        "empty folder), then self-checks it.\n"
-        "\n"
-        "exit codes: 0 merged and clean, 1 merged but the self-check found\n"
-        "problems, 2 usage or bad shards (nothing written), 3 cannot write\n",
-        f);
-}
+/* merge's argv: the shard folders (operands, anywhere) and --output. */
+struct merge_cli {
+  const char *out; /* --output SET */
+};
 
-/* The folders and --output of argv: 0, or the exit code. */
+static const struct np_bench_opt merge_opts[] = {
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "SET",
+     .help = "the merged result set: a new or empty folder",
+     NP_BENCH_AT(struct merge_cli, out), .set = np_bench_opt_set_path},
+    {.name = "help", .type = NP_BENCH_OPT_FLAG, .alias = "-h",
+     .help = "print the usage and exit", .flags = NP_BENCH_OPT_HELP},
+};
+
+static const struct np_bench_opt_section merge_sections[] = {
+    {NULL, merge_opts, sizeof merge_opts / sizeof merge_opts[0], 0},
+};
+
+static void merge_init(void *cfg) { memset(cfg, 0, sizeof(struct merge_cli)); }
+
+const struct np_bench_optset np_results_merge_optset = {
+    .program = "netproof-report",
+    .command = "merge",
+    .operands = "DIR DIR...",
+    .interleaved = 1,
+    .summary = "Joins the folders of one plan's `netproof-bench matrix "
+               "--shard K/N`\nruns (all N slices, each once) into one result "
+               "set SET (a new or\nempty folder), then self-checks it.\n",
+    .doc = "docs/guides/fleets.md",
+    .exits = "exit codes: 0 merged and clean, 1 merged but the self-check "
+             "found\nproblems, 2 usage or bad shards (nothing written), 3 "
+             "cannot write\n",
+    .sections = merge_sections,
+    .nsections = sizeof merge_sections / sizeof merge_sections[0],
+    .cfg_size = sizeof(struct merge_cli),
+    .init = merge_init,
+};
+
+/* The folders and --output of argv (reordered: the folders last): 0, -1
+ * for --help (printed), or the exit code (one line printed). */
 static int merge_args(int argc, char **argv, const char **dirs, size_t *n,
                       const char **out) {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0) {
-      usage(stdout);
-      return -1;
-    } else if (strcmp(argv[i], "--output") == 0 && i + 1 < argc) {
-      *out = argv[++i];
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "netproof-report merge: %s: unknown option (try "
-                      "--help)\n", argv[i]);
-      return NP_EXIT_USAGE;
-    } else if (*n == NP_MATRIX_SHARDS_MAX) {
+  struct merge_cli c;
+  struct np_errbuf eb = {{0}};
+  int help = 0, first = argc;
+  if (np_bench_opt_parse_operands(&np_results_merge_optset, argc, argv, &c,
+                                  &help, &first, &eb) != 0) {
+    fprintf(stderr, "netproof-report merge: %s%s\n", eb.msg,
+            strstr(eb.msg, "try --help") ? "" : " (try --help)");
+    return NP_EXIT_USAGE;
+  }
+  if (help) {
+    np_bench_opt_help(&np_results_merge_optset, stdout);
+    return -1;
+  }
+  for (int i = first; i < argc; i++) {
+    if (*n == NP_MATRIX_SHARDS_MAX) {
       /* the most slices matrix --shard K/N cuts a plan into */
       fprintf(stderr, "netproof-report merge: %s: more than %d folders (a "
                       "plan has at most %d shards)\n",
               argv[i], NP_MATRIX_SHARDS_MAX, NP_MATRIX_SHARDS_MAX);
       return NP_EXIT_USAGE;
-    } else {
-      dirs[(*n)++] = argv[i];
     }
+    dirs[(*n)++] = argv[i];
   }
+  *out = c.out;
   if (*n == 0 || *out == NULL) {
     fprintf(stderr, "netproof-report merge: %s (try --help)\n",
             *n == 0 ? "no shard folders" : "missing --output SET");

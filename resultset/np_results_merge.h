@@ -29,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_ftree.h"
 
@@ -58,5 +59,8 @@ int np_results_merge_suite(const struct np_results_shard *shards, size_t n,
  * and clean, 1 merged but the self-check found problems, 2 bad input,
  * nothing written, 3 run-time error). */
 int np_results_merge_main(int argc, char **argv);
+
+/* merge's option table (--output SET, --help), operands DIR DIR... */
+extern const struct np_bench_optset np_results_merge_optset;
 
 #endif /* NP_RESULTS_MERGE_H */

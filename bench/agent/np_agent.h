@@ -39,6 +39,7 @@
 
 struct np_agent_config {
   const char *listen;        /* --listen ADDR:PORT (port 0 = any)          */
+  struct np_addr listen_addr; /* the same, parsed                          */
   const char *token_file;    /* --token-file FILE                          */
   double max_seconds;        /* --max-seconds: the agent's lifetime        */
   uint32_t max_connections;  /* --max-connections: sessions at once        */

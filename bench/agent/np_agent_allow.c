@@ -129,19 +129,14 @@ static void value_text(const cJSON *v, char *buf, size_t len) {
 /* ADDR:PORT on this host, port 0 or >= 1024. */
 static int check_listen(const char *name, const char *text,
                         struct np_errbuf *eb) {
-  char probe[128];
-  const char *colon = strrchr(text, ':');
-  int any = colon && strcmp(colon, ":0") == 0;
-  snprintf(probe, sizeof probe, "%.*s%s",
-           any ? (int)(colon - text) : (int)strlen(text), text,
-           any ? ":1024" : "");
-  struct sockaddr_storage ss;
-  socklen_t len;
-  struct np_errbuf inner;
-  if (np_agent_hostport(name, probe, &ss, &len, &inner) != 0)
-    return np_errbuf_set(eb, NP_EUSAGE, "options/%s '%s': expected ADDR:PORT "
-                         "(a literal address of this host)", name, text);
-  uint16_t port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+  char what[64];
+  struct np_addr a;
+  snprintf(what, sizeof what, "options/%s", name);
+  int rc = np_addr_parse(what, text, NP_ADDR_ANY_PORT, &a, eb);
+  if (rc != 0)
+    return rc;
+  struct sockaddr_storage ss = a.ss;
+  uint16_t port = np_addr_port(&a);
   if (is_wildcard((struct sockaddr *)&ss))
     return np_errbuf_set(eb, NP_EUSAGE,
                          "options/%s '%s': a wildcard binds every address of "
@@ -152,7 +147,7 @@ static int check_listen(const char *name, const char *text,
                          "options/%s '%s': not an address of this host (the "
                          "agent binds only its own interfaces' addresses)",
                          name, text);
-  if (port < 1024)
+  if (port != 0 && port < 1024)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "options/%s '%s': port %u is privileged; use 0 (any) "
                          "or 1024..65535",
@@ -166,13 +161,11 @@ static int check_listen(const char *name, const char *text,
 static int check_forward(const char *text, int passthrough,
                          const struct np_agent_targets *to,
                          struct np_errbuf *eb) {
-  struct sockaddr_storage ss;
-  socklen_t len;
-  struct np_errbuf inner;
-  if (np_agent_hostport("forward", text, &ss, &len, &inner) != 0)
-    return np_errbuf_set(eb, NP_EUSAGE, "options/forward '%s': expected "
-                         "ADDR:PORT", text);
-  const struct sockaddr *t = (const struct sockaddr *)&ss;
+  struct np_addr a;
+  int rc = np_addr_parse("options/forward", text, 0, &a, eb);
+  if (rc != 0)
+    return rc;
+  const struct sockaddr *t = (const struct sockaddr *)&a.ss;
   uint16_t port = port_of(t);
   if (port < 1024)
     return np_errbuf_set(eb, NP_EUSAGE,

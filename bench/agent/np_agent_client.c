@@ -23,6 +23,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "np_addr.h"
 #include "np_agent_tls.h"
 #include "np_agent_wire.h"
 #include "np_identity.h"
@@ -48,54 +49,6 @@ struct np_agent_client {
   size_t first_len;
   struct np_agent_channel channel; /* what the channel is              */
 };
-
-int np_agent_hostport(const char *option, const char *text,
-                      struct sockaddr_storage *ss, socklen_t *len,
-                      struct np_errbuf *eb) {
-  char host[64];
-  const char *colon = strrchr(text, ':');
-  const char *h = text, *he = colon;
-  if (colon == NULL || colon[1] == '\0')
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "%s '%s': expected ADDR:PORT (a literal IPv4 "
-                         "address, or [IPv6]:PORT)",
-                         option, text);
-  if (text[0] == '[') {
-    h = text + 1;
-    he = colon > text && colon[-1] == ']' ? colon - 1 : NULL;
-  }
-  if (he == NULL || he <= h || (size_t)(he - h) >= sizeof host)
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': expected ADDR:PORT",
-                         option, text);
-  memcpy(host, h, (size_t)(he - h));
-  host[he - h] = '\0';
-  char *end = NULL;
-  errno = 0;
-  unsigned long port = strtoul(colon + 1, &end, 10);
-  if (errno || *end || port < 1 || port > 65535 || colon[1] == '+' ||
-      colon[1] == '-')
-    return np_errbuf_set(eb, NP_EUSAGE, "%s '%s': port out of range 1..65535",
-                         option, text);
-  memset(ss, 0, sizeof *ss);
-  struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
-  struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
-  if (text[0] != '[' && inet_pton(AF_INET, host, &a4->sin_addr) == 1) {
-    a4->sin_family = AF_INET;
-    a4->sin_port = htons((uint16_t)port);
-    *len = sizeof *a4;
-    return 0;
-  }
-  if (text[0] == '[' && inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
-    a6->sin6_family = AF_INET6;
-    a6->sin6_port = htons((uint16_t)port);
-    *len = sizeof *a6;
-    return 0;
-  }
-  return np_errbuf_set(eb, NP_EUSAGE,
-                       "%s '%s': not a literal address (IPv4, or [IPv6] in "
-                       "brackets)",
-                       option, text);
-}
 
 /* Non-blocking connect within the deadline. */
 static int dial(const struct sockaddr_storage *ss, socklen_t len,
@@ -305,20 +258,6 @@ static int tls_connect(struct np_agent_client *c, double deadline,
   return 0;
 }
 
-static int same_addr(const struct sockaddr_storage *a,
-                     const struct sockaddr_storage *b) {
-  if (a->ss_family != b->ss_family)
-    return 0;
-  if (a->ss_family == AF_INET) {
-    const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-    return x->sin_addr.s_addr == y->sin_addr.s_addr &&
-           x->sin_port == y->sin_port;
-  }
-  const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-  return memcmp(&x->sin6_addr, &y->sin6_addr, 16) == 0 &&
-         x->sin6_port == y->sin6_port;
-}
-
 /* hello (the address dialled) -> welcome (the address reached). */
 static int handshake(struct np_agent_client *c, const char *purpose,
                      double deadline, struct np_errbuf *eb) {
@@ -352,12 +291,11 @@ static int handshake(struct np_agent_client *c, const char *purpose,
                        "got a %s", c->agent, np_agent_type_name(t));
     goto cleanup_msgs;
   }
-  struct sockaddr_storage reached;
-  socklen_t rl;
-  struct np_errbuf pe;
+  struct np_addr reached, lis;
   const char *where = np_json_get_string(in, "agent", "");
-  if (np_agent_hostport("welcome.agent", where, &reached, &rl, &pe) != 0 ||
-      !same_addr(&reached, &c->dialled)) {
+  if (np_addr_parse("welcome.agent", where, 0, &reached, NULL) != 0 ||
+      !np_addr_sa_equal((const struct sockaddr *)&reached.ss,
+                        (const struct sockaddr *)&c->dialled)) {
     rc = np_errbuf_set(eb, NP_EACCES,
                        "agent %s: the session reached the agent at %s, not "
                        "at the address dialled (something in between relays "
@@ -366,20 +304,12 @@ static int handshake(struct np_agent_client *c, const char *purpose,
     goto cleanup_msgs;
   }
   /* its listening address: the one reached, or a wildcard on that port */
-  struct sockaddr_storage lis;
   const char *ltext = np_json_get_string(in, "listening", "");
-  int wild = 0;
-  if (np_agent_hostport("welcome.listening", ltext, &lis, &rl, &pe) == 0 &&
-      lis.ss_family == reached.ss_family) {
-    static const unsigned char zero[16];
-    wild = lis.ss_family == AF_INET
-               ? ((struct sockaddr_in *)&lis)->sin_addr.s_addr == 0
-               : memcmp(&((struct sockaddr_in6 *)&lis)->sin6_addr, zero,
-                        16) == 0;
-  }
-  if (!same_addr(&lis, &reached) &&
-      !(wild && ((struct sockaddr_in *)&lis)->sin_port ==
-                    ((struct sockaddr_in *)&reached)->sin_port)) {
+  int lis_ok = np_addr_parse("welcome.listening", ltext, 0, &lis, NULL) == 0;
+  int wild = lis_ok && np_addr_family(&lis) == np_addr_family(&reached) &&
+             np_addr_is_any(&lis);
+  if (!(lis_ok && np_addr_equal(&lis, &reached)) &&
+      !(wild && np_addr_port(&lis) == np_addr_port(&reached))) {
     rc = np_errbuf_set(eb, NP_EACCES,
                        "agent %s: the agent listens on %s, which is not the "
                        "address reached",
@@ -398,9 +328,8 @@ cleanup_msgs:
 int np_agent_client_open(const char *agent, const struct np_agent_token *tok,
                          const char *purpose, double timeout,
                          struct np_agent_client **out, struct np_errbuf *eb) {
-  struct sockaddr_storage ss;
-  socklen_t len = 0;
-  int rc = np_agent_hostport("--agent", agent, &ss, &len, eb);
+  struct np_addr to;
+  int rc = np_addr_parse("--agent", agent, 0, &to, eb);
   if (rc)
     return rc;
   struct np_agent_client *c = calloc(1, sizeof *c);
@@ -408,14 +337,14 @@ int np_agent_client_open(const char *agent, const struct np_agent_token *tok,
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   c->fd = -1;
   c->next_id = 1;
-  c->dialled = ss;
+  c->dialled = to.ss;
   snprintf(c->agent, sizeof c->agent, "%s", agent);
   double deadline = np_time_mono_s() + timeout;
   if ((rc = np_agent_schema_new(&c->schema, eb)) != 0 ||
       (rc = np_agent_rx_init(&c->rx)) != 0 ||
       (rc = np_agent_tls_ctx_new(NP_AGENT_TLS_CLIENT, tok, &c->tls, eb)) !=
           0 ||
-      (rc = dial(&ss, len, deadline, &c->fd, eb, c->agent)) != 0) {
+      (rc = dial(&to.ss, to.len, deadline, &c->fd, eb, c->agent)) != 0) {
     if (rc == NP_ENOMEM)
       np_errbuf_set(eb, rc, "out of memory");
     np_agent_client_close(c);

@@ -30,12 +30,6 @@
 #include "np_agent_auth.h"
 #include "np_err.h"
 
-/* "10.0.0.2:7000" or "[fd00::2]:7000" (literal address, port 1..65535)
- * into *ss / *len.  NP_EUSAGE with "OPTION 'TEXT': reason" in eb. */
-int np_agent_hostport(const char *option, const char *text,
-                      struct sockaddr_storage *ss, socklen_t *len,
-                      struct np_errbuf *eb);
-
 struct np_agent_client;
 
 /* Connect to agent (ADDR:PORT) within timeout seconds and authenticate

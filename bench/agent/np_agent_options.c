@@ -6,34 +6,23 @@
 #include <string.h>
 
 #include "np_agent.h"
-#include "np_agent_client.h"
 
 #define CFG struct np_agent_config
 
-/* --listen ADDR:PORT, port 0 allowed (the kernel picks; printed). */
+/* --listen ADDR:PORT (checked by the row's type, port 0 = any: the
+ * kernel picks, printed): the text and the address. */
 static int set_listen(void *sec, const struct np_bench_opt *o,
                       const struct np_bench_val *v, struct np_errbuf *eb) {
-  struct sockaddr_storage ss;
-  socklen_t len;
-  char probe[128];
-  /* the client's parser wants a port >= 1: check the form with port 1 */
-  const char *colon = strrchr(v->text, ':');
-  if (colon && strcmp(colon, ":0") == 0 &&
-      (size_t)(colon - v->text) + 3 < sizeof probe) {
-    memcpy(probe, v->text, (size_t)(colon - v->text));
-    strcpy(probe + (colon - v->text), ":1");
-  } else {
-    snprintf(probe, sizeof probe, "%s", v->text);
-  }
-  int rc = np_agent_hostport("--listen", probe, &ss, &len, eb);
-  return rc ? rc : np_bench_opt_put(o, sec, v, eb);
+  ((CFG *)sec)->listen_addr = v->addr;
+  return np_bench_opt_put(o, sec, v, eb);
 }
 
 static const struct np_bench_opt agent_opts[] = {
-    {.name = "listen", .type = NP_BENCH_OPT_STR, .metavar = "ADDR:PORT",
+    {.name = "listen", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
      .help = "where the control channel listens (required; TCP): "
              "10.0.0.2:7000, [fd00::2]:7000; port 0 = any (printed)",
-     NP_BENCH_AT(CFG, listen), .set = set_listen},
+     NP_BENCH_AT(CFG, listen), .set = set_listen,
+     .flags = NP_BENCH_OPT_ANYPORT},
     {.name = "token-file", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
      .help = "the shared secret (required): 64+ hex digits, mode 0600, "
              "owned by this user (openssl rand -hex 32)",

@@ -81,15 +81,12 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
                      const cJSON *m) {
   const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
   const char *dialled = np_json_get_string(params, "agent", "");
-  struct sockaddr_storage want;
-  socklen_t wl;
-  struct np_errbuf pe;
+  struct np_addr want, local;
   char reached[96], why[300];
   np_agent_addr_text(&c->local, reached, sizeof reached);
-  if (np_agent_hostport("hello.agent", dialled, &want, &wl, &pe) != 0 ||
-      !np_agent_same_host(&want, &c->local) ||
-      ((struct sockaddr_in *)&want)->sin_port !=
-          ((struct sockaddr_in *)&c->local)->sin_port) {
+  if (np_addr_parse("hello.agent", dialled, 0, &want, NULL) != 0 ||
+      np_addr_from_sa((const struct sockaddr *)&c->local, &local) != 0 ||
+      !np_addr_equal(&want, &local)) {
     snprintf(why, sizeof why,
              "the client dialled %.80s but reached this agent at %s "
              "(something in between relays the connection)",
@@ -470,19 +467,9 @@ static int check_deadlines(struct np_agent *a) {
 }
 
 static int open_listener(struct np_agent *a, struct np_errbuf *eb) {
-  struct sockaddr_storage ss;
-  socklen_t len;
-  char probe[128];
-  const char *text = a->cfg->listen, *colon = strrchr(text, ':');
-  int any = colon && strcmp(colon, ":0") == 0;
-  snprintf(probe, sizeof probe, "%.*s%s",
-           any ? (int)(colon - text) : (int)strlen(text), text,
-           any ? ":1" : "");
-  int rc = np_agent_hostport("--listen", probe, &ss, &len, eb);
-  if (rc)
-    return rc;
-  if (any)
-    ((struct sockaddr_in *)&ss)->sin_port = 0; /* same offset for v6 */
+  struct sockaddr_storage ss = a->cfg->listen_addr.ss;
+  socklen_t len = a->cfg->listen_addr.len;
+  const char *text = a->cfg->listen;
   a->lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
                   0);
   if (a->lfd < 0)

@@ -87,12 +87,11 @@ static int ready_line(struct np_agent_service *s) {
     return 0; /* the line is not complete yet */
   memcpy(s->listening, p, n);
   s->listening[n] = '\0';
-  socklen_t len;
-  struct np_errbuf eb;
-  return np_agent_hostport("listening", s->listening, &s->addr, &len, &eb) ==
-                 0
-             ? 1
-             : -1;
+  struct np_addr a;
+  if (np_addr_parse("listening", s->listening, 0, &a, NULL) != 0)
+    return -1;
+  s->addr = a.ss;
+  return 1;
 }
 
 /* The child: a fresh process's signals and descriptors, then the

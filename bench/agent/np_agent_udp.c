@@ -125,14 +125,13 @@ int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
            np_json_get_string(au->start, "service_id", ""));
   snprintf(au->connect, sizeof au->connect, "%s",
            np_json_get_string(au->start, "listening", ""));
-  const char *colon = strrchr(au->connect, ':');
-  long port = colon ? strtol(colon + 1, NULL, 10) : 0;
-  if (port < 1 || port > 65535) {
+  struct np_addr far;
+  if (np_addr_parse("listening", au->connect, 0, &far, NULL) != 0) {
     rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: start: no port in '%s'",
                        cfg->agent, au->connect);
     goto fail;
   }
-  cfg->port = (uint16_t)port;
+  cfg->port = np_addr_port(&far);
   cfg->connect = au->connect;
   if (cfg->agent_relay) {
     char listen[96];
@@ -143,8 +142,7 @@ int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
                                        eb)) != 0)
       goto fail;
     au->has_relay = 1;
-    colon = strrchr(au->relay.listening, ':');
-    cfg->port = (uint16_t)strtol(colon + 1, NULL, 10);
+    cfg->port = np_addr_port(&au->relay.at);
     cfg->connect = au->relay.listening;
   }
   *out = au;

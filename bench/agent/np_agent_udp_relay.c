@@ -92,9 +92,7 @@ int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,
            np_json_get_string(r->start, "service_id", ""));
   snprintf(r->listening, sizeof r->listening, "%s",
            np_json_get_string(r->start, "listening", ""));
-  const char *colon = strrchr(r->listening, ':');
-  long port = colon ? strtol(colon + 1, NULL, 10) : 0;
-  if (port < 1 || port > 65535)
+  if (np_addr_parse("listening", r->listening, 0, &r->at, NULL) != 0)
     return np_errbuf_set(eb, NP_EPARSE,
                          "agent %s: start relay: no port in '%s'",
                          np_agent_client_agent(c), r->listening);

@@ -24,12 +24,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_addr.h"
 #include "np_agent_client.h"
 #include "np_err.h"
 
 struct np_agent_udp_relay {
   char service_id[12]; /* the agent's id of it                   */
   char listening[96];  /* where the clients send (ADDR:PORT)     */
+  struct np_addr at;   /* the same, parsed                       */
   cJSON *start;        /* the start result (command, pid, ...)   */
   cJSON *stop;         /* the stop result                        */
   cJSON *record;       /* the relay's own record, NULL until end */

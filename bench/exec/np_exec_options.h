@@ -2,7 +2,7 @@
  * np_exec_options.h - the option table of `netproof-bench exec`: the
  * options before "--" (time bound, expected exit, environment, metrics,
  * checks, output bound).  Drives the parser, --help and the matrix's plan
- * checks, like every benchmark's table (bench/core/np_bench_opt.h).
+ * checks, like every benchmark's table (common/np_bench_opt.h).
  * --env, --keep-env, --metric and --check may be given many times; each
  * occurrence adds one entry, in order.
  */

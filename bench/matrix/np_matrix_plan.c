@@ -4,7 +4,7 @@
  *
  * The matrix keeps no copy of any benchmark's options: the plan's
  * protocol names a benchmark command, and that command's option table
- * (bench/core/np_bench_opt.h) gives the names a plan may set, their
+ * (common/np_bench_opt.h) gives the names a plan may set, their
  * values, defaults, id tags and order.  Checks, in order, each failing
  * with one line "plan.json: /pointer: reason":
  *   1. option names against the table ("unknown udp option \"x\"") - a

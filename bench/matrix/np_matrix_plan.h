@@ -6,7 +6,7 @@
  * (lists whose cartesian product gives the configurations, minus any
  * "exclude" rows) or an explicit list of rows, or both (product first).
  * The protocol names a benchmark command whose option table
- * (bench/core/np_bench_opt.h) says which options exist, their values,
+ * (common/np_bench_opt.h) says which options exist, their values,
  * defaults, order and id tags; the matrix keeps no copy.
  * An exec plan (protocol "exec") also has an "exec" object: the command
  * template whose {placeholders} the other keys fill, its metrics and

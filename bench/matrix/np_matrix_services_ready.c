@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "np_addr.h"
 #include "np_procnet.h"
-#include "np_udp_config.h"
 
 static const char *const ready_names[] = {"udp_bound", "tcp_connect",
                                           "udp_echo"};
@@ -29,32 +29,19 @@ const char *np_svc_signame(int signo, char *buf, size_t len) {
 
 int np_svc_check_parse(const char *name, const char *text,
                        struct np_svc_check *ck) {
-  char host[64];
-  int family, k = -1;
-  uint16_t port;
+  int k = -1;
+  struct np_addr a;
   memset(ck, 0, sizeof *ck);
   for (int i = 0; i < 3; i++)
     if (strcmp(name, ready_names[i]) == 0)
       k = i;
-  if (k < 0 || np_udp_config_hostport("ready", text, 0, host, &family, &port,
-                                      NULL) != 0)
+  if (k < 0 || np_addr_parse("ready", text, 0, &a, NULL) != 0)
     return NP_ESCHEMA;
   ck->kind = (enum np_svc_ready)k;
   ck->name = ready_names[k];
   ck->text = text;
-  if (family == AF_INET6) {
-    struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ck->addr;
-    a->sin6_family = AF_INET6;
-    a->sin6_port = htons(port);
-    inet_pton(AF_INET6, host, &a->sin6_addr);
-    ck->alen = sizeof *a;
-  } else {
-    struct sockaddr_in *a = (struct sockaddr_in *)&ck->addr;
-    a->sin_family = AF_INET;
-    a->sin_port = htons(port);
-    inet_pton(AF_INET, host, &a->sin_addr);
-    ck->alen = sizeof *a;
-  }
+  memcpy(&ck->addr, &a.ss, sizeof ck->addr);
+  ck->alen = a.len;
   return 0;
 }
 

@@ -88,10 +88,10 @@ static int sock_open(struct np_relay *r, struct np_relay_sock *s,
   int sz = r->socket_buffer;
   setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
   setsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
-  if (bind(s->fd, at, np_relay_addr_len(at)) != 0) {
-    char txt[NP_RELAY_ADDR_TEXT];
+  if (bind(s->fd, at, np_addr_sa_len(at)) != 0) {
+    char txt[NP_ADDR_TEXT];
     int e = errno;
-    np_relay_addr_format(at, txt, sizeof txt);
+    np_addr_sa_format(at, txt, sizeof txt);
     return np_errbuf_set(eb, np_err_from_errno(e), "relay: bind udp %s: %s",
                          txt, strerror(e));
   }
@@ -142,7 +142,7 @@ int np_relay__route_open(struct np_relay *r, unsigned i,
     }
   } else {
     rt->front_addr = r->listen_addr;
-    memcpy(&rt->client, client, np_relay_addr_len(client));
+    memcpy(&rt->client, client, np_addr_sa_len(client));
     rt->client_known = 1;
   }
   local_any(r->server.ss_family, loop, &at);
@@ -213,7 +213,7 @@ struct np_relay_route *np_relay__route_of(struct np_relay *r,
     if (v == 0)
       break;
     struct np_relay_route *rt = &r->routes[v - 1];
-    if (np_relay_addr_equal((const struct sockaddr *)&rt->client, src))
+    if (np_addr_sa_equal((const struct sockaddr *)&rt->client, src))
       return rt;
   }
   struct np_errbuf eb;
@@ -299,11 +299,11 @@ void np_relay__sweep(struct np_relay *r, uint64_t now) {
 static int from_socket(const struct sockaddr *src, const struct sockaddr *own) {
   if (addr_port(src) != addr_port(own))
     return 0;
-  return is_wildcard(own) ? is_loopback(src) : np_relay_addr_equal(src, own);
+  return is_wildcard(own) ? is_loopback(src) : np_addr_sa_equal(src, own);
 }
 
 int np_relay__is_own(const struct np_relay *r, const struct sockaddr *src) {
-  if (np_relay_addr_equal(src, (const struct sockaddr *)&r->server) ||
+  if (np_addr_sa_equal(src, (const struct sockaddr *)&r->server) ||
       from_socket(src, (const struct sockaddr *)&r->listen_addr))
     return 1;
   uint16_t port = addr_port(src);
@@ -325,7 +325,7 @@ static int base_init(struct np_relay *r, const struct np_relay_config *cfg,
   r->cfg = *cfg;
   r->epfd = r->timer_fd = r->stop_fd = -1;
   r->listen.fd = r->tcp.listen_fd = -1;
-  memcpy(&r->server, server, np_relay_addr_len(server));
+  memcpy(&r->server, server, np_addr_sa_len(server));
   r->max_routes = max_routes;
   r->socket_buffer = sockbuf;
   r->route_bytes = cfg->capacity_bytes ? cfg->capacity_bytes

@@ -51,6 +51,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_addr.h"
 #include "np_bench_opt.h"
 #include "np_err.h"
 #include "np_relay_impair.h"
@@ -78,7 +79,7 @@ struct np_relay_config {
 
 /* ---- configuration and options (np_relay_options.c) ---- */
 
-/* The relay's options are one table (bench/core/np_bench_opt.h), so the
+/* The relay's options are one table (common/np_bench_opt.h), so the
  * rudp command, its --help, the matrix and a standalone relay command read
  * the same names, ranges and defaults.  Every option sets both directions
  * (the reference configures its links symmetrically); library users may
@@ -284,21 +285,6 @@ uint64_t np_relay_counts_errors(const struct np_relay_counts *c);
 /* Monotonic clock used for every release time (CLOCK_MONOTONIC, ns). */
 uint64_t np_relay_now_ns(void);
 
-/* ---- addresses (np_relay_addr.c) ---- */
-
-/* "127.0.0.1:5201", "[::1]:5201": a literal address and a port 0..65535
- * into *out (written on success).  NP_EUSAGE with "'x': expected
- * ADDR:PORT (IPv6 as [ADDR]:PORT)" in eb. */
-int np_relay_addr_parse(const char *text, struct sockaddr_storage *out,
-                        struct np_errbuf *eb);
-
-/* The inverse, into buf (at least NP_RELAY_ADDR_TEXT bytes). */
-#define NP_RELAY_ADDR_TEXT 64
-void np_relay_addr_format(const struct sockaddr *sa, char *buf, size_t len);
-
-/* Bytes of the sockaddr for its family; 1 when a and b are the same
- * address and port. */
-unsigned np_relay_addr_len(const struct sockaddr *sa);
-int np_relay_addr_equal(const struct sockaddr *a, const struct sockaddr *b);
+/* Addresses are common/np_addr.h's (ADDR:PORT text, format, equal). */
 
 #endif /* NP_RELAY_H */

@@ -61,7 +61,7 @@ struct np_relay_cmd_result {
   struct np_bench_run run;     /* times, kernel snapshots (signal 0)     */
   int signal;                  /* SIGINT/SIGTERM that ended it, or 0     */
   double seconds;              /* from relay start to stop               */
-  char listen_bound[NP_RELAY_ADDR_TEXT]; /* --listen with its port      */
+  char listen_bound[NP_ADDR_TEXT]; /* --listen with its port      */
   cJSON *stats;                /* final "netproof/relay-stats/1" (owned) */
   cJSON *sockets;              /* sockets.list entries (owned)           */
   uint64_t socket_drops;       /* their kernel drops, summed             */

@@ -14,32 +14,27 @@
 #define CFG struct np_relay_cmd_config
 #define NET offsetof(CFG, net)
 
-/* --listen / --forward: ADDR:PORT into the sockaddr at the row's offset;
- * the text stays in the row's *_text field. */
+/* --listen / --forward: ADDR:PORT (checked by the row's type; port 0 =
+ * any for --listen only) into the relay's sockaddr; the text into the
+ * row's *_text field. */
 static int set_addr(void *sec, const struct np_bench_opt *o,
                     const struct np_bench_val *v, struct np_errbuf *eb) {
   CFG *cfg = sec;
-  struct np_errbuf inner = {{0}};
   int is_listen = strcmp(o->name, "listen") == 0;
   struct sockaddr_storage *to = is_listen ? &cfg->net.listen
                                           : &cfg->net.forward;
-  if (np_relay_addr_parse(v->text, to, &inner) != 0)
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s %s", o->name, inner.msg);
-  if (is_listen)
-    cfg->listen_text = v->text;
-  else
-    cfg->forward_text = v->text;
-  return 0;
+  memcpy(to, &v->addr.ss, sizeof *to);
+  return np_bench_opt_put(o, sec, v, eb);
 }
 
 static const struct np_bench_opt net_opts[] = {
-    {.name = "listen", .type = NP_BENCH_OPT_STR, .metavar = "ADDR:PORT",
+    {.name = "listen", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
      .range_text = "literal IPv4, or [IPv6], and a port",
      .help = "where clients send (UDP; TCP too with --tcp-passthrough); "
              "required",
      NP_BENCH_AT(CFG, listen_text), .set = set_addr,
-     .flags = NP_BENCH_OPT_CORE},
-    {.name = "forward", .type = NP_BENCH_OPT_STR, .metavar = "ADDR:PORT",
+     .flags = NP_BENCH_OPT_CORE | NP_BENCH_OPT_ANYPORT},
+    {.name = "forward", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
      .range_text = "literal IPv4, or [IPv6], and a port",
      .help = "the server; same family as --listen; required",
      NP_BENCH_AT(CFG, forward_text), .set = set_addr,

@@ -124,7 +124,7 @@ int np_relay_cmd_run(const struct np_relay_cmd_config *cfg,
     goto free_result;
   struct sockaddr_storage bound;
   np_relay_listen_addr(relay, &bound);
-  np_relay_addr_format((const struct sockaddr *)&bound, res->listen_bound,
+  np_addr_sa_format((const struct sockaddr *)&bound, res->listen_bound,
                        sizeof res->listen_bound);
   if (!cfg->quiet) {
     fprintf(stderr,

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "np_addr.h"
 #include "np_json.h"
 #include "np_relay.h"
 #include "np_schema.h"
@@ -124,11 +125,11 @@ unsigned np_relay_link_routes(const cJSON *doc,
   const cJSON *ro;
   cJSON_ArrayForEach(ro, cJSON_GetObjectItemCaseSensitive(doc, "routes")) {
     const char *client = np_json_get_string(ro, "client", NULL);
-    struct sockaddr_storage a;
-    if (client == NULL || np_relay_addr_parse(client, &a, NULL) != 0)
+    struct np_addr a;
+    if (client == NULL || np_addr_parse("client", client, 0, &a, NULL) != 0)
       continue;
     unsigned k = 0;
-    while (k < n && !np_relay_addr_equal((const struct sockaddr *)&a,
+    while (k < n && !np_addr_sa_equal((const struct sockaddr *)&a.ss,
                                          (const struct sockaddr *)&clients[k]))
       k++;
     if (k == n)

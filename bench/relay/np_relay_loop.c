@@ -114,7 +114,7 @@ static unsigned send_batch(struct np_relay *r, struct np_relay_sock *s, unsigned
     struct msghdr *h = &r->txmsg[i].msg_hdr;
     memset(h, 0, sizeof *h);
     h->msg_name = (void *)to;
-    h->msg_namelen = np_relay_addr_len(to);
+    h->msg_namelen = np_addr_sa_len(to);
     h->msg_iov = r->txiov[i];
     h->msg_iovlen = np_relay_pool_iov(&r->routes[r->txpkt[i]->route].pool,
                                       r->txpkt[i], r->txiov[i]);
@@ -319,10 +319,10 @@ static enum verdict classify(struct np_relay *r, struct np_relay_sock *s,
     *rt = &r->routes[s->route];
     if (!(*rt)->client_known) {
       pthread_mutex_lock(&r->mu);
-      memcpy(&(*rt)->client, src, np_relay_addr_len(src));
+      memcpy(&(*rt)->client, src, np_addr_sa_len(src));
       (*rt)->client_known = 1;
       pthread_mutex_unlock(&r->mu);
-    } else if (!np_relay_addr_equal(src,
+    } else if (!np_addr_sa_equal(src,
                                     (const struct sockaddr *)&(*rt)->client)) {
       return V_FOREIGN;
     }
@@ -331,7 +331,7 @@ static enum verdict classify(struct np_relay *r, struct np_relay_sock *s,
     *dir = NP_RELAY_S2C;
     *rt = &r->routes[s->route];
     if (!(*rt)->client_known ||
-        !np_relay_addr_equal(src, (const struct sockaddr *)&r->server))
+        !np_addr_sa_equal(src, (const struct sockaddr *)&r->server))
       return V_FOREIGN;
   }
   return trunc ? V_TRUNCATED : V_ADMIT;

@@ -221,15 +221,15 @@ struct route_snap {
 
 static cJSON *route_json(unsigned i, const struct route_snap *s) {
   static const char *const dname[NP_RELAY_DIRS] = {"c2s", "s2c"};
-  char txt[NP_RELAY_ADDR_TEXT];
+  char txt[NP_ADDR_TEXT];
   cJSON *ro = cJSON_CreateObject();
   if (ro == NULL)
     return NULL;
   NUM(ro, "route", i);
-  np_relay_addr_format((const struct sockaddr *)&s->front, txt, sizeof txt);
+  np_addr_sa_format((const struct sockaddr *)&s->front, txt, sizeof txt);
   cJSON_AddStringToObject(ro, "front", txt);
   if (s->client_known) {
-    np_relay_addr_format((const struct sockaddr *)&s->client, txt, sizeof txt);
+    np_addr_sa_format((const struct sockaddr *)&s->client, txt, sizeof txt);
     cJSON_AddStringToObject(ro, "client", txt);
   } else {
     cJSON_AddNullToObject(ro, "client");
@@ -249,7 +249,7 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   static const char *const dname[NP_RELAY_DIRS] = {"c2s", "s2c"};
   if (r == NULL)
     return NULL;
-  char txt[NP_RELAY_ADDR_TEXT];
+  char txt[NP_ADDR_TEXT];
   struct np_relay_timing timing;
   struct np_relay_io io;
   struct np_relay_tcp_stats tcp;
@@ -288,10 +288,10 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   cJSON_AddStringToObject(o, "mode", r->standalone ? "standalone" : "in-process");
   if (add(o, "config", np_relay_config_json(&r->cfg)) != 0)
     goto delete_doc;
-  np_relay_addr_format((const struct sockaddr *)&r->server, txt, sizeof txt);
+  np_addr_sa_format((const struct sockaddr *)&r->server, txt, sizeof txt);
   cJSON_AddStringToObject(o, "forward", txt);
   if (r->standalone) {
-    np_relay_addr_format((const struct sockaddr *)&r->listen_addr, txt,
+    np_addr_sa_format((const struct sockaddr *)&r->listen_addr, txt,
                          sizeof txt);
     cJSON_AddStringToObject(o, "listen", txt);
   } else {

@@ -46,11 +46,11 @@ int np_relay__tcp_open(struct np_relay *r,
     return np_errbuf_set(eb, np_err_from_errno(errno), "relay: tcp socket: %s",
                          strerror(errno));
   setsockopt(t->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (bind(t->listen_fd, at, np_relay_addr_len(at)) != 0 ||
+  if (bind(t->listen_fd, at, np_addr_sa_len(at)) != 0 ||
       listen(t->listen_fd, 64) != 0) {
-    char txt[NP_RELAY_ADDR_TEXT];
+    char txt[NP_ADDR_TEXT];
     int e = errno;
-    np_relay_addr_format(at, txt, sizeof txt);
+    np_addr_sa_format(at, txt, sizeof txt);
     return np_errbuf_set(eb, np_err_from_errno(e), "relay: bind tcp %s: %s",
                          txt, strerror(e));
   }
@@ -244,7 +244,7 @@ void np_relay__tcp_accept(struct np_relay *r) {
       setsockopt(up, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    if (up < 0 || (connect(up, to, np_relay_addr_len(to)) != 0 &&
+    if (up < 0 || (connect(up, to, np_addr_sa_len(to)) != 0 &&
                    errno != EINPROGRESS)) {
       if (up >= 0)
         close(up);

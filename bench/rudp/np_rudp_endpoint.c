@@ -409,7 +409,7 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
     uv_ip4_addr("127.0.0.1", 0, (struct sockaddr_in *)&any);
   at = any;
   if (server_at)
-    memcpy(&at, server_at, np_relay_addr_len(server_at));
+    memcpy(&at, server_at, np_addr_sa_len(server_at));
   uv_udp_init(&l0->loop, &l0->server);
   l0->has_server = 1;
   l0->server.data = l0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_addr.h"
 #include "np_json.h"
 #include "np_time.h"
 
@@ -63,10 +64,15 @@ static int wait_line(const char *path, struct np_bench_ctl *w, uint64_t after,
   return 0;
 }
 
-static int addr_of(const cJSON *doc, const char *key,
+/* The stats line's address at key (flags: np_addr_parse's) into *out. */
+static int addr_of(const cJSON *doc, const char *key, unsigned flags,
                    struct sockaddr_storage *out) {
   const char *t = np_json_get_string(doc, key, NULL);
-  return t ? np_relay_addr_parse(t, out, NULL) : NP_EINVAL;
+  struct np_addr a;
+  if (t == NULL || np_addr_parse(key, t, flags, &a, NULL) != 0)
+    return NP_EINVAL;
+  memcpy(out, &a.ss, sizeof *out);
+  return 0;
 }
 
 int np_rudp_ext_begin(const struct np_rudp_config *cfg,
@@ -78,10 +84,10 @@ int np_rudp_ext_begin(const struct np_rudp_config *cfg,
   if (rc != 0)
     return rc;
   struct sockaddr_storage listen;
-  if (addr_of(base->doc, "listen", &listen) != 0 ||
-      !np_relay_addr_equal((const struct sockaddr *)&listen,
+  if (addr_of(base->doc, "listen", NP_ADDR_ANY_PORT, &listen) != 0 ||
+      !np_addr_sa_equal((const struct sockaddr *)&listen,
                            (const struct sockaddr *)&cfg->relay_addr) ||
-      addr_of(base->doc, "forward", server) != 0) {
+      addr_of(base->doc, "forward", 0, server) != 0) {
     rc = np_errbuf_set(eb, NP_EINVAL,
                        "--relay-stats %s: its relay listens on %s, not "
                        "--relay %s",

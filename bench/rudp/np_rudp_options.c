@@ -86,15 +86,13 @@ static int set_reo(void *sec, const struct np_bench_opt *o,
   return set_ms(sec, o, &w, eb);
 }
 
-/* --relay ADDR:PORT: the text, and the address parsed. */
+/* --relay ADDR:PORT (checked by the row's type): the text, and the
+ * address parsed. */
 static int set_relay(void *sec, const struct np_bench_opt *o,
                      const struct np_bench_val *v, struct np_errbuf *eb) {
   CFG *cfg = sec;
-  struct np_errbuf inner = {{0}};
-  if (np_relay_addr_parse(v->text, &cfg->relay_addr, &inner) != 0)
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s %s", o->name, inner.msg);
-  cfg->relay_ext = v->text;
-  return 0;
+  memcpy(&cfg->relay_addr, &v->addr.ss, sizeof cfg->relay_addr);
+  return np_bench_opt_put(o, sec, v, eb);
 }
 
 #define UINT(nm, lo, hi, df, field, tg, what)                                \
@@ -227,7 +225,7 @@ static const struct np_bench_opt run_opts[] = {
 
 /* Endpoints against a relay process instead of the in-process relay. */
 static const struct np_bench_opt external_opts[] = {
-    {.name = "relay", .type = NP_BENCH_OPT_STR, .metavar = "ADDR:PORT",
+    {.name = "relay", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
      .range_text = "literal IPv4, or [IPv6], and a port",
      .help = "send through this running `netproof-bench relay` (needs "
              "--relay-stats)",

@@ -1,7 +1,7 @@
 /*
  * np_rudp_options.h - the option table of `netproof-bench rudp`: its own
  * rows plus the relay's (np_relay.h), the one description its parser, its
- * --help and the matrix runner's plans all read (bench/core/np_bench_opt.h).
+ * --help and the matrix runner's plans all read (common/np_bench_opt.h).
  */
 #ifndef NP_RUDP_OPTIONS_H
 #define NP_RUDP_OPTIONS_H

@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "np_addr.h"
+
 #define BATCH 64
 #define MAXBLOCKS 64
 
@@ -180,8 +182,18 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  const char *colon = via ? strrchr(via, ':') : NULL;
-  if (colon == NULL || echo_port <= 0 || echo_port > 65535 || payload < 8 ||
+  struct np_addr via_addr;
+  struct np_errbuf eb = {{0}};
+  if (via == NULL || np_addr_parse("--via", via, 0, &via_addr, &eb) != 0 ||
+      np_addr_family(&via_addr) != AF_INET) {
+    fprintf(stderr, "np_relay_compare: %s\n",
+            via == NULL ? "--via ADDR:PORT is required"
+            : eb.msg[0] ? eb.msg
+                        : "--via: an IPv4 ADDR:PORT (the direct path is "
+                          "127.0.0.1)");
+    return 2;
+  }
+  if (echo_port <= 0 || echo_port > 65535 || payload < 8 ||
       payload > 2048 || window < 1 || window > 1024 || seconds <= 0 ||
       blocks < 1 || blocks > MAXBLOCKS || samples < (size_t)blocks * 100) {
     fprintf(stderr, "np_relay_compare: bad options (see the file comment)\n");
@@ -190,14 +202,8 @@ int main(int argc, char **argv) {
   struct sockaddr_in direct = {.sin_family = AF_INET,
                                .sin_port = htons((uint16_t)echo_port),
                                .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-  struct sockaddr_in relay = {.sin_family = AF_INET,
-                              .sin_port = htons((uint16_t)atoi(colon + 1))};
-  char host[64];
-  snprintf(host, sizeof host, "%.*s", (int)(colon - via), via);
-  if (inet_pton(AF_INET, host, &relay.sin_addr) != 1) {
-    fprintf(stderr, "np_relay_compare: --via %s: not IPv4 ADDR:PORT\n", via);
-    return 2;
-  }
+  struct sockaddr_in relay;
+  memcpy(&relay, &via_addr.ss, sizeof relay);
   struct echo *e = calloc(1, sizeof *e); /* 128 KiB of batch buffers */
   if (e == NULL)
     die("calloc");

@@ -33,53 +33,10 @@ void np_udp_config_defaults(struct np_udp_config *cfg) {
   (void)np_bench_opt_defaults(&np_udp_optset, cfg, NULL);
 }
 
-int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
-                           char addr[64], int *family, uint16_t *port,
-                           struct np_errbuf *eb) {
-  char host[64];
-  const char *colon, *start = text;
-  size_t hl;
-  if (text[0] == '[') {
-    const char *close = strchr(text, ']');
-    if (close == NULL || close[1] != ':')
-      return np_errbuf_set(eb, NP_EUSAGE,
-                           "--%s '%s': expected [IPv6]:PORT such as [::1]:9000",
-                           opt, text);
-    start = text + 1;
-    hl = (size_t)(close - start);
-    colon = close + 1;
-  } else {
-    colon = strrchr(text, ':');
-    if (colon == NULL || strchr(text, ':') != colon)
-      return np_errbuf_set(eb, NP_EUSAGE,
-                           "--%s '%s': expected ADDRESS:PORT such as "
-                           "127.0.0.1:9000 or [::1]:9000", opt, text);
-    hl = (size_t)(colon - text);
-  }
-  if (hl == 0 || hl >= sizeof host)
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': no address before the "
-                         "port", opt, text);
-  memcpy(host, start, hl);
-  host[hl] = '\0';
-  unsigned char tmp[16];
-  int fam = inet_pton(AF_INET, host, tmp) == 1    ? AF_INET
-            : inet_pton(AF_INET6, host, tmp) == 1 ? AF_INET6
-                                                  : 0;
-  if (fam == 0 || (fam == AF_INET6) != (text[0] == '['))
-    return np_errbuf_set(eb, NP_EUSAGE,
-                         "--%s '%s': '%s' is not a literal IPv4 address or a "
-                         "bracketed IPv6 one (names are not looked up)",
-                         opt, text, host);
-  char *end;
-  unsigned long p = strtoul(colon + 1, &end, 10);
-  if (colon[1] < '0' || colon[1] > '9' || *end != '\0' || p > 65535 ||
-      (p == 0 && !allow_any))
-    return np_errbuf_set(eb, NP_EUSAGE, "--%s '%s': port out of range %s..65535",
-                         opt, text, allow_any ? "0" : "1");
-  snprintf(addr, 64, "%s", host);
-  *family = fam;
-  *port = (uint16_t)p;
-  return 0;
+void np_udp_config_peer(struct np_udp_config *cfg, const struct np_addr *a) {
+  np_addr_host(a, cfg->address, sizeof cfg->address);
+  cfg->family = np_addr_family(a);
+  cfg->port = np_addr_port(a);
 }
 
 uint32_t np_udp_config_lanes(const struct np_udp_config *cfg) {

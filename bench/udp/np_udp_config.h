@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "np_addr.h"
 #include "np_err.h"
 
 /* Largest UDP payloads: 65,535 - 20 (IPv4 header) - 8 (UDP header) and
@@ -108,12 +109,9 @@ struct np_udp_config {
  * default from the option table (np_udp_options.c), derived fields set. */
 void np_udp_config_defaults(struct np_udp_config *cfg);
 
-/* "127.0.0.1:9000" or "[::1]:9000" (a literal address, then a port) into
- * addr (64 bytes), *family and *port.  A port of 0 is refused unless
- * allow_any.  NP_EUSAGE with "--opt 'text': reason" in eb. */
-int np_udp_config_hostport(const char *opt, const char *text, int allow_any,
-                           char addr[64], int *family, uint16_t *port,
-                           struct np_errbuf *eb);
+/* address, family and port from a (an ADDR:PORT the option table parsed:
+ * --connect, --agent, serve's --listen). */
+void np_udp_config_peer(struct np_udp_config *cfg, const struct np_addr *a);
 
 /* Messages a client keeps track of: --window closed loop, else
  * --max-outstanding. */

@@ -32,16 +32,14 @@ static int set_address(void *sec, const struct np_bench_opt *o,
   return 0;
 }
 
-/* --connect HOST:PORT: checked here (so a plan's value is refused in the
- * command's words), resolved into address/family/port by udp_validate. */
+/* --connect / --agent HOST:PORT (checked by the row's type, so a plan's
+ * value is refused in the command's words): the text, and the target's
+ * address, family and port (--agent's port is the agent's until the far
+ * server is started, bench/agent/np_agent_udp.c). */
 static int set_connect(void *sec, const struct np_bench_opt *o,
                        const struct np_bench_val *v, struct np_errbuf *eb) {
-  char addr[64];
-  int family;
-  uint16_t port;
-  int rc = np_udp_config_hostport(o->name, v->text, 0, addr, &family, &port,
-                                  eb);
-  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+  np_udp_config_peer(sec, &v->addr);
+  return np_bench_opt_put(o, sec, v, eb);
 }
 
 /* --agent-relay: NAME=VALUE items the agent's allowlist then judges one
@@ -98,11 +96,11 @@ static const struct np_bench_opt udp_opts[] = {
     {.name = "seed", .type = NP_BENCH_OPT_UINT, .umin = 0,
      .umax = UINT64_MAX, .dflt = "1", .help = "payload generator seed",
      NP_BENCH_AT(CFG, seed), .tag = "seed"},
-    {.name = "connect", .type = NP_BENCH_OPT_STR, .metavar = "HOST:PORT",
+    {.name = "connect", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "HOST:PORT",
      .help = "client side only, against the UDP echo server at HOST:PORT "
              "(literal IPv4 or [IPv6]); see docs/guides/your-stack.md",
      NP_BENCH_AT(CFG, connect), .set = set_connect, .tag = "to"},
-    {.name = "agent", .type = NP_BENCH_OPT_STR, .metavar = "HOST:PORT",
+    {.name = "agent", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "HOST:PORT",
      .help = "across hosts: the netproof-bench agent at HOST:PORT starts "
              "the echo server there, the clients run here; see docs/agent.md",
      NP_BENCH_AT(CFG, agent), .set = set_connect, .tag = "ag"},
@@ -207,11 +205,7 @@ static int check_connect(CFG *cfg, const struct np_bench_given *g,
                          "--connect use single or pool",
                          np_udp_io_model_name(cfg->io_model));
   cfg->mode = NP_UDP_MODE_CLIENT;
-  /* --agent: the port is the far server's, known once the agent started
-   * it (bench/agent/np_agent_udp.c) */
-  return np_udp_config_hostport(cfg->agent ? "agent" : "connect",
-                                cfg->agent ? cfg->agent : cfg->connect, 0,
-                                cfg->address, &cfg->family, &cfg->port, eb);
+  return 0;
 }
 
 static int udp_validate(void *p, const struct np_bench_given *g,

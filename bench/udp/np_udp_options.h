@@ -1,7 +1,7 @@
 /*
  * np_udp_options.h - the option table of `netproof-bench udp`: the one
  * description of its options that its parser, its --help and the matrix
- * runner's plans all read (bench/core/np_bench_opt.h).
+ * runner's plans all read (common/np_bench_opt.h).
  */
 #ifndef NP_UDP_OPTIONS_H
 #define NP_UDP_OPTIONS_H

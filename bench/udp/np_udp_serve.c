@@ -15,25 +15,23 @@
 #define PROG "netproof-bench serve"
 #define CFG struct np_udp_config
 
-/* --listen ADDR:PORT: checked here, resolved by serve_validate. */
+/* --listen ADDR:PORT (checked by the row's type, port 0 = any): the
+ * text, and the address, family and port to bind. */
 static int set_listen(void *sec, const struct np_bench_opt *o,
                       const struct np_bench_val *v, struct np_errbuf *eb) {
-  char addr[64];
-  int family;
-  uint16_t port;
-  int rc =
-      np_udp_config_hostport(o->name, v->text, 1, addr, &family, &port, eb);
-  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+  np_udp_config_peer(sec, &v->addr);
+  return np_bench_opt_put(o, sec, v, eb);
 }
 
 static const struct np_bench_opt serve_opts[] = {
     {.name = "listen",
-     .type = NP_BENCH_OPT_STR,
+     .type = NP_BENCH_OPT_HOSTPORT,
      .metavar = "ADDR:PORT",
      .help = "where to listen (required): 127.0.0.1:9000, [::1]:9000; port 0 "
              "= any (printed)",
      NP_BENCH_AT(CFG, listen),
-     .set = set_listen},
+     .set = set_listen,
+     .flags = NP_BENCH_OPT_ANYPORT},
     {.name = "io-model",
      .type = NP_BENCH_OPT_CHOICE,
      .choices = np_udp_io_model_names,
@@ -112,12 +110,10 @@ static int serve_validate(void *p, const struct np_bench_given *g,
   cfg->window = 1;
   cfg->server_receive_buffer = cfg->receive_buffer;
   cfg->server_receive_buffer_set = 1;
-  int rc = np_udp_config_hostport("listen", cfg->listen, 1, cfg->address,
-                                  &cfg->family, &cfg->port, eb);
   /* every datagram anyone may send is read whole */
   cfg->payload =
       cfg->family == AF_INET6 ? NP_UDP_MAX_PAYLOAD_V6 : NP_UDP_MAX_PAYLOAD_V4;
-  return rc;
+  return 0;
 }
 
 const struct np_bench_optset np_udp_serve_optset = {

@@ -67,6 +67,17 @@ static void check_table(void) {
       nargs = 4;
     }
     struct np_errbuf eb = {{0}};
+    if (o->type == NP_BENCH_OPT_HOSTPORT) { /* both families, both ports */
+      static const char *const ok[] = {"127.0.0.1:9000", "[::1]:65535"};
+      for (size_t c = 0; c < 2; c++) {
+        snprintf(val, sizeof val, "%s", ok[c]);
+        ASSERT_OK(cli_accepts(args, nargs, &eb));
+      }
+      snprintf(val, sizeof val, "%s", "127.0.0.1:0"); /* a peer: no any */
+      ASSERT_EQ(cli_accepts(args, nargs, &eb),
+                o->flags & NP_BENCH_OPT_ANYPORT ? 0 : NP_EUSAGE);
+      continue;
+    }
     if (o->type == NP_BENCH_OPT_CHOICE || o->type == NP_BENCH_OPT_STR) {
       for (size_t c = 0; o->choices != NULL && o->choices[c] != NULL; c++) {
         snprintf(val, sizeof val, "%s", o->choices[c]);
@@ -81,8 +92,7 @@ static void check_table(void) {
                  : strcmp(o->name, "reo-wnd-max-ms") == 0 ||
                          strcmp(o->name, "reo-wnd-fec-ms") == 0
                      ? "auto"
-                 : strcmp(o->name, "relay") == 0 ? "127.0.0.1:9000"
-                                                 : "x");
+                     : "x");
         ASSERT_OK(cli_accepts(args, nargs, &eb));
       }
       continue;

@@ -3,13 +3,14 @@
 pages cannot drift from the programs.
 
 - Every row of every option table (np_docgen options) is a term of its
-  command's rendered page (MANDIR/man1/netproof-bench-CMD.1), in table
-  order, with the same placeholder and every choice value; and it is in
-  that command's --help.
+  command's rendered page (MANDIR/man1/netproof-bench-CMD.1, or the
+  program's page for a program's own table: netproof-validate), in table
+  order, with the same placeholder and every choice value, and the page
+  has no option the table lacks; and it is in that command's --help.
 - Every command `netproof-bench --help` lists has its page (roff and
   gzipped), and there is no page for a command that does not exist.
 - The programs and commands that parse by hand (netproof-bench itself and
-  matrix, netproof-report, netproof-archive, netproof-validate): every
+  matrix, netproof-report, netproof-archive): every
   option term of the page is in --help, and every option --help shows has
   a term.
 - The generic page a new table command gets (np_docgen man-generic,
@@ -68,16 +69,18 @@ def roff_section(text, name):
     return lines
 
 
-TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI([^\\]*)\\fR)?")
+# a placeholder may hold roff's "\&" (scdoc writes KEY.pem as KEY.\&pem)
+TERM = re.compile(r"^\\fB(--?[A-Za-z0-9][\w-]*)\\fR(?: \\fI((?:[^\\]|\\&)*)\\fR)?")
 
 
-def roff_terms(text):
-    """[(option, metavar, description)] of a page's OPTIONS section."""
+def roff_terms(text, section="OPTIONS"):
+    """[(option, metavar, description)] of a page's OPTIONS section (or
+    another: "COMPARE OPTIONS")."""
     terms, cur = [], None
-    for line in roff_section(text, "OPTIONS"):
+    for line in roff_section(text, section):
         m = TERM.match(line)
         if m:
-            cur = [m.group(1), m.group(2) or "", ""]
+            cur = [m.group(1), (m.group(2) or "").replace("\\&", ""), ""]
             terms.append(cur)
         elif cur is not None and not line.startswith("."):
             cur[2] += line + " "
@@ -89,11 +92,11 @@ def page(name):
     return open(path, encoding="utf-8").read() if os.path.exists(path) else None
 
 
-def table_problems(cmd, rows, text):
+def table_problems(cmd, rows, text, section="OPTIONS"):
     """What a table command's page lacks (empty: nothing)."""
     if text is None:
         return ["%s: no page" % cmd]
-    terms = roff_terms(text)
+    terms = roff_terms(text, section)
     names = [t[0] for t in terms]
     probs = []
     for opt, mv, choices in rows:
@@ -176,6 +179,30 @@ def main():
     check(set(cmds) >= {"udp", "rudp", "exec", "matrix"},
           "netproof-bench --help lists its commands: %s" % cmds)
 
+    # programs' own tables: their page and --help hold every row
+    table_programs = set()
+    validate_rows = rows.get("netproof-validate", [])
+    programs = {"netproof-validate": VALIDATE, "netproof-report": REPORT,
+                "netproof-archive": ARCHIVE}
+    for cmd in [c for c in rows if c.startswith("netproof-")]:
+        r = rows.pop(cmd)
+        name, _, marker = cmd.partition("/")
+        sub = marker[len("OPTIONS-"):].lower()
+        check(name in programs, "%s: a program's table" % cmd)
+        # a subcommand's table is its own section: "COMPARE OPTIONS"
+        section = "%s OPTIONS" % sub.upper() if sub else "OPTIONS"
+        for p in table_problems(cmd, r, page(name), section):
+            check(False, p)
+        rc, help_text = run([programs.get(name, name)] + ([sub] if sub else [])
+                            + ["--help"])
+        check(rc == 0, "%s --help exits 0" % name)
+        for opt, _, _ in r:
+            check(re.search(r"(?m)^  %s\b" % re.escape(opt), help_text),
+                  "%s --help shows %s" % (cmd, opt))
+        table_programs.add(name)
+    check(table_programs == set(programs),
+          "every program is checked against its table: %s" % table_programs)
+
     # table commands: page and --help hold every row
     for cmd, r in rows.items():
         check(cmd in cmds, "%s has a table and is a command" % cmd)
@@ -215,10 +242,10 @@ def main():
             check(m.group(1) in cmds, "%s documents an existing command" % f)
 
     # hand-parsed programs and commands
-    hand = [("netproof-bench", [BENCH, "--help"]),
-            ("netproof-report", [REPORT, "--help"]),
-            ("netproof-archive", [ARCHIVE, "--help"]),
-            ("netproof-validate", [VALIDATE, "--help"])]
+    hand = [(n, [p, "--help"]) for n, p in
+            (("netproof-bench", BENCH), ("netproof-report", REPORT),
+             ("netproof-archive", ARCHIVE), ("netproof-validate", VALIDATE))
+            if n not in table_programs]
     hand += [("netproof-bench-" + c, [BENCH, c, "--help"])
              for c in cmds if c not in rows]
     check(("netproof-bench-matrix", [BENCH, "matrix", "--help"]) in hand,
@@ -260,6 +287,12 @@ def main():
     probs = prose_count_problems("udp", rows["udp"], stale)
     check(any("'four IO models'" in p for p in probs),
           "a stale count of choices in prose is caught: %s" % probs)
+    vpage = page("netproof-validate") or ""
+    cut = re.sub(r"(?m)^\\fB--output\\fR.*\n", "", vpage)
+    check(cut != vpage and any(
+        "--output is in the table, not in the page" in p
+        for p in table_problems("v", validate_rows, cut)),
+        "a program's table row missing from its page is caught")
     rc, mhelp = run([BENCH, "matrix", "--help"])
     probs = hand_problems("m", mhelp + "\n  --bogus X  new\n",
                           page("netproof-bench-matrix"))

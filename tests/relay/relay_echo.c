@@ -72,7 +72,7 @@ static void serve(void *arg) {
     e->packets++;
     e->bytes += (uint64_t)n;
     unsigned k = 0;
-    while (k < e->nsrc && !np_relay_addr_equal((struct sockaddr *)&e->src[k],
+    while (k < e->nsrc && !np_addr_sa_equal((struct sockaddr *)&e->src[k],
                                                (struct sockaddr *)&from))
       k++;
     if (k == e->nsrc && e->nsrc < 16)

@@ -77,7 +77,7 @@ static void udp_routes(int family, unsigned max_routes) {
       uint32_t tag = s * 8u + c;
       memcpy(buf, &tag, sizeof tag);
       ASSERT_EQ(sendto(fd[c], buf, 100, 0, (struct sockaddr *)&to,
-                       np_relay_addr_len((struct sockaddr *)&to)),
+                       np_addr_sa_len((struct sockaddr *)&to)),
                 100);
       if (c >= max_routes)
         continue;
@@ -102,7 +102,7 @@ static void udp_routes(int family, unsigned max_routes) {
     socklen_t len = sizeof mine;
     ASSERT_OK(np_relay_route_client(r, i, &client));
     ASSERT_EQ(getsockname(fd[i], (struct sockaddr *)&mine, &len), 0);
-    ASSERT_TRUE(np_relay_addr_equal((struct sockaddr *)&client,
+    ASSERT_TRUE(np_addr_sa_equal((struct sockaddr *)&client,
                                     (struct sockaddr *)&mine));
     ASSERT_UINT_EQ(back[i], N);
     for (unsigned d = 0; d < NP_RELAY_DIRS; d++) {

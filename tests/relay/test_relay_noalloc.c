@@ -55,7 +55,7 @@ static uint64_t traffic(int *fd, const struct sockaddr_storage *to,
         size_t len = 64 + (r * 131u + k * 17u) % 1400u;
         memset(buf, (int)(r + k), len);
         ASSERT_EQ(sendto(fd[c], buf, len, 0, (const struct sockaddr *)&to[c],
-                         np_relay_addr_len((const struct sockaddr *)&to[c])),
+                         np_addr_sa_len((const struct sockaddr *)&to[c])),
                   (ssize_t)len);
       }
     usleep(3000); /* lets the delayed copies leave */

@@ -20,6 +20,7 @@
 
 #include <openssl/ssl.h>
 
+#include "np_addr.h"
 #include "np_agent_client.h"
 #include "np_agent_tls.h"
 #include "np_agent_wire.h"
@@ -73,17 +74,18 @@ int main(int argc, char **argv) {
   }
   struct np_errbuf eb = {{0}};
   struct np_agent_token tok;
-  struct sockaddr_storage ss;
-  socklen_t len;
+  struct np_addr to;
   struct np_agent_tls_ctx *t = NULL;
   if (np_agent_token_load(argv[2], "token", &tok, &eb) != 0 ||
-      np_agent_hostport("agent", argv[1], &ss, &len, &eb) != 0 ||
+      np_addr_parse("agent", argv[1], 0, &to, &eb) != 0 ||
       np_agent_tls_ctx_new(NP_AGENT_TLS_CLIENT, &tok, &t, &eb) != 0) {
     fprintf(stderr, "agent_slow_peer: %s\n", eb.msg);
     return 2;
   }
   int n = atoi(argv[3]);
   double hold = atof(argv[4]), deadline = np_time_mono_s() + 20;
+  struct sockaddr_storage ss = to.ss;
+  socklen_t len = to.len;
   int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0), small = 4096;
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
   if (connect(fd, (struct sockaddr *)&ss, len) != 0 && errno != EINPROGRESS)

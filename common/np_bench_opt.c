@@ -77,6 +77,8 @@ void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len) {
 static int bad_choice(const struct np_bench_opt *o, const char *text,
                       struct np_errbuf *eb) {
   char list[256];
+  if (o->refusal != NULL)
+    return np_errbuf_set(eb, NP_EUSAGE, o->refusal, text);
   size_t off = 0, n = 0, k = 0;
   for (size_t i = 0; o->choices[i] != NULL; i++)
     n += (size_t)np_bench_opt_offers(o, i);
@@ -103,7 +105,9 @@ static int out_of_range(const struct np_bench_opt *o, const char *text,
 
 int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
                        struct np_bench_val *v, struct np_errbuf *eb) {
-  struct np_bench_val r = {text, 0, 0};
+  struct np_bench_val r;
+  memset(&r, 0, sizeof r);
+  r.text = text;
   char opt[80];
   int rc = 0;
   snprintf(opt, sizeof opt, "--%s", o->name);
@@ -154,6 +158,14 @@ int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
                            "such as 127.0.0.1 or ::1", opt, text);
     break;
   }
+  case NP_BENCH_OPT_HOSTPORT:
+    if ((rc = np_addr_parse(opt, text,
+                            o->flags & NP_BENCH_OPT_ANYPORT ? NP_ADDR_ANY_PORT
+                                                            : 0,
+                            &r.addr, eb)) != 0)
+      return rc;
+    r.u = (uint64_t)np_addr_family(&r.addr);
+    break;
   case NP_BENCH_OPT_STR:
     if (text[0] == '\0' && o->set == NULL)
       return np_errbuf_set(eb, NP_EUSAGE, "%s: empty value", opt);
@@ -199,6 +211,16 @@ int np_bench_opt_put(const struct np_bench_opt *o, void *sec,
     if (o->size == sizeof(int)) {
       int x = (int)v->u;
       memcpy(dst, &x, sizeof x);
+      return 0;
+    }
+    break;
+  case NP_BENCH_OPT_HOSTPORT: /* the address, or the text as STR stores it */
+    if (o->size == sizeof(struct np_addr)) {
+      memcpy(dst, &v->addr, sizeof v->addr);
+      return 0;
+    }
+    if (o->size == sizeof(const char *)) {
+      memcpy(dst, &v->text, sizeof v->text);
       return 0;
     }
     break;
@@ -291,22 +313,60 @@ int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
 static int unknown_option(const struct np_bench_optset *s, const char *name,
                           struct np_errbuf *eb) {
   const char *names[NP_BENCH_OPT_MAX];
+  char spelt[NP_BENCH_OPT_MAX][72]; /* "--name", "-C" */
   size_t n = np_bench_opt_count(s);
   if (n > NP_BENCH_OPT_MAX)
     n = NP_BENCH_OPT_MAX; /* start() refused such a table already */
-  for (size_t i = 0; i < n; i++)
-    names[i] = np_bench_opt_at(s, i, NULL)->name;
+  for (size_t i = 0; i < n; i++) {
+    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+    snprintf(spelt[i], sizeof spelt[i], "%s%s", np_bench_opt_dashes(o),
+             o->name);
+    names[i] = spelt[i];
+  }
   return np_opt_unknown(eb, "option", name, names, n);
 }
 
-int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
-                       char **argv, void *cfg, int *help,
-                       struct np_errbuf *eb) {
+/* Row index of the alias arg ("-h"), or -1. */
+/* Row index of arg when it is a row's other spelling: a SHORT row's
+ * "-C", or one of the row's aliases ("-o", "--out", "--out=x": *inline_val
+ * then points after '='); -1 when none. */
+static int find_alias(const struct np_bench_optset *s, const char *arg,
+                      const char **inline_val) {
+  size_t n = np_bench_opt_count(s);
+  for (size_t i = 0; i < n; i++) {
+    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
+    if ((o->flags & NP_BENCH_OPT_SHORT) && arg[0] == '-' &&
+        strcmp(arg + 1, o->name) == 0)
+      return (int)i;
+    for (const char *a = o->alias; a != NULL && *a;) {
+      size_t l = strcspn(a, " ");
+      if (strncmp(arg, a, l) == 0 &&
+          (arg[l] == '\0' || (arg[l] == '=' && a[1] == '-'))) {
+        *inline_val = arg[l] == '=' ? arg + l + 1 : NULL;
+        return (int)i;
+      }
+      a += l;
+      a += strspn(a, " ");
+    }
+  }
+  return -1;
+}
+
+const char *np_bench_opt_dashes(const struct np_bench_opt *o) {
+  return o->flags & NP_BENCH_OPT_SHORT ? "-" : "--";
+}
+
+/* The parse of both entry points; first NULL: no operands. */
+static int parse(const struct np_bench_optset *s, int argc, char **argv,
+                 void *cfg, int *help, int *first, struct np_errbuf *eb) {
   struct np_bench_given given;
   int *idx = NULL;
   const char **texts = NULL;
   size_t n = 0;
   int rc;
+  int end = argc, nops = 0, dd = 0; /* dd: a "--" ended the options */
+  char **ops = NULL;        /* interleaved: the words in their new order */
+  unsigned char *op = NULL; /* interleaved: 1 for an operand's word      */
   *help = 0;
   memset(&given, 0, sizeof given);
   if ((rc = start(s, cfg, eb)) != 0)
@@ -319,19 +379,48 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
       goto free_lists;
     }
   }
+  if (first != NULL && s->interleaved && argc > 1 &&
+      ((ops = malloc((size_t)argc * sizeof *ops)) == NULL ||
+       (op = calloc((size_t)argc, 1)) == NULL)) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    goto free_lists;
+  }
   for (int i = 1; i < argc; i++) {
     char name[64];
-    const char *inline_val, *text = NULL;
-    if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)) != 0)
+    const char *inline_val = NULL, *text = NULL;
+    if (first != NULL && strcmp(argv[i], "--") == 0) {
+      end = i + 1;
+      dd = 1;
+      break;
+    }
+    if (first != NULL && (argv[i][0] != '-' || argv[i][1] == '\0')) {
+      if (op != NULL) {
+        op[i] = 1;
+        nops++;
+        continue;
+      }
+      end = i;
+      break;
+    }
+    int k = find_alias(s, argv[i], &inline_val);
+    if (k >= 0) {
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[i], "="),
+               argv[i]);
+    } else if (first != NULL && argv[i][1] != '-') { /* "-x" before FILEs */
+      rc = unknown_option(s, argv[i], eb);
       goto free_lists;
-    int k = np_bench_opt_find(s, name);
-    if (k < 0) {
-      rc = unknown_option(s, name, eb);
-      goto free_lists;
+    } else {
+      if ((rc = np_opt_name(argv, i, name, sizeof name, &inline_val, eb)) !=
+          0)
+        goto free_lists;
+      if ((k = np_bench_opt_find(s, name)) < 0) {
+        rc = unknown_option(s, name, eb);
+        goto free_lists;
+      }
     }
     const struct np_bench_opt *o = np_bench_opt_at(s, (size_t)k, NULL);
-    if (o->flags & NP_BENCH_OPT_HELP) {
-      *help = 1;
+    if (o->flags & (NP_BENCH_OPT_HELP | NP_BENCH_OPT_VERSION)) {
+      *help = o->flags & NP_BENCH_OPT_HELP ? 1 : 2;
       goto free_lists;
     }
     if (o->type == NP_BENCH_OPT_FLAG && inline_val != NULL) {
@@ -347,10 +436,44 @@ int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
   rc = np_bench_opt_apply(s, cfg, n, idx, texts, &given, eb);
   if (rc == 0 && s->validate != NULL)
     rc = s->validate(cfg, &given, eb);
+  if (rc == 0 && op != NULL && nops > 0) {
+    /* options (and a "--" that ended them) first, then every operand in
+     * its order: the interleaved ones, then those after the "--" */
+    int w = 0, opts_end = dd ? end - 1 : end;
+    for (int i = 1; i < opts_end; i++)
+      if (!op[i])
+        ops[w++] = argv[i];
+    if (dd)
+      ops[w++] = argv[end - 1];
+    int at = w; /* where the operands start, after argv[0] */
+    for (int i = 1; i < opts_end; i++)
+      if (op[i])
+        ops[w++] = argv[i];
+    for (int i = end; i < argc; i++)
+      ops[w++] = argv[i];
+    memcpy(argv + 1, ops, (size_t)w * sizeof *ops);
+    end = at + 1;
+  }
+  if (rc == 0 && first != NULL)
+    *first = end;
 free_lists:
+  free(op);
+  free(ops);
   free(idx);
   free(texts);
   return rc;
+}
+
+int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
+                       char **argv, void *cfg, int *help,
+                       struct np_errbuf *eb) {
+  return parse(s, argc, argv, cfg, help, NULL, eb);
+}
+
+int np_bench_opt_parse_operands(const struct np_bench_optset *s, int argc,
+                                char **argv, void *cfg, int *help,
+                                int *first, struct np_errbuf *eb) {
+  return parse(s, argc, argv, cfg, help, first, eb);
 }
 
 int np_bench_opt_try(const struct np_bench_optset *s, size_t i,

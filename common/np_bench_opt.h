@@ -1,9 +1,13 @@
 /*
- * np_bench_opt.h - one option table per benchmark: the single place an
+ * np_bench_opt.h - one option table per command: the single place an
  * option's name, type, range, default, unit, help text and destination
  * live.  The same table drives the command's parser, its generated
- * `--help`, and the matrix runner's plan checks, argv and configuration
- * ids (bench/matrix/np_matrix_plan.c), so the three cannot drift apart.
+ * `--help`, its man page's OPTIONS and completion (man/np_docgen*), and
+ * for a benchmark the matrix runner's plan checks, argv and configuration
+ * ids (bench/matrix/np_matrix_plan.c), so they cannot drift apart.  The
+ * benchmarks, netproof-report (and its subcommands), netproof-archive and
+ * netproof-validate all parse through it; it lives in common/ so the
+ * programs that run no benchmark link no engine for it.
  *
  * A benchmark describes itself with a struct np_bench_optset: sections of
  * rows over one configuration struct (a section may sit inside it, e.g.
@@ -26,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "np_addr.h"
 #include "np_err.h"
 
 enum np_bench_opt_type {
@@ -35,7 +40,10 @@ enum np_bench_opt_type {
   NP_BENCH_OPT_CHOICE, /* one of choices; stored as its index (an enum)   */
   NP_BENCH_OPT_STR,    /* free text, checked by the setter if any         */
   NP_BENCH_OPT_ADDR,   /* a literal IPv4 or IPv6 address; id ip4 / ip6    */
-  NP_BENCH_OPT_FLAG    /* takes no value; stores int 1                    */
+  NP_BENCH_OPT_FLAG,   /* takes no value; stores int 1                    */
+  NP_BENCH_OPT_HOSTPORT /* ADDR:PORT (common/np_addr.h), port 1..65535
+                           unless NP_BENCH_OPT_ANYPORT; stores the text
+                           (a const char * field) or the struct np_addr */
 };
 
 enum np_bench_opt_flag {
@@ -45,7 +53,14 @@ enum np_bench_opt_flag {
                                 plan's "compare" says otherwise          */
   NP_BENCH_OPT_FIRST = 8u,   /* applied before every other option,
                                 wherever it appears (--profile)          */
-  NP_BENCH_OPT_HELP = 16u    /* asks for the --help text                 */
+  NP_BENCH_OPT_HELP = 16u,   /* asks for the --help text                 */
+  NP_BENCH_OPT_ANYPORT = 32u, /* HOSTPORT: port 0 (any) allowed, for a
+                                socket that binds (np_addr's port-0 rule) */
+  NP_BENCH_OPT_HIDDEN = 64u,  /* parsed, but not in --help, the man page or
+                                 the completion (test-only knobs)       */
+  NP_BENCH_OPT_VERSION = 128u, /* asks for the version (*help = 2)       */
+  NP_BENCH_OPT_SHORT = 256u    /* spelt "-NAME" only (-C): a one-letter
+                                  option of a program with no long form */
 };
 
 /* A parsed value, handed to setters. */
@@ -54,6 +69,7 @@ struct np_bench_val {
   uint64_t u;       /* UINT/SIZE value; CHOICE index; ADDR AF_INET/6;
                        FLAG 1                                           */
   double d;         /* NUM value (UINT/SIZE too, as a double)           */
+  struct np_addr addr; /* HOSTPORT: the address parsed                  */
 };
 
 struct np_bench_opt;
@@ -73,6 +89,10 @@ struct np_bench_opt {
   const char *range_text;      /* shown for the range in --help and in
                                   out-of-range messages; NULL: "min..max" */
   const char *const *choices;  /* CHOICE: NULL-terminated, index = value */
+  const char *refusal;         /* CHOICE: the line for a value not offered,
+                                  a printf format of the value ("--x %s:
+                                  expected a (why) or b (why)"); NULL:
+                                  "--x 'v': expected a or b"            */
   unsigned choice_mask;        /* CHOICE: the indexes this command offers
                                   (bit i), e.g. serve's io-model; 0 = all */
   const char *dflt;            /* default as text; NULL: none, or derived
@@ -80,6 +100,9 @@ struct np_bench_opt {
   const char *unit;            /* "s", "ms", "%", ... for --help, or NULL */
   const char *metavar;         /* "FILE", "N/M"; NULL: from the type      */
   const char *help;            /* one line for --help                    */
+  const char *alias;           /* other spellings the parser takes, --help,
+                                  the man page and the completion show,
+                                  space-separated ("-o --out"), or NULL  */
   size_t offset;               /* where the value goes in the section   */
   size_t size;                 /* sizeof that field (checked on store)  */
   np_bench_opt_set_fn set;     /* stores instead of offset, or NULL     */
@@ -136,9 +159,14 @@ struct np_bench_given {
 };
 
 struct np_bench_optset {
-  const char *command;   /* subcommand and plan protocol ("udp")         */
+  const char *program;   /* the program for the usage line; NULL =
+                            "netproof-bench"                            */
+  const char *command;   /* subcommand and plan protocol ("udp"); "" for
+                            a program without subcommands               */
   const char *operands;  /* usage after "[options]" ("-- PROGRAM ..."),
                             or NULL for none                            */
+  int interleaved;       /* parse_operands: operands may stand between
+                            options (pack DIR --output B DIR2)          */
   const char *summary;   /* --help paragraph (lines end in '\n')         */
   const char *doc;       /* "docs/udp-benchmark.md" for the help footer  */
   const char *exits;     /* --help's exit-code lines ('\n'-ended); NULL =
@@ -174,6 +202,9 @@ int np_bench_opt_given(const struct np_bench_optset *s,
  * choices "uv | raw", range_text, or "" (STR, ADDR, FLAG). */
 void np_bench_opt_range(const struct np_bench_opt *o, char *buf, size_t len);
 
+/* "--", or "-" for a SHORT row: what goes before the row's name. */
+const char *np_bench_opt_dashes(const struct np_bench_opt *o);
+
 /* The value placeholder --help and the man pages show ("N", "FILE"): the
  * row's metavar, else one named for its type; "" for a FLAG. */
 const char *np_bench_opt_metavar(const struct np_bench_opt *o);
@@ -203,11 +234,23 @@ int np_bench_opt_defaults(const struct np_bench_optset *s, void *cfg,
 
 /* argv[1..argc) into cfg: init, defaults, the options (FIRST rows before
  * the others, each group in command-line order, the last value winning),
- * validate.  *help = 1 (and 0 returned at once) when --help comes before
- * any malformed argument. */
+ * validate.  *help = 1 (2 for a VERSION row; 0 returned at once) when
+ * --help comes before any malformed argument.  An argument that is not an
+ * option is refused ("unexpected argument 'x'"). */
 int np_bench_opt_parse(const struct np_bench_optset *s, int argc,
                        char **argv, void *cfg, int *help,
                        struct np_errbuf *eb);
+
+/* The same for a command that takes operands after its options (FILE...):
+ * the first argument that does not start with '-' (or "-" itself), or the
+ * one after "--", ends the options; *first is its index (argc when there
+ * is none).  With s->interleaved the operands may stand anywhere before a
+ * "--": argv is reordered, options first, then the operands in their order
+ * (a "--" dropped), and *first is where they start.  validate runs before
+ * the operands are looked at. */
+int np_bench_opt_parse_operands(const struct np_bench_optset *s, int argc,
+                                char **argv, void *cfg, int *help,
+                                int *first, struct np_errbuf *eb);
 
 /* Apply n (row index, text) pairs to cfg: FIRST rows first, then the
  * others in order; marks them in given (may be NULL).  No init, defaults

@@ -24,6 +24,8 @@ const char *np_bench_opt_metavar(const struct np_bench_opt *o) {
     return "NAME";
   case NP_BENCH_OPT_ADDR:
     return "ADDR";
+  case NP_BENCH_OPT_HOSTPORT:
+    return "ADDR:PORT";
   case NP_BENCH_OPT_STR:
     return "TEXT";
   case NP_BENCH_OPT_FLAG:
@@ -32,10 +34,25 @@ const char *np_bench_opt_metavar(const struct np_bench_opt *o) {
   return "";
 }
 
+/* One line per other spelling of o ("-o FILE   the same as --output"). */
+static void alias_lines(const struct np_bench_opt *o, FILE *fp) {
+  const char *mv = np_bench_opt_metavar(o);
+  for (const char *a = o->alias; a != NULL && *a;) {
+    char left[96];
+    int l = (int)strcspn(a, " ");
+    snprintf(left, sizeof left, "%.*s%s%s", l, a, mv[0] ? " " : "", mv);
+    fprintf(fp, "  %-30s the same as %s%s\n", left, np_bench_opt_dashes(o),
+            o->name);
+    a += l;
+    a += strspn(a, " ");
+  }
+}
+
 static void help_line(const struct np_bench_opt *o, FILE *fp) {
   char left[96], range[256];
   const char *mv = np_bench_opt_metavar(o);
-  snprintf(left, sizeof left, "--%s%s%s", o->name, mv[0] ? " " : "", mv);
+  snprintf(left, sizeof left, "%s%s%s%s", np_bench_opt_dashes(o), o->name,
+           mv[0] ? " " : "", mv);
   np_bench_opt_range(o, range, sizeof range);
   fprintf(fp, "  %-30s %s", left, o->help != NULL ? o->help : "");
   if (range[0] != '\0')
@@ -44,10 +61,13 @@ static void help_line(const struct np_bench_opt *o, FILE *fp) {
   if (o->dflt != NULL)
     fprintf(fp, " [%s]", o->dflt);
   fputc('\n', fp);
+  alias_lines(o, fp);
 }
 
 void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
-  fprintf(fp, "usage: netproof-bench %s [options]%s%s\n%s\n", s->command,
+  fprintf(fp, "usage: %s%s%s [options]%s%s\n%s\n",
+          s->program != NULL ? s->program : "netproof-bench",
+          s->command[0] ? " " : "", s->command,
           s->operands != NULL ? " " : "",
           s->operands != NULL ? s->operands : "",
           s->summary != NULL ? s->summary : "");
@@ -56,7 +76,8 @@ void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
     if (sec->heading != NULL)
       fprintf(fp, "%s\n", sec->heading);
     for (size_t i = 0; i < sec->n; i++)
-      help_line(&sec->opts[i], fp);
+      if (!(sec->opts[i].flags & NP_BENCH_OPT_HIDDEN))
+        help_line(&sec->opts[i], fp);
   }
   fprintf(fp, "\n%s", s->exits != NULL
                           ? s->exits
