@@ -22,10 +22,26 @@
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
+const struct np_report_rudp_strategy
+    np_report_rudp_strategies[NP_REPORT_RUDP_NSTRAT] = {
+        {"none", "ARQ only"},
+        {"fixed", "fixed FEC"},
+        {"adaptive", "adaptive FEC"},
+        {"window", "sliding-window FEC"},
+        {NULL, "other"}};
+
 const char *np_report_rudp_strategy_label(const struct np_report_rudp_view *v) {
-  static const char *const names[] = {"ARQ only", "fixed FEC",
-                                      "adaptive FEC"};
-  return v->strategy < 3 ? names[v->strategy] : v->fec;
+  return v->strategy < NP_REPORT_RUDP_OTHER
+             ? np_report_rudp_strategies[v->strategy].label
+             : v->fec;
+}
+
+static int strategy_of(const char *fec) {
+  int st = 0;
+  while (st < NP_REPORT_RUDP_OTHER &&
+         strcmp(np_report_rudp_strategies[st].fec, fec) != 0)
+    st++;
+  return st;
 }
 
 int np_report_rudp_views(const struct np_results_set *s,
@@ -47,9 +63,7 @@ int np_report_rudp_views(const struct np_results_set *s,
     struct np_report_rudp_view *w = &v[k++];
     w->c = c;
     w->fec = np_json_get_string(cfg, "fec", "?");
-    w->strategy = strcmp(w->fec, "none") == 0    ? 0
-                  : strcmp(w->fec, "fixed") == 0 ? 1
-                  : strcmp(w->fec, "adaptive") == 0 ? 2 : 3;
+    w->strategy = strategy_of(w->fec);
     w->profile = np_json_get_string(
         cJSON_GetObjectItemCaseSensitive(cfg, "relay"), "profile", "?");
     w->cc = np_json_get_string(cfg, "cc", "?");
@@ -214,14 +228,12 @@ static void rudp_bar(struct np_report_ctx *ctx, const struct np_results_set *s,
                      const struct rudp_chart *sp,
                      const struct np_report_rudp_view *w, int use_ci,
                      char *key, char *label, struct np_report_cbar *r) {
-  static const char *const sname[4] = {"ARQ only", "fixed FEC",
-                                       "adaptive FEC", "other"};
   char *comma = strstr(label, ", ");
   if (comma != NULL)
     *comma = '\0';
   *r = (struct np_report_cbar){
       .key = key, .label = label, .note = comma != NULL ? comma + 2 : "",
-      .jcat = key, .series = sname[w->strategy],
+      .jcat = key, .series = np_report_rudp_strategies[w->strategy].label,
       .jseries = np_report_rudp_strategy_label(w), .rank = w->strategy,
       .cfg = w->c, .med = NAN, .mn = NAN, .mx = NAN, .clo = NAN, .chi = NAN};
   if (np_report_short(ctx, s, w->c)) {

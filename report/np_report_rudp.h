@@ -22,8 +22,8 @@
 /* One configuration as the RUDP charts and tables see it. */
 struct np_report_rudp_view {
   const struct np_results_config *c;
-  const char *fec;        /* "none" | "fixed" | "adaptive"               */
-  int strategy;           /* 0 none, 1 fixed, 2 adaptive, 3 other        */
+  const char *fec;        /* config.fec: "none", "fixed", ...             */
+  int strategy;           /* index in np_report_rudp_strategies          */
   const char *profile;    /* relay profile (the network condition)       */
   const char *cc;         /* congestion controller                       */
   const char *delivery;   /* "ordered" | "unordered" (config.delivery)   */
@@ -38,7 +38,18 @@ struct np_report_rudp_view {
 int np_report_rudp_views(const struct np_results_set *s,
                          struct np_report_rudp_view **out, size_t *n);
 
-/* "ARQ only", "fixed FEC", "adaptive FEC" (or the raw name). */
+/* The strategies in the order charts and tables show them: config.fec's
+ * value and its label; the last row ("other") takes any value without a
+ * row of its own.  One table for every chart, table and series. */
+#define NP_REPORT_RUDP_NSTRAT 5
+#define NP_REPORT_RUDP_OTHER (NP_REPORT_RUDP_NSTRAT - 1)
+struct np_report_rudp_strategy {
+  const char *fec, *label;
+};
+extern const struct np_report_rudp_strategy
+    np_report_rudp_strategies[NP_REPORT_RUDP_NSTRAT];
+
+/* The strategy's label, or the raw config.fec name for "other". */
 const char *np_report_rudp_strategy_label(const struct np_report_rudp_view *v);
 
 /* Fields of a view, as bits for np_report_rudp_condition's skip mask. */

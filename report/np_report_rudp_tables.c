@@ -359,9 +359,9 @@ static void sustained_table(struct np_report_ctx *ctx,
 static const struct np_report_rudp_view *
 best(const struct np_report_rudp_view *vs, size_t n, size_t f,
      enum np_results_rudp_metric m, int higher, int *overlap) {
-  const struct np_report_rudp_view *b = NULL, *cand[3];
+  const struct np_report_rudp_view *b = NULL, *cand[NP_REPORT_RUDP_OTHER];
   size_t nc = 0;
-  for (int st = 0; st < 3; st++) {
+  for (int st = 0; st < NP_REPORT_RUDP_OTHER; st++) {
     const struct np_report_rudp_view *v = in_cond(vs, n, f, st);
     if (v != NULL && !v->excluded && !isnan(med_of(v, m)))
       cand[nc++] = v;
@@ -391,7 +391,7 @@ static void wins_table(struct np_report_ctx *ctx,
                        const struct np_results_set *s,
                        const struct np_report_rudp_view *vs, size_t n,
                        const size_t *firsts, size_t nc) {
-  int wins[2][4] = {{0}}, counted = 0;
+  int wins[2][NP_REPORT_RUDP_NSTRAT] = {{0}}, counted = 0;
   char tmp[64];
   fprintf(ctx->md, "### Which strategy wins where\n\n");
   fprintf(ctx->md, "| Condition | Highest round trips / s | Lowest p99 RTT "
@@ -437,11 +437,9 @@ static void wins_table(struct np_report_ctx *ctx,
   }
   fprintf(ctx->md, "\n");
   static const char *const what[2] = {"throughput", "p99 latency"};
-  static const char *const sname[4] = {"ARQ only", "fixed FEC",
-                                       "adaptive FEC", "other"};
   for (int w = 0; w < 2 && counted > 0; w++) {
     int winners = 0, top = 0, total = 0;
-    for (int st = 0; st < 4; st++) {
+    for (int st = 0; st < NP_REPORT_RUDP_NSTRAT; st++) {
       winners += wins[w][st] > 0;
       total += wins[w][st];
       if (wins[w][st] > wins[w][top])
@@ -449,15 +447,15 @@ static void wins_table(struct np_report_ctx *ctx,
     }
     if (winners == 1) {
       fprintf(ctx->md, "- %s: %s wins in every condition measured here "
-                       "(%d of %d).\n", what[w], sname[top], total, total);
+                       "(%d of %d).\n", what[w], np_report_rudp_strategies[top].label, total, total);
       continue;
     }
     fprintf(ctx->md, "- %s: no universal winner -", what[w]);
-    for (int st = 0, first = 1; st < 4; st++) {
+    for (int st = 0, first = 1; st < NP_REPORT_RUDP_NSTRAT; st++) {
       if (wins[w][st] == 0)
         continue;
       fprintf(ctx->md, "%s %s wins %d of %d conditions", first ? "" : ";",
-              sname[st], wins[w][st], total);
+              np_report_rudp_strategies[st].label, wins[w][st], total);
       first = 0;
     }
     fprintf(ctx->md, ".\n");
