@@ -12,6 +12,7 @@
 #include "np_json.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
+#include "np_report_refs.h"
 
 void np_pages_dates_line(struct np_report_ctx *ctx) {
   char dates[256] = "";
@@ -327,18 +328,22 @@ void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "\n");
 }
 
-void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
-                      const char *page) {
+int np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                     const char *page, const char *file) {
   fprintf(ctx->md, "## Reading the results\n\n");
   if (text == NULL || len == 0) {
     fprintf(ctx->md,
             "_No reading yet: write it in `docs/performance/%s.reading.md`; "
             "it is embedded here verbatim on regeneration._\n\n",
             page);
-    return;
+    return 0;
   }
-  fwrite(text, 1, len, ctx->md);
+  int rc = np_report_refs_expand(text, len, file, ctx->sets, ctx->nsets,
+                                 ctx->md, ctx->eb);
+  if (rc != 0)
+    return rc;
   if (text[len - 1] != '\n')
     fputc('\n', ctx->md);
   fputc('\n', ctx->md);
+  return 0;
 }
