@@ -64,7 +64,10 @@ static const struct format formats[] = {
     {"kib1", 1024, 1, 0, ""},
     {"mib1", 1048576, 1, 0, ""},      /* bytes -> MiB */
     {"mib2", 1048576, 2, 0, ""},
-    {"pct1", 0.01, 1, 0, ""},         /* fraction -> percent */
+    {"pct0", 0.01, 0, 0, ""},         /* fraction -> percent */
+    {"pct1", 0.01, 1, 0, ""},
+    {"mbit0", 1e6, 0, 0, ""},         /* bit/s -> Mbit/s */
+    {"mbit1", 1e6, 1, 0, ""},
     {"x2", 1, 2, 0, "\xc3\x97"},      /* a ratio: "0.84×" */
 };
 #define NFMT (sizeof formats / sizeof formats[0])
@@ -188,7 +191,7 @@ static int collect(const struct np_results_set *set, const char *glob,
   }
   for (size_t c = 0; c < set->nconfigs; c++) {
     const struct np_results_config *cf = &set->configs[c];
-    if (fnmatch(glob, cf->id, 0) != 0)
+    if (fnmatch(glob, cf->id, FNM_EXTMATCH) != 0)
       continue;
     matched++;
     size_t k0 = k;

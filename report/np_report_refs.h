@@ -9,7 +9,8 @@
  *
  *   {{SET: CONFIG QUANTITY [STAT] [FORMAT] [passed]}}
  *       a statistic over the runs of the configurations of SET whose id
- *       matches CONFIG (an id or an fnmatch glob; the runs of all
+ *       matches CONFIG (an id or an fnmatch glob, extended patterns such
+ *       as @(raw|uring) included; the runs of all
  *       matches are pooled).  SET is a suite name (suite.json "suite")
  *       or a results folder name.  QUANTITY is a name of the quantity
  *       table (rps, p50, p99, cpu, rss, lost, kdrops, rcvbuf,
@@ -36,7 +37,8 @@
  *
  * FORMAT is a name of the one format table (np_report_refs.c): auto
  * (whole numbers as int, others as sig3; pointers' default), int,
- * d1, d2, sig2, sig3, k, ms1, ms2, kib0, kib1, mib1, mib2, pct1, x2;
+ * d1, d2, sig2, sig3, k, ms1, ms2, kib0, kib1, mib1, mib2, pct0, pct1,
+ * mbit0, mbit1, x2;
  * each quantity has a default.  Numbers carry ',' thousands separators;
  * units stay in the prose.  A reference that does not resolve is an
  * error: NP_EINVAL with "FILE:LINE: {{...}}: reason" in eb.
