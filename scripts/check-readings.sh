@@ -6,8 +6,9 @@
 # argument (README.md) checks its "## Published results" section, which is
 # plain Markdown, so it may hold no reference at all.  Exit 0 clean, 1 on
 # any problem (one line each: FILE:LINE: "figure": reason), 2 usage or a
-# missing build.  Environment: NP_BUILD (default <root>/build) holds
-# netproof-report; NP_RESULTS (default <root>/results) the result sets.
+# missing build.  Environment: NP_REPORT (default
+# <NP_BUILD or root/build>/report/netproof-report) is the report program;
+# NP_RESULTS (default <root>/results) the folder of result sets.
 #
 # 1. No bare measured-looking number.  Outside references ({{...}},
 #    report/np_report_refs.h), code spans, fenced code, link targets, HTML
@@ -25,10 +26,13 @@
 #    summary.json (payload, clients, window, seconds, buffer, bitrate,
 #    rate fraction ...) or any number of a suite.json's "plan" (a plan
 #    value whose key names a percent counts as a %), i.e. the plan set
-#    it.  A "×" followed by a number is a product (16 × 256), not a ratio.  Plain integers without a
-#    unit (16 clients, window 64, RFC 8681, three rounds) are not
-#    measured-looking.  Release numbers of netproof named as versions
-#    (ALLOW_VERSIONS below) are allowed.
+#    it.  A "×" followed by a number is a product (16 × 256), not a
+#    ratio.  Plain integers without a unit below 100 (16 clients, window 64, 3 rounds, 6 of 18) are not
+#    measured-looking; from 100 up a bare integer is a count and is
+#    measured-looking too, unless it is a configuration value as above or
+#    a name ("RFC 8681", "issue 20", "reference 003", after RFC, issue,
+#    reference, port, Linux or kernel).  Release numbers of netproof
+#    named as versions (ALLOW_VERSIONS below) are allowed.
 # 2. Every reference resolves: the readings are copied into a temporary
 #    folder and `netproof-report --pages` runs over every set under
 #    NP_RESULTS into it; a reference that does not resolve makes it exit 2
@@ -39,7 +43,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${NP_BUILD:-$root/build}
 results=${NP_RESULTS:-$root/results}
-report="$build/report/netproof-report"
+report=${NP_REPORT:-$build/report/netproof-report}
 [ $# -gt 0 ] || { echo "usage: check-readings.sh PAGES_DIR|FILE.md..." >&2; exit 2; }
 for a in "$@"; do
   [ -e "$a" ] || { echo "check-readings: $a: no such file or folder" >&2; exit 2; }
@@ -49,6 +53,8 @@ python3 - "$results" "$@" <<'PY' || rc=$?
 import glob, json, os, re, sys
 
 ALLOW_VERSIONS = {"0.1", "0.2", "0.2.0"}   # netproof releases, by name
+LARGE_INTEGER = 100   # a bare integer from here up is a count, not prose
+NAMED = re.compile(r"(RFC|issue|reference|port|Linux|kernel)\s+$", re.I)
 results, args = sys.argv[1], sys.argv[2:]
 
 # option values the plans set: configuration, not measurement
@@ -124,14 +130,20 @@ def scan(name, lines, first_line, problems):
                 continue
         else:
             in_quote = quoted_exempt = False
-        for m in NUM.finditer(strip(s)):
+        stripped = strip(s)
+        for m in NUM.finditer(stripped):
             tilde, num, ksuf, _, unit = m.groups()
             measured = ("," in num or "." in num or ksuf or tilde
-                        or unit is not None)
+                        or unit is not None
+                        or float(num) >= LARGE_INTEGER)
             if not measured:
                 continue
             if num in ALLOW_VERSIONS and unit is None and not ksuf:
                 continue
+            if (unit is None and not ksuf and not tilde and "," not in num
+                    and "." not in num
+                    and NAMED.search(stripped[:m.start()])):
+                continue   # a name: RFC 8681, issue 33, reference 003
             if unit in SCALE and not ksuf and not tilde:
                 v = float(num.replace(",", "")) * SCALE[unit]
                 if any(abs(v - c) <= 1e-9 * max(1, abs(c)) for c in config):
@@ -143,8 +155,7 @@ def scan(name, lines, first_line, problems):
                 if v in config:
                     continue
             problems.append(f'{name}:{n}: "{m.group(0).strip()}": bare '
-                            "measured-looking figure (write a reference, "
-                            "or quote it under **Not measured here**)")
+                            "measured-looking figure")
 
 def join_refs(text):
     # references may wrap lines; blank them out keeping the line count
@@ -174,6 +185,9 @@ for a in args:
         scan(a, sec, start + 1, problems)
 for p in problems:
     print(p)
+if any("bare measured-looking" in p for p in problems):
+    print("check-readings: write each as a reference ({{SET: CONFIG QUANTITY}},"
+          " report/np_report_refs.h) or quote it under **Not measured here**")
 sys.exit(1 if problems else 0)
 PY
 [ $rc -le 1 ] || exit 2
@@ -183,6 +197,7 @@ for a in "$@"; do
   ls "$a"/*.reading.md >/dev/null 2>&1 || continue
   [ -x "$report" ] || { echo "check-readings: $report not built" >&2; exit 2; }
   tmp=$(mktemp -d) || exit 2
+  trap 'rm -rf "$tmp"' EXIT
   cp "$a"/*.reading.md "$tmp/"
   set --
   for d in "$results"/*/; do
@@ -197,5 +212,6 @@ for a in "$@"; do
     rc=1
   fi
   rm -rf "$tmp"
+  trap - EXIT
 done
 exit $rc
