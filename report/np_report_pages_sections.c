@@ -159,7 +159,8 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
   fmt_count(fc, sizeof fc, sum[NP_K_FRAG_CREATES]);
   fmt_count(l, sizeof l, lost);
   fprintf(ctx->md,
-          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ | IPv4 "
+          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ "
+          "(runner's snapshots, warm-up included) | IPv4 "
           "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured |\n"
           "|---|---:|---:|---:|---:|\n"
           "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
@@ -170,7 +171,9 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
           "counters are system-wide and cover warm-up too, so they can "
           "exceed the lost echoes counted in the measurement phase; a "
           "reassembly delta of zero means no IPv4 fragmentation took part "
-          "in the loss.\n\n",
+          "in the loss. The loss table's `RcvbufErrors Δ` is another "
+          "quantity: each run's delta over its measurement phase alone "
+          "(median over the repetitions).\n\n",
           ffile ? ffile : "-", lfile ? lfile : "-");
   cJSON *rows = np_report_new_table(ctx, "kernel_evidence", s);
   cJSON *r = cJSON_CreateObject();
