@@ -380,7 +380,7 @@ static int charts_chunk(const cJSON *doc,
                                        : NAN;
     any_ratio_ci |= cJSON_IsObject(ci);
   }
-  char bname[200], nname[200], sub[600], cap[300], rcap[300], stem[200],
+  char bname[200], nname[200], sub[900], cap[300], rcap[300], stem[200],
       title[400], common[160];
   set_names(doc, bname, nname, sizeof bname);
   common_tokens(ids, n, common, sizeof common);
