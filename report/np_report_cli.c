@@ -416,12 +416,14 @@ static int report(const struct cli *c) {
   int rc;
   if (c->pages) {
     /* The hand-written <page>.reading.md files live in the output folder
-     * and are embedded verbatim; a missing folder has none. */
+     * and are embedded with their references expanded (np_report_refs.h);
+     * a missing folder has none. */
     struct np_ftree *cur = NULL;
     struct np_errbuf reb = {{0}};
     if (np_ftree_load_dir(c->output, 0, &cur, &reb) != 0)
       cur = NULL;
     struct np_report_pages_opts po = {.results_rel = NULL, .readings = cur,
+                                      .readings_dir = c->output,
                                       .labels = c->labels,
                                       .check_failed = failed, .mdx = c->mdx,
                                       .error_bars = c->error_bars};
@@ -443,7 +445,8 @@ static int report(const struct cli *c) {
   if (rc != 0) {
     np_text_printf(stderr, "netproof-report: %s\n", eb.msg[0] ? eb.msg
                                                        : np_strerror(rc));
-    code = NP_EXIT_RUNTIME;
+    /* a reading's reference that does not resolve is bad input */
+    code = rc == NP_EINVAL && c->pages ? NP_EXIT_USAGE : NP_EXIT_RUNTIME;
   } else {
     fprintf(stderr, "netproof-report: wrote %zu files to %s\n",
             np_ftree_count(out), c->output);

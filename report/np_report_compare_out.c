@@ -62,6 +62,31 @@ static void short_names(const char *const *ids, size_t n, char (*out)[96]) {
   }
 }
 
+/* The id tokens every one of ids[0..n) shares ("udp, p1024, c1, w1"), which
+ * short_names leaves out of the categories: a chart names them in its
+ * title so its payload and clients are not lost (issue 33).  "" for one
+ * id (its category is the whole id). */
+static void common_tokens(const char *const *ids, size_t n, char *out,
+                          size_t len) {
+  char buf[256];
+  size_t k = 0;
+  out[0] = '\0';
+  if (n < 2)
+    return;
+  snprintf(buf, sizeof buf, "%s", ids[0]);
+  for (char *t = strtok(buf, "-"); t != NULL; t = strtok(NULL, "-")) {
+    int everywhere = 1;
+    for (size_t j = 0; j < n && everywhere; j++) {
+      char other[256], tok[128];
+      snprintf(other, sizeof other, "-%s-", ids[j]);
+      snprintf(tok, sizeof tok, "-%s-", t);
+      everywhere = strstr(other, tok) != NULL;
+    }
+    if (everywhere && k < len)
+      k += (size_t)snprintf(out + k, len - k, "%s%s", k ? ", " : "", t);
+  }
+}
+
 /* The two display names of the sets (distinct: the series of a chart). */
 static void set_names(const cJSON *doc, char *b, char *n, size_t len) {
   const char *lb = np_json_get_string(
@@ -355,13 +380,16 @@ static int charts_chunk(const cJSON *doc,
                                        : NAN;
     any_ratio_ci |= cJSON_IsObject(ci);
   }
-  char bname[200], nname[200], sub[600], cap[300], rcap[300], stem[200],
-      title[200];
+  char bname[200], nname[200], sub[900], cap[300], rcap[300], stem[200],
+      title[400], common[160];
   set_names(doc, bname, nname, sizeof bname);
+  common_tokens(ids, n, common, sizeof common);
   const cJSON *op = cJSON_GetObjectItemCaseSensitive(doc, "options");
   snprintf(sub, sizeof sub,
-           "base %s, new %s; alpha %g after Holm, noise threshold %g %%",
-           bname, nname, np_json_get_number(op, "alpha", 0),
+           "%s%s%sbase %s, new %s; alpha %g after Holm, noise threshold "
+           "%g %%",
+           common[0] ? "every configuration: " : "", common,
+           common[0] ? "; " : "", bname, nname, np_json_get_number(op, "alpha", 0),
            100 * np_json_get_number(op, "threshold", 0));
   snprintf(cap, sizeof cap,
            all_ci ? "bars: medians; error bars: 95 %% percentile-bootstrap "
@@ -409,7 +437,9 @@ static int charts_chunk(const cJSON *doc,
       goto cleanup_chunk;
     free(svg);
     svg = NULL;
-    fprintf(md, "![%s](%s)\n\n", title, stem);
+    fprintf(md, "![%s%s%s%s](%s)\n\n", title,
+            common[0] ? " (every configuration: " : "", common,
+            common[0] ? ")" : "", stem);
   }
   rc = 0;
 cleanup_chunk:

@@ -564,13 +564,18 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
             np_report_plural(s->nruns, "run", "runs"));
     return;
   }
-  size_t legs = 0, echo = 0;
+  /* the balances apply only to runs whose record counts both sides (a
+   * one-way stream or an external server has no server counters) */
+  size_t legs = 0, echo = 0, both = 0;
   for (size_t i = 0; i < s->nruns; i++) {
     const cJSON *d = s->runs[i].doc;
     double sent = np_results_num(d, "/counters/sent"),
            srx = np_results_num(d, "/counters/server_received"),
            srp = np_results_num(d, "/counters/server_replied"),
            lreq = np_results_num(d, "/counters/lost_request_leg");
+    if (!isfinite(sent) || !isfinite(srx) || !isfinite(srp))
+      continue;
+    both++;
     legs += sent - srx == lreq;
     echo += srx == srp;
   }
@@ -580,8 +585,16 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
   fprintf(ctx->md,
           "- %s: content errors %.0f, sequence errors %.0f, send errors "
           "%.0f (client) / %.0f (server), truncated datagrams %.0f in all "
-          "%zu %s; client sends − server receives = lost request leg in "
-          "%zu and server receives = server replies in %zu of them.\n",
+          "%zu %s; ",
           name, ce, se, sd, ss, tr, s->nruns,
-          np_report_plural(s->nruns, "run", "runs"), legs, echo);
+          np_report_plural(s->nruns, "run", "runs"));
+  if (both == 0)
+    fprintf(ctx->md, "the request-leg and echo balances do not apply (no "
+                     "server counters in these records).\n");
+  else
+    fprintf(ctx->md,
+            "client sends − server receives = lost request leg in %zu and "
+            "server receives = server replies in %zu of %s.\n",
+            legs, echo, both == s->nruns ? "them" : "the runs with server "
+                                                    "counters");
 }

@@ -79,6 +79,68 @@ size_t np_report_headline_configs(const struct np_results_set *s,
   return n;
 }
 
+#define LEFT_MAX 16
+
+/* Append v to the list l[0..*n) unless it is there; 0 when full. */
+static int list_add(const char *l[LEFT_MAX], size_t *n, const char *v) {
+  for (size_t i = 0; i < *n; i++)
+    if (strcmp(l[i], v) == 0)
+      return 1;
+  if (*n == LEFT_MAX)
+    return 0;
+  l[(*n)++] = v;
+  return 1;
+}
+
+static void list_print(FILE *f, const char *const *l, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", l[i]);
+}
+
+/* For each text option the headline's rows fix, the values the set ran
+ * that no row shows: a title that says "on each backend" over rows of
+ * two of three backends must not read as the whole story (issue 33). */
+static void headline_leaves_out(struct np_report_ctx *ctx,
+                                const struct np_results_set *s,
+                                const cJSON *rows) {
+  const char *keys[LEFT_MAX];
+  size_t nk = 0;
+  const cJSON *row, *o, *e;
+  cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(o, row) {
+      if (cJSON_IsString(o) && !list_add(keys, &nk, o->string))
+        break;
+    }
+  }
+  for (size_t k = 0; k < nk; k++) {
+    const char *shown[LEFT_MAX], *left[LEFT_MAX];
+    size_t ns = 0, nl = 0;
+    cJSON_ArrayForEach(row, rows) {
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, keys[k]);
+      if (cJSON_IsString(v))
+        list_add(shown, &ns, v->valuestring);
+    }
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s->summary,
+                                                           "configurations")) {
+      const cJSON *v = np_json_pointer(e, "/options");
+      v = v ? cJSON_GetObjectItemCaseSensitive(v, keys[k]) : NULL;
+      size_t before = ns;
+      if (cJSON_IsString(v) && list_add(shown, &ns, v->valuestring) &&
+          ns > before) {
+        ns = before; /* not shown: count it as left out instead */
+        list_add(left, &nl, v->valuestring);
+      }
+    }
+    if (nl == 0)
+      continue;
+    fprintf(ctx->md, "The headline's rows show %s ", keys[k]);
+    list_print(ctx->md, shown, ns);
+    fprintf(ctx->md, " only; the set also ran ");
+    list_print(ctx->md, left, nl);
+    fprintf(ctx->md, ", in the full grid below.\n\n");
+  }
+}
+
 int np_report_headline(struct np_report_ctx *ctx,
                        const struct np_results_set *s) {
   const cJSON *h = headline_of(s);
@@ -115,6 +177,7 @@ int np_report_headline(struct np_report_ctx *ctx,
     if (rc == 0)
       np_report_tables_perf_of(ctx, s, v, n, "headline");
   }
+  headline_leaves_out(ctx, s, rows);
   fprintf(ctx->md, "The full grid follows.\n\n");
   free(v);
   return rc;

@@ -213,8 +213,12 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
                               const struct np_results_set *s);
 void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel);
 void np_pages_links(struct np_report_ctx *ctx, const char *results_rel);
-void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
-                      const char *page);
+/* The reading with its references expanded (np_report_refs.h) against
+ * the page's sets; `file` names it in messages.  0, NP_EINVAL (a
+ * reference that does not resolve: "file:line: {{...}}: reason" in
+ * ctx->eb), NP_ENOMEM. */
+int np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                     const char *page, const char *file);
 
 /* np_report_title.c: the default title when every run of the sets was a
  * `udp --connect` run - the server's identity; 0 (buf untouched) else. */

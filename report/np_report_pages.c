@@ -230,7 +230,14 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   const char *reading = o && o->readings
                             ? np_ftree_get(o->readings, path, &rlen)
                             : NULL;
-  np_pages_reading(&ctx, reading, reading ? rlen : 0, page_name[pg]);
+  char rfile[600];
+  snprintf(rfile, sizeof rfile, "%s%s%s", o && o->readings_dir
+                                              ? o->readings_dir : "",
+           o && o->readings_dir ? "/" : "", path);
+  rc = np_pages_reading(&ctx, reading, reading ? rlen : 0, page_name[pg],
+                        rfile);
+  if (rc != 0)
+    goto done;
   np_pages_reproduce(&ctx, rel);
   np_pages_links(&ctx, rel);
   fprintf(ctx.md, "Every value on this page, with the run ids behind it: "

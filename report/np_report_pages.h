@@ -7,7 +7,7 @@
  * dates and run counts, test conditions, correctness and load range,
  * charts and tables per suite, buffer isolation or size limits with the
  * kernel's evidence, the hand-written reading (docs/performance/
- * <page>.reading.md, embedded verbatim under "## Reading the results"),
+ * <page>.reading.md, embedded under "## Reading the results"),
  * the exact commands to reproduce, and relative links to the raw folders.
  * Charts go to assets/<suite>-<chart>.svg (the set's label instead of
  * its suite when two sets of one suite share a page), every value with
@@ -30,6 +30,8 @@ struct np_report_pages_opts {
                                    * folders; NULL = "../../results"     */
   const struct np_ftree *readings;/* the output folder's current files
                                    * (for <page>.reading.md) or NULL     */
+  const char *readings_dir;       /* that folder, to name a reading in
+                                   * messages, or NULL                   */
   const char *const *labels;      /* NULL or nsets display names         */
   const unsigned char *check_failed; /* NULL or nsets flags (--force)    */
   int mdx;                        /* 1 = <page>.mdx with YAML front
@@ -39,7 +41,8 @@ struct np_report_pages_opts {
 
 /* Build every page that has a result set.  *out is a new tree the caller
  * frees (write it with np_report_write_tree).  NP_EPLOT, NP_ENOMEM,
- * NP_EINVAL (no sets). */
+ * NP_EINVAL (no sets; a reference in a reading that does not resolve,
+ * np_report_refs.h: "FILE:LINE: {{...}}: reason" in eb). */
 int np_report_pages_build(struct np_results_set *const *sets, size_t nsets,
                           const struct np_report_pages_opts *o,
                           struct np_ftree **out, struct np_errbuf *eb);

@@ -13,6 +13,7 @@
 #include "np_report_fmt.h"
 #include "np_report_loss.h"
 #include "np_report_int.h"
+#include "np_report_refs.h"
 
 void np_pages_dates_line(struct np_report_ctx *ctx) {
   char dates[256] = "";
@@ -171,7 +172,8 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
   double pct[3] = {sent > 0 ? 100 * lost / sent : NAN, NAN, NAN};
   np_report_loss_cell(l, sizeof l, (const double[3]){lost, NAN, NAN}, pct);
   fprintf(ctx->md,
-          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ | IPv4 "
+          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ "
+          "(runner's snapshots, warm-up included) | IPv4 "
           "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured (count; "
           "%% of sent) |\n"
           "|---|---:|---:|---:|---:|\n"
@@ -183,7 +185,9 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
           "counters are system-wide and cover warm-up too, so they can "
           "exceed the lost echoes counted in the measurement phase; a "
           "reassembly delta of zero means no IPv4 fragmentation took part "
-          "in the loss.\n\n",
+          "in the loss. The loss table's `RcvbufErrors Δ` is another "
+          "quantity: each run's delta over its measurement phase alone "
+          "(median over the repetitions).\n\n",
           ffile ? ffile : "-", lfile ? lfile : "-");
   cJSON *rows = np_report_new_table(ctx, "kernel_evidence", s);
   cJSON *r = cJSON_CreateObject();
@@ -343,18 +347,22 @@ void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "\n");
 }
 
-void np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
-                      const char *page) {
+int np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                     const char *page, const char *file) {
   fprintf(ctx->md, "## Reading the results\n\n");
   if (text == NULL || len == 0) {
     fprintf(ctx->md,
             "_No reading yet: write it in `docs/performance/%s.reading.md`; "
             "it is embedded here verbatim on regeneration._\n\n",
             page);
-    return;
+    return 0;
   }
-  fwrite(text, 1, len, ctx->md);
+  int rc = np_report_refs_expand(text, len, file, ctx->sets, ctx->nsets,
+                                 ctx->md, ctx->eb);
+  if (rc != 0)
+    return rc;
   if (text[len - 1] != '\n')
     fputc('\n', ctx->md);
   fputc('\n', ctx->md);
+  return 0;
 }

@@ -306,6 +306,28 @@ static void payload_window_table(struct np_report_ctx *ctx,
   fprintf(ctx->md, "\n");
 }
 
+/* The peak resident set a configuration's runs measured: the largest of
+ * each run's ru_maxrss (measurement.rss_max_bytes) and every 1 s sample
+ * (/proc/self/statm) of its rounds' series - ru_maxrss alone read below
+ * the samples of the same record (issue 33).  NAN when neither is there. */
+static double rss_peak(const struct np_results_config *c) {
+  double peak = NAN;
+  for (size_t i = 0; i < c->nruns; i++) {
+    const cJSON *d = c->runs[i].doc, *round, *pt;
+    double x = np_results_num(d, "/measurement/rss_max_bytes");
+    if (isfinite(x) && !(x <= peak))
+      peak = x;
+    cJSON_ArrayForEach(round, np_json_pointer(d, "/rudp/rounds")) {
+      cJSON_ArrayForEach(pt, np_json_pointer(round, "/intervals/points")) {
+        x = np_results_num(pt, "/rss_bytes");
+        if (isfinite(x) && !(x <= peak))
+          peak = x;
+      }
+    }
+  }
+  return peak;
+}
+
 static void sustained_table(struct np_report_ctx *ctx,
                             const struct np_results_set *s,
                             const struct np_report_rudp_view *vs, size_t n) {
@@ -343,15 +365,23 @@ static void sustained_table(struct np_report_ctx *ctx,
     for (size_t k = 0; k < 10; k++) {
       char cell[48] = "-";
       if (!v->excluded)
-        np_fmt_num(cell, sizeof cell, med_of(v, ms[k]) * scale[k], dec[k]);
+        np_fmt_num(cell, sizeof cell,
+                   (ms[k] == NP_R_RSS ? rss_peak(v->c) : med_of(v, ms[k])) *
+                       scale[k],
+                   dec[k]);
       fprintf(ctx->md, " %s |", cell);
     }
     fprintf(ctx->md, "\n");
-    row_json(rows, v, ms, sizeof ms / sizeof *ms);
+    cJSON *r = row_json(rows, v, ms, sizeof ms / sizeof *ms);
+    if (!v->excluded)
+      np_json_add_number(r, "rss_peak_bytes", rss_peak(v->c));
   }
   fprintf(ctx->md, "\nEvery content, order, completion and shutdown check "
                    "must pass for the whole measured time; a failed run is "
-                   "kept and marked, never averaged in.\n\n");
+                   "kept and marked, never averaged in. Max RSS is the "
+                   "largest resident set the run measured: its `ru_maxrss` "
+                   "or any 1 s sample of the series (`/proc/self/statm`), "
+                   "whichever is larger.\n\n");
 }
 
 /* Best strategy of one condition for metric m (higher or lower is better);

@@ -5,8 +5,9 @@
 #
 # Generated pages and assets are removed first so a set that left results/
 # leaves no stale chart; the hand-written docs/performance/*.reading.md are
-# kept (copied into OUT_DIR when it is another folder) and embedded
-# verbatim.  Byte-identical on regeneration: CI (tests/results) runs this
+# kept (copied into OUT_DIR when it is another folder) and embedded with
+# their references expanded from the sets (docs/report.md, "Figures in
+# readings").  Byte-identical on regeneration: CI (tests/results) runs this
 # into a temporary folder and fails on any difference.
 #
 # results/previous/<set>.tar.gz are the sets of the previous release,
