@@ -49,16 +49,7 @@ file(GENERATE OUTPUT $<TARGET_FILE_DIR:netproof-bench>/netproof-source-dir
 # ---- man pages and bash completion from the tables ----
 find_program(NP_SCDOC scdoc REQUIRED)
 find_program(NP_GZIP gzip REQUIRED)
-add_executable(np_docgen
-  ${PROJECT_SOURCE_DIR}/man/np_docgen.c
-  ${PROJECT_SOURCE_DIR}/man/np_docgen_man.c
-  ${PROJECT_SOURCE_DIR}/completions/np_docgen_bash.c
-  ${PROJECT_SOURCE_DIR}/bench/np_bench_commands.c)
-target_include_directories(np_docgen PRIVATE ${PROJECT_SOURCE_DIR}/bench
-                           ${PROJECT_SOURCE_DIR}/man)
-target_link_libraries(np_docgen PRIVATE np_common np_udp np_rudp np_exec np_relay_cmd
-                      np_matrix np_agent)
-
+# np_docgen: tools/docgen (tools/CMakeLists.txt)
 file(GLOB NP_DOC_SOURCES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/man/*.scd ${PROJECT_SOURCE_DIR}/man/*.scd.in
      ${PROJECT_SOURCE_DIR}/man/include/*.scd

@@ -41,7 +41,6 @@ RANK = dict(LAYERS)
 KNOWN_UPWARD = {
     ("bench", "resultset"): 3,      # matrix writes summary.json (-> runner/)
     ("resultset", "bench"): 20,     # self-check re-derives with bench code
-    ("completions", "man"): 1,      # np_docgen_bash.c uses np_docgen.h
 }
 SOURCE_EXT = (".c", ".h")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
