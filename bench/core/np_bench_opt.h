@@ -3,7 +3,7 @@
  * option's name, type, range, default, unit, help text and destination
  * live.  The same table drives the command's parser, its generated
  * `--help`, and the matrix runner's plan checks, argv and configuration
- * ids (bench/matrix/np_matrix_plan.c), so the three cannot drift apart.
+ * ids (bench/matrix_plan/np_matrix_plan.c), so the three cannot drift apart.
  *
  * A benchmark describes itself with a struct np_bench_optset: sections of
  * rows over one configuration struct (a section may sit inside it, e.g.

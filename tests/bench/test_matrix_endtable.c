@@ -1,6 +1,6 @@
 /*
  * test_matrix_endtable.c - the table `netproof-bench matrix` ends with
- * (bench/matrix/np_matrix_progress.c, issue 28): one row per configuration
+ * (runner/np_matrix_progress.c, issue 28): one row per configuration
  * of summary.json with its runs passed, status, median headline (round
  * trips/s, or an exec suite's first metric) and median p99; a configuration
  * that is not ranked shows "excluded", never its medians, and is never
