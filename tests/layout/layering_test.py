@@ -59,6 +59,19 @@ def main():
         rc, out, err = run(script, tmp)
         if rc != 1 or "lower the table" not in err:
             fails.append(f"stale KNOWN_UPWARD not refused: exit {rc}\n{err}")
+        # an internal header: np_x__ names only
+        write(tmp, "report/np_r_int.h", "int np_r__ok(void);\n")
+        rc, out, err = run(script, tmp, "--no-known")
+        if rc != 0:
+            fails.append(f"prefixed internal name refused: exit {rc}\n{err}")
+        write(tmp, "report/np_r_int.h", "int np_r__ok(void);\n"
+              "const char *np_r_plain(int x);\nstatic int np_r_s(void);\n")
+        rc, out, err = run(script, tmp, "--no-known")
+        if rc != 1 or "report/np_r_int.h: 1 internal name(s)" not in err \
+                or "np_r_plain" not in err:
+            fails.append(f"unprefixed internal name not refused: exit {rc}"
+                         f"\n{err}")
+        os.remove(os.path.join(tmp, "report/np_r_int.h"))
         write(tmp, "report/np_a.h", "\n")
         rc, out, err = run(script, tmp, "--no-known")
         if rc != 2 or "header name in two folders: np_a.h" not in err:
