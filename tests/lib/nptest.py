@@ -12,8 +12,9 @@ A test puts this folder on its path and imports the module:
     return T.done("name: ok")
 
 - Checks: collects failed checks (one `FAIL: what` line each, on stdout or
-  the stream given), `done()` prints the count and gives the exit code
-  (0 all passed, 1 a check failed).
+  the stream given; with ok_prefix a line for each passed check too),
+  `done()` prints the count and gives the exit code (0 all passed, 1 a
+  check failed).
 - run(argv, ...): a program run once under a time bound, stdin closed,
   output captured: (exit code, stdout, stderr).
 - tmpdir(prefix): a fresh folder under TMPDIR (np-* names, which
@@ -35,15 +36,18 @@ RUN_TIMEOUT = 60
 class Checks:
     """The failed checks of one test."""
 
-    def __init__(self, stream=None, prefix="FAIL:"):
+    def __init__(self, stream=None, prefix="FAIL:", ok_prefix=None):
         self.fails = []
         self.stream = stream if stream is not None else sys.stdout
         self.prefix = prefix
+        self.ok_prefix = ok_prefix
 
     def check(self, cond, what):
         """Record what as failed unless cond holds; returns cond."""
         if not cond:
             self.fail(what)
+        elif self.ok_prefix is not None:
+            print(self.ok_prefix, what, file=self.stream, flush=True)
         return bool(cond)
 
     def fail(self, what):

@@ -25,6 +25,11 @@ def main():
           "done(): exit 1 and the count after a failure")
     check(nptest.Checks(stream=io.StringIO()).done() == 0,
           "done(): exit 0 with no failure")
+    loud = nptest.Checks(stream=io.StringIO(), prefix="FAIL", ok_prefix="ok  ")
+    loud.check(True, "a")
+    loud.check(False, "b")
+    check(loud.stream.getvalue() == "ok   a\nFAIL b\n",
+          "ok_prefix: a line per passed check: %r" % loud.stream.getvalue())
 
     rc, out, err = nptest.run([sys.executable, "-c",
                                "import sys; print('o'); "
