@@ -4,13 +4,15 @@
  * the counters it names, the reply kinds add up to the sequence and
  * content errors, every misbehaviour check's verdict follows from its
  * count, and lost = sent - received - late with the late checks' verdicts
- * from the timeouts section (records 0.3.0 on).  Re-derived from the
- * record alone, as the other kinds' rules.
+ * from the timeouts section (records 0.3.0 on), and the client's CPU
+ * saturation flag from its lanes' CPU seconds (common/np_busy.h).
+ * Re-derived from the record alone, as the other kinds' rules.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "np_busy.h"
 #include "np_json.h"
 #include "np_results_check_int.h"
 #include "np_udp_late.h"
@@ -154,6 +156,60 @@ static void late(const struct np_chk_rec *r) {
   }
 }
 
+/* external.client_cpu (absent in records before it): one figure per lane,
+ * none above the window (a thread is on at most one CPU), the window is
+ * the measurement, and the busiest fraction and the flag follow. */
+static void client_cpu(struct np_results_check *c, const char *f,
+                       const cJSON *d) {
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(d, "external"), "client_cpu");
+  if (!o)
+    return;
+  const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(o, "lane_cpu_seconds");
+  double win = np_results_num(o, "/window_seconds"),
+         secs = np_results_num(d, "/measurement/seconds"),
+         threads = np_results_num(d, "/config/io_threads"),
+         got = np_results_num(o, "/busiest_fraction");
+  if (isfinite(threads) && cJSON_GetArraySize(lanes) != (int)threads)
+    np_chk_problem(c, f, "/external/client_cpu/lane_cpu_seconds",
+                   "%d lanes, but config.io_threads is %.0f",
+                   cJSON_GetArraySize(lanes), threads);
+  if (!(win == secs))
+    np_chk_problem(c, f, "/external/client_cpu/window_seconds",
+                   "%.9g is not measurement.seconds (%.9g)", win, secs);
+  double busiest = 0;
+  int i = 0;
+  const cJSON *v;
+  cJSON_ArrayForEach(v, lanes) {
+    if (cJSON_IsNumber(v)) {
+      if (v->valuedouble > win + 0.01)
+        np_chk_problem(c, f, "/external/client_cpu/lane_cpu_seconds",
+                       "lane %d used %.6g CPU seconds in a %.6g s window: "
+                       "a thread runs on one CPU at a time",
+                       i, v->valuedouble, win);
+      double b = np_busy_fraction(v->valuedouble, win);
+      if (b > busiest)
+        busiest = b;
+    }
+    i++;
+  }
+  if (!(fabs(got - busiest) <= 1e-12 * (busiest > 1 ? busiest : 1)))
+    np_chk_problem(c, f, "/external/client_cpu/busiest_fraction",
+                   "%.9g is not the largest lane_cpu_seconds / "
+                   "window_seconds (%.9g)",
+                   got, busiest);
+  int sat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "saturated"));
+  if (sat != np_busy_saturated(busiest))
+    np_chk_problem(c, f, "/external/client_cpu/saturated",
+                   "%s, but the busiest lane's fraction %.3f is %s %.2f",
+                   sat ? "true" : "false", busiest,
+                   np_busy_saturated(busiest) ? "at least" : "below",
+                   NP_BUSY_SATURATED);
+  if (strcmp(np_json_get_string(o, "rule", ""), NP_BUSY_RULE) != 0)
+    np_chk_problem(c, f, "/external/client_cpu/rule",
+                   "not the rule this self-check applies");
+}
+
 void np_chk_external_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   const char *f = r->file;
@@ -165,4 +221,5 @@ void np_chk_external_record(const struct np_chk_rec *r) {
   sums(c, f, d);
   attribution(c, f, d);
   late(r);
+  client_cpu(c, f, d);
 }

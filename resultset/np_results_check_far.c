@@ -170,6 +170,77 @@ static void leg(struct far *x, const char *ptr, double want, const char *how) {
     problem(x, ptr, "%.0f, but %s gives %.0f", have, how, want);
 }
 
+/* What the far relay (udp --agent --agent-relay) did to one direction of
+ * its record's relay.totals: dropped (lost_burst + lost_ge + lost_random
+ * + overflow + dropped_at_stop) and duplicated; NAN when not there. */
+static void relay_leg(const cJSON *relay, const char *dir, double *dropped,
+                      double *duplicated) {
+  static const char *const keys[] = {"lost_burst", "lost_ge", "lost_random",
+                                     "overflow", "dropped_at_stop"};
+  char ptr[64];
+  *dropped = 0;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    snprintf(ptr, sizeof ptr, "/relay/totals/%s/%s", dir, keys[i]);
+    *dropped += num(relay, ptr);
+  }
+  snprintf(ptr, sizeof ptr, "/relay/totals/%s/duplicated", dir);
+  *duplicated = num(relay, ptr);
+}
+
+/* The relay's share of one leg: re-derived from its record, or absent
+ * (0) when the run had no far relay. */
+static void relay_share(struct far *x, const char *leg_name, const char *dir,
+                        double *dropped, double *duplicated) {
+  const cJSON *relay = np_json_pointer(x->f, "/relay/record");
+  char ptr[96];
+  snprintf(ptr, sizeof ptr, "/far/legs/%s/relay_dropped", leg_name);
+  if (cJSON_GetObjectItemCaseSensitive(x->f, "relay") == NULL) {
+    *dropped = *duplicated = 0;
+    if (np_json_pointer(x->d, ptr) != NULL)
+      problem(x, ptr, "a relay's share of the leg, but the far part has no "
+                      "relay (far.relay)");
+    return;
+  }
+  relay_leg(relay, dir, dropped, duplicated);
+  char how[96];
+  snprintf(how, sizeof how, "the far relay record's totals.%s drops", dir);
+  leg(x, ptr, *dropped, how);
+  snprintf(ptr, sizeof ptr, "/far/legs/%s/relay_duplicated", leg_name);
+  snprintf(how, sizeof how, "the far relay record's totals.%s.duplicated",
+           dir);
+  leg(x, ptr, *duplicated, how);
+}
+
+/* The relay in front of the far server: a relay record, forwarding to
+ * that server, stopped by the agent after the run. */
+static void relay_record(struct far *x) {
+  const cJSON *fr = cJSON_GetObjectItemCaseSensitive(x->f, "relay");
+  if (fr == NULL)
+    return;
+  const cJSON *rec = cJSON_GetObjectItemCaseSensitive(fr, "record");
+  if (!cJSON_IsObject(rec)) {
+    problem(x, "/far/relay/record", "no relay record: the far relay's "
+                                    "counters cannot be checked");
+    want_verdict(x, "far_relay_passed", 0);
+    return;
+  }
+  const cJSON *rc = cJSON_GetObjectItemCaseSensitive(rec, "config");
+  if (strcmp(np_json_get_string(rc, "protocol", ""), "relay") != 0)
+    problem(x, "/far/relay/record/config/protocol",
+            "the far relay's record is not a relay record");
+  if (!same_str(rc, "forward", np_json_pointer(x->f, "/server"), "listening"))
+    problem(x, "/far/relay/record/config/forward",
+            "%s, but the far server listened on %s",
+            np_json_get_string(rc, "forward", "?"),
+            np_json_get_string(np_json_pointer(x->f, "/server"), "listening",
+                               "?"));
+  want_verdict(x, "far_relay_passed",
+               strcmp(np_json_get_string(fr, "stopped_by", ""),
+                      "SIGTERM from the agent") == 0 &&
+                   strcmp(np_json_get_string(rec, "status", ""), "passed") ==
+                       0);
+}
+
 static void legs(struct far *x, const cJSON *rec) {
   double sent = num(x->d, "/warmup/counters/sent") +
                 num(x->d, "/counters/sent"),
@@ -205,8 +276,12 @@ static void legs(struct far *x, const cJSON *rec) {
   leg(x, "/far/legs/request_leg/far_socket_drops", fdrops,
       "the server record's socket drops");
   leg(x, "/far/legs/request_leg/lost", sent - sr, "sent - server_received");
-  leg(x, "/far/legs/request_leg/in_network", sent - sr - fdrops,
-      "lost - far_socket_drops");
+  double qd, qu, pd, pu; /* the relay's drops and copies, per leg */
+  relay_share(x, "request_leg", "c2s", &qd, &qu);
+  relay_share(x, "reply_leg", "s2c", &pd, &pu);
+  double qin = sent - sr - fdrops - qd + qu;
+  leg(x, "/far/legs/request_leg/in_network", qin,
+      "lost - far_socket_drops - relay_dropped + relay_duplicated");
   leg(x, "/far/legs/at_server/lost", sr - se, "server_received - echoed");
   double nd = num(x->d, "/far/legs/reply_leg/near_socket_drops");
   if (!(nd >= num(x->d, "/sockets/client_drops")))
@@ -215,11 +290,10 @@ static void legs(struct far *x, const cJSON *rec) {
             "measured window (sockets.client_drops)",
             nd, num(x->d, "/sockets/client_drops"));
   leg(x, "/far/legs/reply_leg/lost", se - arrived, "server_echoed - arrived");
-  leg(x, "/far/legs/reply_leg/in_network", se - arrived - nd,
-      "lost - near_socket_drops");
-  want_verdict(x, "far_legs_attributed",
-               sent - sr - fdrops >= 0 && sr - se >= 0 &&
-                   se - arrived - nd >= 0);
+  double pin = se - arrived - nd - pd + pu;
+  leg(x, "/far/legs/reply_leg/in_network", pin,
+      "lost - near_socket_drops - relay_dropped + relay_duplicated");
+  want_verdict(x, "far_legs_attributed", qin >= 0 && sr - se >= 0 && pin >= 0);
 }
 
 /* The attribution's server sockets are the far server's. */
@@ -366,6 +440,7 @@ size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
     return x.problems;
   }
   server_record(&x, rec);
+  relay_record(&x);
   legs(&x, rec);
   attribution(&x);
   clocks(&x, rec);

@@ -504,6 +504,61 @@ const char *np_agent_client_session(const struct np_agent_client *c) {
   return c->session;
 }
 
+int np_agent_client_record(struct np_agent_client *c, const char *service_id,
+                           double timeout, cJSON **doc, struct np_errbuf *eb) {
+  size_t cap = 0, len = 0;
+  char *text = NULL;
+  int rc = 0;
+  for (int piece = 0; piece < 4096; piece++) {
+    cJSON *args = cJSON_CreateObject(), *r = NULL;
+    if (args == NULL ||
+        !cJSON_AddStringToObject(args, "service_id", service_id) ||
+        !cJSON_AddNumberToObject(args, "offset", (double)len)) {
+      cJSON_Delete(args);
+      rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+      break;
+    }
+    if ((rc = np_agent_client_call(c, "record", args, timeout, &r, eb)) != 0)
+      break;
+    const char *t = np_json_get_string(r, "text", "");
+    size_t n = strlen(t);
+    if (len + n + 1 > cap) {
+      size_t ncap = (len + n + 1) * 2;
+      char *g = realloc(text, ncap);
+      if (g == NULL) {
+        cJSON_Delete(r);
+        rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+        break;
+      }
+      text = g;
+      cap = ncap;
+    }
+    memcpy(text + len, t, n + 1);
+    len += n;
+    int done = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "done"));
+    cJSON_Delete(r);
+    if (done)
+      break;
+    if (n == 0) {
+      rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: record: an empty piece "
+                         "before the end", c->agent);
+      break;
+    }
+  }
+  cJSON *d = NULL;
+  if (rc == 0 && text != NULL) {
+    struct np_errbuf pe = {{0}};
+    rc = np_json_parse(text, len, NULL, &d, &pe);
+    if (rc)
+      np_errbuf_set(eb, rc, "agent %s: the record of %s: %s", c->agent,
+                    service_id, pe.msg);
+  }
+  free(text);
+  if (rc == 0)
+    *doc = d;
+  return rc;
+}
+
 const char *np_agent_client_agent(const struct np_agent_client *c) {
   return c->agent;
 }

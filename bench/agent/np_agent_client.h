@@ -53,6 +53,13 @@ int np_agent_client_call(struct np_agent_client *c, const char *action,
                          cJSON *args, double timeout, cJSON **result,
                          struct np_errbuf *eb);
 
+/* The record of the session's service_id (after its stop), fetched in
+ * pieces by the "record" action and parsed: *doc is a new tree the caller
+ * frees, NULL when the service wrote none.  NP_EPARSE for pieces that do
+ * not make one JSON document; the call's codes otherwise. */
+int np_agent_client_record(struct np_agent_client *c, const char *service_id,
+                           double timeout, cJSON **doc, struct np_errbuf *eb);
+
 /* The session id the agent named in its welcome (32 hex). */
 const char *np_agent_client_session(const struct np_agent_client *c);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "np_agent_client.h"
+#include "np_agent_udp_relay.h"
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_time.h"
@@ -43,6 +44,8 @@ struct np_agent_udp {
   int nsnaps;                     /* far snapshots taken                  */
   cJSON *stop;                    /* the stop result                      */
   cJSON *record;                  /* the server's own record              */
+  struct np_agent_udp_relay relay;/* --agent-relay: the relay before it   */
+  int has_relay;                  /* 1 with --agent-relay                 */
   char err[512];                  /* why the hook failed                  */
 };
 
@@ -53,7 +56,9 @@ struct legs {
   int64_t far_socket_drops, near_socket_drops;
   int64_t request_lost, request_in_network, at_server_lost, reply_lost,
       reply_in_network;
-  int known; /* the server's record has its counters */
+  struct np_agent_udp_relay_legs relay; /* --agent-relay: its drops and
+                                           copies per leg (0 without) */
+  int known; /* the server's record has its counters (and the relay's) */
 };
 
 static void set_err(struct np_agent_udp *au, const char *fmt, ...)
@@ -129,6 +134,19 @@ int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
   }
   cfg->port = (uint16_t)port;
   cfg->connect = au->connect;
+  if (cfg->agent_relay) {
+    char listen[96];
+    snprintf(listen, sizeof listen,
+             cfg->family == AF_INET6 ? "[%s]:0" : "%s:0", cfg->address);
+    if ((rc = np_agent_udp_relay_start(au->client, cfg->agent_relay, listen,
+                                       au->connect, lifetime, &au->relay,
+                                       eb)) != 0)
+      goto fail;
+    au->has_relay = 1;
+    colon = strrchr(au->relay.listening, ':');
+    cfg->port = (uint16_t)strtol(colon + 1, NULL, 10);
+    cfg->connect = au->relay.listening;
+  }
   *out = au;
   return 0;
 fail:
@@ -297,60 +315,13 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
   return 0;
 }
 
-/* The server's record, in pieces. */
-static int fetch_record(struct np_agent_udp *au, struct np_errbuf *eb) {
-  size_t cap = 0, len = 0;
-  char *text = NULL;
-  int rc = 0;
-  for (int piece = 0; piece < 4096; piece++) {
-    cJSON *args = cJSON_CreateObject(), *r = NULL;
-    if (args == NULL ||
-        !cJSON_AddStringToObject(args, "service_id", au->service_id) ||
-        !cJSON_AddNumberToObject(args, "offset", (double)len)) {
-      cJSON_Delete(args);
-      rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-      break;
-    }
-    if ((rc = np_agent_client_call(au->client, "record", args, CALL_SECONDS,
-                                   &r, eb)) != 0)
-      break;
-    const char *t = np_json_get_string(r, "text", "");
-    size_t n = strlen(t);
-    if (len + n + 1 > cap) {
-      size_t ncap = (len + n + 1) * 2;
-      char *g = realloc(text, ncap);
-      if (g == NULL) {
-        cJSON_Delete(r);
-        rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-        break;
-      }
-      text = g;
-      cap = ncap;
-    }
-    memcpy(text + len, t, n + 1);
-    len += n;
-    int done = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "done"));
-    cJSON_Delete(r);
-    if (done)
-      break;
-    if (n == 0) {
-      rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: record: an empty piece "
-                         "before the end", au->cfg->agent);
-      break;
-    }
-  }
-  if (rc == 0 && text != NULL) {
-    struct np_errbuf pe = {{0}};
-    rc = np_json_parse(text, len, NULL, &au->record, &pe);
-    if (rc)
-      np_errbuf_set(eb, rc, "agent %s: the server's record: %s",
-                    au->cfg->agent, pe.msg);
-  }
-  free(text);
-  return rc;
-}
-
 int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
+  /* the relay first: nothing reaches the server after it */
+  if (au->has_relay) {
+    int rc = np_agent_udp_relay_stop(au->client, &au->relay, eb);
+    if (rc)
+      return rc;
+  }
   cJSON *args = cJSON_CreateObject();
   if (args == NULL ||
       !cJSON_AddStringToObject(args, "service_id", au->service_id)) {
@@ -360,7 +331,8 @@ int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
   int rc = np_agent_client_call(au->client, "stop", args, CALL_SECONDS,
                                 &au->stop, eb);
   if (rc == 0 && np_json_get_number(au->stop, "record_bytes", 0) > 0)
-    rc = fetch_record(au, eb);
+    rc = np_agent_client_record(au->client, au->service_id, CALL_SECONDS,
+                                &au->record, eb);
   if (rc == 0)
     rc = np_agent_client_clock(au->client, CLOCK_SAMPLES, &au->clock[1], eb);
   return rc;
@@ -389,6 +361,10 @@ static void legs_of(const struct np_agent_udp *au,
   double r = rec_num(au->record, "/serve/counters/received"),
          e = rec_num(au->record, "/serve/counters/echoed");
   l->known = isfinite(r) && isfinite(e);
+  if (au->has_relay) {
+    np_agent_udp_relay_legs_of(au->relay.record, &l->relay);
+    l->known = l->known && l->relay.known;
+  }
   if (!l->known)
     return;
   l->server_received = (int64_t)r;
@@ -397,10 +373,14 @@ static void legs_of(const struct np_agent_udp *au,
   cJSON_ArrayForEach(s, np_json_pointer(au->record, "/serve/sockets"))
       l->far_socket_drops += (int64_t)np_json_get_number(s, "drops", 0);
   l->request_lost = l->sent - l->server_received;
-  l->request_in_network = l->request_lost - l->far_socket_drops;
+  /* the relay's drops are its leg's, its copies arrive in addition */
+  l->request_in_network = l->request_lost - l->far_socket_drops -
+                          l->relay.request_dropped +
+                          l->relay.request_duplicated;
   l->at_server_lost = l->server_received - l->server_echoed;
   l->reply_lost = l->server_echoed - l->arrived;
-  l->reply_in_network = l->reply_lost - l->near_socket_drops;
+  l->reply_in_network = l->reply_lost - l->near_socket_drops -
+                        l->relay.reply_dropped + l->relay.reply_duplicated;
 }
 
 static int same_text(const cJSON *a, const cJSON *b, const char *key) {
@@ -446,21 +426,43 @@ void np_agent_udp_checks(const struct np_agent_udp *au,
   np_udp_checks_add(cs, "far_server_passed", strcmp(st, "passed") == 0,
             "the server's own record: %s%s%s", st, failed[0] ? ", failed: " : "",
             failed);
+  if (au->has_relay) {
+    const char *rb = np_json_get_string(au->relay.stop, "stopped_by", "?");
+    const char *rs = np_json_get_string(au->relay.record, "status", "none");
+    np_udp_checks_add(cs, "far_relay_passed",
+                      strcmp(rb, "SIGTERM from the agent") == 0 &&
+                          strcmp(rs, "passed") == 0,
+                      "the relay before the server was stopped by %s after "
+                      "the run; its own record: %s", rb, rs);
+  }
   struct legs l;
   legs_of(au, res, &l);
-  np_udp_checks_add(cs, "far_legs_attributed",
-            l.known && l.request_in_network >= 0 && l.at_server_lost >= 0 &&
-                l.reply_in_network >= 0,
-            "whole run: request leg lost %" PRId64 " (far socket %" PRId64
-            ", network %" PRId64 "), at the server %" PRId64
-            ", reply leg %" PRId64 " (near sockets %" PRId64 ", network %"
-            PRId64 ")",
-            l.request_lost, l.far_socket_drops, l.request_in_network,
-            l.at_server_lost, l.reply_lost, l.near_socket_drops,
-            l.reply_in_network);
+  int ok = l.known && l.request_in_network >= 0 && l.at_server_lost >= 0 &&
+           l.reply_in_network >= 0;
+  if (au->has_relay) /* the relay's drops (-) and copies (+) per leg */
+    np_udp_checks_add(cs, "far_legs_attributed", ok,
+              "whole run: request leg lost %" PRId64 " (far socket %" PRId64
+              ", relay -%" PRId64 " +%" PRId64 ", network %" PRId64
+              "), at the server %" PRId64 ", reply leg %" PRId64
+              " (near sockets %" PRId64 ", relay -%" PRId64 " +%" PRId64
+              ", network %" PRId64 ")",
+              l.request_lost, l.far_socket_drops, l.relay.request_dropped,
+              l.relay.request_duplicated, l.request_in_network,
+              l.at_server_lost, l.reply_lost, l.near_socket_drops,
+              l.relay.reply_dropped, l.relay.reply_duplicated,
+              l.reply_in_network);
+  else
+    np_udp_checks_add(cs, "far_legs_attributed", ok,
+              "whole run: request leg lost %" PRId64 " (far socket %" PRId64
+              ", network %" PRId64 "), at the server %" PRId64
+              ", reply leg %" PRId64 " (near sockets %" PRId64 ", network %"
+              PRId64 ")",
+              l.request_lost, l.far_socket_drops, l.request_in_network,
+              l.at_server_lost, l.reply_lost, l.near_socket_drops,
+              l.reply_in_network);
 }
 
-static cJSON *legs_json(const struct legs *l) {
+static cJSON *legs_json(const struct legs *l, int relay) {
   cJSON *o = cJSON_CreateObject(), *x;
   if (o == NULL)
     return NULL;
@@ -475,12 +477,20 @@ static cJSON *legs_json(const struct legs *l) {
   x = cJSON_AddObjectToObject(o, "request_leg");
   NUM(x, "lost", l->request_lost);
   NUM(x, "far_socket_drops", l->far_socket_drops);
+  if (relay) {
+    NUM(x, "relay_dropped", l->relay.request_dropped);
+    NUM(x, "relay_duplicated", l->relay.request_duplicated);
+  }
   NUM(x, "in_network", l->request_in_network);
   x = cJSON_AddObjectToObject(o, "at_server");
   NUM(x, "lost", l->at_server_lost);
   x = cJSON_AddObjectToObject(o, "reply_leg");
   NUM(x, "lost", l->reply_lost);
   NUM(x, "near_socket_drops", l->near_socket_drops);
+  if (relay) {
+    NUM(x, "relay_dropped", l->relay.reply_dropped);
+    NUM(x, "relay_duplicated", l->relay.reply_duplicated);
+  }
   NUM(x, "in_network", l->reply_in_network);
   cJSON_AddStringToObject(
       o, "rule",
@@ -494,7 +504,12 @@ static cJSON *legs_json(const struct legs *l) {
       "server_echoed - arrived, of which near_socket_drops = our client "
       "sockets' drops since they were opened (SO_MEMINFO); in_network = "
       "the rest of a leg (on neither host's socket: the network between, or "
-      "a reply that came after our sockets closed)");
+      "a reply that came after our sockets closed); with --agent-relay "
+      "each leg's relay_dropped and relay_duplicated are the far relay's "
+      "(its record's relay.totals c2s / s2c: lost_burst + lost_ge + "
+      "lost_random + overflow + dropped_at_stop, and duplicated), and "
+      "in_network = lost - the socket's drops - relay_dropped + "
+      "relay_duplicated");
   return o;
 }
 
@@ -581,7 +596,12 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON_AddItemToObject(f, "server", server_json(au));
   struct legs l;
   legs_of(au, res, &l);
-  cJSON_AddItemToObject(f, "legs", legs_json(&l));
+  cJSON_AddItemToObject(f, "legs", legs_json(&l, au->has_relay));
+  if (au->has_relay &&
+      !cJSON_AddItemToObject(f, "relay", np_agent_udp_relay_json(&au->relay))) {
+    cJSON_Delete(f);
+    return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory (far.relay)");
+  }
   cJSON_AddStringToObject(
       f, "rule",
       "the far host's side of the run as its agent saw it: its identity, "
@@ -611,6 +631,13 @@ void np_agent_udp_text(const struct np_agent_udp *au, char *buf, size_t len) {
            np_json_get_number(au->start, "pid", 0),
            rec_num(au->record, "/serve/counters/received"),
            rec_num(au->record, "/serve/counters/echoed"));
+  if (au->has_relay) {
+    size_t n = strlen(buf);
+    if (n + 2 < len) {
+      snprintf(buf + n, len - n, "; ");
+      np_agent_udp_relay_text(&au->relay, buf + n + 2, len - n - 2);
+    }
+  }
 }
 
 void np_agent_udp_free(struct np_agent_udp *au) {
@@ -622,6 +649,7 @@ void np_agent_udp_free(struct np_agent_udp *au) {
   cJSON_Delete(au->start);
   cJSON_Delete(au->stop);
   cJSON_Delete(au->record);
+  np_agent_udp_relay_clear(&au->relay);
   np_kernel_free(au->kernel[0]);
   np_kernel_free(au->kernel[1]);
   free(au);

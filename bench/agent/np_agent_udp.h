@@ -8,7 +8,9 @@
  *   begin   token, session, the agent's identity and network stack, its
  *           clock (offset and round trip, best of 8 samples), a serve on
  *           the agent's address with the run's backend, work and buffers;
- *           cfg's port becomes the server's
+ *           cfg's port becomes the server's - or, with --agent-relay, the
+ *           port of the relay the agent starts in front of it
+ *           (np_agent_udp_relay.h)
  *   hook    the controller's snapshot seam (np_bench_ctl_hooks): at each
  *           of the run's two kernel snapshots (measurement start, end of
  *           its drain) this host's snapshot, then the far host's kernel
@@ -16,8 +18,9 @@
  *           (the first time with the processes holding them) - so the
  *           udp-external attribution knows the server socket's drops over
  *           exactly the measured window (np_udp_target remote_observed)
- *   end     the serve stopped by the agent, its own record fetched, the
- *           clock measured again, the session closed
+ *   end     the relay (if any) then the serve stopped by the agent, their
+ *           own records fetched, the clock measured again, the session
+ *           closed
  *   checks  two network stacks, the server served the whole run and
  *           passed its own checks, the whole run's loss split per leg and
  *           per host adds up

@@ -9,10 +9,12 @@ the medians against its target:
   ceiling     every netproof backend x IO model (with --count-syscalls)
               against every design of the hand-written probe
               (tools/bench/echo_probe.c: epoll or io_uring, 1 or 2
-              threads, connected server sockets or not), one table per
-              load in --loads: round trips/s, system calls and context
-              switches per round trip; then netproof's best against the
-              probe's best (target >= 0.90) and raw single against the
+              threads, connected server sockets or not, io_uring in
+              lock-step rounds at window 1), one table per load in
+              --loads: round trips/s, system calls and context switches
+              per round trip; then netproof's best against the probe's
+              best (target >= 0.90), uring connected x2 against the probe
+              of that design (target >= 1.0) and raw single against the
               epoll probe of the same design (1 thread; target >= 1.0)
   uv-raw      netproof uv vs netproof raw (16 clients, window 1, 1024 B,
               single)                                  target uv >= 0.90 x raw
@@ -175,9 +177,14 @@ def cmp_raw_probe(opts):
 
 MODELS = (("single", None), ("split", None), ("pool", 2), ("reuseport", 2),
           ("connected", 2))
-PROBES = (("epoll", 1, False), ("epoll", 2, False), ("epoll", 1, True),
-          ("epoll", 2, True), ("uring", 1, False), ("uring", 2, False),
-          ("uring", 1, True), ("uring", 2, True))
+# (mode, threads, connected server sockets, lock-step rounds); lock-step
+# only at window 1 with at most 64 clients per thread (echo_probe.c)
+PROBES = (("epoll", 1, False, False), ("epoll", 2, False, False),
+          ("epoll", 1, True, False), ("epoll", 2, True, False),
+          ("uring", 1, False, False), ("uring", 2, False, False),
+          ("uring", 1, True, False), ("uring", 2, True, False),
+          ("uring", 1, False, True), ("uring", 2, False, True),
+          ("uring", 1, True, True), ("uring", 2, True, True))
 
 
 def med(res, label, key):
@@ -206,14 +213,18 @@ def cmp_ceiling(opts):
                                               if threads else "")
                 sides.append((label, (lambda a: lambda: bench(a, opts))(a)))
         probes = []
-        for mode, threads, conn in PROBES:
-            if clients < threads:
+        for mode, threads, conn, lock in PROBES:
+            if clients < threads or (lock and (window != 1 or
+                                               clients > 64 * threads)):
                 continue
             a = common + ["--mode", mode, "--threads", str(threads)]
             if conn:
                 a.append("--connected")
-            label = "probe %s x%d%s" % (mode, threads,
-                                        " connected" if conn else "")
+            if lock:
+                a.append("--lockstep")
+            label = "probe %s x%d%s%s" % (mode, threads,
+                                          " connected" if conn else "",
+                                          " lock-step" if lock else "")
             probes.append(label)
             sides.append((label, (lambda a: lambda: probe(a, opts))(a)))
         name = ("ceiling: %d clients x window %d x %d B, IPv4 loopback"
@@ -242,6 +253,10 @@ def cmp_ceiling(opts):
         print("\n  best netproof: %s; best probe: %s" % (best, pbest))
         verdict("best netproof / best probe round trips/s",
                 ratio(res, best, pbest), 0.90)
+        if clients >= 2:
+            verdict("netproof uring connected x2 / probe uring x2 connected",
+                    ratio(res, "netproof uring connected x2",
+                          "probe uring x2 connected"), 1.0)
         verdict("netproof raw single / probe epoll x1",
                 ratio(res, "netproof raw single", "probe epoll x1"), 1.0)
         print("  (medians of %d alternating rounds of %.3g s; syscalls are "

@@ -120,6 +120,16 @@ static void summary(const void *ctxp, enum np_bench_status st) {
         .extra = ctx->open_text};
     np_udp_summary_line(&in, line, sizeof line);
     fprintf(stderr, "%s\n", line);
+    double busiest;
+    if (cfg->mode == NP_UDP_MODE_CLIENT && res->lanecpu.n > 0 &&
+        np_udp_lanecpu_saturated(&res->lanecpu, res->measure_seconds,
+                                 &busiest))
+      fprintf(stderr,
+              "netproof-bench udp: the client was CPU-bound (busiest of %u "
+              "lanes on a CPU %.0f %% of the measured time): the rate may "
+              "measure this client, not only the server "
+              "(external.client_cpu)\n",
+              (unsigned)res->lanecpu.n, 100 * busiest);
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)
     if (!ctx->checks.item[i].passed) {

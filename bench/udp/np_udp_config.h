@@ -78,6 +78,7 @@ struct np_udp_config {
                                    with --agent the far server's ADDR:PORT   */
   const char *agent;            /* --agent HOST:PORT as given, or NULL       */
   const char *token_file;       /* --token-file FILE (with --agent)          */
+  const char *agent_relay;      /* --agent-relay LIST (with --agent), or NULL */
   const char *listen;           /* serve --listen ADDR:PORT as given, or NULL */
   uint16_t port;                /* --connect's port / --listen's (0 = any)   */
   double max_seconds;           /* serve: the upper bound of its lifetime    */

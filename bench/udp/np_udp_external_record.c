@@ -170,7 +170,10 @@ static cJSON *external_json(const struct np_udp_config *cfg,
   cJSON_AddItemToObject(o, "server", np_udp_target_server_json(res->target));
   cJSON_AddItemToObject(o, "replies", replies_json(&res->measure));
   cJSON_AddItemToObject(o, "attribution", attribution_json(a, res->target));
-  if (cJSON_GetArraySize(o) != 4) {
+  cJSON_AddItemToObject(o, "client_cpu",
+                        np_udp_lanecpu_json(&res->lanecpu,
+                                            res->measure_seconds));
+  if (cJSON_GetArraySize(o) != 5) {
     cJSON_Delete(o);
     return NULL;
   }

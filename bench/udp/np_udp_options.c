@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "np_agent_udp_relay.h"
 #include "np_udp_msg.h"
 #include "np_udp_rows.h"
 
@@ -40,6 +41,17 @@ static int set_connect(void *sec, const struct np_bench_opt *o,
   uint16_t port;
   int rc = np_udp_config_hostport(o->name, v->text, 0, addr, &family, &port,
                                   eb);
+  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+}
+
+/* --agent-relay: NAME=VALUE items the agent's allowlist then judges one
+ * by one (np_agent_udp_relay.h); the list's own form is checked here. */
+static int set_agent_relay(void *sec, const struct np_bench_opt *o,
+                           const struct np_bench_val *v, struct np_errbuf *eb) {
+  cJSON *args = NULL;
+  int rc = np_agent_udp_relay_args(v->text, "127.0.0.1:0", "127.0.0.1:1",
+                                   1.0, &args, eb);
+  cJSON_Delete(args);
   return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
 }
 
@@ -98,6 +110,13 @@ static const struct np_bench_opt udp_opts[] = {
      .help = "with --agent: the shared secret (64+ hex digits, mode 0600)",
      NP_BENCH_AT(CFG, token_file), .set = np_bench_opt_set_path,
      .tag = "tf"},
+    {.name = "agent-relay", .type = NP_BENCH_OPT_STR,
+     .metavar = "LIST",
+     .help = "with --agent: the agent also starts a relay on its host in "
+             "front of its server, with the relay options of LIST "
+             "(NAME=VALUE,...: loss-percent=5,delay-ms=20); the clients send "
+             "through it and its record comes back in far.relay",
+     NP_BENCH_AT(CFG, agent_relay), .set = set_agent_relay, .tag = "ar"},
     {.name = "count-syscalls", .type = NP_BENCH_OPT_FLAG,
      .help = "record system calls (raw, uring) and context switches per "
              "round trip",
@@ -206,6 +225,10 @@ static int udp_validate(void *p, const struct np_bench_given *g,
   if (cfg->token_file != NULL && cfg->agent == NULL)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--token-file: only with --agent HOST:PORT");
+  if (cfg->agent_relay != NULL && cfg->agent == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent-relay: only with --agent HOST:PORT (a "
+                         "local relay is `netproof-bench relay`)");
   cfg->server_receive_buffer_set =
       np_bench_opt_given(&np_udp_optset, g, "udp-server-receive-buffer");
   if (!cfg->server_receive_buffer_set)

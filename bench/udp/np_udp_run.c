@@ -578,6 +578,9 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   if (res->target && (rc = np_udp_target_snap(res->target, 0, eb)) != 0)
     return rc;
   np_bench_cpu_now(&cpu0);
+  if (cfg->mode == NP_UDP_MODE_CLIENT &&
+      (rc = np_udp_lanecpu_snap(&res->lanecpu, c->eng, 0)) != 0)
+    return np_errbuf_set(eb, rc, "lane CPU clocks: %s", np_strerror(rc));
   /* an interrupted warm-up skips the measurement (the sleep returns) */
   if (!np_bench_ctl_signal(c->bc)) {
     ctl_set_phase(c, NP_UDP_PH_MEASURE);
@@ -593,6 +596,8 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
   res->measure_seconds = np_bench_interval_sleep(
       c->bc, cfg->seconds, &res->intervals, np_udp_interval_sample, &iv);
   np_hist_free(iv.merged);
+  if (cfg->mode == NP_UDP_MODE_CLIENT)
+    np_udp_lanecpu_snap(&res->lanecpu, c->eng, 1);
   ctl_set_phase(c, NP_UDP_PH_DRAIN);
   res->drain_complete =
       ctl_drain(c, NP_UDP_PH_DRAIN, res, &took, &res->drain_bound_seconds);
@@ -780,5 +785,6 @@ void np_udp_result_free(struct np_udp_result *res) {
   np_bench_run_free(&res->run);
   np_udp_target_free(res->target);
   free(res->socks);
+  np_udp_lanecpu_free(&res->lanecpu);
   memset(res, 0, sizeof *res);
 }

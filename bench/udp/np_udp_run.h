@@ -20,6 +20,7 @@
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_udp_config.h"
+#include "np_udp_lanecpu.h"
 #include "np_udp_syscount.h"
 #include "np_udp_transport.h"
 
@@ -133,6 +134,8 @@ struct np_udp_result {
   struct np_udp_syscount sys_before; /* --count-syscalls: at measurement
                                        start ...                          */
   struct np_udp_syscount sys_after;  /* ... and at the end of the drain   */
+  struct np_udp_lanecpu lanecpu;    /* clients-only modes: each lane's CPU
+                                       over the measured window           */
   struct np_udp_loop_info transport; /* the first lane's set-up (every lane
                                         asks for the same), sync_sends
                                         summed over lanes                 */

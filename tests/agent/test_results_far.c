@@ -9,7 +9,10 @@
  * server record gone, a far part on a record without --agent, a
  * --agent record without its far part (the self-check and the schema),
  * and the control channel (far.agent): required from 0.3 on, its
- * protocol, TLS suite, key id and address checked.
+ * protocol, TLS suite, key id and address checked.  Then a real record of
+ * udp --agent --agent-relay (data/far-relay-record.json, loss, copies and
+ * reordering on the far relay): clean, valid, and each relay count, the
+ * relay's record and its verdict caught when changed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -172,8 +175,93 @@ static void t_hostname(cJSON *d) {
   set_str(d, "/far/stacks/near/hostname", "someone-else");
 }
 
+/* --agent-relay: the relay's share of the legs and its record. */
+static void r_dropped(cJSON *d) {
+  add(d, "/far/relay/record/relay/totals/c2s/lost_random", 1);
+}
+static void r_copies(cJSON *d) {
+  add(d, "/far/legs/reply_leg/relay_duplicated", 1);
+}
+static void r_at_stop(cJSON *d) {
+  add(d, "/far/relay/record/relay/totals/s2c/dropped_at_stop", 2);
+}
+static void r_in_network(cJSON *d) {
+  add(d, "/far/legs/request_leg/in_network", 1);
+}
+static void r_no_relay(cJSON *d) {
+  cJSON_DeleteItemFromObject(at(d, "/far"), "relay");
+}
+static void r_no_record(cJSON *d) {
+  cJSON_ReplaceItemInObject(at(d, "/far/relay"), "record",
+                            cJSON_CreateNull());
+}
+static void r_not_relay(cJSON *d) {
+  set_str(d, "/far/relay/record/config/protocol", "serve");
+}
+static void r_forward(cJSON *d) {
+  set_str(d, "/far/relay/record/config/forward", "10.231.0.2:9");
+}
+static void r_verdict(cJSON *d) { flip(d, "far_relay_passed"); }
+static void r_stopped(cJSON *d) {
+  set_str(d, "/far/relay/stopped_by", "itself");
+}
+
+static void relay_cases(const char *path) {
+  cJSON *orig = load(path);
+  struct seen s = {0};
+  size_t n = np_results_far_check(orig, on_problem, &s);
+  if (n != 0)
+    NP_TEST_FAIL_("the real relay record: %zu problems at %s", n, s.ptrs);
+  struct np_schema *run = NULL;
+  struct np_errbuf eb = {{0}};
+  ASSERT_OK(np_schema_builtin("run", &run, &eb));
+  ASSERT_OK(np_schema_validate(run, orig, NULL, NULL));
+  /* the fixture exercises the relay: it dropped and copied both ways */
+  ASSERT_GT(at(orig, "/far/legs/request_leg/relay_dropped")->valuedouble, 0);
+  ASSERT_GT(at(orig, "/far/legs/request_leg/relay_duplicated")->valuedouble,
+            0);
+  ASSERT_GT(at(orig, "/far/legs/reply_leg/relay_dropped")->valuedouble, 0);
+  ASSERT_GT(at(orig, "/far/legs/reply_leg/relay_duplicated")->valuedouble, 0);
+  static const struct {
+    const char *name;
+    tamper_fn fn;
+    const char *ptr;
+  } cases[] = {
+      {"relay dropped one more", r_dropped,
+       "/far/legs/request_leg/relay_dropped"},
+      {"relay copies", r_copies, "/far/legs/reply_leg/relay_duplicated"},
+      {"dropped at the relay's stop", r_at_stop,
+       "/far/legs/reply_leg/relay_dropped"},
+      {"request leg's rest", r_in_network,
+       "/far/legs/request_leg/in_network"},
+      {"relay share without far.relay", r_no_relay,
+       "/far/legs/request_leg/relay_dropped"},
+      {"no relay record", r_no_record, "/far/relay/record"},
+      {"not a relay record", r_not_relay,
+       "/far/relay/record/config/protocol"},
+      {"relay forwarding elsewhere", r_forward,
+       "/far/relay/record/config/forward"},
+      {"flipped relay verdict", r_verdict, "/checks"},
+      {"relay not stopped by the agent", r_stopped, "/checks"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *d = cJSON_Duplicate(orig, 1);
+    cases[i].fn(d);
+    memset(&s, 0, sizeof s);
+    n = np_results_far_check(d, on_problem, &s);
+    if (n == 0 || strstr(s.ptrs, cases[i].ptr) == NULL)
+      NP_TEST_FAIL_("%s: %zu problems at '%s', none at %s", cases[i].name, n,
+                    s.ptrs, cases[i].ptr);
+    cJSON_Delete(d);
+  }
+  np_schema_free(run);
+  cJSON_Delete(orig);
+  printf("test_results_far: the real relay record clean, %zu tamperings "
+         "caught\n", sizeof cases / sizeof cases[0]);
+}
+
 int main(int argc, char **argv) {
-  ASSERT_EQ(argc, 2);
+  ASSERT_EQ(argc, 3);
   cJSON *orig = load(argv[1]);
   struct seen s = {0};
   size_t n = np_results_far_check(orig, on_problem, &s);
@@ -244,6 +332,7 @@ int main(int argc, char **argv) {
   cJSON_Delete(d);
   np_schema_free(run);
   cJSON_Delete(orig);
+  relay_cases(argv[2]);
   printf("test_results_far: the real record clean, %zu tamperings caught\n",
          sizeof cases / sizeof cases[0]);
   return 0;

@@ -203,6 +203,15 @@ def test_serve():
     doc, _ = connect(port, ["--seconds", "0.3", "--clients", "4",
                             "--window", "4"], "to-serve", 0)
     assert_identity(doc, p.pid, "serve")
+    # the client's lanes' CPU over exactly the measured window
+    cc = doc["external"]["client_cpu"]
+    lanes = cc["lane_cpu_seconds"]
+    if len(lanes) != doc["config"]["io_threads"] or \
+            cc["window_seconds"] != doc["measurement"]["seconds"] or \
+            not all(0 < x <= cc["window_seconds"] + 0.01 for x in lanes) or \
+            cc["busiest_fraction"] != max(lanes) / cc["window_seconds"] or \
+            cc["saturated"] != (cc["busiest_fraction"] >= 0.90):
+        fail("client_cpu %s" % cc)
     if stop(p) != 0:
         fail("serve stopped by SIGTERM: exit %d, want 0" % p.returncode)
     srv = check_record(rec, "passed")
@@ -488,7 +497,16 @@ def test_matrix_services():
                 (lambda d: d["external"]["server"]["sockets"][0]["after"]
                  .update(drops=d["external"]["server"]["sockets"][0]
                          ["before"]["drops"] + 2),
-                 "/external/attribution/server_socket")):
+                 "/external/attribution/server_socket"),
+                (lambda d: d["external"]["client_cpu"].update(
+                    saturated=not d["external"]["client_cpu"]["saturated"]),
+                 "/external/client_cpu/saturated"),
+                (lambda d: d["external"]["client_cpu"].update(
+                    lane_cpu_seconds=[d["measurement"]["seconds"] * 2]),
+                 "/external/client_cpu/lane_cpu_seconds"),
+                (lambda d: d["external"]["client_cpu"].update(
+                    busiest_fraction=0.95),
+                 "/external/client_cpu/busiest_fraction")):
             d = json.loads(good)
             edit(d)
             with open(rec, "w") as f:

@@ -37,6 +37,7 @@ static const struct {
     {"address", "::1", "localhost"},
     {"agent", "127.0.0.1:7000", "localhost:7000"},
     {"token-file", "token", ""},
+    {"agent-relay", "loss-percent=5,delay-ms=20", "listen=127.0.0.1:9"},
     {"burst-loss", "3/100", "5/3"},
     {"connect", "127.0.0.1:9000", "localhost:9000"},
     {"reo-wnd-max-ms", "25", "x"},
@@ -69,6 +70,7 @@ static const struct {
     {"rudp", "relay-stats", {"relay", "127.0.0.1:9000"}},
     {"udp", "agent", {"token-file", "token"}}, /* they go together */
     {"udp", "token-file", {"agent", "127.0.0.1:7000"}},
+    {"udp", "agent-relay", {"agent", "127.0.0.1:7000", "token-file", "token"}},
 };
 
 static const char *const *context_for(const struct np_bench_optset *s,

@@ -18,12 +18,21 @@
  *                    the clients
  *   --connected      the server has one socket per client, connected to
  *                    it, on the thread's port (SO_REUSEPORT)
+ *   --lockstep       (uring, window 1) each thread runs in rounds: ONE
+ *                    io_uring_enter submits every client's request of the
+ *                    round with the server's receives, the next one every
+ *                    echo with the clients' receives, so a round of N
+ *                    round trips costs about 2 enters; every reply is
+ *                    verified (length, magic, client id, the one
+ *                    outstanding sequence number, a 64-bit XOR fold of
+ *                    the body), as netproof verifies its replies
  * Prints one line: "roundtrips_per_sec R syscalls_per_roundtrip S
  * context_switches_per_roundtrip C" (system calls counted at each call
  * site of the echo threads; context switches of those threads from
  * getrusage(RUSAGE_THREAD)).
  *
  * usage: echo_probe [--mode epoll|uring] [--threads 1|2] [--connected]
+ *                   [--lockstep]
  *                   [--clients N] [--payload B] [--window W]
  *                   [--seconds S] [--address 127.0.0.1|::1]
  * Exit 0, 2 on a bad option, 3 when the environment refuses (no io_uring).
@@ -47,7 +56,7 @@
 #define MAX_SOCKS 2100
 
 struct probe_opts {
-  int uring, threads, connected, clients, payload, window;
+  int uring, threads, connected, lockstep, clients, payload, window;
   double seconds;
   struct sockaddr_storage addr; /* the address, port 0 */
   socklen_t addrlen;
@@ -77,6 +86,7 @@ struct pthr {
   struct precv recvs[MAX_SOCKS + BATCH];
   int nrecvs;
   unsigned long long roundtrips, syscalls, ctxsw;
+  unsigned long long seq;      /* lock-step: the round's sequence number */
 };
 
 static double now_s(void) {
@@ -305,16 +315,168 @@ static void uring_run(struct pthr *t) {
   io_uring_queue_exit(&r);
 }
 
+/* ---- io_uring, lock-step rounds ---- */
+
+#define LS_MAGIC 0x6e7030656368ULL /* "np0ech" */
+
+/* 64-bit XOR fold of b[off..len) (the body after the header) */
+static uint64_t fold(const char *b, int off, int len) {
+  uint64_t x = 0, w;
+  int i = off;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, b + i, 8);
+    x ^= w;
+  }
+  for (; i < len; i++)
+    x ^= (uint64_t)(unsigned char)b[i] << (8 * (i % 8));
+  return x;
+}
+
+/* the request of client c (index in socks) for sequence seq: header
+ * {magic, client, seq} then a body that changes with seq */
+static void ls_fill(struct pthr *t, int c, unsigned long long seq) {
+  char *b = t->socks[c].buf;
+  int n = t->o->payload;
+  uint64_t h[3] = {LS_MAGIC, (uint64_t)c, seq};
+  memcpy(b, h, n < 24 ? (size_t)n : sizeof h);
+  for (int i = 24; i < n; i += 8) {
+    uint64_t w = seq * 0x9e3779b97f4a7c15ULL + (uint64_t)i;
+    memcpy(b + i, &w, n - i < 8 ? (size_t)(n - i) : 8);
+  }
+}
+
+/* the reply in the client's receive buffer (after its send buffer) */
+static void ls_verify(struct pthr *t, int c, int len, unsigned long long seq) {
+  const char *want = t->socks[c].buf, *got = want + t->o->payload;
+  int n = t->o->payload;
+  uint64_t h[3] = {0, 0, 0};
+  memcpy(h, got, n < 24 ? (size_t)n : sizeof h);
+  if (len != n || (n >= 24 && (h[0] != LS_MAGIC || h[1] != (uint64_t)c ||
+                               h[2] != seq)) ||
+      fold(got, 0, n) != fold(want, 0, n))
+    die("lock-step reply check", EBADMSG);
+}
+
+/* submit what is queued and reap exactly `want` completions, handing each
+ * receive (user data < UINT64_MAX) to on_recv */
+static void ls_reap(struct io_uring *r, struct pthr *t, int want,
+                    void (*on_recv)(struct io_uring *, struct pthr *, int,
+                                    int)) {
+  struct __kernel_timespec ts = {1, 0};
+  int got = 0;
+  while (got < want) {
+    struct io_uring_cqe *cqe;
+    t->syscalls++;
+    int rc = io_uring_submit_and_wait_timeout(r, &cqe, (unsigned)(want - got),
+                                              &ts, NULL);
+    if (rc == -ETIME)
+      die("lock-step round: a datagram did not arrive within 1 s", ETIME);
+    if (rc < 0 && rc != -EINTR)
+      die("io_uring_enter", -rc);
+    unsigned head, n = 0;
+    io_uring_for_each_cqe(r, head, cqe) {
+      n++;
+      uint64_t i = io_uring_cqe_get_data64(cqe);
+      if (cqe->res < 0)
+        die("lock-step send or receive", -cqe->res);
+      if (i != UINT64_MAX)
+        on_recv(r, t, (int)i, cqe->res);
+    }
+    io_uring_cq_advance(r, n);
+    got += (int)n;
+  }
+}
+
+/* a server receive completed: queue its echo */
+static void ls_echo(struct io_uring *r, struct pthr *t, int k, int len) {
+  struct precv *v = &t->recvs[k];
+  struct psock *s = &t->socks[v->sock];
+  struct io_uring_sqe *q = sqe_get(r, t);
+  if (s->connected) {
+    io_uring_prep_send(q, s->fd, v->buf, (size_t)len, 0);
+  } else {
+    v->iov.iov_len = (size_t)len;
+    io_uring_prep_sendmsg(q, s->fd, &v->mh, 0);
+  }
+  io_uring_sqe_set_data64(q, UINT64_MAX);
+}
+
+/* a client receive completed: check the reply of this round */
+static void ls_check(struct io_uring *r, struct pthr *t, int k, int len) {
+  (void)r;
+  ls_verify(t, k, len, t->seq);
+  t->roundtrips++;
+}
+
+static void lockstep_run(struct pthr *t) {
+  struct io_uring r;
+  struct io_uring_params p;
+  memset(&p, 0, sizeof p);
+  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+  int rc = io_uring_queue_init_params(4096, &r, &p);
+  if (rc == -EINVAL) {
+    memset(&p, 0, sizeof p);
+    rc = io_uring_queue_init_params(4096, &r, &p);
+  }
+  if (rc)
+    die("io_uring_queue_init", -rc);
+  /* the server's receive slots: one per connected server socket, else
+   * one per client on the one server socket */
+  int nclients = 0;
+  for (int i = 0; i < t->nsocks; i++)
+    nclients += !t->socks[i].server;
+  for (int i = 0; i < t->nsocks; i++) {
+    struct psock *s = &t->socks[i];
+    int n = !s->server ? 0 : s->connected ? 1 : t->o->connected ? 0 : nclients;
+    for (int j = 0; j < n; j++) {
+      struct precv *v = &t->recvs[t->nrecvs++];
+      v->sock = i;
+      v->buf = s->buf + (size_t)j * (size_t)t->o->payload;
+    }
+  }
+  double end = now_s() + t->o->seconds;
+  while (now_s() < end) {
+    t->seq++;
+    /* enter 1: every request, every server receive */
+    for (int c = 0; c < t->nsocks; c++) {
+      if (t->socks[c].server)
+        continue;
+      ls_fill(t, c, t->seq);
+      struct io_uring_sqe *q = sqe_get(&r, t);
+      io_uring_prep_send(q, t->socks[c].fd, t->socks[c].buf,
+                         (size_t)t->o->payload, 0);
+      io_uring_sqe_set_data64(q, UINT64_MAX);
+    }
+    for (int k = 0; k < t->nrecvs; k++)
+      uring_arm(&r, t, k);
+    ls_reap(&r, t, nclients + t->nrecvs, ls_echo);
+    /* enter 2: every echo (queued by ls_echo), every client receive */
+    for (int c = 0; c < t->nsocks; c++) {
+      if (t->socks[c].server)
+        continue;
+      struct io_uring_sqe *q = sqe_get(&r, t);
+      io_uring_prep_recv(q, t->socks[c].fd,
+                         t->socks[c].buf + t->o->payload,
+                         (size_t)t->o->payload, 0);
+      io_uring_sqe_set_data64(q, (uint64_t)c);
+    }
+    ls_reap(&r, t, nclients + t->nrecvs, ls_check);
+  }
+  io_uring_queue_exit(&r);
+}
+
 static void *thread_main(void *arg) {
   struct pthr *t = arg;
-  /* every client fills its window */
-  for (int i = 0; i < t->nsocks; i++)
+  /* every client fills its window (lock-step: the rounds send) */
+  for (int i = 0; i < t->nsocks && !t->o->lockstep; i++)
     for (int w = 0; !t->socks[i].server && w < t->o->window; w++)
       if (send(t->socks[i].fd, t->socks[i].buf, (size_t)t->o->payload, 0) < 0)
         die("send", errno);
   struct rusage a, b;
   getrusage(RUSAGE_THREAD, &a);
-  if (t->o->uring)
+  if (t->o->lockstep)
+    lockstep_run(t);
+  else if (t->o->uring)
     uring_run(t);
   else
     epoll_run(t);
@@ -326,7 +488,8 @@ static void *thread_main(void *arg) {
 
 static int usage(const char *why) {
   fprintf(stderr, "echo_probe: %s\nusage: echo_probe [--mode epoll|uring] "
-          "[--threads 1|2] [--connected] [--clients N] [--payload B] "
+          "[--threads 1|2] [--connected] [--lockstep] [--clients N] "
+          "[--payload B] "
           "[--window W] [--seconds S] [--address A]\n", why);
   return 2;
 }
@@ -339,6 +502,10 @@ int main(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--connected")) {
       o.connected = 1;
+      continue;
+    }
+    if (!strcmp(a, "--lockstep")) {
+      o.lockstep = 1;
       continue;
     }
     if (!v)
@@ -366,6 +533,9 @@ int main(int argc, char **argv) {
       o.window < 1 || o.window > BATCH || o.seconds <= 0 || o.seconds > 600)
     return usage("option out of range (threads 1..2, clients threads..1024, "
                  "payload 1..65507, window 1..64, seconds (0, 600])");
+  if (o.lockstep && (!o.uring || o.window != 1 || o.clients > BATCH))
+    return usage("--lockstep: with --mode uring, --window 1 and at most 64 "
+                 "clients per thread");
   memset(&o.addr, 0, sizeof o.addr);
   if (strchr(address, ':')) {
     struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&o.addr;

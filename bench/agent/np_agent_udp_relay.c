@@ -1,0 +1,206 @@
+/*
+ * np_agent_udp_relay.c - the impairing relay udp --agent --agent-relay
+ * starts on the far host in front of its serve (see np_agent_udp_relay.h).
+ */
+#include "np_agent_udp_relay.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "np_json.h"
+
+#define CALL_SECONDS 10.0 /* one action's deadline (a stop waits 5 s) */
+#define ITEM_MAX 128      /* one NAME=VALUE of the list               */
+
+/* One NAME=VALUE (or NAME) of the list into opts. */
+static int add_item(cJSON *opts, const char *item, size_t n,
+                    struct np_errbuf *eb) {
+  char buf[ITEM_MAX];
+  if (n == 0 || n >= sizeof buf)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent-relay: %s item (expected NAME=VALUE, "
+                         "comma-separated: loss-percent=5,delay-ms=20)",
+                         n == 0 ? "an empty" : "an over-long");
+  memcpy(buf, item, n);
+  buf[n] = '\0';
+  char *eq = strchr(buf, '=');
+  if (eq)
+    *eq = '\0';
+  if (buf[0] == '\0' || (eq && eq[1] == '\0'))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent-relay '%s': expected NAME=VALUE (a relay "
+                         "option without its --)", item);
+  if (strcmp(buf, "listen") == 0 || strcmp(buf, "forward") == 0)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent-relay %s: set by udp (the relay listens "
+                         "on the agent's address and forwards to its "
+                         "serve)", buf);
+  if (cJSON_GetObjectItemCaseSensitive(opts, buf))
+    return np_errbuf_set(eb, NP_EUSAGE, "--agent-relay %s: given twice",
+                         buf);
+  cJSON *v = eq ? cJSON_CreateString(eq + 1) : cJSON_CreateTrue();
+  if (!cJSON_AddItemToObject(opts, buf, v)) {
+    cJSON_Delete(v);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  return 0;
+}
+
+int np_agent_udp_relay_args(const char *list, const char *listen,
+                            const char *forward, double lifetime,
+                            cJSON **args, struct np_errbuf *eb) {
+  cJSON *a = cJSON_CreateObject(), *o;
+  if (a == NULL || !cJSON_AddStringToObject(a, "service", "relay") ||
+      (o = cJSON_AddObjectToObject(a, "options")) == NULL ||
+      !cJSON_AddStringToObject(o, "listen", listen) ||
+      !cJSON_AddStringToObject(o, "forward", forward) ||
+      !np_json_add_number(a, "lifetime_seconds", lifetime)) {
+    cJSON_Delete(a);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  for (const char *p = list;;) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    int rc = add_item(o, p, n, eb);
+    if (rc) {
+      cJSON_Delete(a);
+      return rc;
+    }
+    if (comma == NULL)
+      break;
+    p = comma + 1;
+  }
+  *args = a;
+  return 0;
+}
+
+int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,
+                             const char *listen, const char *forward,
+                             double lifetime, struct np_agent_udp_relay *r,
+                             struct np_errbuf *eb) {
+  cJSON *args = NULL;
+  int rc = np_agent_udp_relay_args(list, listen, forward, lifetime, &args, eb);
+  if (rc)
+    return rc;
+  if ((rc = np_agent_client_call(c, "start", args, CALL_SECONDS, &r->start,
+                                 eb)) != 0)
+    return rc;
+  snprintf(r->service_id, sizeof r->service_id, "%s",
+           np_json_get_string(r->start, "service_id", ""));
+  snprintf(r->listening, sizeof r->listening, "%s",
+           np_json_get_string(r->start, "listening", ""));
+  const char *colon = strrchr(r->listening, ':');
+  long port = colon ? strtol(colon + 1, NULL, 10) : 0;
+  if (port < 1 || port > 65535)
+    return np_errbuf_set(eb, NP_EPARSE,
+                         "agent %s: start relay: no port in '%s'",
+                         np_agent_client_agent(c), r->listening);
+  return 0;
+}
+
+int np_agent_udp_relay_stop(struct np_agent_client *c,
+                            struct np_agent_udp_relay *r,
+                            struct np_errbuf *eb) {
+  cJSON *args = cJSON_CreateObject();
+  if (args == NULL ||
+      !cJSON_AddStringToObject(args, "service_id", r->service_id)) {
+    cJSON_Delete(args);
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  int rc = np_agent_client_call(c, "stop", args, CALL_SECONDS, &r->stop, eb);
+  if (rc == 0 && np_json_get_number(r->stop, "record_bytes", 0) > 0)
+    rc = np_agent_client_record(c, r->service_id, CALL_SECONDS, &r->record,
+                                eb);
+  return rc;
+}
+
+/* What the relay dropped on one direction (the truth matrix's rule). */
+static double dropped(const cJSON *leg) {
+  static const char *const keys[] = {"lost_burst", "lost_ge", "lost_random",
+                                     "overflow", "dropped_at_stop"};
+  double sum = 0;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(leg, keys[i]);
+    if (!cJSON_IsNumber(v))
+      return NAN;
+    sum += v->valuedouble;
+  }
+  return sum;
+}
+
+void np_agent_udp_relay_legs_of(const cJSON *record,
+                                struct np_agent_udp_relay_legs *l) {
+  const cJSON *c2s = np_json_pointer(record, "/relay/totals/c2s"),
+              *s2c = np_json_pointer(record, "/relay/totals/s2c");
+  double cd = dropped(c2s), sd = dropped(s2c);
+  const cJSON *cu = cJSON_GetObjectItemCaseSensitive(c2s, "duplicated"),
+              *su = cJSON_GetObjectItemCaseSensitive(s2c, "duplicated");
+  memset(l, 0, sizeof *l);
+  l->known = isfinite(cd) && isfinite(sd) && cJSON_IsNumber(cu) &&
+             cJSON_IsNumber(su);
+  if (!l->known)
+    return;
+  l->request_dropped = (int64_t)cd;
+  l->request_duplicated = (int64_t)cu->valuedouble;
+  l->reply_dropped = (int64_t)sd;
+  l->reply_duplicated = (int64_t)su->valuedouble;
+}
+
+cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL)
+    return NULL;
+  cJSON_AddStringToObject(o, "service_id", r->service_id);
+  cJSON_AddItemToObject(o, "command",
+                        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+                                            r->start, "command"),
+                                        1));
+  np_json_add_number(o, "pid", np_json_get_number(r->start, "pid", 0));
+  cJSON_AddStringToObject(o, "listening", r->listening);
+  cJSON_AddStringToObject(o, "stopped_by",
+                          np_json_get_string(r->stop, "stopped_by", "?"));
+  const cJSON *ec = cJSON_GetObjectItemCaseSensitive(r->stop, "exit_code");
+  cJSON_AddItemToObject(o, "exit_code",
+                        cJSON_IsNumber(ec) ? cJSON_CreateNumber(ec->valuedouble)
+                                           : cJSON_CreateNull());
+  np_json_add_number(o, "seconds", np_json_get_number(r->stop, "seconds", 0));
+  cJSON_AddItemToObject(o, "record", r->record ? cJSON_Duplicate(r->record, 1)
+                                               : cJSON_CreateNull());
+  static const char *const need[] = {"service_id", "command", "pid",
+                                     "listening", "stopped_by", "exit_code",
+                                     "seconds", "record"};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    if (cJSON_GetObjectItemCaseSensitive(o, need[i]) == NULL) {
+      cJSON_Delete(o);
+      return NULL;
+    }
+  return o;
+}
+
+void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,
+                             size_t len) {
+  struct np_agent_udp_relay_legs l;
+  np_agent_udp_relay_legs_of(r->record, &l);
+  if (!l.known) {
+    snprintf(buf, len, "relay pid %.0f: no record",
+             np_json_get_number(r->start, "pid", 0));
+    return;
+  }
+  snprintf(buf, len,
+           "relay pid %.0f: requests dropped %" PRId64 ", copied %" PRId64
+           "; replies dropped %" PRId64 ", copied %" PRId64,
+           np_json_get_number(r->start, "pid", 0), l.request_dropped,
+           l.request_duplicated, l.reply_dropped, l.reply_duplicated);
+}
+
+void np_agent_udp_relay_clear(struct np_agent_udp_relay *r) {
+  if (r == NULL)
+    return;
+  cJSON_Delete(r->start);
+  cJSON_Delete(r->stop);
+  cJSON_Delete(r->record);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,81 @@
+/*
+ * np_agent_udp_relay.h - `udp --agent HOST:PORT --agent-relay LIST`: the
+ * agent also starts `netproof-bench relay` on its host, listening on the
+ * same address as its serve and forwarding to that serve, with the relay
+ * options of LIST ("loss-percent=5,delay-ms=20,burst-loss=3/100"); the
+ * clients send through it.  Its own record comes back into the udp
+ * record's far part (far.relay), so every count the client reports can be
+ * held against the far relay's and the far server's for the same run
+ * (tests/truth/truth_agent.py).
+ *
+ * LIST is NAME=VALUE (or NAME alone, a flag) separated by commas; the
+ * agent's allowlist decides what a relay may be asked (the relay's own
+ * option table and the agent's rules: no file, no listen or forward but
+ * the ones set here, its memory bound); its refusal comes back as one
+ * line, "agent HOST:PORT: options/NAME: reason", exit 2.
+ *
+ * Ownership: np_agent_udp_relay_start fills *r; np_agent_udp_relay_clear
+ * frees what it holds (accepts a zeroed one).
+ */
+#ifndef NP_AGENT_UDP_RELAY_H
+#define NP_AGENT_UDP_RELAY_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "np_agent_client.h"
+#include "np_err.h"
+
+struct np_agent_udp_relay {
+  char service_id[12]; /* the agent's id of it                   */
+  char listening[96];  /* where the clients send (ADDR:PORT)     */
+  cJSON *start;        /* the start result (command, pid, ...)   */
+  cJSON *stop;         /* the stop result                        */
+  cJSON *record;       /* the relay's own record, NULL until end */
+};
+
+/* What the relay did to each leg over its whole life (its record's
+ * relay.totals): dropped = lost_burst + lost_ge + lost_random + overflow +
+ * dropped_at_stop, duplicated = the copies it made. */
+struct np_agent_udp_relay_legs {
+  int64_t request_dropped, request_duplicated; /* c2s */
+  int64_t reply_dropped, reply_duplicated;     /* s2c */
+  int known;                                   /* the record has them */
+};
+
+/* The relay options of list into a start request for a relay listening on
+ * listen and forwarding to forward, for lifetime seconds.  NP_EUSAGE
+ * naming --agent-relay for a malformed list or one that sets listen or
+ * forward. */
+int np_agent_udp_relay_args(const char *list, const char *listen,
+                            const char *forward, double lifetime,
+                            cJSON **args, struct np_errbuf *eb);
+
+/* Start it through the session c. */
+int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,
+                             const char *listen, const char *forward,
+                             double lifetime, struct np_agent_udp_relay *r,
+                             struct np_errbuf *eb);
+
+/* Stop it and fetch its record. */
+int np_agent_udp_relay_stop(struct np_agent_client *c,
+                            struct np_agent_udp_relay *r,
+                            struct np_errbuf *eb);
+
+/* The legs out of a relay record (see the struct). */
+void np_agent_udp_relay_legs_of(const cJSON *record,
+                                struct np_agent_udp_relay_legs *l);
+
+/* Its far.relay section: the far_server shape (service_id, command, pid,
+ * listening, stopped_by, exit_code, seconds, record).  NULL on no
+ * memory. */
+cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r);
+
+/* "relay pid N: dropped D, copied C (requests) / ... (replies)". */
+void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,
+                             size_t len);
+
+void np_agent_udp_relay_clear(struct np_agent_udp_relay *r);
+
+#endif /* NP_AGENT_UDP_RELAY_H */
