@@ -121,30 +121,13 @@ static double nice_top(double v, double *step) {
   return ceil(v / st - 1e-9) * st;
 }
 
-/* Axis numbers for people: thousands separators, no exponent; log axes get
- * the power of ten itself. */
+/* Axis numbers for people (np_chart_tick_text); log axes get the power
+ * of ten itself. */
 static void label_fn(PLINT axis, PLFLT value, char *label, PLINT length,
                      PLPointer data) {
   const int *log_y = data;
   (void)axis;
-  double v = *log_y ? pow(10, value) : value;
-  double iv = round(v);
-  if (fabs(v - iv) > 1e-9 * (fabs(v) + 1) || fabs(v) < 1) {
-    snprintf(label, (size_t)length, "%g", v);
-    return;
-  }
-  char digits[32], grouped[48];
-  snprintf(digits, sizeof digits, "%.0f", fabs(iv));
-  size_t nd = strlen(digits), k = 0;
-  if (iv < 0)
-    grouped[k++] = '-';
-  for (size_t i = 0; i < nd; i++) {
-    if (i > 0 && (nd - i) % 3 == 0)
-      grouped[k++] = ',';
-    grouped[k++] = digits[i];
-  }
-  grouped[k] = '\0';
-  snprintf(label, (size_t)length, "%s", grouped);
+  np_chart_tick_text(label, (size_t)length, *log_y ? pow(10, value) : value);
 }
 
 static unsigned mark_of(const struct np_chart_series *se, size_t i) {
@@ -376,6 +359,69 @@ static void category_lines(const struct np_chart *c, size_t i,
   }
 }
 
+/* The category labels under the plot: each one line and its notes'
+ * lines, shrunk to fit their slot; labels that fit only below half size
+ * are drawn upright instead, one line each ("c1 pool raw t2"), reading
+ * upwards and ending under the axis (a compare chart's dozen
+ * configurations: "reuseport" ran into its neighbours at the smallest
+ * size). */
+struct cat_labels {
+  struct lines *cl;       /* per category: label and note lines    */
+  char (*vl)[LINE_LEN];   /* per category: the upright line, or NULL */
+  double csc, vsc;        /* character scale: level, upright         */
+  double h;               /* height they take, mm                    */
+};
+
+static int cat_labels_layout(const struct np_chart *c, double cat_w,
+                             struct cat_labels *L) {
+  *L = (struct cat_labels){.cl = calloc(c->ncat, sizeof *L->cl), .csc = 1.0};
+  if (L->cl == NULL)
+    return NP_ENOMEM;
+  size_t maxl = 1;
+  for (size_t i = 0; i < c->ncat; i++) {
+    category_lines(c, i, &L->cl[i]);
+    maxl = L->cl[i].n > maxl ? L->cl[i].n : maxl;
+    for (size_t k = 0; k < L->cl[i].n; k++)
+      L->csc = fmin(L->csc, 0.92 * cat_w /
+                                fmax(np_chart_text_mm(L->cl[i].t[k], 1), 1));
+  }
+  if (L->csc < 0.5 && (L->vl = calloc(c->ncat, sizeof *L->vl)) != NULL) {
+    L->vsc = fmin(0.8, 0.8 * cat_w / np_chart_line_h(1.0));
+    for (size_t i = 0; i < c->ncat; i++) {
+      size_t k = 0;
+      for (size_t j = 0; j < L->cl[i].n && k < LINE_LEN; j++)
+        k += (size_t)snprintf(L->vl[i] + k, LINE_LEN - k, "%s%s",
+                              j ? " " : "", L->cl[i].t[j]);
+      L->h = fmax(L->h, np_chart_text_mm(L->vl[i], L->vsc));
+    }
+  }
+  L->csc = fmax(L->csc, 0.5);
+  if (L->vl == NULL)
+    L->h = (double)maxl * np_chart_line_h(L->csc);
+  return 0;
+}
+
+/* Draw them under the plot [left, left + ncat * cat_w], from yb down. */
+static void cat_labels_draw(const struct np_chart *c,
+                            const struct cat_labels *L, double left,
+                            double cat_w, double yb) {
+  for (size_t i = 0; i < c->ncat; i++) {
+    double x = left + ((double)i + 0.5) * cat_w;
+    if (L->vl != NULL) {
+      np_chart_text_at(x, yb, 0, 1, 1.0, L->vsc, L->vl[i]);
+      continue;
+    }
+    for (size_t k = 0; k < L->cl[i].n; k++)
+      np_chart_text_at(x, yb - ((double)k + 0.5) * np_chart_line_h(L->csc),
+                       1, 0, 0.5, L->csc, L->cl[i].t[k]);
+  }
+}
+
+static void cat_labels_free(struct cat_labels *L) {
+  free(L->cl);
+  free(L->vl);
+}
+
 /* Everything drawn on an initialised stream. */
 static void draw_chart(const struct np_chart *c) {
   double vmin = 0, vmax = 1;
@@ -430,23 +476,18 @@ static void draw_chart(const struct np_chart *c) {
   double tick_w = np_chart_text_mm(tick, 0.95);
   label_fn(2, ylo, tick, sizeof tick, &log_y);
   tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
+  for (double k = ceil(ylo); log_y && k <= yhi && k - ylo < 64; k++) {
+    label_fn(2, k, tick, sizeof tick, &log_y); /* "100,000" under "1M" */
+    tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
+  }
   double left = MARGIN + np_chart_line_h(1.0) + 2.5 + tick_w + 2.0;
   double right = W - MARGIN - legend_w - 3.0;
   double cat_w = (right - left) / (double)c->ncat;
 
   /* bottom: category labels, x label, caption */
-  struct lines *cl = calloc(c->ncat, sizeof *cl);
-  if (cl == NULL)
+  struct cat_labels cl;
+  if (cat_labels_layout(c, cat_w, &cl) != 0)
     return;
-  double csc = 1.0;
-  size_t maxl = 1;
-  for (size_t i = 0; i < c->ncat; i++) {
-    category_lines(c, i, &cl[i]);
-    maxl = cl[i].n > maxl ? cl[i].n : maxl;
-    for (size_t k = 0; k < cl[i].n; k++)
-      csc = fmin(csc, 0.92 * cat_w / fmax(np_chart_text_mm(cl[i].t[k], 1), 1));
-  }
-  csc = fmax(csc, 0.5);
   const char *part[MAX_CAPTION];
   char first[320];
   size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
@@ -454,7 +495,7 @@ static void draw_chart(const struct np_chart *c) {
   for (size_t k = 0; k < np; k++)
     np_chart_wrap(part[k], 0.82, tw, &cap);
   double bottom = MARGIN + (double)cap.n * np_chart_line_h(0.82) + 2.0 + np_chart_line_h(1.0) +
-                  1.5 + (double)maxl * np_chart_line_h(csc) + 2.0;
+                  1.5 + cl.h + 2.0;
 
   /* the plot */
   double ph = H - top - bottom;
@@ -498,12 +539,8 @@ static void draw_chart(const struct np_chart *c) {
   for (size_t k = 0; k < sub.n; k++, y -= np_chart_line_h(0.95))
     np_chart_text_at(W / 2, y - np_chart_line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
   double yb = bottom - 2.0;
-  for (size_t i = 0; i < c->ncat; i++)
-    for (size_t k = 0; k < cl[i].n; k++)
-      np_chart_text_at(left + ((double)i + 0.5) * cat_w,
-              yb - ((double)k + 0.5) * np_chart_line_h(csc), 1, 0, 0.5, csc,
-              cl[i].t[k]);
-  yb -= (double)maxl * np_chart_line_h(csc) + 1.5;
+  cat_labels_draw(c, &cl, left, cat_w, yb);
+  yb -= cl.h + 1.5;
   np_chart_text_at((left + right) / 2, yb - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0,
           c->xlabel ? c->xlabel : "");
   yb -= np_chart_line_h(1.0) + 2.0;
@@ -530,7 +567,7 @@ static void draw_chart(const struct np_chart *c) {
     np_chart_text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc, c->series[i].name);
   }
   plschr(0, 1.0);
-  free(cl);
+  cat_labels_free(&cl);
 }
 
 static int validate(const struct np_chart *c, struct np_errbuf *eb) {

@@ -108,6 +108,12 @@ void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
 void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
                          const char *unit, int of_one_process);
 
+/* An axis number for people (every chart's ticks): whole numbers below
+ * a million with thousands separators ("20,000"), a million and more with
+ * an SI prefix ("1M", "2.5M", "1.2G"; never "1e+06"), fractions as %g
+ * ("0.5"). */
+void np_chart_tick_text(char *buf, size_t len, double v);
+
 /* Estimated width in mm of text at a plplot character scale (DejaVu Sans
  * advance widths; what the SVG viewers here draw). */
 double np_chart_text_mm(const char *text, double scale);

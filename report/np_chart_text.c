@@ -8,6 +8,7 @@
  * character scale 1.  The estimate errs wide, so text laid out with it
  * does not collide.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,4 +73,32 @@ void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
            nmin < 5 ? "; none for a bar of fewer than 5, too few for an "
                       "interval"
                     : "");
+}
+
+void np_chart_tick_text(char *buf, size_t len, double v) {
+  static const char *const prefix[] = {"k", "M", "G", "T", "P"};
+  double a = fabs(v), iv = round(v);
+  if (a >= 1e6 && isfinite(a)) {
+    int k = 0; /* a / 1000^(k+1) in [1, 1000), at most P */
+    while (k < 4 && a >= 1e3 * pow(1e3, k + 1))
+      k++;
+    snprintf(buf, len, "%.3g%s", v / pow(1e3, k + 1), prefix[k]);
+    return;
+  }
+  if (fabs(v - iv) > 1e-9 * (a + 1) || a < 1) {
+    snprintf(buf, len, "%g", v);
+    return;
+  }
+  char digits[32], grouped[48];
+  snprintf(digits, sizeof digits, "%.0f", fabs(iv));
+  size_t nd = strlen(digits), k = 0;
+  if (iv < 0)
+    grouped[k++] = '-';
+  for (size_t i = 0; i < nd; i++) {
+    if (i > 0 && (nd - i) % 3 == 0)
+      grouped[k++] = ',';
+    grouped[k++] = digits[i];
+  }
+  grouped[k] = '\0';
+  snprintf(buf, len, "%s", grouped);
 }

@@ -78,30 +78,71 @@ static void pad(double *lo, double *hi, int log_axis, int from_zero) {
   *hi += 0.05 * span;
 }
 
-/* Tick labels: log axes show 10^k as plain numbers, the percentile axis
- * "p%" for 1 / (1 - p) = 10^k. */
+/* Tick labels: log axes show 10^k as plain numbers (np_chart_tick_text),
+ * the percentile axis p (in %: the axis label says so) for
+ * 1 / (1 - p) = 10^k, each label only where
+ * it does not touch the one left of it (the labels grow longer to the
+ * right: "99.999%", "99.9999%"). */
 struct axes {
-  int log_x, log_y, x_percentile; /* how each axis maps */
+  int log_x, log_y, x_percentile; /* how each axis maps               */
+  unsigned long skip;             /* percentile decades left unlabelled */
 };
 
-static void fmt_num(double v, char *label, PLINT length) {
-  if (fabs(v) >= 1e6 || (fabs(v) < 1e-2 && v != 0))
-    snprintf(label, (size_t)length, "%.3g", v);
-  else
-    snprintf(label, (size_t)length, "%.10g", v);
+static void percentile_text(char *label, size_t length, double value) {
+  double p = 100.0 * (1.0 - pow(10.0, -value));
+  int digits = (int)lround(value) - 2; /* 90, 99, 99.9, 99.99 ... */
+  snprintf(label, length, "%.*f", digits > 0 ? digits : 0, p);
 }
 
 static void label_fn(PLINT axis, PLFLT value, char *label, PLINT length,
                      PLPointer data) {
   const struct axes *a = data;
   if (axis == PL_X_AXIS && a->x_percentile) {
-    double p = 100.0 * (1.0 - pow(10.0, -value));
-    int digits = (int)lround(value) - 2; /* 90%, 99%, 99.9%, 99.99% ... */
-    snprintf(label, (size_t)length, "%.*f%%", digits > 0 ? digits : 0, p);
+    long k = lround(value);
+    if (k >= 0 && k < 64 && (a->skip >> k & 1))
+      label[0] = '\0';
+    else
+      percentile_text(label, (size_t)length, value);
     return;
   }
   int lg = axis == PL_X_AXIS ? a->log_x : a->log_y;
-  fmt_num(lg ? pow(10.0, value) : value, label, length);
+  np_chart_tick_text(label, (size_t)length, lg ? pow(10.0, value) : value);
+}
+
+/* Decades of the percentile axis [x0, x1] (world) over w mm whose label
+ * would touch the label drawn left of it. */
+static unsigned long percentile_skip(double x0, double x1, double w) {
+  unsigned long skip = 0;
+  double last = -1e9, per = w / (x1 - x0);
+  char t[32];
+  for (long k = (long)ceil(x0); k <= (long)floor(x1) && k < 64; k++) {
+    percentile_text(t, sizeof t, (double)k);
+    double half = np_chart_text_mm(t, 0.95) / 2, at = ((double)k - x0) * per;
+    if (at - half < last + 2.0)
+      skip |= 1ul << k;
+    else
+      last = at + half;
+  }
+  return skip;
+}
+
+/* Width in mm of the widest y tick label of the range [y0, y1]. */
+static double ytick_mm(const struct axes *a, double y0, double y1) {
+  char t[64];
+  double w = 0;
+  if (a->log_y) { /* every decade: "100,000" is wider than "1M" */
+    for (double k = floor(y0); k <= ceil(y1) && k - floor(y0) < 64; k++) {
+      np_chart_tick_text(t, sizeof t, pow(10.0, k));
+      w = fmax(w, np_chart_text_mm(t, 0.95));
+    }
+    return w;
+  }
+  double ends[2] = {y0, y1}; /* linear: the widest is at an end */
+  for (int i = 0; i < 2; i++) {
+    np_chart_tick_text(t, sizeof t, ends[i]);
+    w = fmax(w, np_chart_text_mm(t, 0.95));
+  }
+  return w;
 }
 
 static void draw(const void *arg) {
@@ -112,9 +153,14 @@ static void draw(const void *arg) {
   plgspa(&sx0, &sx1, &sy0, &sy1);
   const double W = sx1 - sx0, H = sy1 - sy0;
   ranges(c, r);
+  double xtop = r[1];
   pad(&r[0], &r[1], c->log_x || c->x_percentile, 0);
   if (c->x_percentile && r[0] < 0)
     r[0] = 0;
+  /* the percentile axis ends a fifth of a decade past the last tail
+   * (not at an empty decade whose label only crowds the last one's) */
+  if (c->x_percentile && r[1] > xtop + 0.2)
+    r[1] = xtop + 0.2;
   pad(&r[2], &r[3], c->log_y, 1);
 
   /* legend width from the names */
@@ -122,7 +168,12 @@ static void draw(const void *arg) {
   for (size_t s = 0; s < c->nseries; s++)
     legend_w = fmax(legend_w, np_chart_text_mm(c->series[s].name, 0.9));
   legend_w += 16.0;
-  double left = MARGIN + 34.0, right = W - MARGIN - legend_w - 4.0;
+  struct axes ax = {c->log_x, c->log_y, c->x_percentile, 0};
+  double left = MARGIN + np_chart_line_h(1.0) + 2.5 + ytick_mm(&ax, r[2], r[3]) +
+                2.0;
+  double right = W - MARGIN - legend_w - 4.0;
+  if (c->x_percentile)
+    ax.skip = percentile_skip(r[0], r[1], right - left);
   double tw = W - 2 * MARGIN;
   struct lines sub = {.n = 0}, cap = {.n = 0};
   if (c->subtitle)
@@ -137,7 +188,6 @@ static void draw(const void *arg) {
 
   plsvpa(left, right, bottom, H - top);
   plwind(r[0], r[1], r[2], r[3]);
-  struct axes ax = {c->log_x, c->log_y, c->x_percentile};
   int xl = c->log_x || c->x_percentile;
   plcol0(COL_GRID);
   plbox(xl ? "gl" : "g", xl ? 1 : 0, 0, c->log_y ? "gl" : "g",

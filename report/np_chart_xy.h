@@ -7,7 +7,10 @@
  *
  * Axes: linear or log10 (values <= 0 are not drawn on a log axis); with
  * x_percentile the x values are percentiles p (0 <= p < 100) placed at
- * log10(1 / (1 - p/100)) and labelled "90%", "99%", "99.9%" ... .  Every
+ * log10(1 / (1 - p/100)) and labelled "90", "99", "99.9" ... (the axis
+ * label carries the %), the axis ending just past the last tail and a
+ * label that would touch its left neighbour left out.  Tick numbers are
+ * np_chart_tick_text's ("100,000", "1M").  Every
  * point is also a marker, so a series of one point still shows.  The
  * output is a pure function of the description.
  */

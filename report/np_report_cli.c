@@ -268,12 +268,13 @@ static int self_check(const struct cli *c) {
   return problems ? NP_EXIT_FAIL : incomplete ? NP_EXIT_INCOMPLETE : NP_EXIT_OK;
 }
 
-/* The headline of DIR/<plan file name> into the set's plan copy, when the
- * copy has none. */
-static void attach_headline(const char *plans, struct np_results_set *s) {
+/* The headline and the dimension units of DIR/<plan file name> into the
+ * set's plan copy, when the copy has none (display only: neither changes
+ * what the set measured or what the self-check holds). */
+static void attach_plan_display(const char *plans,
+                                struct np_results_set *s) {
   cJSON *plan = cJSON_GetObjectItemCaseSensitive(s->suite, "plan");
-  if (plans == NULL || plan == NULL ||
-      cJSON_GetObjectItemCaseSensitive(plan, "headline") != NULL)
+  if (plans == NULL || plan == NULL)
     return;
   const char *pf = np_json_get_string(s->suite, "plan_file", "");
   const char *base = strrchr(pf, '/') ? strrchr(pf, '/') + 1 : pf;
@@ -282,11 +283,16 @@ static void attach_headline(const char *plans, struct np_results_set *s) {
   cJSON *doc = NULL;
   if (base[0] == '\0' || np_json_load_file(path, NULL, &doc, NULL) != 0)
     return;
+  int same = strcmp(np_json_get_string(doc, "suite", ""),
+                    np_json_get_string(plan, "suite", "?")) == 0;
   const cJSON *h = cJSON_GetObjectItemCaseSensitive(doc, "headline");
-  if (h != NULL &&
-      strcmp(np_json_get_string(doc, "suite", ""),
-             np_json_get_string(plan, "suite", "?")) == 0)
+  if (h != NULL && same && !cJSON_GetObjectItemCaseSensitive(plan, "headline"))
     cJSON_AddItemToObject(plan, "headline", cJSON_Duplicate(h, 1));
+  /* dimension units, display only (plans from 0.2.0 on name them) */
+  const cJSON *u = cJSON_GetObjectItemCaseSensitive(doc, "dimension_units");
+  if (u != NULL && same &&
+      !cJSON_GetObjectItemCaseSensitive(plan, "dimension_units"))
+    cJSON_AddItemToObject(plan, "dimension_units", cJSON_Duplicate(u, 1));
   cJSON_Delete(doc);
 }
 
@@ -333,7 +339,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
               np_strerror(rc));
       return NP_EXIT_RUNTIME;
     }
-    attach_headline(c->plans, sets[i]);
+    attach_plan_display(c->plans, sets[i]);
   }
   return refused ? NP_EXIT_FAIL : 0;
 }

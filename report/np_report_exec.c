@@ -22,11 +22,10 @@
 #include "np_chart.h"
 #include "np_json.h"
 #include "np_report_assets.h"
+#include "np_report_chartb.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 #include "np_results_exec.h"
-
-#define NP_EXEC_MAX_CAT 64 /* categories (or series) one chart shows */
 
 /* A configuration's value of dimension dim as text ("-" when absent). */
 static void dim_text(const struct np_results_set *s,
@@ -50,15 +49,25 @@ static void dim_text(const struct np_results_set *s,
   snprintf(buf, len, "-");
 }
 
-/* Index of text in list (adding it); -1 when the list is full. */
-static int slot(char (*list)[64], size_t *n, const char *text) {
-  for (size_t i = 0; i < *n; i++)
-    if (strcmp(list[i], text) == 0)
-      return (int)i;
-  if (*n >= NP_EXEC_MAX_CAT)
-    return -1;
-  snprintf(list[*n], sizeof list[0], "%s", text);
-  return (int)(*n)++;
+/* The plan's unit of dimension dim ("" when it names none):
+ * plan.dimension_units, e.g. {"length": "B"}. */
+static const char *dim_unit(const struct np_results_set *s, const char *dim) {
+  return np_json_get_string(np_json_pointer(s->suite, "/plan/dimension_units"),
+                            dim, "");
+}
+
+/* dim's value with its unit ("512 B"), or named when it has none
+ * ("length 512"): how a series label shows a dimension. */
+static void dim_label(const struct np_results_set *s,
+                      const struct np_results_config *c, const char *dim,
+                      char *buf, size_t len) {
+  char v[64];
+  const char *u = dim_unit(s, dim);
+  dim_text(s, c, dim, v, sizeof v);
+  if (u[0])
+    snprintf(buf, len, "%s %s", v, u);
+  else
+    snprintf(buf, len, "%s %s", dim, v);
 }
 
 static int excluded(const struct np_results_config *c) {
@@ -70,95 +79,63 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
                  const struct np_results_config **cfg, size_t ncfg,
                  const cJSON *metric, const cJSON *dims) {
   const char *name = np_json_get_string(metric, "name", "?");
-  const char *unit = np_json_get_string(metric, "unit", "");
+  double k_unit;
+  const char *unit = np_fmt_unit(np_json_get_string(metric, "unit", ""),
+                                 &k_unit);
   const char *label = np_json_get_string(metric, "label", name);
   const char *better = np_json_get_string(metric, "better", NULL);
   const cJSON *d0 = cJSON_GetArrayItem(dims, 0);
-  char (*cats)[64] = calloc(NP_EXEC_MAX_CAT, sizeof *cats);
-  char (*sers)[64] = calloc(NP_EXEC_MAX_CAT, sizeof *sers);
-  double *val = malloc(3 * NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *val);
-  unsigned char *mark = calloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT, 1);
-  int *ci = calloc(ncfg + 1, sizeof *ci), *si = calloc(ncfg + 1, sizeof *si);
-  /* with interval error bars val holds the interval; min / max here */
-  double *mnv = malloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *mnv);
-  double *mxv = malloc(NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT * sizeof *mxv);
-  char *svg = NULL;
+  struct np_report_cbar *b = calloc(ncfg + 1, sizeof *b);
+  char (*cat)[64] = calloc(ncfg + 1, sizeof *cat);
+  char (*ser)[160] = calloc(ncfg + 1, sizeof *ser);
   int rc = 0, use_ci = np_report_ci_bars(ctx, s);
-  size_t nc = 0, ns = 0, maxn = 0, minn = 0;
-  char reasons[256] = "";
-  if (cats == NULL || sers == NULL || val == NULL || mark == NULL ||
-      ci == NULL || si == NULL || mnv == NULL || mxv == NULL) {
+  if (b == NULL || cat == NULL || ser == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
-  for (size_t i = 0; i < 3 * NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT; i++)
-    val[i] = NAN;
-  for (size_t i = 0; i < NP_EXEC_MAX_CAT * NP_EXEC_MAX_CAT; i++)
-    mnv[i] = mxv[i] = NAN;
   for (size_t i = 0; i < ncfg; i++) {
-    char t[64], u[160] = "", part[64];
+    char part[96];
     const cJSON *d;
-    dim_text(s, cfg[i], d0 ? d0->string : "", t, sizeof t);
+    dim_text(s, cfg[i], d0 ? d0->string : "", cat[i], sizeof cat[i]);
+    if (d0 == NULL)
+      snprintf(cat[i], sizeof cat[i], "all");
     int k = 0;
     cJSON_ArrayForEach(d, dims) {
       if (k++ == 0)
         continue;
-      dim_text(s, cfg[i], d->string, part, sizeof part);
-      size_t used = strlen(u);
-      snprintf(u + used, sizeof u - used, "%s%s %s", used ? ", " : "",
-               d->string, part);
+      dim_label(s, cfg[i], d->string, part, sizeof part);
+      size_t used = strlen(ser[i]);
+      snprintf(ser[i] + used, sizeof ser[i] - used, "%s%s",
+               used ? ", " : "", part);
     }
-    ci[i] = slot(cats, &nc, d0 ? t : "all");
-    si[i] = slot(sers, &ns, u[0] ? u : label);
-    if (ci[i] < 0 || si[i] < 0 || ns > 8)
-      continue;
+    if (ser[i][0] == '\0')
+      snprintf(ser[i], sizeof ser[i], "%s", label);
+    struct np_report_cbar *r = &b[i];
+    *r = (struct np_report_cbar){.key = cat[i], .label = cat[i], .note = "",
+                                 .jcat = cat[i], .series = ser[i],
+                                 .rank = -1, .cfg = cfg[i], .med = NAN,
+                                 .mn = NAN, .mx = NAN, .clo = NAN,
+                                 .chi = NAN};
     if (excluded(cfg[i])) {
-      mark[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = NP_CHART_EXCLUDED;
-      char r[160];
-      np_report_fail_reason(cfg[i], r, sizeof r);
-      if (r[0] && strstr(reasons, r) == NULL &&
-          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
-        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
-                 "%s%s", reasons[0] ? "; " : "", r);
+      r->mark = NP_CHART_EXCLUDED;
       continue;
     }
-    double med, mn, mx;
-    size_t n = np_results_exec_stat(cfg[i], name, 1, &med, &mn, &mx);
-    maxn = n > maxn ? n : maxn;
-    minn = minn == 0 || (n > 0 && n < minn) ? n : minn;
-    double *v = &val[(size_t)si[i] * 3 * NP_EXEC_MAX_CAT];
-    v[ci[i]] = med;
-    v[NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mn : NAN;
-    v[2 * NP_EXEC_MAX_CAT + ci[i]] = n > 1 ? mx : NAN;
-    double lo, hi; /* --error-bars ci95: the interval, none below 5 runs */
-    if (use_ci) {
-      int cr = np_results_exec_ci(cfg[i], name, 1, &lo, &hi);
-      v[NP_EXEC_MAX_CAT + ci[i]] = cr == 0 ? lo : NAN;
-      v[2 * NP_EXEC_MAX_CAT + ci[i]] = cr == 0 ? hi : NAN;
-      mnv[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = mn;
-      mxv[(size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i]] = n > 1 ? mx : NAN;
-    }
-  }
-  if (ns > 8 || nc == 0)
-    goto done; /* more series than a chart can tell apart: the table has it */
-  const char *catp[NP_EXEC_MAX_CAT];
-  struct np_chart_series ser[8];
-  for (size_t i = 0; i < nc; i++)
-    catp[i] = cats[i];
-  for (size_t k = 0; k < ns; k++) {
-    double *v = &val[k * 3 * NP_EXEC_MAX_CAT];
-    ser[k] = (struct np_chart_series){sers[k], v, v + NP_EXEC_MAX_CAT,
-                                      v + 2 * NP_EXEC_MAX_CAT,
-                                      &mark[k * NP_EXEC_MAX_CAT],
-                                      np_report_style(ctx, sers[k])};
+    r->n = np_results_exec_stat(cfg[i], name, 1, &r->med, &r->mn, &r->mx);
+    /* --error-bars ci95: the interval, none below 5 runs */
+    if (use_ci && np_results_exec_ci(cfg[i], name, 1, &r->clo, &r->chi) != 0)
+      r->clo = r->chi = NAN;
+    r->med *= k_unit;
+    r->mn *= k_unit;
+    r->mx *= k_unit;
+    r->clo *= k_unit;
+    r->chi *= k_unit;
   }
   const char *prog = np_json_get_string(
       np_json_pointer(s->runs[0].doc, "/exec/program"), "given", "program");
   const char *host = np_json_get_string(
       cJSON_GetObjectItemCaseSensitive(s->runs[0].doc, "machine"), "hostname",
       "unknown");
-  char title[200], subtitle[300], ylabel[120], caption[200], stem[240];
-  char xlabel[96], alt[600];
+  char title[200], subtitle[300], ylabel[120], stem[240], xlabel[96];
   snprintf(title, sizeof title, "%s: %s%s%s%s", prog, label,
            better ? " (" : "", better ? better : "",
            better ? " is better)" : "");
@@ -167,79 +144,19 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
            np_report_info(ctx, s)->name, host);
   snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "",
            unit);
-  snprintf(xlabel, sizeof xlabel, "%s", d0 ? d0->string : "configuration");
-  if (use_ci)
-    np_chart_ci_caption(caption, sizeof caption, minn, maxn, "run", 0);
-  else
-    np_chart_runs_caption(caption, sizeof caption, minn, maxn, "run", 0);
+  const char *xu = d0 ? dim_unit(s, d0->string) : "";
+  snprintf(xlabel, sizeof xlabel, "%s%s%s", d0 ? d0->string : "configuration",
+           xu[0] ? " / " : "", xu);
   /* the set's slug prefixes the file (np_report_add_chart) */
   snprintf(stem, sizeof stem, "exec-%s", name);
-  char nb[4][200], excl[400];
-  const char *nvp[5];
-  snprintf(excl, sizeof excl,
-           "excluded: a repetition failed (%s); its records are kept, it is "
-           "not ranked",
-           reasons[0] ? reasons : "see the table");
-  struct np_chart ch = {.title = title, .subtitle = subtitle,
-                        .xlabel = xlabel, .ylabel = ylabel,
-                        .caption = caption, .runs = (int)maxn,
-                        .excluded_note = excl,
-                        .notes_extra = np_report_chart_notes(s, nb, nvp, 5),
-                        .stamp = np_report_stamp(ctx, s), .ncat = nc,
-                        .categories = catp, .nseries = ns, .series = ser};
-  size_t len = 0;
-  cJSON *jc = NULL;
-  snprintf(alt, sizeof alt, "%s: %s", title, subtitle);
-  rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
-  if (rc == 0)
-    rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
-  if (rc != 0)
-    goto done;
-  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
-  cJSON_AddStringToObject(jc, "title", title);
-  cJSON_AddStringToObject(jc, "subtitle", subtitle);
-  cJSON_AddStringToObject(jc, "y_label", ylabel);
-  cJSON_AddBoolToObject(jc, "log_y", 0);
-  cJSON_AddStringToObject(jc, "metric", name);
-  if (use_ci)
-    cJSON_AddStringToObject(jc, "error_bars", "ci95");
-  cJSON *js = cJSON_AddArrayToObject(jc, "series");
-  for (size_t i = 0; i < ncfg && js != NULL; i++) {
-    if (ci[i] < 0 || si[i] < 0)
-      continue;
-    cJSON *b = cJSON_CreateObject();
-    double *v = &val[(size_t)si[i] * 3 * NP_EXEC_MAX_CAT];
-    cJSON_AddStringToObject(b, "series", sers[si[i]]);
-    cJSON_AddStringToObject(b, "category", cats[ci[i]]);
-    cJSON_AddStringToObject(b, "config", cfg[i]->id);
-    cJSON_AddBoolToObject(b, "excluded", excluded(cfg[i]));
-    size_t cell = (size_t)si[i] * NP_EXEC_MAX_CAT + (size_t)ci[i];
-    double lo = use_ci ? mnv[cell] : v[NP_EXEC_MAX_CAT + ci[i]];
-    double hi = use_ci ? mxv[cell] : v[2 * NP_EXEC_MAX_CAT + ci[i]];
-    int one = isnan(use_ci ? hi : lo);
-    np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", one ? v[ci[i]] : lo);
-    np_json_add_number(b, "max", one ? v[ci[i]] : hi);
-    if (use_ci && isfinite(v[NP_EXEC_MAX_CAT + ci[i]])) {
-      cJSON *iv = cJSON_AddObjectToObject(b, "ci95");
-      np_json_add_number(iv, "lo", v[NP_EXEC_MAX_CAT + ci[i]]);
-      np_json_add_number(iv, "hi", v[2 * NP_EXEC_MAX_CAT + ci[i]]);
-    } else if (use_ci) {
-      cJSON_AddNullToObject(b, "ci95");
-    }
-    cJSON_AddItemToObject(b, "runs", np_report_run_ids(cfg[i], 0));
-    cJSON_AddItemToArray(js, b);
-  }
+  struct np_report_cchart ch = {.title = title, .subtitle = subtitle,
+                                .xlabel = xlabel, .ylabel = ylabel,
+                                .stem = stem, .unit = "run", .metric = name};
+  rc = np_report_chartb_emit(ctx, s, &ch, b, ncfg);
 done:
-  free(svg);
-  free(cats);
-  free(sers);
-  free(val);
-  free(mark);
-  free(mnv);
-  free(mxv);
-  free(ci);
-  free(si);
+  free(b);
+  free(cat);
+  free(ser);
   return rc;
 }
 
@@ -289,12 +206,15 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
   fprintf(ctx->md, "| Configuration |");
   char cell[512], ucell[128], key[128];
   cJSON_ArrayForEach(d, dims) {
+    const char *du = dim_unit(s, d->string);
     np_report_md_cell(cell, sizeof cell, d->string, 0);
-    fprintf(ctx->md, " %s |", cell);
+    np_report_md_cell(ucell, sizeof ucell, du, 0);
+    fprintf(ctx->md, " %s%s%s |", cell, du[0] ? " / " : "", ucell);
   }
   fprintf(ctx->md, " Runs passed | Bounds held |");
   cJSON_ArrayForEach(m, metrics) {
-    const char *unit = np_json_get_string(m, "unit", "");
+    double k_unit;
+    const char *unit = np_fmt_unit(np_json_get_string(m, "unit", ""), &k_unit);
     const char *better = np_json_get_string(m, "better", NULL);
     np_report_md_cell(cell, sizeof cell,
                       np_json_get_string(m, "label",
@@ -335,9 +255,10 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_AddNumberToObject(r, "bounds_held", (double)held);
     cJSON_ArrayForEach(m, metrics) {
       const char *name = np_json_get_string(m, "name", "");
-      double med, mn, mx;
+      double med, mn, mx, k_unit;
       char txt[96];
       size_t n = np_results_exec_stat(c, name, 1, &med, &mn, &mx);
+      np_fmt_unit(np_json_get_string(m, "unit", ""), &k_unit);
       /* counts (every value whole: lost datagrams) without decimals,
        * "64 (0-148)", not "64.00 (0.00-148.00)" nor "0.0000" */
       int whole = med == floor(med) && mn == floor(mn) && mx == floor(mx);
@@ -347,6 +268,9 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
                                    : 4;
       if (excluded(c))
         snprintf(txt, sizeof txt, "excluded");
+      else if (k_unit != 1) /* shown in a larger unit: Mbit/s */
+        np_fmt_range(txt, sizeof txt, med * k_unit, mn * k_unit, mx * k_unit,
+                     fabs(med * k_unit) >= 100 ? 0 : 2);
       else
         np_fmt_range(txt, sizeof txt, med, mn, mx, dec);
       fprintf(ctx->md, " %s |", txt);

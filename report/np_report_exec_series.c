@@ -58,7 +58,9 @@ static void point(cJSON *arr, const char *series, double x, double y,
 static int chart_one(struct np_report_ctx *ctx, const struct np_results_set *s,
                      const struct np_results_config *c,
                      const struct np_results_run *r, const cJSON *m,
-                     const char *name, const char *unit) {
+                     const char *name, const char *given_unit) {
+  double k_unit;
+  const char *unit = np_fmt_unit(given_unit, &k_unit);
   const cJSON *samples = cJSON_GetObjectItemCaseSensitive(m, "samples"),
               *iv = cJSON_GetObjectItemCaseSensitive(m, "intervals");
   size_t n = (size_t)cJSON_GetArraySize(samples),
@@ -74,13 +76,13 @@ static int chart_one(struct np_report_ctx *ctx, const struct np_results_set *s,
     const cJSON *row = cJSON_GetArrayItem(samples, (int)i);
     const cJSON *t = cJSON_GetArrayItem(row, 1), *v = cJSON_GetArrayItem(row, 2);
     x[i] = cJSON_IsNumber(t) ? t->valuedouble : NAN;
-    y[i] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    y[i] = cJSON_IsNumber(v) ? v->valuedouble * k_unit : NAN;
   }
   for (size_t i = 0; i < k; i++) {
     const cJSON *e = cJSON_GetArrayItem(iv, (int)i);
     ix[i] = (np_json_get_number(e, "start", NAN) +
              np_json_get_number(e, "end", NAN)) / 2;
-    iy[i] = np_json_get_number(e, "mean", NAN);
+    iy[i] = np_json_get_number(e, "mean", NAN) * k_unit;
   }
   char title[240], sub[900], ylabel[120], stem[240];
   snprintf(title, sizeof title, "Time series: %s, %s", name, c->id);
@@ -128,8 +130,10 @@ static int one_series(struct np_report_ctx *ctx,
   const char *name = np_json_get_string(decl, "name", "?");
   const char *unit = np_json_get_string(decl, "unit", "");
   char md_name[128], md_unit[64];
+  double k_unit; /* the table shows values in the chart's unit */
+  const char *shown = np_fmt_unit(unit, &k_unit);
   np_report_md_text(md_name, sizeof md_name, name);
-  np_report_md_text(md_unit, sizeof md_unit, unit);
+  np_report_md_text(md_unit, sizeof md_unit, shown);
   fprintf(ctx->md, "### Time series: %s\n\n", md_name);
   int rc = 0;
   for (size_t i = 0; i < ncfg && rc == 0; i++)
@@ -146,7 +150,7 @@ static int one_series(struct np_report_ctx *ctx,
   fprintf(ctx->md, "| Configuration | Run | Samples | Intervals | Without a "
           "sample | Mean of the first third%s%s | Mean of the last third%s%s "
           "|\n|---|---|---:|---:|---:|---:|---:|\n",
-          unit[0] ? " / " : "", md_unit, unit[0] ? " / " : "", md_unit);
+          shown[0] ? " / " : "", md_unit, shown[0] ? " / " : "", md_unit);
   for (size_t i = 0; i < ncfg; i++) {
     const struct np_results_run *run = NULL;
     for (size_t r = 0; r < cfg[i]->nruns && run == NULL; r++)
@@ -174,8 +178,8 @@ static int one_series(struct np_report_ctx *ctx,
     char a[48], b[48];
     double first = t3 > 0 ? mean_of(samples, 0, t3) : NAN,
            last = t3 > 0 ? mean_of(samples, n - t3, n) : NAN;
-    np_fmt_num(a, sizeof a, first, 3);
-    np_fmt_num(b, sizeof b, last, 3);
+    np_fmt_num(a, sizeof a, first * k_unit, 3);
+    np_fmt_num(b, sizeof b, last * k_unit, 3);
     cJSON_AddStringToObject(row, "run", run->id);
     cJSON_AddNumberToObject(row, "samples", n);
     cJSON_AddNumberToObject(row, "intervals", k);

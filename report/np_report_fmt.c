@@ -82,3 +82,19 @@ int np_fmt_plan_path(char *buf, size_t len, const char *plan_file) {
            slash ? slash + 1 : plan_file);
   return shipped;
 }
+
+const char *np_fmt_unit(const char *unit, double *scale) {
+  static const struct {
+    const char *given, *shown;
+    double scale;
+  } units[] = {{"us", "\xce\xbcs", 1},        {"\xc2\xb5s", "\xce\xbcs", 1},
+               {"bit/s", "Mbit/s", 1e-6},  {"bits/s", "Mbit/s", 1e-6},
+               {"bps", "Mbit/s", 1e-6}};
+  *scale = 1;
+  for (size_t i = 0; unit != NULL && i < sizeof units / sizeof *units; i++)
+    if (strcmp(unit, units[i].given) == 0) {
+      *scale = units[i].scale;
+      return units[i].shown;
+    }
+  return unit != NULL ? unit : "";
+}

@@ -29,4 +29,11 @@ int np_fmt_plan_path(char *buf, size_t len, const char *plan_file);
 void np_fmt_range(char *buf, size_t len, double med, double min, double max,
                   int decimals);
 
+/* How the report shows values of a plan's unit (an exec metric's
+ * "unit"): the unit it prints and the factor the values take.  One
+ * spelling of the microsecond ("us", "\xc2\xb5s" -> "\xce\xbcs") and
+ * bit rates in Mbit/s ("bit/s", "bps" -> "Mbit/s", x 1e-6); any other
+ * unit as written, factor 1. */
+const char *np_fmt_unit(const char *unit, double *scale);
+
 #endif /* NP_REPORT_FMT_H */

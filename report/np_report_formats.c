@@ -31,7 +31,7 @@
 static const struct {
   const char *token;
   const char *unit;
-} units[] = {{"_per_sec", "1/s"}, {"_us", "\xc2\xb5s"}, {"_ms", "ms"},
+} units[] = {{"_per_sec", "1/s"}, {"_us", "\xce\xbcs"}, {"_ms", "ms"},
              {"_bytes", "B"},     {"_percent", "%"},   {"_seconds", "s"}};
 
 void np_report_column_name(char *buf, size_t len, const char *key) {

@@ -41,7 +41,7 @@ int np_report_flatten(const cJSON *o, const char *prefix,
 
 /* The column name of a flattened key: its unit token cut out and put in
  * brackets, as the SI symbol ("rtt_p99_us.median" -> "rtt_p99.median
- * [µs]"). */
+ * [μs]"). */
 void np_report_column_name(char *buf, size_t len, const char *key);
 
 /* A number's shortest text that reads back to v (integers without a

@@ -16,18 +16,20 @@
 #include "np_chart.h"
 #include "np_json.h"
 #include "np_report_fmt.h"
+#include "np_report_loss.h"
 #include "np_report_int.h"
 
-/* "16M", "1.44M", "256K": sizes short enough for a category note. */
+/* "16 MiB", "1.44 MiB", "256 KiB": sizes short enough for a category
+ * note, with their unit. */
 static void compact_bytes(char *buf, size_t len, double v) {
   if (!isfinite(v))
     snprintf(buf, len, "-");
   else if (v >= 1048576)
-    snprintf(buf, len, "%.3gM", v / 1048576);
+    snprintf(buf, len, "%.3g MiB", v / 1048576);
   else if (v >= 1024)
-    snprintf(buf, len, "%.3gK", v / 1024);
+    snprintf(buf, len, "%.3g KiB", v / 1024);
   else
-    snprintf(buf, len, "%.0f", v);
+    snprintf(buf, len, "%.0f B", v);
 }
 
 static double budget(const struct np_results_config *c) {
@@ -153,7 +155,7 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
   fprintf(ctx->md,
           "| Payload / B | Outstanding per client | Effective server receive "
           "buffer | Total outstanding payload budget | Runs passed | Loss per "
-          "run | Kernel socket drops | RcvbufErrors Δ |\n"
+          "run (count; %% of sent) | Kernel socket drops | RcvbufErrors Δ |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   cJSON *rows = np_report_new_table(ctx, "buffer_isolation", s);
   size_t same = 0;
@@ -166,6 +168,10 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
       np_results_stat(c, ms[k], 0, &med[k], &mn[k], &mx[k]);
       np_fmt_range(cell[k], sizeof cell[k], med[k], mn[k], mx[k], 0);
     }
+    double pct[3], cnt[3] = {med[0], mn[0], mx[0]};
+    char lost[160];
+    np_report_loss_pct(c, 0, &pct[0], &pct[1], &pct[2]);
+    np_report_loss_cell(lost, sizeof lost, cnt, pct);
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     np_fmt_num(win, sizeof win, c->dimv[NP_D_WINDOW], 0);
     np_fmt_bytes(srv, sizeof srv, c->dimv[NP_D_SRVBUF]);
@@ -174,7 +180,7 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
     fprintf(ctx->md, "| %s | %s | %s | %s | %zu / %zu%s%s | %s | %s | %s |\n",
             pay, win, srv, bud, c->npassed, c->nruns,
             c->expect_fail ? " (fail expected)" : "",
-            np_report_short(ctx, s, c) ? " (missing runs)" : "", cell[0],
+            np_report_short(ctx, s, c) ? " (missing runs)" : "", lost,
             cell[1], cell[2]);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "config", c->id);
@@ -185,6 +191,10 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
     np_json_add_number(o, "median", med[0]);
     np_json_add_number(o, "min", mn[0]);
     np_json_add_number(o, "max", mx[0]);
+    o = cJSON_AddObjectToObject(r, "lost_of_sent_percent");
+    np_json_add_number(o, "median", pct[0]);
+    np_json_add_number(o, "min", pct[1]);
+    np_json_add_number(o, "max", pct[2]);
     o = cJSON_AddObjectToObject(r, "kernel_drops");
     np_json_add_number(o, "median", med[1]);
     np_json_add_number(o, "min", mn[1]);

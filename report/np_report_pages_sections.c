@@ -11,6 +11,7 @@
 
 #include "np_json.h"
 #include "np_report_fmt.h"
+#include "np_report_loss.h"
 #include "np_report_int.h"
 
 void np_pages_dates_line(struct np_report_ctx *ctx) {
@@ -69,7 +70,8 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
   size_t np = distinct(s, NP_D_PAYLOAD, pays), nw = distinct(s, NP_D_WINDOW, wins);
   fprintf(ctx->md, "| Payload / B |");
   for (size_t w = 0; w < nw; w++)
-    fprintf(ctx->md, " Window %.0f: lost echoes per run |", wins[w]);
+    fprintf(ctx->md, " Window %.0f: lost echoes per run (count; %% of sent) |",
+            wins[w]);
   fprintf(ctx->md, "\n|---:|");
   for (size_t w = 0; w < nw; w++)
     fprintf(ctx->md, "---:|");
@@ -89,10 +91,12 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
         fprintf(ctx->md, " not run |");
         continue;
       }
-      double med, mn, mx;
-      char cell[64];
+      double med, mn, mx, pct[3];
+      char cell[160];
       np_results_stat(c, NP_M_LOST, 0, &med, &mn, &mx);
-      np_fmt_range(cell, sizeof cell, med, mn, mx, 0);
+      np_report_loss_pct(c, 0, &pct[0], &pct[1], &pct[2]);
+      np_report_loss_cell(cell, sizeof cell, (const double[3]){med, mn, mx},
+                          pct);
       fprintf(ctx->md, " %s (%zu/%zu passed%s) |", cell, c->npassed,
               c->nruns, c->expect_fail ? ", fail expected" : "");
       cJSON *r = cJSON_CreateObject();
@@ -103,6 +107,10 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
       np_json_add_number(o, "median", med);
       np_json_add_number(o, "min", mn);
       np_json_add_number(o, "max", mx);
+      o = cJSON_AddObjectToObject(r, "lost_of_sent_percent");
+      np_json_add_number(o, "median", pct[0]);
+      np_json_add_number(o, "min", pct[1]);
+      np_json_add_number(o, "max", pct[2]);
       cJSON_AddNumberToObject(r, "runs_passed", (double)c->npassed);
       cJSON_AddItemToObject(r, "runs", np_report_run_ids(c, 0));
       cJSON_AddItemToArray(rows, r);
@@ -111,7 +119,8 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
   }
   fprintf(ctx->md,
           "\nLost echoes counted in the measurement phase, median (min-max) "
-          "over the repetitions. A configuration with any failed repetition "
+          "over the repetitions, as a count and as a percentage of the echo "
+          "requests each repetition sent. A configuration with any failed repetition "
           "is excluded from throughput comparisons; its records stay in the "
           "result set.\n\n");
 done:
@@ -127,7 +136,7 @@ static void fmt_count(char *buf, size_t len, double v) {
  * run, last after the last) and summed per-run deltas. */
 void np_pages_kernel_evidence(struct np_report_ctx *ctx,
                               const struct np_results_set *s) {
-  double first = NAN, last = NAN, sum[NP_K_COUNT_] = {0}, lost = 0;
+  double first = NAN, last = NAN, sum[NP_K_COUNT_] = {0}, lost = 0, sent = 0;
   const char *ffile = NULL, *lfile = NULL;
   const char *fat = NULL, *lat = NULL;
   for (size_t i = 0; i < s->nruns; i++) {
@@ -148,18 +157,23 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
                     ? r->kafter[k] - r->kbefore[k]
                     : 0;
     lost += isfinite(r->m[NP_M_LOST]) ? r->m[NP_M_LOST] : 0;
+    double sn = np_json_get_number(
+        cJSON_GetObjectItemCaseSensitive(r->doc, "counters"), "sent", NAN);
+    sent += isfinite(sn) && isfinite(r->m[NP_M_LOST]) ? sn : 0;
   }
-  char a[32], b[32], d[32], rq[32], ok[32], fc[32], l[32];
+  char a[32], b[32], d[32], rq[32], ok[32], fc[32], l[160];
   fmt_count(a, sizeof a, first);
   fmt_count(b, sizeof b, last);
   fmt_count(d, sizeof d, sum[NP_K_RCVBUF]);
   fmt_count(rq, sizeof rq, sum[NP_K_REASM_REQDS]);
   fmt_count(ok, sizeof ok, sum[NP_K_REASM_OKS]);
   fmt_count(fc, sizeof fc, sum[NP_K_FRAG_CREATES]);
-  fmt_count(l, sizeof l, lost);
+  double pct[3] = {sent > 0 ? 100 * lost / sent : NAN, NAN, NAN};
+  np_report_loss_cell(l, sizeof l, (const double[3]){lost, NAN, NAN}, pct);
   fprintf(ctx->md,
           "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ | IPv4 "
-          "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured |\n"
+          "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured (count; "
+          "%% of sent) |\n"
           "|---|---:|---:|---:|---:|\n"
           "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
           np_report_info(ctx, s)->name, a, b, d, rq, ok, fc, l);
@@ -181,6 +195,8 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
   np_json_add_number(r, "ip_reasm_oks_delta_sum", sum[NP_K_REASM_OKS]);
   np_json_add_number(r, "ip_frag_creates_delta_sum", sum[NP_K_FRAG_CREATES]);
   np_json_add_number(r, "lost_sum", lost);
+  np_json_add_number(r, "sent_sum", sent);
+  np_json_add_number(r, "lost_of_sent_percent", pct[0]);
   cJSON_AddStringToObject(r, "start_run", ffile ? ffile : "");
   cJSON_AddStringToObject(r, "end_run", lfile ? lfile : "");
 }

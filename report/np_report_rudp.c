@@ -18,6 +18,7 @@
 
 #include "np_chart.h"
 #include "np_json.h"
+#include "np_report_chartb.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 
@@ -207,118 +208,71 @@ static void subtitle_of(char *buf, size_t len,
            k ? ", " : "", set, machine);
 }
 
+/* The bar of view w in a chart of metric sp: its category is the
+ * condition (the profile on the axis, the rest on lines under it). */
+static void rudp_bar(struct np_report_ctx *ctx, const struct np_results_set *s,
+                     const struct rudp_chart *sp,
+                     const struct np_report_rudp_view *w, int use_ci,
+                     char *key, char *label, struct np_report_cbar *r) {
+  static const char *const sname[4] = {"ARQ only", "fixed FEC",
+                                       "adaptive FEC", "other"};
+  char *comma = strstr(label, ", ");
+  if (comma != NULL)
+    *comma = '\0';
+  *r = (struct np_report_cbar){
+      .key = key, .label = label, .note = comma != NULL ? comma + 2 : "",
+      .jcat = key, .series = sname[w->strategy],
+      .jseries = np_report_rudp_strategy_label(w), .rank = w->strategy,
+      .cfg = w->c, .med = NAN, .mn = NAN, .mx = NAN, .clo = NAN, .chi = NAN};
+  if (np_report_short(ctx, s, w->c)) {
+    r->mark = NP_CHART_MISSING;
+    return;
+  }
+  if (w->excluded) {
+    r->mark = NP_CHART_EXCLUDED;
+    return;
+  }
+  double med, mn, mx, lo, hi;
+  np_results_rudp_stat(w->c, sp->m, &med, &mn, &mx, &r->n);
+  r->med = med * sp->scale;
+  r->mn = mn * sp->scale;
+  r->mx = mx * sp->scale;
+  if (use_ci && np_results_rudp_ci(w->c, sp->m, &lo, &hi) == 0) {
+    r->clo = lo * sp->scale;
+    r->chi = hi * sp->scale;
+  }
+  if (np_report_unstable(s, w->c->id))
+    r->mark |= NP_CHART_UNSTABLE;
+  if (np_report_target_missed(s, w->c->id))
+    r->mark |= NP_CHART_MISSED;
+}
+
 /* One chart over the views g[0..ng) (same_chart), metric sp. */
 static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
                 const struct rudp_chart *sp,
                 const struct np_report_rudp_view *all, size_t nall,
                 const struct np_report_rudp_view **g, size_t ng,
                 const char *stem_pre) {
-  const char **cats = calloc(ng, sizeof *cats), **notes = calloc(ng, sizeof *notes);
-  char (*ctext)[128] = calloc(ng, sizeof *ctext), (*cshow)[128] = calloc(ng, sizeof *cshow);
-  double *val = malloc(4 * 3 * ng * sizeof *val);
-  unsigned char *mark = calloc(4 * ng, 1);
-  size_t *ci = calloc(ng, sizeof *ci), *nv = calloc(4 * ng, sizeof *nv);
-  double *mm = malloc(2 * 4 * ng * sizeof *mm); /* min, max per cell */
-  char *svg = NULL;
-  int rc = 0;
-  if (cats == NULL || notes == NULL || ctext == NULL || cshow == NULL ||
-      val == NULL || mark == NULL || ci == NULL || nv == NULL || mm == NULL) {
+  struct np_report_cbar *b = calloc(ng, sizeof *b);
+  char (*key)[128] = calloc(ng, sizeof *key), (*label)[128] = calloc(ng, sizeof *label);
+  int rc = 0, use_ci = np_report_ci_bars(ctx, s);
+  if (b == NULL || key == NULL || label == NULL) {
     rc = NP_ENOMEM;
     goto done;
   }
-  size_t nc = 0, maxn = 0, minn = 0;
-  int used[4] = {0}, use_ci = np_report_ci_bars(ctx, s);
-  char reasons[256] = "";
-  for (size_t i = 0; i < 4 * 3 * ng; i++)
-    val[i] = NAN;
   for (size_t i = 0; i < ng; i++) {
-    char t[128];
-    np_report_rudp_condition(t, sizeof t, g[i], all, nall,
+    np_report_rudp_condition(key[i], sizeof key[i], g[i], all, nall,
                              NP_RF_CLIENTS | NP_RF_CC | NP_RF_TIMING);
-    size_t j = 0;
-    while (j < nc && strcmp(ctext[j], t) != 0)
-      j++;
-    if (j == nc) {
-      /* the profile on the axis, the rest (IO model, payload, window,
-       * address) on lines of their own under it */
-      snprintf(ctext[nc], sizeof ctext[nc], "%s", t);
-      snprintf(cshow[nc], sizeof cshow[nc], "%s", t);
-      char *comma = strstr(cshow[nc], ", ");
-      if (comma != NULL)
-        *comma = '\0';
-      cats[nc] = cshow[nc];
-      notes[nc] = comma != NULL ? comma + 2 : "";
-      nc++;
-    }
-    ci[i] = j;
-    int st = g[i]->strategy;
-    used[st] = 1;
-    size_t cell = (size_t)st * ng + j;
-    if (np_report_short(ctx, s, g[i]->c)) {
-      mark[cell] = NP_CHART_MISSING;
-      continue;
-    }
-    if (g[i]->excluded) {
-      mark[cell] = NP_CHART_EXCLUDED;
-      char r[160];
-      np_report_fail_reason(g[i]->c, r, sizeof r);
-      if (r[0] && strstr(reasons, r) == NULL &&
-          strlen(reasons) + strlen(r) + 3 < sizeof reasons)
-        snprintf(reasons + strlen(reasons), sizeof reasons - strlen(reasons),
-                 "%s%s", reasons[0] ? "; " : "", r);
-      continue;
-    }
-    double med, mn, mx;
-    size_t n;
-    np_results_rudp_stat(g[i]->c, sp->m, &med, &mn, &mx, &n);
-    maxn = n > maxn ? n : maxn;
-    minn = minn == 0 || (n > 0 && n < minn) ? n : minn;
-    double *v = &val[((size_t)st * 3) * ng];
-    v[j] = med * sp->scale;
-    v[ng + j] = n > 1 ? mn * sp->scale : NAN;
-    v[2 * ng + j] = n > 1 ? mx * sp->scale : NAN;
-    nv[cell] = n;
-    double lo, hi; /* --error-bars ci95: min / max kept for report.json */
-    mm[2 * cell] = v[ng + j];
-    mm[2 * cell + 1] = v[2 * ng + j];
-    if (use_ci) {
-      int cr = np_results_rudp_ci(g[i]->c, sp->m, &lo, &hi);
-      v[ng + j] = cr == 0 ? lo * sp->scale : NAN;
-      v[2 * ng + j] = cr == 0 ? hi * sp->scale : NAN;
-    }
-    if (np_report_unstable(s, g[i]->c->id))
-      mark[cell] |= NP_CHART_UNSTABLE;
-    if (np_report_target_missed(s, g[i]->c->id))
-      mark[cell] |= NP_CHART_MISSED;
+    snprintf(label[i], sizeof label[i], "%s", key[i]);
+    rudp_bar(ctx, s, sp, g[i], use_ci, key[i], label[i], &b[i]);
   }
-  struct np_chart_series ser[4];
-  static const char *const sname[4] = {"ARQ only", "fixed FEC",
-                                       "adaptive FEC", "other"};
-  size_t ns = 0;
-  for (int k = 0; k < 4; k++)
-    if (used[k])
-      ser[ns++] = (struct np_chart_series){
-          sname[k], &val[(size_t)k * 3 * ng], &val[(size_t)k * 3 * ng + ng],
-          &val[(size_t)k * 3 * ng + 2 * ng], &mark[(size_t)k * ng],
-          np_report_style(ctx, sname[k])};
   const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->c->runs[0].doc,
                                                      "machine");
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
-  char subtitle[512], stem[300], caption[200], alt[800], excl[400], nb[4][200];
-  const char *nvp[5];
-  subtitle_of(subtitle, sizeof subtitle, g[0], all, nall, in->name,
+  char subtitle[512], stem[300];
+  subtitle_of(subtitle, sizeof subtitle, g[0], all, nall,
+              np_report_info(ctx, s)->name,
               np_json_get_string(m0, "hostname", "unknown"));
   int by_rounds = g[0]->c->nruns == 1;
-  if (use_ci)
-    np_chart_ci_caption(caption, sizeof caption, minn, maxn,
-                        by_rounds ? "round" : "run", by_rounds);
-  else
-    np_chart_runs_caption(caption, sizeof caption, minn, maxn,
-                          by_rounds ? "round" : "run", by_rounds);
-  snprintf(excl, sizeof excl,
-           "excluded: a repetition failed (%s); its records are kept, it is "
-           "not ranked",
-           reasons[0] ? reasons : "see the table");
   /* chart file: stem plus what splits the set's charts (the set's slug
    * prefixes it, np_report_add_chart) */
   size_t k = (size_t)snprintf(stem, sizeof stem, "%s%s",
@@ -332,9 +286,6 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
   if (sp->split_clean && strcmp(g[0]->profile, "none") == 0 &&
       varies(all, nall, 6))
     snprintf(stem + k, sizeof stem - k, "-unimpaired");
-  int any_note = 0;
-  for (size_t i = 0; i < nc; i++)
-    any_note |= notes[i][0] != '\0';
   char xlabel[160];
   snprintf(xlabel, sizeof xlabel,
            "network condition: relay profile%s%s%s%s%s",
@@ -343,73 +294,17 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
            varies(all, nall, 1) ? ", window" : "",
            varies(all, nall, 3) ? ", IO model" : "",
            varies(all, nall, 7) ? ", address" : "");
-  char unst[200];
-  snprintf(unst, sizeof unst,
-           "\xe2\x80\xa0 dashed outline: unstable, round trips/s spread over "
-           "%.0f %% across %s",
-           np_report_spread_limit(s), by_rounds ? "rounds" : "runs");
-  struct np_chart ch = {.title = sp->title, .subtitle = subtitle,
-                        .xlabel = xlabel, .ylabel = sp->ylabel,
-                        .caption = caption, .unstable_note = unst,
-                        .excluded_note = excl,
-                        .notes_extra = np_report_chart_notes(s, nb, nvp, 5),
-                        .stamp = np_report_stamp(ctx, s),
-                        .ncat = nc, .categories = cats,
-                        .notes = any_note ? notes : NULL,
-                        .nseries = ns, .series = ser};
-  size_t len = 0;
-  cJSON *jc = NULL;
-  snprintf(alt, sizeof alt, "%s: %s", sp->title, subtitle);
-  rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
-  if (rc == 0)
-    rc = np_report_add_chart(ctx, stem, svg, len, alt, &jc);
-  if (rc != 0)
-    goto done;
-  cJSON_AddStringToObject(jc, "set", in->name);
-  cJSON_AddStringToObject(jc, "title", sp->title);
-  cJSON_AddStringToObject(jc, "subtitle", subtitle);
-  cJSON_AddStringToObject(jc, "y_label", sp->ylabel);
-  cJSON_AddBoolToObject(jc, "log_y", 0);
-  cJSON_AddStringToObject(jc, "caption", caption);
-  cJSON_AddStringToObject(jc, "metric", np_results_rudp_metric_key(sp->m));
-  if (use_ci)
-    cJSON_AddStringToObject(jc, "error_bars", "ci95");
-  cJSON *js = cJSON_AddArrayToObject(jc, "series");
-  for (size_t i = 0; i < ng && js != NULL; i++) {
-    size_t cell = (size_t)g[i]->strategy * ng + ci[i];
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "series", np_report_rudp_strategy_label(g[i]));
-    cJSON_AddStringToObject(b, "category", ctext[ci[i]]);
-    cJSON_AddStringToObject(b, "config", g[i]->c->id);
-    cJSON_AddBoolToObject(b, "excluded", (mark[cell] & NP_CHART_EXCLUDED) != 0);
-    cJSON_AddBoolToObject(b, "missing", (mark[cell] & NP_CHART_MISSING) != 0);
-    cJSON_AddBoolToObject(b, "unstable", (mark[cell] & NP_CHART_UNSTABLE) != 0);
-    double *v = &val[((size_t)g[i]->strategy * 3) * ng];
-    int one = nv[cell] <= 1;
-    np_json_add_number(b, "median", v[ci[i]]);
-    np_json_add_number(b, "min", one ? v[ci[i]] : mm[2 * cell]);
-    np_json_add_number(b, "max", one ? v[ci[i]] : mm[2 * cell + 1]);
-    if (use_ci && isfinite(v[ng + ci[i]])) {
-      cJSON *iv = cJSON_AddObjectToObject(b, "ci95");
-      np_json_add_number(iv, "lo", v[ng + ci[i]]);
-      np_json_add_number(iv, "hi", v[2 * ng + ci[i]]);
-    } else if (use_ci) {
-      cJSON_AddNullToObject(b, "ci95");
-    }
-    cJSON_AddItemToObject(b, "runs", np_report_run_ids(g[i]->c, 0));
-    cJSON_AddItemToArray(js, b);
-  }
+  struct np_report_cchart ch = {
+      .title = sp->title, .subtitle = subtitle, .xlabel = xlabel,
+      .ylabel = sp->ylabel, .stem = stem,
+      .unit = by_rounds ? "round" : "run", .of_one_process = by_rounds,
+      .unstable_note = 1, .metric = np_results_rudp_metric_key(sp->m),
+      .json = NP_CJ_CAPTION | NP_CJ_MARKS};
+  rc = np_report_chartb_emit(ctx, s, &ch, b, ng);
 done:
-  free(svg);
-  free(cats);
-  free(notes);
-  free(ctext);
-  free(cshow);
-  free(val);
-  free(mark);
-  free(ci);
-  free(nv);
-  free(mm);
+  free(b);
+  free(key);
+  free(label);
   return rc;
 }
 

@@ -15,6 +15,7 @@
 
 #include "np_json.h"
 #include "np_report_fmt.h"
+#include "np_report_loss.h"
 #include "np_report_int.h"
 #include "np_results_rudp.h"
 
@@ -335,7 +336,8 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
   fprintf(ctx->md,
           "| Payload / B | Clients | Window | IO model | Backend | Effective "
           "server receive buffer | Outstanding payload budget | Runs passed "
-          "| Lost echoes per run | Kernel socket drops | RcvbufErrors Δ | "
+          "| Lost echoes per run (count; %% of sent) | Kernel socket drops "
+          "| RcvbufErrors Δ | "
           "IPv4 reassembly Δ |\n"
           "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   cJSON *jrows = np_report_new_table(ctx, "size_limits_buffer_isolation", s);
@@ -354,13 +356,17 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
                      c->dimv[NP_D_WINDOW]);
     for (int k = 0; k < 4; k++)
       np_fmt_range(cell[k], sizeof cell[k], med[k], mn[k], mx[k], 0);
+    double pct[3], cnt[3] = {med[0], mn[0], mx[0]};
+    char lost[160];
+    np_report_loss_pct(c, 0, &pct[0], &pct[1], &pct[2]);
+    np_report_loss_cell(lost, sizeof lost, cnt, pct);
     fprintf(ctx->md,
             "| %s | %s | %s | %s | %s | %s | %s | %zu / %zu%s%s | %s | %s | "
             "%s | %s |\n",
             pay, c->dim[NP_D_CLIENTS], c->dim[NP_D_WINDOW], c->dim[NP_D_MODEL],
             c->dim[NP_D_BACKEND], srv, bud, c->npassed, c->nruns,
             c->expect_fail ? " (fail expected)" : "",
-            np_report_short(ctx, s, c) ? " (missing runs)" : "", cell[0],
+            np_report_short(ctx, s, c) ? " (missing runs)" : "", lost,
             cell[1], cell[2], cell[3]);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "config", c->id);
@@ -369,6 +375,7 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
                                               c->dimv[NP_D_CLIENTS] *
                                               c->dimv[NP_D_WINDOW]);
     add_stat(r, "lost", med[0], mn[0], mx[0]);
+    add_stat(r, "lost_of_sent_percent", pct[0], pct[1], pct[2]);
     add_stat(r, "kernel_drops", med[1], mn[1], mx[1]);
     add_stat(r, "udp_rcvbuf_errors_delta", med[2], mn[2], mx[2]);
     add_stat(r, "ip_reasm_reqds_delta", med[3], mn[3], mx[3]);
@@ -377,7 +384,8 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
   }
   fprintf(ctx->md,
           "\nLost echoes: median (min-max) over every repetition, failed ones "
-          "included. Kernel socket drops: the sockets' own drop counter "
+          "included, as a count and as a percentage of the echo requests "
+          "that repetition sent (counters.lost / counters.sent). Kernel socket drops: the sockets' own drop counter "
           "(`%s`); the RcvbufErrors and reassembly columns are per-run "
           "deltas of /proc/net/snmp, which is machine-wide. The budget is "
           "clients × window × payload, not an exact queue length.\n\n",

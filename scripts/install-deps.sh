@@ -2,6 +2,8 @@
 # Install the Debian packages netproof needs, and only the missing ones.
 #   scripts/install-deps.sh          build + run-time packages
 #   scripts/install-deps.sh --test   also the test-only packages
+#   scripts/install-deps.sh --bench  also the benchmark peers (Go and kcp-go
+#                                    for bench/scripts/rudp_vs.sh)
 # Idempotent: prints one line and exits 0 when nothing is missing.  On a
 # system without apt-get/dpkg it prints the list and exits 1.
 set -eu
@@ -14,8 +16,12 @@ lintian parallel chromium"
 
 # the agent tests speak TLS 1.3 PSK through openssl s_client
 TEST_PKGS="$TEST_PKGS openssl"
+# benchmark tools: the KCP peer of bench/scripts/rudp_vs.sh, built offline
+# from /usr/share/gocode by bench/scripts/kcp_echo/build.sh
+BENCH_PKGS="golang-go golang-github-xtaci-kcp-dev"
 want=$BUILD_PKGS
 [ "${1:-}" = "--test" ] && want="$BUILD_PKGS $TEST_PKGS"
+[ "${1:-}" = "--bench" ] && want="$BUILD_PKGS $BENCH_PKGS"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   echo "install-deps: not a Debian/Ubuntu system; install these packages: $want" >&2

@@ -56,7 +56,7 @@ KNOWN_UPWARD = {
 KNOWN_UNPREFIXED = {
     "archive/np_archive_int.h": 12,
     "bench/agent/np_agent_int.h": 22,
-    "bench/rudp/np_arq_int.h": 21,
+    "bench/rudp/np_arq_int.h": 22,
     "report/np_chart_int.h": 7,
     "report/np_report_int.h": 46,
     "resultset/np_results_check_int.h": 37,

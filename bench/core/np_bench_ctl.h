@@ -18,6 +18,7 @@
 #define NP_BENCH_CTL_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "np_err.h"
@@ -49,6 +50,14 @@ struct np_bench_ctl {
   int signal;                      /* first signal read, or 0            */
   sigset_t old_mask;               /* the mask to restore on close       */
   struct np_bench_ctl_hooks hooks; /* snapshot seam (copied)             */
+  int live;                        /* the live line shows a rate: a kind
+                                    * samples its counters each second
+                                    * (np_bench_interval_sleep) though
+                                    * --interval is off                  */
+  _Atomic uint64_t live_ops;       /* cumulative operations of the
+                                    * measured phase, last sample        */
+  _Atomic uint64_t live_ns;        /* its monotonic time, ns (0 = none)  */
+  _Atomic unsigned live_seq;       /* odd while the pair is written      */
 };
 
 /* Block SIGINT/SIGTERM in the calling thread and open the signalfd.

@@ -111,7 +111,7 @@ int np_bench_ctl_main(const struct np_bench_kind *k, int argc, char **argv,
   struct np_bench_progress *pg = NULL;
   if (!cli.quiet)
     np_bench_progress_start(stderr, k->prog, cli.planned_seconds,
-                            cli.planned_is_bound, &pg);
+                            cli.planned_is_bound, &ctl, cli.live_unit, &pg);
   rc = k->run(ctx, &ctl, &eb);
   np_bench_progress_stop(pg);
   if (rc != 0) {

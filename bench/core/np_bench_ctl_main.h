@@ -41,6 +41,9 @@ struct np_bench_cli {
                        * line on a terminal (np_bench_progress.h); 0 =
                        * no line (short runs, --interval's own lines)   */
   int planned_is_bound; /* planned_seconds is only an upper bound        */
+  const char *live_unit; /* the live line's rate ("round trips/s"): the
+                       * run's np_bench_interval_sleep samples its
+                       * counters each second for it; NULL = no rate     */
   int help;           /* --help: print usage, exit 0                     */
 };
 

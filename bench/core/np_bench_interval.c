@@ -111,9 +111,31 @@ static int take(struct np_bench_intervals *iv, double t, double len,
   return 1;
 }
 
+/* --interval off but a live line wants a rate: sample the counters each
+ * second for it (np_bench_ctl.live_ops), keeping nothing. */
+static double live_sleep(struct np_bench_ctl *c, double seconds,
+                         np_bench_iv_fn fn, void *ctx) {
+  double t0 = np_time_mono_s();
+  for (unsigned k = 1;; k++) {
+    np_bench_ctl_wait(c, t0 + fmin(seconds, k * 1.0), NULL, NULL);
+    double now = np_time_mono_s();
+    if (c->signal || now - t0 >= seconds - 1e-9)
+      return now - t0;
+    struct np_bench_iv_sample s = {0};
+    if (fn(ctx, &s) == 0) { /* a pair the line reads whole (seqlock) */
+      atomic_fetch_add(&c->live_seq, 1);
+      atomic_store(&c->live_ops, s.ops);
+      atomic_store(&c->live_ns, (uint64_t)(np_time_mono_s() * 1e9));
+      atomic_fetch_add(&c->live_seq, 1);
+    }
+  }
+}
+
 double np_bench_interval_sleep(struct np_bench_ctl *c, double seconds,
                                struct np_bench_intervals *iv,
                                np_bench_iv_fn fn, void *ctx) {
+  if ((iv == NULL || iv->every <= 0) && fn != NULL && c->live)
+    return live_sleep(c, seconds, fn, ctx);
   if (iv == NULL || iv->every <= 0 || fn == NULL)
     return np_bench_ctl_sleep(c, seconds);
   double t0 = np_time_mono_s(), last = t0;

@@ -77,7 +77,8 @@ int np_bench_interval_init(struct np_bench_intervals *iv, double every,
 void np_bench_interval_free(struct np_bench_intervals *iv); /* NULL ok */
 
 /* np_bench_ctl_sleep(c, seconds), sampled every iv->every through fn
- * (iv off or NULL: a plain sleep).  Returns the phase's length. */
+ * (iv off or NULL: a plain sleep, or - when c->live - fn each second for
+ * the live line's rate only: c->live_ops).  Returns the phase's length. */
 double np_bench_interval_sleep(struct np_bench_ctl *c, double seconds,
                                struct np_bench_intervals *iv,
                                np_bench_iv_fn fn, void *ctx);

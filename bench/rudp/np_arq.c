@@ -29,6 +29,7 @@ void np_arq_config_defaults(struct np_arq_config *cfg) {
   cfg->delivery = NP_ARQ_ORDERED;
   cfg->ack_every = 2;
   cfg->ack_delay_ns = 1000000ull;
+  cfg->reo_wnd_head_ns = 1000000ull;
 }
 
 const char *np_arq_delivery_name(enum np_arq_delivery d) {
@@ -352,7 +353,9 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
                        uint8_t extra, uint64_t now_ns) {
   struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
   a->stats.retransmits++;
-  if (why == RETX_RACK)
+  if (why == RETX_HEAD)
+    a->stats.retx_head++;
+  if (why == RETX_RACK || why == RETX_HEAD)
     a->stats.retx_rack++;
   else if (why == RETX_TLP)
     a->stats.retx_tlp++;
@@ -369,6 +372,8 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     return;
   }
   transmit(a, f, seq, extra, now_ns);
+  if (why == RETX_HEAD)
+    np_arq_head_arm(a, now_ns);
 }
 
 /* Give the oldest queued fragment the next seq and send it: its pool

@@ -30,7 +30,10 @@
  *     detects spurious retransmissions (Eifel, RFC 3522);
  *   - RFC 6298 SRTT/RTTVAR/RTO with a configurable minimum RTO;
  *   - RACK time-based loss detection (RFC 8985) with a reordering window
- *     that grows when a retransmission proves spurious; a fragment an FEC
+ *     that grows when a retransmission proves spurious; in ordered
+ *     delivery the fragments blocking the head of the stream get a short
+ *     window of their own (reo_wnd_head_ns) once 2 later fragments are
+ *     acked, since every message behind them waits; a fragment an FEC
  *     group protects with parity (np_arq_protect) waits only
  *     reo_wnd_protected_ns, since a late or lost one is rebuilt within the
  *     group's wait; tail-loss probe;
@@ -133,7 +136,18 @@ struct np_arq_config {
   uint64_t reo_wnd_protected_ns; /* reordering window for a fragment an
                                FEC group protects with parity
                                (np_arq_protect), 0 = no such rule (0)    */
+  uint64_t reo_wnd_head_ns; /* ordered delivery: reordering window for a
+                               fragment blocking the head of the stream
+                               once NP_ARQ_HEAD_DUPTHRESH later ones are
+                               acked (at least min_rtt / 8 and
+                               reo_wnd_protected_ns, at most the full
+                               window); 0 = no such rule (1 ms).
+                               np_arq_sender.c, docs/rudp.md            */
 };
+
+/* Later fragments acked before the head rule may fire (KCP's fastresend
+ * 2, RFC 5681's DupThresh is 3). */
+#define NP_ARQ_HEAD_DUPTHRESH 2u
 
 /* Counters; monotonically increasing unless noted. */
 struct np_arq_stats {
@@ -146,8 +160,11 @@ struct np_arq_stats {
   uint64_t fragments_sent;                 /* first transmissions          */
   uint64_t retransmits;                    /* all fragment retransmissions */
   uint64_t retx_rack, retx_tlp, retx_rto;  /* by trigger                   */
+  uint64_t retx_head;                      /* ... of retx_rack: by the
+                                              head-of-line window        */
   uint64_t spurious;                       /* proven unnecessary (Eifel)   */
   uint64_t spurious_rack, spurious_tlp, spurious_rto; /* by first trigger  */
+  uint64_t spurious_head;                  /* ... of spurious_rack         */
   uint64_t spurious_protected;             /* ... whose original FEC
                                               parity covered            */
   uint64_t rto_events, tlp_events;

@@ -21,7 +21,9 @@ static inline int np_seq_le(uint32_t a, uint32_t b) {
 }
 
 enum np_arq_sf_state { SF_FREE, SF_INFLIGHT, SF_LOST, SF_ACKED };
-enum np_arq_retx_why { RETX_RACK = 1, RETX_TLP, RETX_RTO };
+/* RETX_HEAD: RACK with the head-of-line window (np_arq_sender.c); it is
+ * counted under retx_rack too, and in retx_head. */
+enum np_arq_retx_why { RETX_RACK = 1, RETX_TLP, RETX_RTO, RETX_HEAD };
 
 /* one fragment in the send window */
 struct np_arq_sfrag {
@@ -117,6 +119,8 @@ struct np_arq {
   uint64_t reo_learned_ns; /* reordering lateness seen (np_arq_sender.c) */
   uint64_t reo_last_grow_ns;
   uint32_t recoveries_clean; /* loss episodes since the last spurious  */
+  uint32_t head_lost, head_spur; /* head-of-line rule evidence, halved at
+                                    64 (np_arq_sender.c)               */
   int in_recovery;
   uint32_t recovery_end;
   /* rate sampling */
@@ -182,6 +186,8 @@ struct np_arq_ack {
 void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
                    uint64_t now_ns, enum np_arq_input_source src);
 void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns);
+/* A head fragment was just resent by the head rule: arm its timer. */
+void np_arq_head_arm(struct np_arq *a, uint64_t now_ns);
 void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns);
 void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns);
 void np_arq_rearm(struct np_arq *a, uint64_t now_ns);

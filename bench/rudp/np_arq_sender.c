@@ -19,11 +19,25 @@
  * DSACK rule, at most once per SRTT, capped at cfg.reo_mult_max).  After 1,024 loss episodes without a
  * spurious retransmission both shrink by 1/8 (RFC 8985 resets after 16; a
  * slower decay keeps a persistently reordering path from re-learning).
+ *
+ * Head-of-line window (ordered delivery, issue 30): a hole - an unacked
+ * fragment with NP_ARQ_HEAD_DUPTHRESH acked ones above it - holds back
+ * every message behind it, so RACK gives it reo_wnd_head instead of
+ * reo_wnd; a retransmitted hole gets its own timer; congestion control
+ * hears of its loss only once confirmed; the rule stands down on a path
+ * that mostly reorders (reo_wnd_head below, docs/rudp.md).
  */
 #include "np_arq_int.h"
 
 #define PTO_FLOOR_NS 10000000ull /* 10 ms: see docs/rudp.md */
 #define REO_DECAY_EPISODES 1024u
+/* The head rule keeps working while at most 3/4 of the holes it found
+ * lost proved spurious (pure reordering makes that all of them), judged
+ * on at least 16, the evidence halved at 64 so it follows the path.
+ * Losses the full window finds in holes count as evidence too, so the
+ * rule comes back when the path starts losing again. */
+#define HEAD_EVIDENCE_MIN 16u
+#define HEAD_EVIDENCE_MAX 64u
 
 uint64_t np_arq_reo_wnd(const struct np_arq *a) {
   uint64_t w = a->reo_mult * a->min_rtt_ns / 4;
@@ -89,7 +103,11 @@ static int reo_learn(struct np_arq *a, uint64_t late_ns) {
 static void spurious(struct np_arq *a, uint8_t why, uint64_t late_ns,
                      uint64_t now_ns) {
   a->stats.spurious++;
-  if (why == RETX_RACK)
+  if (why == RETX_HEAD) {
+    a->stats.spurious_head++;
+    a->head_spur++;
+  }
+  if (why == RETX_RACK || why == RETX_HEAD)
     a->stats.spurious_rack++;
   else if (why == RETX_TLP)
     a->stats.spurious_tlp++;
@@ -115,6 +133,7 @@ struct ack_walk {
   uint32_t prev_fack; /* one past the highest seq acked before this ack */
   uint32_t fack;
   struct np_arq_sfrag *latest; /* most recently sent, unambiguous       */
+  int head_loss; /* a head-rule retransmission proved needed          */
 };
 
 static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
@@ -132,6 +151,13 @@ static void ack_one(struct np_arq *a, uint32_t seq, uint32_t echo,
   if (f->tx > 1 && (int32_t)(echo - f->ts_first_retx) < 0) {
     spurious(a, f->first_why, w->late_ns, now_ns);
     a->stats.spurious_protected += f->first_prot;
+  } else if (f->tx > 1) {
+    /* an earlier retransmission arrived: the latest was not needed */
+    if (f->tx > 2 && (int32_t)(echo - f->ts_last) < 0)
+      spurious(a, f->why, w->late_ns, now_ns);
+    /* a retransmission made this ack: the original was really lost */
+    if (f->first_why == RETX_HEAD)
+      w->head_loss = 1;
   }
   if (np_seq_le(w->fack, seq))
     w->fack = seq + 1;
@@ -179,23 +205,78 @@ static void mark_lost(struct np_arq *a, struct np_arq_sfrag *f, uint8_t why) {
   f->why = why;
 }
 
+/* The head-of-line rule's window (0: the rule is off).  In ordered
+ * delivery an unacknowledged fragment below acknowledged ones is a hole
+ * that holds back every message behind it, so waiting the path's whole
+ * reordering delay for it costs a window of round trips, where a spurious
+ * retransmission costs one fragment (docs/rudp.md).  np_arq_rack_detect
+ * applies it to a hole with NP_ARQ_HEAD_DUPTHRESH acked fragments above. */
+static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
+  if (a->cfg.reo_wnd_head_ns == 0 || a->cfg.delivery != NP_ARQ_ORDERED)
+    return 0;
+  if (a->head_lost >= HEAD_EVIDENCE_MIN && a->head_spur * 4 > a->head_lost * 3)
+    return 0; /* the path reorders far more than it loses here */
+  uint64_t h = a->cfg.reo_wnd_head_ns;
+  if (h < a->min_rtt_ns / 8)
+    h = a->min_rtt_ns / 8;
+  /* with an FEC layer below, never ahead of its repair */
+  if (h < a->cfg.reo_wnd_protected_ns)
+    h = a->cfg.reo_wnd_protected_ns;
+  return h < reo ? h : reo;
+}
+
+void np_arq_head_arm(struct np_arq *a, uint64_t now_ns) {
+  uint64_t h = reo_wnd_head(a, np_arq_reo_wnd(a));
+  if (h == 0 || a->srtt_ns == 0)
+    return;
+  uint64_t due = now_ns + a->srtt_ns + h;
+  if (a->reo_at == 0 || due < a->reo_at)
+    a->reo_at = due;
+}
+
 void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
   if (a->rack_xmit_ns == 0)
     return;
   uint64_t reo = np_arq_reo_wnd(a), reo_p = reo_wnd_protected(a, reo);
-  uint32_t newly_lost = 0;
+  uint64_t reo_h = reo_wnd_head(a, reo);
+  int holes = a->cfg.reo_wnd_head_ns && a->cfg.delivery == NP_ARQ_ORDERED;
+  uint32_t above = 0; /* acked fragments above the current seq */
+  if (holes)
+    for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++)
+      above += a->snd[seq % a->cfg.snd_wnd].state == SF_ACKED;
+  uint32_t newly_lost = 0; /* by the full window: a congestion signal */
   a->reo_at = 0;
   for (uint32_t seq = a->snd_una; np_seq_lt(seq, a->snd_nxt); seq++) {
     struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
+    if (holes && f->state == SF_ACKED)
+      above--;
     if (f->state != SF_INFLIGHT)
       continue;
-    if (!(f->sent_ns < a->rack_xmit_ns ||
-          (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq))))
+    uint64_t w = f->prot ? reo_p : reo;
+    /* a hole (counted as the rule's evidence even while it stands down) */
+    int head = holes && above >= NP_ARQ_HEAD_DUPTHRESH;
+    int by_head = head && reo_h && reo_h < w;
+    uint64_t due;
+    if (f->sent_ns < a->rack_xmit_ns ||
+        (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq)))
+      due = f->sent_ns + a->rack_rtt_ns + (by_head ? reo_h : w);
+    else if (by_head && f->tx > 1 && a->srtt_ns)
+      /* a retransmitted hole: the stream waits for it and nothing sent
+       * later may be acked to expose its loss, so it gets its own
+       * timer, SRTT + the head window, instead of the probe or the RTO */
+      due = f->sent_ns + a->srtt_ns + reo_h;
+    else
       continue;
-    uint64_t due = f->sent_ns + a->rack_rtt_ns + (f->prot ? reo_p : reo);
     if (due <= now_ns) {
-      mark_lost(a, f, RETX_RACK);
-      newly_lost++;
+      mark_lost(a, f, by_head ? RETX_HEAD : RETX_RACK);
+      if (head && ++a->head_lost >= HEAD_EVIDENCE_MAX) {
+        a->head_lost /= 2;
+        a->head_spur /= 2;
+      }
+      /* the head rule changes when a fragment is resent, not what the
+       * congestion controller hears: it hears of that loss once the
+       * retransmission's ack shows the original was really lost */
+      newly_lost += !by_head;
     } else if (a->reo_at == 0 || due < a->reo_at) {
       a->reo_at = due;
     }
@@ -212,7 +293,7 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
   uint32_t cum = stale ? a->snd_una : ack->cum;
   if (np_seq_lt(a->fack, a->snd_una))
     a->fack = a->snd_una;
-  struct ack_walk w = {0, 0, a->fack, a->fack, NULL};
+  struct ack_walk w = {0, 0, a->fack, a->fack, NULL, 0};
   int32_t sample_us = (int32_t)(np_arq_ts(a, now_ns) - ack->echo_ts);
   if (src == NP_ARQ_IN_NETWORK && a->min_rtt_ns && sample_us > 0 &&
       (uint64_t)sample_us * 1000u > a->min_rtt_ns)
@@ -283,6 +364,8 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
   }
   if (a->in_recovery && !np_seq_lt(a->snd_una, a->recovery_end))
     a->in_recovery = 0;
+  if (w.head_loss)
+    enter_recovery(a, now_ns);
   np_arq_rack_detect(a, now_ns);
 }
 

@@ -56,12 +56,14 @@ static int kind_parse(void *ctxp, int argc, char **argv,
                              : ctx->cfg.rounds *
                                    (ctx->cfg.warmup + ctx->cfg.seconds);
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
+  cli->live_unit = "round trips/s"; /* sampled through the interval seam */
   return rc;
 }
 
 static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct rudp_ctx *ctx = ctxp;
+  ctx->cfg.live_rate = ctl->live;
   return np_rudp_run(&ctx->cfg, ctl, &ctx->res, eb);
 }
 

@@ -51,6 +51,10 @@ struct np_rudp_config {
   double warmup;        /* seconds per round                            */
   double seconds;       /* measured seconds per round                   */
   double interval;      /* --interval: time-series slice, s (0 = off)   */
+  int live_rate;        /* not an option: the live line on a terminal
+                           samples round trips each second (set from
+                           np_bench_ctl.live before the run; kept out of
+                           the record)                                  */
   uint32_t rounds;      /* measurement rounds, seeds seed, seed+1, ...  */
   uint64_t seed;
   int socket_buffer;    /* SO_RCVBUF/SO_SNDBUF for endpoint sockets     */

@@ -370,7 +370,7 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
   if (!l->conns || !l->msgbuf || !l->scratch || !l->retained ||
       np_rudp_rxb_init(&l->rxb, n->cfg->batch, n->cfg->arq.mtu) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
-  if (n->cfg->interval > 0 && np_rudp__iv_alloc(l) != 0)
+  if ((n->cfg->interval > 0 || n->cfg->live_rate) && np_rudp__iv_alloc(l) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "rudp: out of memory");
   return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
 }

@@ -185,6 +185,12 @@ static const struct np_bench_opt transport_opts[] = {
              "--fec-wait-ms + 3 ms (none without FEC)",
      NP_BENCH_AT(CFG, arq.reo_wnd_protected_ns), .set = set_reo_fec,
      .tag = "rf"},
+    {.name = "reo-wnd-head-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
+     .max = 60000, .unit = "ms", .metavar = "MS", .dflt = "1",
+     .help = "ordered delivery: reordering window of the fragments blocking "
+             "the stream's head once 2 later ones are acked (at least min "
+             "RTT / 8); 0: the full window",
+     NP_BENCH_AT(CFG, arq.reo_wnd_head_ns), .set = set_ms, .tag = "rh"},
     UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
          "acknowledge at once after this many data datagrams"),
     {.name = "ack-delay-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100,

@@ -109,6 +109,8 @@ static cJSON *arq_json(const struct np_rudp_round *r) {
   NUM(o, "spurious_tlp", s.spurious_tlp);
   NUM(o, "spurious_rto", s.spurious_rto);
   NUM(o, "spurious_fec_protected", s.spurious_protected);
+  NUM(o, "retransmits_head", s.retx_head);
+  NUM(o, "spurious_head", s.spurious_head);
   NUM(o, "rto_events", s.rto_events);
   NUM(o, "tlp_events", s.tlp_events);
   NUM(o, "pure_acks_sent", s.pure_acks_sent);
@@ -399,6 +401,7 @@ cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
   NUM(q, "min_rto_ms", cfg->arq.min_rto_ns / 1e6);
   NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
   NUM(q, "reorder_window_protected_ms", cfg->arq.reo_wnd_protected_ns / 1e6);
+  NUM(q, "reorder_window_head_ms", cfg->arq.reo_wnd_head_ns / 1e6);
   NUM(q, "ack_every", cfg->arq.ack_every);
   NUM(q, "ack_delay_ms", cfg->arq.ack_delay_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);

@@ -161,10 +161,11 @@ static int run_round(const struct np_rudp_config *cfg,
   struct iv_ctx iv = {.net = net, .relay = relay, .routes = cfg->clients,
                       .payload = cfg->payload,
                       .lost0 = relay_lost(relay, cfg->clients)};
-  if (cfg->interval > 0 &&
-      ((rc = np_bench_interval_init(&r->intervals, cfg->interval,
+  if ((cfg->interval > 0 &&
+       (rc = np_bench_interval_init(&r->intervals, cfg->interval,
                                     cfg->seconds, "netproof-bench rudp",
-                                    NP_RUDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+                                    NP_RUDP_IV_LOST_RULE, cfg->quiet)) != 0) ||
+      ((cfg->interval > 0 || cfg->live_rate) &&
        (rc = np_hist_new(1000, 60000000000ll, 3, &iv.slice)) != 0)) {
     np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
     set_phase(&ctl, net, NP_RUDP_STOP);

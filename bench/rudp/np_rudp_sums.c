@@ -40,7 +40,7 @@ void np_rudp_arq_add_delta(struct np_arq_stats *acc,
   D(dup_fragments); D(out_of_window); D(malformed); D(recovered_in);
   D(rtt_samples); D(reo_wnd_grows); D(reordered_seen);
   D(acks_piggybacked); D(acks_delayed); D(msgs_delivered_early);
-  D(protected_frags); D(spurious_protected);
+  D(protected_frags); D(spurious_protected); D(retx_head); D(spurious_head);
 #undef D
   /* gauges: keep the largest seen across connections */
   if (a->srtt_ns > acc->srtt_ns) acc->srtt_ns = a->srtt_ns;

@@ -147,6 +147,11 @@ static int kind_parse(void *ctxp, int argc, char **argv,
   cli->planned_seconds =
       ctx->cfg.interval > 0 ? 0 : ctx->cfg.warmup + ctx->cfg.seconds;
   cli->summary_json = ctx->cfg.summary == NP_BENCH_SUMMARY_JSON;
+  /* echo clients sample their round trips for the live line's rate */
+  cli->live_unit = ctx->cfg.traffic == NP_UDP_TRAFFIC_ECHO &&
+                           ctx->cfg.mode != NP_UDP_MODE_SERVER
+                       ? "round trips/s"
+                       : NULL;
   return rc;
 }
 

@@ -153,6 +153,9 @@ struct np_udp_engine {
   unsigned rx_batch_server, rx_batch_client, tx_batch;
   int steered;                      /* reuseport steered by client id  */
   uint16_t bound_port;              /* the (first) server socket's port */
+  int live;                         /* lanes hand over their counts each
+                                     * second for the live line though
+                                     * --interval is off (bc->live)     */
 };
 
 /* np_udp_open.c: open loop (--rate) */

@@ -293,7 +293,7 @@ static int engine_setup(struct np_udp_engine *eng, struct np_errbuf *eb) {
     if (rc)
       return np_errbuf_set(eb, rc, "histogram: %s", np_strerror(rc));
     atomic_init(&l->next_due_pub, INT64_MAX);
-    if (cfg->interval > 0 && np_udp_interval_alloc(l) != 0)
+    if ((cfg->interval > 0 || eng->live) && np_udp_interval_alloc(l) != 0)
       return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     rc = eng->tp->loop_new(np_udp_lane_on_wake, l, &l->loop, eb);
     if (rc)
@@ -587,10 +587,11 @@ static int run_phases(struct ctl *c, struct np_udp_result *res,
     ctl_wait_ack(c, NP_UDP_PH_MEASURE);
   }
   struct np_udp_iv_ctx iv = {.eng = c->eng, .res = res};
-  if (cfg->interval > 0 &&
-      ((rc = np_bench_interval_init(&res->intervals, cfg->interval,
+  if ((cfg->interval > 0 &&
+       (rc = np_bench_interval_init(&res->intervals, cfg->interval,
                                     cfg->seconds, "netproof-bench udp",
-                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0 ||
+                                    NP_UDP_IV_LOST_RULE, cfg->quiet)) != 0) ||
+      ((cfg->interval > 0 || c->eng->live) &&
        (rc = np_hist_new(1, 60000000000LL, 3, &iv.merged)) != 0))
     return np_errbuf_set(eb, rc, "interval: %s", np_strerror(rc));
   res->measure_seconds = np_bench_interval_sleep(
@@ -715,6 +716,7 @@ int np_udp_run(const struct np_udp_config *cfg, struct np_bench_ctl *bc,
            : cfg->backend == NP_UDP_BACKEND_URING ? &np_udp_transport_uring
                                                   : &np_udp_transport_uv;
   atomic_init(&eng.phase, NP_UDP_PH_IDLE);
+  eng.live = bc->live && cfg->mode != NP_UDP_MODE_SERVER;
   np_bench_ctl_start(bc, &res->run);
   if (cfg->mode == NP_UDP_MODE_CLIENT &&
       (rc = np_udp_target_new(cfg, &res->target, eb)) != 0)

@@ -9,8 +9,10 @@ the schema (python3-jsonschema and netproof-validate), and the self-check
 re-deriving every metric from the kept output of an exec suite - and
 catching a kept stdout that was changed.
 """
+import html
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -355,6 +357,7 @@ def suite(d):
     plan = {"schema": "netproof/plan/1", "suite": "exec-t", "protocol": "exec",
             "repetitions": 2, "base": {"timeout": 5},
             "dimensions": {"n": [1, 22], "word": ["a b", "c"]},
+            "dimension_units": {"n": "B"},
             "exec": {"command": ["printf", "{{\"n\": {n}}}\\nword=%s\\n",
                                  "{word}"],
                      "metrics": [{"name": "n", "spec": "json:/n",
@@ -384,6 +387,16 @@ def suite(d):
                         os.path.join(d, "rep")], capture_output=True, text=True)
     check(r.returncode == 0 and os.path.exists(
         os.path.join(d, "rep/assets/suite-exec-n.svg")), f"report: {r.stderr}")
+    # dimension units: "n / B" heads the column; a dimension without one
+    # is named in a series label ("word c"), one with one is not ("22 B")
+    md = open(os.path.join(d, "rep/index.md")).read()
+    # plplot writes each string as one <text> of &#xNN; entities
+    svg = "\n".join(html.unescape(re.sub(r"<[^>]*>", "", t)) for t in re.findall(
+        r"<text[^>]*>.*?</text>", open(os.path.join(
+            d, "rep/assets/suite-exec-n.svg")).read(), re.S))
+    check("| n / B | word |" in md, "dimension unit in the table header")
+    check("word c" in svg and "n / B" in svg,
+          "series named, axis with its unit")
     # the dimension n and the metric n: one member each in a table row
     dups = []
     json.load(open(os.path.join(d, "rep/report.json")),

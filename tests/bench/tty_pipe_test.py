@@ -10,8 +10,11 @@ Terminal (a pty made here, never the test runner's own):
 - `--summary json` still prints its one-line summary object;
 - stdout a pipe still gets the whole record (schema netproof/run/1).
 
-A long run (2.6 s) with stderr a terminal shows a live line "1 s of 2.6 s,
-2 s left", erased before the summary; none on a pipe, none for 0.2 s.
+A long run (3.4 s) with stderr a terminal shows a live line "1 s of 3.4 s,
+3 s left", with the current rate once there are two samples ("..., 2 s
+left, 41,233 round trips/s", the last second's), erased before the
+summary; the record keeps no time series for it (no "intervals"); none
+on a pipe, none for 0.2 s.
 
 A reader that goes away (| head -1 closes its end):
 - `udp --output F` with stderr and stdout closed pipes finishes, exit 0,
@@ -109,13 +112,19 @@ def stderr_on_tty(argv):
 
 def progress(tmp):
     rec = os.path.join(tmp, "long.json")
-    long_run = [BENCH, "udp", "--seconds", "2.6", "--warmup", "0",
+    long_run = [BENCH, "udp", "--seconds", "3.4", "--warmup", "0",
                 "--clients", "2", "--output", rec]
     rc, text = stderr_on_tty(long_run)
     check(rc == 0, "a long run on a terminal: exit %s" % rc)
-    check(re.search(r"\r\033\[Knetproof-bench udp: [12] s of 2\.6 s, "
-                    r"[12] s left", text),
+    check(re.search(r"\r\033\[Knetproof-bench udp: [123] s of 3\.4 s, "
+                    r"[123] s left", text),
           "the live line: elapsed, planned, left: %r" % text)
+    rates = re.findall(r"s left, ([0-9,]+) round trips/s\r", text)
+    check(rates and all(int(r.replace(",", "")) > 0 for r in rates),
+          "the live line carries the current rate: %r" % text)
+    with open(rec, encoding="utf-8") as f:
+        check("intervals" not in json.load(f),
+              "the live rate keeps no time series in the record")
     last = text.split("\r\033[K")[-1]
     check(last.startswith("netproof-bench udp: uv/single") and
           "round trips/s" in last,
@@ -128,6 +137,17 @@ def progress(tmp):
     rc, text = stderr_on_tty([BENCH, "udp"] + SHORT + ["--output", rec])
     check(rc == 0 and "s left" not in text,
           "no live line for a short run: %r" % text)
+    # rudp samples its round trips through the same seam
+    rrec = os.path.join(tmp, "long-rudp.json")
+    rc, text = stderr_on_tty([BENCH, "rudp", "--seconds", "3.4", "--warmup",
+                              "0", "--clients", "2", "--output", rrec])
+    rates = re.findall(r"s left, ([0-9,]+) round trips/s\r", text)
+    check(rc == 0 and rates and
+          all(int(r.replace(",", "")) > 0 for r in rates),
+          "rudp's live line carries the current rate: %r" % text)
+    with open(rrec, encoding="utf-8") as f:
+        check("intervals" not in json.load(f),
+              "rudp's live rate keeps no time series in the record")
 
 
 def closed_pipes(argv):

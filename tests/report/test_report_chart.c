@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "np_chart.h"
+#include "np_chart_xy.h"
 #include "np_test.h"
 #include "svg_text.h"
 
@@ -173,6 +174,132 @@ static void check_layout(void) {
   free(svg);
 }
 
+/* Axis numbers for people (issue 28): SI prefixes from a million on, no
+ * exponent ("1e+06") on any axis; separators below a million. */
+static void check_tick_text(void) {
+  char t[64];
+  static const struct {
+    double v;
+    const char *want;
+  } cases[] = {{1e6, "1M"},        {1e7, "10M"},     {2.5e6, "2.5M"},
+               {1.2e9, "1.2G"},    {100000, "100,000"}, {20000, "20,000"},
+               {0.5, "0.5"},       {0, "0"},         {-1500, "-1,500"},
+               {3e15, "3P"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    np_chart_tick_text(t, sizeof t, cases[i].v);
+    ASSERT_STR_EQ(t, cases[i].want);
+  }
+}
+
+/* Texts of svg that overlap (horizontal pairs), or a horizontal text that
+ * reaches into the vertical y label; fails naming both. */
+static void check_no_overlap(const char *svg, const char *ylabel) {
+  struct svg_text *t = calloc(SVG_MAX_TEXTS, sizeof *t);
+  ASSERT_NOT_NULL(t);
+  size_t n = svg_texts(svg, t, SVG_MAX_TEXTS);
+  ASSERT_GT(n, 10);
+  const struct svg_text *yl = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (!t[i].horizontal && strcmp(t[i].s, ylabel) == 0)
+      yl = &t[i];
+  ASSERT_NOT_NULL(yl);
+  for (size_t i = 0; i < n; i++) {
+    if (!t[i].horizontal)
+      continue;
+    ASSERT_TRUE(strstr(t[i].s, "e+") == NULL);
+    double w = np_chart_text_mm(t[i].s, t[i].size / 20) * 2.8346;
+    double x0 = t[i].x - (t[i].anchor == 1 ? w / 2 : t[i].anchor == 2 ? w : 0);
+    if (fabs(t[i].y - yl->y) < 200 && x0 < yl->x + yl->size / 2 &&
+        x0 + w > yl->x - yl->size / 2)
+      NP_TEST_FAIL_("\"%s\" at (%.0f, %.0f) runs into the y label at x %.0f",
+                    t[i].s, t[i].x, t[i].y, yl->x);
+    for (size_t j = i + 1; j < n; j++)
+      if (t[j].horizontal && overlap(&t[i], &t[j]))
+        NP_TEST_FAIL_("texts overlap: \"%s\" at (%.0f, %.0f) and \"%s\" at "
+                      "(%.0f, %.0f)",
+                      t[i].s, t[i].x, t[i].y, t[j].s, t[j].x, t[j].y);
+  }
+  free(t);
+}
+
+/* The latency-percentile chart of issue 28: tail labels to 99.9999 % did
+ * run together ("99.999%99.9999%"), the log y axis printed "1e+06" and
+ * its widest label ("100000", not the top one) ran into the y label. */
+static void check_xy_axes(void) {
+  static const double px[] = {0, 90, 99, 99.9, 99.99, 99.999},
+                      py[] = {12, 220, 3300, 42000, 310000, 840000};
+  struct np_chart_xy_series se[] = {{"udp-p1024-c16-w1-single-raw", 6, px, py, 0}};
+  struct np_chart_xy c = {.title = "Latency against percentile",
+                          .subtitle = "suite s, set s, machine vm",
+                          .xlabel = "percentile / %",
+                          .ylabel = "latency / \xce\xbcs (log)",
+                          .log_y = 1, .x_percentile = 1, .vline_x = NAN,
+                          .nseries = 1, .series = se};
+  char *svg = NULL;
+  size_t len = 0;
+  struct np_errbuf eb = {{0}};
+  int rc = np_chart_xy_svg(&c, &svg, &len, &eb);
+  ASSERT_EQ(rc, 0);
+  char *txt = svg_all_text(svg);
+  ASSERT_NOT_NULL(strstr(txt, "\n1M\n"));
+  ASSERT_NOT_NULL(strstr(txt, "\n100,000\n"));
+  ASSERT_NOT_NULL(strstr(txt, "\n99.99\n"));
+  ASSERT_NOT_NULL(strstr(txt, "\n99.999\n")); /* the last tail labelled */
+  ASSERT_TRUE(strstr(txt, "\n99.9999\n") == NULL); /* no empty decade */
+  check_no_overlap(svg, "latency / \xce\xbcs (log)");
+  free(txt);
+  free(svg);
+  /* a bar chart's log axis: the same numbers */
+  static const char *const cats[] = {"8,192 B", "65,507 B"};
+  static const double m[] = {650, 2400000};
+  struct np_chart_series s[] = {{"window 64", m, NULL, NULL, NULL, 4}};
+  struct np_chart b = {.title = "lost", .subtitle = "s", .xlabel = "payload",
+                       .ylabel = "lost echoes per run (log)", .runs = 1,
+                       .log_y = 1, .ncat = 2, .categories = cats,
+                       .nseries = 1, .series = s};
+  svg = render_chart(&b, &len);
+  txt = svg_all_text(svg);
+  ASSERT_NOT_NULL(strstr(txt, "\n1M\n"));
+  check_no_overlap(svg, "lost echoes per run (log)");
+  free(txt);
+  free(svg);
+}
+
+/* A dozen categories of three to four short lines (a compare chart's
+ * configurations) beside a wide legend: at the smallest size "reuseport"
+ * still ran into its neighbours; such labels are drawn upright, one line
+ * each, and nothing overlaps. */
+static void check_upright(void) {
+  static const char *const cats[12] = {"c1", "c1", "c1", "c1", "c1", "c1",
+                                       "c16", "c16", "c16", "c16", "c16",
+                                       "c16"};
+  static const char *const notes[12] = {
+      "pool, raw, t2",      "pool, uv, t2",      "reuseport, raw, t2",
+      "reuseport, uv, t2",  "single, raw",       "single, uv",
+      "split, raw",         "split, uv",         "pool, raw, t2",
+      "pool, uv, t2",       "reuseport, raw, t2", "reuseport, uv, t2"};
+  static const double a[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  struct np_chart_series s[] = {
+      {"vm-20261130-udp-io-models", a, NULL, NULL, NULL, 0},
+      {"vm-20261201-udp-io-models", a, NULL, NULL, NULL, 1}};
+  struct np_chart c = {.title = "p99 RTT / \xce\xbcs: medians, base and new",
+                       .subtitle = "s", .xlabel = "configuration",
+                       .ylabel = "p99 RTT / \xce\xbcs", .runs = 3,
+                       .ncat = 12, .categories = cats, .notes = notes,
+                       .nseries = 2, .series = s};
+  size_t len;
+  char *svg = render_chart(&c, &len);
+  struct svg_text *t = calloc(SVG_MAX_TEXTS, sizeof *t);
+  ASSERT_NOT_NULL(t);
+  size_t n = svg_texts(svg, t, SVG_MAX_TEXTS), upright = 0;
+  for (size_t i = 0; i < n; i++)
+    upright += !t[i].horizontal && strcmp(t[i].s, "c16 reuseport uv t2") == 0;
+  ASSERT_EQ(upright, 1);
+  free(t);
+  check_no_overlap(svg, "p99 RTT / \xce\xbcs");
+  free(svg);
+}
+
 int main(void) {
   size_t la, lb;
   char *a = render(0, &la), *b = render(0, &lb);
@@ -195,6 +322,9 @@ int main(void) {
   check_one_run();
   check_style();
   check_layout();
+  check_tick_text();
+  check_xy_axes();
+  check_upright();
 
   struct np_chart bad = {.ncat = 0};
   char *out = NULL;

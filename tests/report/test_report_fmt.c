@@ -34,6 +34,16 @@ int main(void) {
   ASSERT_STR_EQ(b, "767");
   np_fmt_range(b, sizeof b, 895, 800, 959, 0);
   ASSERT_STR_EQ(b, "895 (800-959)");
+  /* one spelling of the microsecond, bit rates in Mbit/s (issue 28) */
+  double k = 0;
+  ASSERT_STR_EQ(np_fmt_unit("us", &k), "\xce\xbcs");
+  ASSERT_TRUE(k == 1);
+  ASSERT_STR_EQ(np_fmt_unit("\xc2\xb5s", &k), "\xce\xbcs");
+  ASSERT_STR_EQ(np_fmt_unit("bit/s", &k), "Mbit/s");
+  ASSERT_TRUE(k == 1e-6);
+  ASSERT_STR_EQ(np_fmt_unit("datagrams", &k), "datagrams");
+  ASSERT_TRUE(k == 1);
+  ASSERT_STR_EQ(np_fmt_unit(NULL, &k), "");
   puts("test_report_fmt: ok");
   return 0;
 }

@@ -516,7 +516,7 @@ static void check_banners(const struct np_ftree *fx) {
                               &eb));
   const char *csv = file_of(fmt, "tables/fixture-throughput_latency_cpu.csv");
   ASSERT_NOT_NULL(strstr(csv, "roundtrips.median [1/s]"));
-  ASSERT_NOT_NULL(strstr(csv, "rtt_p99.median [\xc2\xb5s]"));
+  ASSERT_NOT_NULL(strstr(csv, "rtt_p99.median [\xce\xbcs]"));
   ASSERT_NOT_NULL(strstr(csv, "rss_max.median [B]"));
   size_t lines = 0;
   for (const char *p = csv; *p; p++)

@@ -144,7 +144,10 @@ static void deliver_cb(void *ud, const uint8_t *msg, size_t len) {
   if (sd->id == 1 && sd->echo)
     ASSERT_OK(np_arq_send(s->ep[1], msg, len));
   if (sd->id == 0) { /* a round trip completed */
-    s->rtt_sum_ns += s->now - s->msg_sent_at[n % 65536];
+    uint64_t rtt = s->now - s->msg_sent_at[n % 65536];
+    if (s->rtt_us && s->rtt_n < s->rtt_cap)
+      s->rtt_us[s->rtt_n] = (uint32_t)(rtt / 1000u);
+    s->rtt_sum_ns += rtt;
     s->rtt_n++;
   }
 }

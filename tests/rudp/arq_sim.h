@@ -68,6 +68,8 @@ struct sim {
   uint64_t next_msg;     /* next message number endpoint 0 sends       */
   size_t fixed_len;      /* 0: lengths vary by message number          */
   uint64_t rtt_sum_ns, rtt_n; /* request/response round trips           */
+  uint32_t *rtt_us;      /* optional: the first rtt_cap round trips, us */
+  size_t rtt_cap;
   uint64_t msg_sent_at[65536];
 };
 

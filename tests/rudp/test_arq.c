@@ -341,7 +341,9 @@ static void run_random(enum np_arq_cc_kind cc, uint64_t seed, size_t len) {
           (unsigned long long)(a.spurious_rack + b.spurious_rack),
           (unsigned long long)(a.spurious_tlp + b.spurious_tlp), a.cwnd);
   ASSERT_GT(retx, 0);
-  ASSERT_LT(spur * 20, retx); /* under 5 % here; the bench targets 1 % */
+  /* under 5 % here; the bench targets 1 %.  The head-of-line rule's
+   * spurious retransmissions are its measured price (test_arq_head) */
+  ASSERT_LT((spur - a.spurious_head - b.spurious_head) * 20, retx);
   sim_free(&s);
 }
 
@@ -410,6 +412,7 @@ static void test_recovered_not_congestion(void) {
   cfg_default(&cfg);
   cfg.cc = NP_ARQ_CC_NEWRENO;
   cfg.reo_wnd_max_ns = 5 * SIM_MS; /* what rudp sets with FEC */
+  cfg.reo_wnd_protected_ns = 5 * SIM_MS; /* so does the head rule */
   struct sim s;
   sim_init(&s, &cfg, 21);
   set_delay(&s, 10);
