@@ -2,7 +2,7 @@
  * np_bench_commands.h - the subcommands of netproof-bench, one row each:
  * its name, a one-line summary, its entry point and its option table.
  * bench/main.c dispatches over the table and lists it in its usage; the
- * build's documentation generator (man/np_docgen.c) writes each row's man
+ * build's documentation generator (tools/docgen/np_docgen.c) writes each row's man
  * page and the bash completion from the same rows and option tables.  So
  * a new command is one row here: dispatch, usage line, man page and
  * completion follow from it (tests/install checks every command listed by

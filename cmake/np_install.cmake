@@ -14,7 +14,7 @@
 # np_docs, in ALL) by np_docgen from the command and option tables the
 # programs run on (man/README.md).  The plan lookup of `netproof-bench
 # matrix NAME` gets the installed plans folder compiled in, and a build
-# tree gets a mark beside its netproof-bench (bench/matrix/np_matrix_find.h).
+# tree gets a mark beside its netproof-bench (runner/np_matrix_find.h).
 include(GNUInstallDirs)
 
 set(NP_INSTALL_PROGRAMS netproof-bench netproof-report netproof-archive
@@ -36,8 +36,8 @@ install(FILES ${NP_INSTALL_SCHEMAS}
 set(NP_PLANS_DIR ${CMAKE_INSTALL_FULL_DATADIR}/netproof/plans)
 file(RELATIVE_PATH NP_PLANS_REL ${CMAKE_INSTALL_FULL_BINDIR} ${NP_PLANS_DIR})
 set_source_files_properties(
-  ${PROJECT_SOURCE_DIR}/bench/matrix/np_matrix_find.c
-  DIRECTORY ${PROJECT_SOURCE_DIR}/bench/matrix
+  ${PROJECT_SOURCE_DIR}/runner/np_matrix_find.c
+  DIRECTORY ${PROJECT_SOURCE_DIR}/runner
   PROPERTIES COMPILE_DEFINITIONS
   "NP_PLANS_REL=\"${NP_PLANS_REL}\";NP_PLANS_DIR=\"${NP_PLANS_DIR}\"")
 # The build-tree mark: the source tree, beside the built netproof-bench
@@ -49,16 +49,7 @@ file(GENERATE OUTPUT $<TARGET_FILE_DIR:netproof-bench>/netproof-source-dir
 # ---- man pages and bash completion from the tables ----
 find_program(NP_SCDOC scdoc REQUIRED)
 find_program(NP_GZIP gzip REQUIRED)
-add_executable(np_docgen
-  ${PROJECT_SOURCE_DIR}/man/np_docgen.c
-  ${PROJECT_SOURCE_DIR}/man/np_docgen_man.c
-  ${PROJECT_SOURCE_DIR}/completions/np_docgen_bash.c
-  ${PROJECT_SOURCE_DIR}/bench/np_bench_commands.c)
-target_include_directories(np_docgen PRIVATE ${PROJECT_SOURCE_DIR}/bench
-                           ${PROJECT_SOURCE_DIR}/man)
-target_link_libraries(np_docgen PRIVATE np_common np_validate_cli np_archive_cli np_report np_udp np_rudp np_exec np_relay_cmd
-                      np_matrix np_agent)
-
+# np_docgen: tools/docgen (tools/CMakeLists.txt)
 file(GLOB NP_DOC_SOURCES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/man/*.scd ${PROJECT_SOURCE_DIR}/man/*.scd.in
      ${PROJECT_SOURCE_DIR}/man/include/*.scd

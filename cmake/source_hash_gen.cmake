@@ -2,12 +2,14 @@
 # to OUT as a C header.  Run as: cmake -DROOT=... -DOUT=... -P this-file.
 #
 # The file set: CMakeLists.txt, Makefile, and every file under cmake/,
-# scripts/, common/, schema/, resultset/, bench/, report/ and archive/
+# scripts/, common/, schema/, resultset/, bench/, runner/, report/,
+# archive/ and tools/
 # whose name ends in .c .h .json .cmake .sh .py or is CMakeLists.txt -
 # sorted bytewise by relative path.  The digest is SHA-256 of the text that `sha256sum` prints
 # for those files in that order ("<hex>  <path>\n" per file).
 set(globs)
-foreach(dir cmake scripts common schema resultset bench report archive)
+foreach(dir cmake scripts common schema resultset bench runner report archive
+            tools)
   foreach(ext c h json cmake sh py)
     list(APPEND globs ${ROOT}/${dir}/*.${ext})
   endforeach()

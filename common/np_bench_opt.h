@@ -2,11 +2,11 @@
  * np_bench_opt.h - one option table per command: the single place an
  * option's name, type, range, default, unit, help text and destination
  * live.  The same table drives the command's parser, its generated
- * `--help`, its man page's OPTIONS and completion (man/np_docgen*), and
+ * `--help`, its man page's OPTIONS and completion (tools/docgen), and
  * for a benchmark the matrix runner's plan checks, argv and configuration
- * ids (bench/matrix/np_matrix_plan.c), so they cannot drift apart.  The
- * benchmarks, netproof-report (and its subcommands), netproof-archive and
- * netproof-validate all parse through it; it lives in common/ so the
+ * ids (bench/matrix_plan/np_matrix_plan.c), so they cannot drift apart.
+ * The benchmarks, netproof-report (and its subcommands), netproof-archive
+ * and netproof-validate all parse through it; it lives in common/ so the
  * programs that run no benchmark link no engine for it.
  *
  * A benchmark describes itself with a struct np_bench_optset: sections of

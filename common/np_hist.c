@@ -84,20 +84,20 @@ static int32_t np_hist_buckets_needed_(int64_t highest, int32_t sub_count,
 }
 
 /* Internal accessors for np_hist_codec.c (np_hist_int.h). */
-int32_t np_hist_index_of_(const struct np_hist *h, int64_t value) {
+int32_t np_hist__index_of(const struct np_hist *h, int64_t value) {
   return np_hist_counts_index_(h, value);
 }
 
-int64_t np_hist_lowest_at_(const struct np_hist *h, int32_t index) {
+int64_t np_hist__lowest_at(const struct np_hist *h, int32_t index) {
   return np_hist_value_at_index_(h, index);
 }
 
-int64_t np_hist_highest_at_(const struct np_hist *h, int32_t index) {
+int64_t np_hist__highest_at(const struct np_hist *h, int32_t index) {
   return np_hist_highest_equivalent_(h, np_hist_value_at_index_(h, index));
 }
 
 /* The layout of (lowest, highest, sigfigs), computed without allocating
- * (np_hist_new, and np_hist_counters_ for a decoder that must refuse a
+ * (np_hist_new, and np_hist__counters for a decoder that must refuse a
  * hostile header before it allocates).  NP_EINVAL when not valid. */
 struct np_hist_layout_ {
   int unit;           /* floor(log2(lowest))             */
@@ -134,7 +134,7 @@ static int np_hist_layout_of_(int64_t lowest, int64_t highest, int sigfigs,
   return 0;
 }
 
-int np_hist_counters_(int64_t lowest, int64_t highest, int sigfigs,
+int np_hist__counters(int64_t lowest, int64_t highest, int sigfigs,
                       int32_t *counts_len) {
   struct np_hist_layout_ l;
   int rc = np_hist_layout_of_(lowest, highest, sigfigs, &l);

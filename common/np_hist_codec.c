@@ -9,7 +9,7 @@
  * decoder is strict: a bad cookie, header, varint, zero run, length or
  * base64 character is NP_ECORRUPT, never a silent partial histogram.
  * Hostile input costs bounded memory: the header is inflated alone first,
- * its layout sized (np_hist_counters_) and refused before anything is
+ * its layout sized (np_hist__counters) and refused before anything is
  * allocated for it, and the rest inflated no further than the bound of
  * that layout's encoding.
  */
@@ -157,7 +157,7 @@ size_t np_hist_encoded_bound(const struct np_hist *h) {
 int np_hist_encode(const struct np_hist *h, char **out) {
   if (h == NULL || out == NULL)
     return NP_EINVAL;
-  int32_t limit = h->total ? np_hist_index_of_(h, h->max) + 1 : 0;
+  int32_t limit = h->total ? np_hist__index_of(h, h->max) + 1 : 0;
   uint8_t *raw = malloc(raw_bound(limit));
   uLongf zlen = compressBound((uLong)raw_bound(limit));
   uint8_t *comp = malloc(8 + zlen);
@@ -270,7 +270,7 @@ static int header_counters(const uint8_t *raw, int32_t *counters,
   int sig = (int32_t)get32(raw + 12);
   int64_t lo = (int64_t)get64(raw + 16), hi = (int64_t)get64(raw + 24);
   int32_t n = 0;
-  if (np_hist_counters_(lo, hi, sig, &n) != 0)
+  if (np_hist__counters(lo, hi, sig, &n) != 0)
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "configuration lowest %lld, highest %lld, %d "
                          "digits: not a valid histogram",
@@ -354,7 +354,7 @@ static int decode_counts(struct np_hist *h, const uint8_t *p, size_t len,
       if (h->total + (uint64_t)v < h->total)
         return np_errbuf_set(eb, NP_ECORRUPT, "counts: total overflows");
       h->total += (uint64_t)v;
-      h->sum += (np_hist_u128_)(uint64_t)np_hist_lowest_at_(h, i) *
+      h->sum += (np_hist_u128_)(uint64_t)np_hist__lowest_at(h, i) *
                 (uint64_t)v;
       if (first < 0)
         first = i;
@@ -363,12 +363,12 @@ static int decode_counts(struct np_hist *h, const uint8_t *p, size_t len,
     i++;
   }
   if (first >= 0) {
-    h->min = np_hist_lowest_at_(h, first);
+    h->min = np_hist__lowest_at(h, first);
     if (h->min < h->lowest)
       h->min = h->lowest;
     /* no clamp to highest: an auto-resizing writer (Java, Go) names a
      * highest below what its counters hold */
-    h->max = np_hist_highest_at_(h, last);
+    h->max = np_hist__highest_at(h, last);
   }
   return 0;
 }
@@ -482,8 +482,8 @@ int np_hist_set_exact(struct np_hist *h, int64_t min, int64_t max,
     return 0;
   }
   if (min < h->lowest || max > h->highest || min > max ||
-      np_hist_index_of_(h, min) != np_hist_index_of_(h, h->min) ||
-      np_hist_index_of_(h, max) != np_hist_index_of_(h, h->max))
+      np_hist__index_of(h, min) != np_hist__index_of(h, h->min) ||
+      np_hist__index_of(h, max) != np_hist__index_of(h, h->max))
     return np_errbuf_set(eb, NP_ECORRUPT,
                          "min %lld / max %lld: not in the first / last "
                          "non-empty counter", (long long)min, (long long)max);

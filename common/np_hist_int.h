@@ -34,12 +34,12 @@ struct np_hist {
 /* Entries of counts[] np_hist_new(lowest, highest, sigfigs) would
  * allocate, computed without allocating: 0, or NP_EINVAL for a
  * configuration np_hist_new refuses. */
-int np_hist_counters_(int64_t lowest, int64_t highest, int sigfigs,
+int np_hist__counters(int64_t lowest, int64_t highest, int sigfigs,
                       int32_t *counts_len);
 /* counts[] index of value (lowest <= value <= highest). */
-int32_t np_hist_index_of_(const struct np_hist *h, int64_t value);
+int32_t np_hist__index_of(const struct np_hist *h, int64_t value);
 /* Lowest and highest value that land in counts[index]. */
-int64_t np_hist_lowest_at_(const struct np_hist *h, int32_t index);
-int64_t np_hist_highest_at_(const struct np_hist *h, int32_t index);
+int64_t np_hist__lowest_at(const struct np_hist *h, int32_t index);
+int64_t np_hist__highest_at(const struct np_hist *h, int32_t index);
 
 #endif /* NP_HIST_INT_H */

@@ -24,7 +24,7 @@ int np_identity_binary_sha256(char hex[NP_SHA256_HEX_SIZE]);
 
 /* The record's `tool` object: name, version, source_sha256, binary_sha256,
  * build {compiler, compiler_version, build_type, c_flags}, libraries
- * {libuv, openssl, cjson, ...run-time versions}.  NULL on failure. */
+ * {libuv (when the program loaded it), openssl, cjson}.  NULL on failure. */
 cJSON *np_identity_tool_json(const char *program);
 
 /* What every program's --version prints. */

@@ -1,7 +1,7 @@
 /*
  * np_results_check_services.c - the services a session ran (suite.json
  * sessions[].services, written by the matrix since the service lifecycle
- * of issue 26; bench/matrix/np_matrix_services.h) against its runs:
+ * of issue 26; runner/np_matrix_services.h) against its runs:
  *   - the plan's services, each once, in plan order;
  *   - every passed repetition of the session inside the window of each:
  *     started no earlier than its ready_at, ended no later than its

@@ -4,7 +4,7 @@
  * records and the runner's kernel snapshots.
  *
  * One implementation for everyone: the matrix runner reads a folder and
- * writes summary.json with it (bench/matrix/np_matrix_summary.c), and the
+ * writes summary.json with it (runner/np_matrix_summary.c), and the
  * self-check rebuilds summary.json with it from the records it streams
  * and compares every field - so a statistic, a status, a ranking or an
  * `expect` edited in summary.json is caught, and no second

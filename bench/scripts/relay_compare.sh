@@ -1,7 +1,7 @@
 #!/bin/sh
 # relay_compare.sh - the standalone relay's added latency (p50/p99) and
 # forwarding rate at zero impairment, against the direct path, side by
-# side in alternating blocks (bench/scripts/relay_compare.c).
+# side in alternating blocks (tools/bench/relay_compare.c).
 #   bench/scripts/relay_compare.sh [BUILD_DIR] [SAMPLES] [PAYLOAD] [WINDOW]
 # Defaults: build, 20000 round trips per path, 1024 B, window 16.  Starts
 # `netproof-bench relay` on loopback for the measurement, stops it with
@@ -28,7 +28,7 @@ relay_port=$(port)
   --record "$tmp/relay.json" &
 relay=$!
 sleep 0.3
-"$build/bench/relay/np_relay_compare" --via "127.0.0.1:$relay_port" \
+"$build/tools/np_relay_compare" --via "127.0.0.1:$relay_port" \
   --echo-port "$echo_port" --samples "$samples" --payload "$payload" \
   --window "$window" --seconds 10 --blocks 10
 kill -TERM "$relay"

@@ -38,7 +38,7 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" --target netproof-bench np_rudp_plain_bound -j2 \
   >/dev/null
 BENCH=$BUILD/bench/netproof-bench
-BOUND=$BUILD/bench/rudp/np_rudp_plain_bound
+BOUND=$BUILD/tools/np_rudp_plain_bound
 COMMON=(--payload 1024 --clients 4 --window 16 --io-model single
         --io-threads 1 --cc bbr)
 

@@ -8,7 +8,7 @@ the medians against its target:
 
   ceiling     every netproof backend x IO model (with --count-syscalls)
               against every design of the hand-written probe
-              (bench/scripts/echo_probe.c: epoll or io_uring, 1 or 2
+              (tools/bench/echo_probe.c: epoll or io_uring, 1 or 2
               threads, connected server sockets or not, io_uring in
               lock-step rounds at window 1), one table per load in
               --loads: round trips/s, system calls and context switches
@@ -28,7 +28,7 @@ the medians against its target:
 Benchmarks, not tests: run them on a quiet machine with a Release build.
 The load average is printed before and after.
 usage: udp_perf.py --bench BUILD/bench/netproof-bench
-                   --probe BUILD/bench/udp/np_echo_probe
+                   --probe BUILD/tools/np_echo_probe
                    [--rounds 5] [--seconds 1] [--only ceiling,uv-raw,...]
                    [--loads 16x1x1024,16x1x64,16x1x16384,1x1x1024]
 """

@@ -8,7 +8,7 @@
  * at window 1, a connected server socket), recvmmsg for batches.  Sends
  * are send/sendto for one datagram and sendmmsg for more: the mmsg calls
  * cost more than the plain ones for a single datagram (about 10 % of a
- * round trip on one thread, measured with bench/scripts/echo_probe.c).
+ * round trip on one thread, measured with tools/bench/echo_probe.c).
  * SO_RXQ_OVFL is enabled only where asked (o->rxq_ovfl: the unconnected
  * server sockets, whose msghdr receive reads its cmsg); elsewhere the
  * drop counter is SO_MEMINFO's alone.  On a connected socket the

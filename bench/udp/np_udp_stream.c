@@ -91,7 +91,7 @@ static void stamp(uint8_t *bufs, size_t unit, unsigned segs, unsigned from,
     }
 }
 
-void *np_udp_stream_sender(void *arg) {
+void *np_udp__stream_sender(void *arg) {
   struct np_udp_st *s = arg;
   const struct np_udp_config *cfg = s->cfg;
   unsigned batch = cfg->batch, segs = (unsigned)s->segs;
@@ -251,7 +251,7 @@ static void rx_publish(struct np_udp_st *s) {
   }
 }
 
-void *np_udp_stream_receiver(void *arg) {
+void *np_udp__stream_receiver(void *arg) {
   struct np_udp_st *s = arg;
   unsigned batch = s->cfg->batch;
   uint8_t *bufs = malloc((size_t)batch * RX_BUF);

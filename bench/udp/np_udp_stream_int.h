@@ -45,7 +45,7 @@ struct np_udp_st {
   int segs;                            /* datagrams per send unit       */
 };
 
-void *np_udp_stream_sender(void *arg);   /* thread: struct np_udp_st * */
-void *np_udp_stream_receiver(void *arg); /* thread: struct np_udp_st * */
+void *np_udp__stream_sender(void *arg);   /* thread: struct np_udp_st * */
+void *np_udp__stream_receiver(void *arg); /* thread: struct np_udp_st * */
 
 #endif /* NP_UDP_STREAM_INT_H */

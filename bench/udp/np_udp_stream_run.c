@@ -257,9 +257,9 @@ int np_udp_stream_run(const struct np_udp_config *cfg,
     s.tx_fd[i] = -1;
   if ((rc = open_socks(&s, eb)) != 0)
     goto close_socks;
-  if (pthread_create(&rx, NULL, np_udp_stream_receiver, &s) == 0)
+  if (pthread_create(&rx, NULL, np_udp__stream_receiver, &s) == 0)
     rx_on = 1;
-  if (rx_on && pthread_create(&tx, NULL, np_udp_stream_sender, &s) == 0)
+  if (rx_on && pthread_create(&tx, NULL, np_udp__stream_sender, &s) == 0)
     tx_on = 1;
   rc = tx_on ? phases(&s, bc, eb)
              : np_errbuf_set(eb, NP_ESYS, "pthread_create failed");

@@ -125,26 +125,6 @@ struct np_udp_sock {
   void *ctx;
 };
 
-void np_udp_uring_setup_names(unsigned mask, char *buf, size_t len) {
-  static const struct {
-    unsigned bit;
-    const char *name;
-  } names[] = {{IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER"},
-               {IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN"},
-               {IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN"},
-               {IORING_SETUP_SUBMIT_ALL, "SUBMIT_ALL"},
-               {IORING_SETUP_R_DISABLED, "R_DISABLED"},
-               {IORING_SETUP_CQSIZE, "CQSIZE"}};
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if ((mask & names[i].bit) && used < len) {
-      int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-                       names[i].name);
-      used += w > 0 ? (size_t)w : 0;
-    }
-}
-
 static const char *ur_why(int err) {
   switch (err) {
   case EPERM:

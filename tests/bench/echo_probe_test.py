@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/scripts/echo_probe.c: every design runs once, briefly, and prints
+"""tools/bench/echo_probe.c: every design runs once, briefly, and prints
 its line; structural invariants of each design's system calls per round
 trip hold (epoll: at least a send and a receive per round trip; io_uring
 with one thread: at most one io_uring_enter per round trip, since one

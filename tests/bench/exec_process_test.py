@@ -21,15 +21,14 @@ import time
 
 import jsonschema
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, SCHEMA, VALIDATE, REPORT = sys.argv[1:5]
 VALIDATOR = jsonschema.Draft202012Validator(json.load(open(SCHEMA)))
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def run(d, opts, prog, name="r", timeout=30, env=None):
@@ -474,8 +473,8 @@ def main():
             sub = os.path.join(d, f.__name__)
             os.mkdir(sub)
             f(sub)
-    if FAILS:
-        print(f"{len(FAILS)} failed")
+    if T.fails:
+        print(f"{len(T.fails)} failed")
         return 1
     print("exec as a process: all cases passed")
     return 0

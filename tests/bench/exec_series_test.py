@@ -20,16 +20,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, REPORT, VALIDATE = sys.argv[1:4]
-FAILS = []
+T = nptest.Checks(stream=sys.stderr)
+check = T.check
 LOOP = 'for i in 1 2 3 4; do echo "rate $i.5 Mbit/s"; echo other; sleep 0.3; done'
 SPEC = "rate=regex:^rate ([0-9.]+) Mbit/s$:Mbit/s"
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL: " + what, file=sys.stderr)
 
 
 def run(args, prog):
@@ -174,8 +173,8 @@ def main():
             sub = os.path.join(d, f.__name__)
             os.mkdir(sub)
             f(sub)
-    if FAILS:
-        print(f"{len(FAILS)} failed")
+    if T.fails:
+        print(f"{len(T.fails)} failed")
         return 1
     print("exec series: all cases passed")
     return 0

@@ -27,14 +27,13 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, VALIDATE = sys.argv[1], sys.argv[2]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def env():
@@ -91,8 +90,8 @@ def main():
         run(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("summary_kinds_test: udp, serve, relay and exec summaries carry "
           "their headline figures and are valid run-summary/1")

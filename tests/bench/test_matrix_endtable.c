@@ -1,6 +1,6 @@
 /*
  * test_matrix_endtable.c - the table `netproof-bench matrix` ends with
- * (bench/matrix/np_matrix_progress.c, issue 28): one row per configuration
+ * (runner/np_matrix_progress.c, issue 28): one row per configuration
  * of summary.json with its runs passed, status, median headline (round
  * trips/s, or an exec suite's first metric) and median p99; a configuration
  * that is not ranked shows "excluded", never its medians, and is never
@@ -66,7 +66,7 @@ int main(void) {
   struct np_matrix_progress pg = {.fp = fp};
   struct np_matrix_result res = {.reps_run = 1, .reps_passed = 1,
                                  .wall = 2.0};
-  np_matrix_progress_summary(&pg, "s", "complete", summary, &res, "out/s/");
+  np_matrix__progress_summary(&pg, "s", "complete", summary, &res, "out/s/");
   fclose(fp);
   printf("%s", out);
 
@@ -96,7 +96,7 @@ int main(void) {
   ASSERT_NOT_NULL(fp);
   pg.fp = fp;
   res.reps_run = 2;
-  np_matrix_progress_summary(&pg, "s", "complete", summary, &res, "o");
+  np_matrix__progress_summary(&pg, "s", "complete", summary, &res, "o");
   fclose(fp);
   ASSERT_NOT_NULL(strstr(out, ": 2 repetitions run"));
   free(out);

@@ -34,16 +34,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, FAKE = sys.argv[1], sys.argv[2]
 SHORT = ["--seconds", "0.2", "--warmup", "0", "--clients", "2",
          "--payload", "64"]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def env():
@@ -259,10 +258,10 @@ def main():
         progress(tmp)
         sigpipe(tmp)
     finally:
-        if not FAILS:
+        if not T.fails:
             shutil.rmtree(tmp, ignore_errors=True)
-    if FAILS:
-        print("%d failure(s); files in %s" % (len(FAILS), tmp))
+    if T.fails:
+        print("%d failure(s); files in %s" % (len(T.fails), tmp))
         return 1
     print("tty_pipe_test: terminal gets the summary, pipes the record; "
           "closed pipes do not kill a run or a suite")

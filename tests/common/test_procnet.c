@@ -199,7 +199,7 @@ static void test_live(void) {
 }
 
 /* /proc/net/tcp: LISTEN rows only, the same fields (a service's
- * tcp_connect readiness, bench/matrix/np_matrix_services.c). */
+ * tcp_connect readiness, runner/np_matrix_services.c). */
 static const char tcp4[] =
     "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
     "retrnsmt   uid  timeout inode\n"

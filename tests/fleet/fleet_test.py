@@ -34,17 +34,16 @@ import tempfile
 
 import yaml
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, REPORT, VALIDATE, SRC = map(os.path.abspath, sys.argv[1:5])
 GUIDE = os.path.join(SRC, "docs", "guides", "fleets")
 PLAN = os.path.join(SRC, "tests", "fleet", "fleet-plan.json")
 N = 4
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def env(**kw):
@@ -282,8 +281,8 @@ def main():
     finally:
         os.chdir("/")
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{len(failures)} failure(s)")
-    return 1 if failures else 0
+    print(f"{len(T.fails)} failure(s)")
+    return 1 if T.fails else 0
 
 
 if __name__ == "__main__":

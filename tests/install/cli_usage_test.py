@@ -21,26 +21,22 @@ import os
 import shlex
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, REPORT, ARCHIVE, VALIDATE, FAKE = sys.argv[1:6]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def run(argv):
     e = dict(os.environ)
     e.pop("NETPROOF_RUNNER_SESSION", None)
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=60,
-                       stdin=subprocess.DEVNULL, env=e)
-    return p.returncode, p.stdout, p.stderr
+    return nptest.run(argv, env=e)
 
 
 def one_line(argv, *needles):
@@ -62,8 +58,8 @@ def main():
         cases(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("cli_usage_test: one line each, with suggestions; --output "
           "everywhere; missing parents refused")

@@ -20,8 +20,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 DOCGEN, COMPLETION, BENCH, REPORT, ARCHIVE, VALIDATE, SRC = sys.argv[1:8]
-FAILS = []
+T = nptest.Checks()
+check = T.check
 DRIVER = r'''
 source "$1"; shift
 COMP_WORDS=("$@")
@@ -29,12 +34,6 @@ COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
 _netproof "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
 printf '%s\n' "${COMPREPLY[@]}"
 '''
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
 
 
 def complete(words, path=None, cwd=None):
@@ -151,8 +150,8 @@ def main():
     check(complete(["netproof-bench", "udp", "--payload", ""]) == [],
           "a number offers nothing")
 
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("completion_test: %d commands, %d options checked"
           % (len(rows), sum(len(r) for r in rows.values())))

@@ -30,20 +30,19 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 DOCGEN, MANDIR, BENCH, REPORT, ARCHIVE, VALIDATE, SRC = sys.argv[1:8]
 MAN1 = os.path.join(MANDIR, "man1")
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def run(argv):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=20)
-    return p.returncode, p.stdout + p.stderr
+    rc, out, err = nptest.run(argv, timeout=20)
+    return rc, out + err
 
 
 def table_rows():
@@ -303,8 +302,8 @@ def main():
     check("m: --plans-dir is documented but not in --help" in probs,
           "a documented option missing from --help is caught: %s" % probs)
 
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("docs_test: %d table rows, %d pages, all consistent"
           % (sum(len(r) for r in rows.values()), len(pages)))

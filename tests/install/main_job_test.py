@@ -20,14 +20,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 SCRIPT = sys.argv[1]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 # Stand-ins: each answers the calls the script makes, and nothing else.
@@ -125,8 +124,8 @@ def main():
                   "programs section names %s:\n%s" % (rel, tail))
         check("make install PREFIX=$HOME/.local" in tail,
               "install hint for a user without root:\n" + tail)
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("main job: out.prev kept, programs and install hint printed")
     return 0

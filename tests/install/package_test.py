@@ -27,9 +27,12 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 MODE, BUILD, SRC = sys.argv[1:4]
 CPACK = sys.argv[4] if len(sys.argv) > 4 else "cpack"
@@ -38,24 +41,12 @@ PROGRAMS = ["netproof-bench", "netproof-report", "netproof-archive",
             "netproof-validate"]
 FIXTURE = os.path.join(SRC, "tests", "report", "fixture")
 SKIP = 77
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
-    return cond
-
-
-def run(argv, timeout=60, env=None, cwd=None):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
-                       env=env, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
+T = nptest.Checks()
+check = T.check
 
 
 def version():
-    rc, out, _ = run([os.path.join(BUILD, "bench", "netproof-bench"), "--version"])
+    rc, out, _ = nptest.run([os.path.join(BUILD, "bench", "netproof-bench"), "--version"])
     return out.split()[1]
 
 
@@ -91,13 +82,13 @@ def use(bindir, tmp, staged_plan_dir=None):
     """What a first user types, from bindir; checks, not exit codes only."""
     bench = os.path.join(bindir, "netproof-bench")
     rec = os.path.join(tmp, "run.json")
-    rc, out, err = run([bench, "udp", "--seconds", "0.2", "--output", rec])
+    rc, out, err = nptest.run([bench, "udp", "--seconds", "0.2", "--output", rec])
     check(rc == 0, "%s udp --seconds 0.2 exits 0: %s" % (bench, err.strip()))
-    rc, out, err = run([os.path.join(bindir, "netproof-validate"), rec])
+    rc, out, err = nptest.run([os.path.join(bindir, "netproof-validate"), rec])
     check(rc == 0 and out.strip() == rec + ": valid",
           "the installed validator accepts the record: %s %s" % (out, err))
     q = os.path.join(tmp, "quick")
-    rc, out, err = run([bench, "matrix", "quick", "--dry-run", "--output", q])
+    rc, out, err = nptest.run([bench, "matrix", "quick", "--dry-run", "--output", q])
     check(rc == 0 and "suite quick: 4 configurations" in out,
           "matrix quick --dry-run by name: %s %s" % (out[-300:], err))
     check(not os.path.exists(q), "--dry-run writes nothing")
@@ -108,32 +99,32 @@ def use(bindir, tmp, staged_plan_dir=None):
         extra = os.path.join(staged_plan_dir, "zz-installed-only.json")
         with open(extra, "w") as f:
             f.write(plan.replace('"suite": "quick"', '"suite": "zz-installed-only"'))
-        rc, out, err = run([bench, "matrix", "zz-installed-only", "--dry-run"])
+        rc, out, err = nptest.run([bench, "matrix", "zz-installed-only", "--dry-run"])
         check(rc == 0 and "suite zz-installed-only:" in out,
               "a plan beside the install is found: %s" % err)
         os.unlink(extra)
-    rc, out, err = run([bench, "matrix", "no-such-plan", "--dry-run"])
+    rc, out, err = nptest.run([bench, "matrix", "no-such-plan", "--dry-run"])
     check(rc == 2 and "plan 'no-such-plan': no no-such-plan.json in " in err
           and err.count("\n") == 1, "an unknown plan: exit 2, one line: %s" % err)
     for prog in ("netproof-report", "netproof-archive"):
-        rc, out, err = run([os.path.join(bindir, prog), "--help"])
+        rc, out, err = nptest.run([os.path.join(bindir, prog), "--help"])
         check(rc == 0 and out.startswith("usage: " + prog),
               "%s --help: %s" % (prog, err))
     rep = os.path.join(tmp, "report")
-    rc, out, err = run([os.path.join(bindir, "netproof-report"), "--results",
+    rc, out, err = nptest.run([os.path.join(bindir, "netproof-report"), "--results",
                         FIXTURE, "--output", rep])
     check(rc == 0 and glob.glob(os.path.join(rep, "assets", "*.svg")),
           "the installed report draws SVG charts: %s" % err)
     bundle = os.path.join(tmp, "f.tar.gz")
     arch = os.path.join(bindir, "netproof-archive")
-    rc1, _, err1 = run([arch, "pack", FIXTURE, "-o", bundle])
-    rc2, out2, err2 = run([arch, "verify", bundle])
+    rc1, _, err1 = nptest.run([arch, "pack", FIXTURE, "-o", bundle])
+    rc2, out2, err2 = nptest.run([arch, "verify", bundle])
     check(rc1 == 0 and rc2 == 0 and out2.strip() == bundle + ": valid",
           "the installed archive packs and verifies: %s %s" % (err1, err2))
 
 
 def deb_fields(deb):
-    rc, out, _ = run(["dpkg-deb", "-f", deb])
+    rc, out, _ = nptest.run(["dpkg-deb", "-f", deb])
     fields = {}
     for line in out.splitlines():
         if line and not line.startswith(" ") and ":" in line:
@@ -148,8 +139,8 @@ def needed_packages():
     libs = set()
     for p in PROGRAMS:
         exe = glob.glob(os.path.join(BUILD, "*", p))[0]
-        _, dyn, _ = run(["readelf", "-d", exe])
-        _, ldd, _ = run(["ldd", exe])
+        _, dyn, _ = nptest.run(["readelf", "-d", exe])
+        _, ldd, _ = nptest.run(["ldd", exe])
         where = dict(re.findall(r"(?m)^\s*(\S+) => (/\S+)", ldd))
         for soname in re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dyn):
             if check(soname in where, "%s: %s not found by ldd" % (p, soname)):
@@ -157,7 +148,7 @@ def needed_packages():
     # one query for all (dpkg-query -S reads every file list); merged /usr:
     # dpkg may know a library under /lib or /usr/lib
     names = sorted(libs) + sorted(l[4:] for l in libs if l.startswith("/usr/"))
-    _, out, _ = run(["dpkg-query", "-S"] + names)
+    _, out, _ = nptest.run(["dpkg-query", "-S"] + names)
     owner = {}
     for line in out.splitlines():
         pkg, _, path = line.partition(": ")
@@ -173,7 +164,7 @@ def mode_build():
         return SKIP
     shutil.rmtree(PKG_DIR, ignore_errors=True)
     os.makedirs(PKG_DIR)
-    rc, out, err = run([CPACK, "-G", "DEB", "--config",
+    rc, out, err = nptest.run([CPACK, "-G", "DEB", "--config",
                         os.path.join(BUILD, "CPackConfig.cmake"), "-B", PKG_DIR],
                        timeout=240)
     if not check(rc == 0, "cpack -G DEB: %s %s" % (out[-2000:], err[-2000:])):
@@ -181,7 +172,7 @@ def mode_build():
     shutil.rmtree(os.path.join(PKG_DIR, "_CPack_Packages"), ignore_errors=True)
     deb = the_deb()
     ver = version()
-    arch = run(["dpkg", "--print-architecture"])[1].strip()
+    arch = nptest.run(["dpkg", "--print-architecture"])[1].strip()
     check(os.path.basename(deb) == "netproof_%s_%s.deb" % (ver, arch),
           "file name %s" % os.path.basename(deb))
     fields, control = deb_fields(deb)
@@ -196,7 +187,7 @@ def mode_build():
     depends = {d.split()[0] for d in fields.get("Depends", "").split(",") if d.strip()}
     for pkg in sorted(needed_packages()):
         check(pkg in depends, "Depends has %s (%s)" % (pkg, fields.get("Depends")))
-    rc, listing, _ = run(["dpkg-deb", "-c", deb])
+    rc, listing, _ = nptest.run(["dpkg-deb", "-c", deb])
     paths = {}
     for line in listing.splitlines():
         parts = line.split()
@@ -215,7 +206,7 @@ def mode_build():
 def mode_unpacked():
     deb = the_deb()
     with tempfile.TemporaryDirectory() as root:
-        rc, _, err = run(["dpkg-deb", "-x", deb, root])
+        rc, _, err = nptest.run(["dpkg-deb", "-x", deb, root])
         if not check(rc == 0, "dpkg-deb -x: %s" % err):
             return 1
         work = os.path.join(root, "work")
@@ -226,7 +217,7 @@ def mode_unpacked():
 
 
 def dpkg_status():
-    rc, out, _ = run(["dpkg-query", "-W", "-f=${Status}", "netproof"])
+    rc, out, _ = nptest.run(["dpkg-query", "-W", "-f=${Status}", "netproof"])
     return out.strip() if rc == 0 else "not-installed"
 
 
@@ -239,28 +230,28 @@ def mode_dpkg():
         print("SKIP: netproof is already installed on this machine; not touching it")
         return SKIP
     deb = the_deb()
-    rc, out, err = run(["dpkg", "-i", deb], timeout=240)
+    rc, out, err = nptest.run(["dpkg", "-i", deb], timeout=240)
     if rc != 0 and "lock" in err:
         print("SKIP: dpkg is locked by another process: %s" % err.strip())
         return SKIP
     if not check(rc == 0, "dpkg -i: %s %s" % (out, err)):
-        run(["dpkg", "-r", "netproof"], timeout=240)
+        nptest.run(["dpkg", "-r", "netproof"], timeout=240)
         return 1
     try:
-        rc, listing, _ = run(["dpkg-query", "-L", "netproof"])
+        rc, listing, _ = nptest.run(["dpkg-query", "-L", "netproof"])
         files = [p for p in listing.splitlines() if p.strip()]
         check(dpkg_status() == "install ok installed", "status %s" % dpkg_status())
         with tempfile.TemporaryDirectory() as tmp:
             use("/usr/bin", tmp)
         if shutil.which("man"):
-            rc, out, err = run(["man", "-w", "netproof-bench-udp"])
+            rc, out, err = nptest.run(["man", "-w", "netproof-bench-udp"])
             check(rc == 0 and out.strip() == "/usr/share/man/man1/netproof-bench-udp.1.gz",
                   "man finds netproof-bench-udp: %s %s" % (out, err))
-        rc, out, err = run(["bash", "-c", "source /usr/share/bash-completion/"
+        rc, out, err = nptest.run(["bash", "-c", "source /usr/share/bash-completion/"
                             "completions/netproof-bench && complete -p netproof-archive"])
         check(rc == 0 and "_netproof" in out, "completion loads: %s" % err)
     finally:
-        rc, out, err = run(["dpkg", "-r", "netproof"], timeout=240)
+        rc, out, err = nptest.run(["dpkg", "-r", "netproof"], timeout=240)
     check(rc == 0, "dpkg -r: %s %s" % (out, err))
     check(dpkg_status() in ("not-installed", "unknown ok not-installed"),
           "after dpkg -r: %s" % dpkg_status())
@@ -278,7 +269,7 @@ def mode_lintian():
     deb = the_deb()
     # lintian leaves mldbm-elf-* files in its TMPDIR: give it one to remove
     with tempfile.TemporaryDirectory(prefix="np-lintian-") as tmp:
-        rc, out, err = run(["lintian", "--fail-on", "error", "--tag-display-limit",
+        rc, out, err = nptest.run(["lintian", "--fail-on", "error", "--tag-display-limit",
                             "0", "--display-info", deb], timeout=600,
                            env=dict(os.environ, TMPDIR=tmp))
     print(out + err)
@@ -289,7 +280,7 @@ def mode_lintian():
 def mode_destdir():
     with tempfile.TemporaryDirectory() as dest:
         env = dict(os.environ, DESTDIR=dest)
-        rc, out, err = run(["cmake", "--install", BUILD, "--prefix", "/opt/netproof"],
+        rc, out, err = nptest.run(["cmake", "--install", BUILD, "--prefix", "/opt/netproof"],
                            env=env, timeout=120)
         if not check(rc == 0, "cmake --install: %s %s" % (out, err)):
             return 1
@@ -313,8 +304,8 @@ def main():
           "lintian": mode_lintian, "destdir": mode_destdir}[MODE]()
     if rc == SKIP:
         return SKIP
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("package_test %s: ok" % MODE)
     return rc

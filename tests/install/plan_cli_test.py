@@ -12,9 +12,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, SRC = sys.argv[1:3]
 PLANS = os.path.join(SRC, "bench", "plans")
-FAILS = []
+T = nptest.Checks()
+check = T.check
 
 TINY = {
     "schema": "netproof/plan/1",
@@ -27,12 +32,6 @@ TINY = {
              "seconds": 0.1},
     "configurations": [{"io-model": "single", "backend": "uv"}],
 }
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
 
 
 def matrix(args, cwd=None):
@@ -96,8 +95,8 @@ def main():
         usage_error(["quick", "--output", out_dir, "--plans-dir"],
                     "--plans-dir needs a value (try --help)", d, out_dir)
         usage_error(["--output", out_dir], "missing PLAN", d, out_dir)
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("plan_cli_test: ok")
     return 0

@@ -1,6 +1,6 @@
 /*
  * test_plan_find.c - where `netproof-bench matrix NAME` reads its plan
- * (bench/matrix/np_matrix_find.h), each step of the lookup pointed at
+ * (runner/np_matrix_find.h), each step of the lookup pointed at
  * folders of the test's own: a path read as given; --plans-dir and only
  * it; a build tree (the netproof-source-dir mark) reading its source
  * tree's bench/plans and nothing else; an install found beside the

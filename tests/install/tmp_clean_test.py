@@ -12,24 +12,21 @@ Every /tmp entry it makes for the check is removed again.
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 SCRIPT = sys.argv[1]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what)
+T = nptest.Checks()
+check = T.check
 
 
 def run(*argv):
-    p = subprocess.run(["sh", SCRIPT] + list(argv), capture_output=True,
-                       text=True, timeout=60)
-    return p.returncode, p.stdout + p.stderr
+    rc, out, err = nptest.run(["sh", SCRIPT] + list(argv))
+    return rc, out + err
 
 
 def main():
@@ -71,8 +68,8 @@ def main():
         rc, out = run("--compare", before, after)
         check(rc == 0, "--compare, nothing new matching: exit %d: %s"
               % (rc, out))
-    if FAILS:
-        print("%d failure(s)" % len(FAILS))
+    if T.fails:
+        print("%d failure(s)" % len(T.fails))
         return 1
     print("tmp_clean_test: leftovers in /tmp and TMPDIR caught")
     return 0

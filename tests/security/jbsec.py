@@ -10,24 +10,20 @@ symlink an attack plants points into it).
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-FAILURES = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
-
-def check(cond, what):
-    if cond:
-        print(f"ok   {what}")
-    else:
-        print(f"FAIL {what}")
-        FAILURES.append(what)
+CHECKS = nptest.Checks(prefix="FAIL", ok_prefix="ok  ")
+check = CHECKS.check
 
 
 def finish(name):
-    if FAILURES:
-        print(f"{name}: {len(FAILURES)} failed")
+    if CHECKS.fails:
+        print(f"{name}: {len(CHECKS.fails)} failed")
         sys.exit(1)
     print(f"{name}: all checks passed")
 
@@ -54,9 +50,7 @@ def run(argv, timeout=120, env=None):
     e = dict(os.environ, LC_ALL="C")
     if env:
         e.update(env)
-    r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=timeout, env=e)
-    return r.returncode, r.stdout, r.stderr
+    return nptest.run(argv, timeout=timeout, env=e, text=False)
 
 
 def digest(root):

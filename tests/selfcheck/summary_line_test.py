@@ -14,14 +14,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, REPORT = sys.argv[1:3]
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL: " + what, file=sys.stderr)
+T = nptest.Checks(stream=sys.stderr)
+check = T.check
 
 
 def selfcheck(out):
@@ -65,8 +64,8 @@ def main():
             open(err, "w", encoding="utf-8").write(text)
     finally:
         shutil.rmtree(tmp)
-    if FAILS:
-        print(f"{len(FAILS)} failed")
+    if T.fails:
+        print(f"{len(T.fails)} failed")
         return 1
     print("summary line: all cases passed")
     return 0

@@ -24,7 +24,7 @@ static struct np_kernel *load_kernel(const struct np_matrix_rep *r,
   char p[NP_MATRIX_PATH_MAX], *buf = NULL;
   size_t len = 0;
   struct np_kernel *k = NULL;
-  np_matrix_rep_file(r, suffix, p, sizeof p);
+  np_matrix__rep_file(r, suffix, p, sizeof p);
   if (np_file_read_all(p, 0, &buf, &len, NULL) == 0)
     np_kernel_parse_raw(buf, len, &k, NULL);
   free(buf);
@@ -37,8 +37,8 @@ static cJSON *rep_entry(const char *dir, const struct np_matrix_plan *p,
   struct np_matrix_rep r = {.cf = cf, .n = n};
   char path[NP_MATRIX_PATH_MAX];
   cJSON *rec = NULL;
-  np_matrix_rep_paths(&r, dir);
-  np_matrix_rep_file(&r, ".json", path, sizeof path);
+  np_matrix__rep_paths(&r, dir);
+  np_matrix__rep_file(&r, ".json", path, sizeof path);
   if (np_json_load_file(path, NULL, &rec, NULL) != 0)
     rec = NULL;
   struct np_kernel *kb = rec ? load_kernel(&r, ".kernel-before.txt") : NULL;

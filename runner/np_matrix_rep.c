@@ -39,7 +39,7 @@
 #include "np_sysinfo.h"
 #include "np_time.h"
 
-int np_matrix_mkdir_p(const char *path, struct np_errbuf *eb) {
+int np_matrix__mkdir_p(const char *path, struct np_errbuf *eb) {
   char tmp[NP_MATRIX_PATH_MAX];
   snprintf(tmp, sizeof tmp, "%s", path);
   for (char *s = tmp + 1;; s++) {
@@ -96,7 +96,7 @@ static int say_kept(struct np_errbuf *eb, int rc, const char *tmp) {
                        why, tmp);
 }
 
-int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir) {
+int np_matrix__rep_paths(struct np_matrix_rep *r, const char *out_dir) {
   r->out_dir = out_dir;
   int a = snprintf(r->dir, sizeof r->dir, "%s/runs/%s", out_dir, r->cf->id);
   int b = snprintf(r->base, sizeof r->base, "%s/rep-%d", r->dir, r->n);
@@ -105,11 +105,11 @@ int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir) {
   return 0;
 }
 
-/* base + suffix into buf, truncated to fit (np_matrix_rep_paths leaves
+/* base + suffix into buf, truncated to fit (np_matrix__rep_paths leaves
  * 32 bytes of room after base, more than any suffix needs).  Written with
  * memcpy because gcc -O2's -Wformat-truncation cannot see that bound. */
-void np_matrix_rep_file(const struct np_matrix_rep *r, const char *suffix,
-                        char *buf, size_t len) {
+void np_matrix__rep_file(const struct np_matrix_rep *r, const char *suffix,
+                         char *buf, size_t len) {
   if (len == 0)
     return;
   size_t nb = strnlen(r->base, len - 1);
@@ -119,10 +119,10 @@ void np_matrix_rep_file(const struct np_matrix_rep *r, const char *suffix,
   buf[nb + ns] = '\0';
 }
 
-int np_matrix_rep_complete(const struct np_matrix_rep *r) {
+int np_matrix__rep_complete(const struct np_matrix_rep *r) {
   char p[NP_MATRIX_PATH_MAX];
   cJSON *doc = NULL;
-  np_matrix_rep_file(r, ".json", p, sizeof p);
+  np_matrix__rep_file(r, ".json", p, sizeof p);
   if (np_json_load_file(p, NULL, &doc, NULL) != 0)
     return 0;
   int ok = cJSON_IsObject(doc);
@@ -153,7 +153,8 @@ static int remove_prefixed(const struct np_matrix_rep *r, const char *prefix,
   return rc;
 }
 
-int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb) {
+int np_matrix__rep_discard(const struct np_matrix_rep *r,
+                           struct np_errbuf *eb) {
   char prefix[32];
   snprintf(prefix, sizeof prefix, "rep-%d.", r->n);
   return remove_prefixed(r, prefix, eb);
@@ -175,7 +176,7 @@ static int plain_arg(const char *a) {
                    "0123456789_./:=+-,") == strlen(a);
 }
 
-void np_matrix_fput_arg(FILE *out, const char *a) {
+void np_matrix__fput_arg(FILE *out, const char *a) {
   if (plain_arg(a)) {
     fputs(a, out);
     return;
@@ -234,7 +235,7 @@ static int write_kernel(const struct np_matrix_rep *r, const char *suffix,
     return np_errbuf_set(eb, rc, "kernel snapshot: %s", np_strerror(rc));
   size_t len = 0;
   const char *raw = np_kernel_raw(k, &len);
-  np_matrix_rep_file(r, suffix, p, sizeof p);
+  np_matrix__rep_file(r, suffix, p, sizeof p);
   rc = np_file_write_atomic(p, raw, len, eb);
   np_kernel_free(k);
   return rc;
@@ -353,7 +354,7 @@ fail_cfg:
 static void add_stderr_tail(const struct np_matrix_rep *r, cJSON *f) {
   char p[NP_MATRIX_PATH_MAX], *buf = NULL;
   size_t len = 0;
-  np_matrix_rep_file(r, ".stderr.txt", p, sizeof p);
+  np_matrix__rep_file(r, ".stderr.txt", p, sizeof p);
   if (np_file_read_all(p, 0, &buf, &len, NULL) != 0)
     return;
   const char *tail = len > 2048 ? buf + len - 2048 : buf;
@@ -489,23 +490,23 @@ static int write_failed(const struct np_matrix_rep *r,
   return 0;
 }
 
-int np_matrix_rep_keep(const struct np_matrix_rep *r, char *rel,
-                       size_t rel_len, struct np_errbuf *eb) {
+int np_matrix__rep_keep(const struct np_matrix_rep *r, char *rel,
+                        size_t rel_len, struct np_errbuf *eb) {
   char tmp[NP_MATRIX_PATH_MAX], dir[NP_MATRIX_PATH_MAX];
   char dst[2 * NP_MATRIX_PATH_MAX];
   cJSON *rec = NULL;
-  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  np_matrix__rep_file(r, ".json.tmp", tmp, sizeof tmp);
   if (!load_record(tmp, &rec))
     return 0;
   const char *s = np_json_get_string(
       cJSON_GetObjectItemCaseSensitive(rec, "runner"), "session", NULL);
-  if (!np_matrix_session_ok(s))
+  if (!np_matrix__session_ok(s))
     s = r->session;
   snprintf(dir, sizeof dir, "%s/kept/%s", r->out_dir, r->cf->id);
   snprintf(rel, rel_len, "kept/%s/rep-%d.%s.json", r->cf->id, r->n, s);
   snprintf(dst, sizeof dst, "%s/%s", r->out_dir, rel);
   cJSON_Delete(rec);
-  int rc = np_matrix_mkdir_p(dir, eb);
+  int rc = np_matrix__mkdir_p(dir, eb);
   if (rc == 0 && rename(tmp, dst) != 0)
     rc = np_errbuf_set(eb, np_err_from_errno(errno), "%s: rename to %s: %s",
                        tmp, dst, strerror(errno));
@@ -522,16 +523,16 @@ int np_matrix_rep_keep(const struct np_matrix_rep *r, char *rel,
   return 1;
 }
 
-int np_matrix_rep_run(const struct np_matrix_rep *r,
-                      struct np_matrix_outcome *oc,
-                      struct np_matrix_rep_end *end, struct np_errbuf *eb) {
+int np_matrix__rep_run(const struct np_matrix_rep *r,
+                       struct np_matrix_outcome *oc,
+                       struct np_matrix_rep_end *end, struct np_errbuf *eb) {
   char p[NP_MATRIX_PATH_MAX], tmp[NP_MATRIX_PATH_MAX], errp[NP_MATRIX_PATH_MAX];
   char fin[NP_MATRIX_PATH_MAX];
   char started[NP_TIME_TEXT_MAX], ended[NP_TIME_TEXT_MAX], how[128];
   memset(oc, 0, sizeof *oc);
-  np_matrix_rep_file(r, ".json.tmp", tmp, sizeof tmp);
-  np_matrix_rep_file(r, ".json", fin, sizeof fin);
-  np_matrix_rep_file(r, ".stderr.txt", errp, sizeof errp);
+  np_matrix__rep_file(r, ".json.tmp", tmp, sizeof tmp);
+  np_matrix__rep_file(r, ".json", fin, sizeof fin);
+  np_matrix__rep_file(r, ".stderr.txt", errp, sizeof errp);
   size_t n = 0;
   char keep[NP_MATRIX_PATH_MAX];
   char **argv = calloc(r->cf->argc + r->cf->ntail + 8, sizeof *argv);
@@ -544,7 +545,7 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   argv[n++] = "--output";
   argv[n++] = tmp;
   if (r->cf->ntail > 0) { /* exec: its kept output, then -- PROGRAM ... */
-    np_matrix_rep_file(r, ".program", keep, sizeof keep);
+    np_matrix__rep_file(r, ".program", keep, sizeof keep);
     argv[n++] = "--keep";
     argv[n++] = keep;
     for (size_t i = 0; i < r->cf->ntail; i++)
@@ -560,7 +561,7 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   }
   np_time_utc_now(started, sizeof started);
   sprintf(text, "command: %s\nstarted_at: %s\n", cmd, started);
-  np_matrix_rep_file(r, ".cmd.txt", p, sizeof p);
+  np_matrix__rep_file(r, ".cmd.txt", p, sizeof p);
   if ((rc = write_text(p, text, eb)) != 0 ||
       (rc = write_kernel(r, ".kernel-before.txt", eb)) != 0)
     goto cleanup_argv;
@@ -582,7 +583,7 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
      * leaves a complete record: keep the partial repetition for --resume
      * (which moves the record to kept/); otherwise remove it */
     if (load_record(tmp, &rec) == 0)
-      np_matrix_rep_discard(r, NULL);
+      np_matrix__rep_discard(r, NULL);
     rc = NP_EINTR;
     goto cleanup_argv;
   }
@@ -606,7 +607,7 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
      * record (the child's, or none when it wrote none - a client that got
      * no reply exits 3) is set aside, never counted; no rep-N.json, not
      * even a runner-written failed one (incomplete) */
-    rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
+    rc = np_matrix__rep_keep(r, end->kept, sizeof end->kept, eb);
     if (rc >= 0) {
       snprintf(end->status, sizeof end->status, "not counted");
       snprintf(end->reason, sizeof end->reason, "%.190s", end->lost);
@@ -620,7 +621,7 @@ int np_matrix_rep_run(const struct np_matrix_rep *r,
   } else {
     /* a child that timed out (or whose end is unknown) may still have
      * written a complete record: the repetition failed, the record stays */
-    rc = np_matrix_rep_keep(r, end->kept, sizeof end->kept, eb);
+    rc = np_matrix__rep_keep(r, end->kept, sizeof end->kept, eb);
     if (rc >= 0)
       rc = write_failed(r, oc, started, tmp, fin, &rec, eb);
   }

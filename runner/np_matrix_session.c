@@ -36,7 +36,7 @@ struct np_matrix_lock {
   char path[NP_MATRIX_PATH_MAX];   /* DIR/.netproof-matrix.lock           */
 };
 
-int np_matrix_session_new(char *id, struct np_errbuf *eb) {
+int np_matrix__session_new(char *id, struct np_errbuf *eb) {
   unsigned char raw[NP_MATRIX_SESSION_LEN / 2];
   size_t got = 0;
   while (got < sizeof raw) {
@@ -58,7 +58,7 @@ int np_matrix_session_new(char *id, struct np_errbuf *eb) {
   return 0;
 }
 
-int np_matrix_session_ok(const char *s) {
+int np_matrix__session_ok(const char *s) {
   if (s == NULL || strlen(s) != NP_MATRIX_SESSION_LEN)
     return 0;
   return strspn(s, "0123456789abcdef") == NP_MATRIX_SESSION_LEN;
@@ -109,8 +109,8 @@ static int write_holder(int fd, const char *path, const char *session,
   return 0;
 }
 
-int np_matrix_lock_take(const char *dir, const char *session,
-                        struct np_matrix_lock **out, struct np_errbuf *eb) {
+int np_matrix__lock_take(const char *dir, const char *session,
+                         struct np_matrix_lock **out, struct np_errbuf *eb) {
   struct np_matrix_lock *l = calloc(1, sizeof *l);
   if (l == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
@@ -152,7 +152,7 @@ int np_matrix_lock_take(const char *dir, const char *session,
     }
     l->fd = fd;
     if ((rc = write_holder(fd, l->path, session, eb)) != 0) {
-      np_matrix_lock_release(l);
+      np_matrix__lock_release(l);
       return rc;
     }
     *out = l;
@@ -165,7 +165,7 @@ fail_alloc:
   return rc;
 }
 
-void np_matrix_lock_release(struct np_matrix_lock *l) {
+void np_matrix__lock_release(struct np_matrix_lock *l) {
   if (l == NULL)
     return;
   unlink(l->path); /* while still locked: see the file comment */

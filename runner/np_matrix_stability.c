@@ -27,7 +27,7 @@ struct np_matrix_stability {
   size_t ngov;
 };
 
-int np_matrix_stability_new(struct np_matrix_stability **out) {
+int np_matrix__stability_new(struct np_matrix_stability **out) {
   struct np_matrix_stability *s = calloc(1, sizeof *s);
   if (s == NULL)
     return NP_ENOMEM;
@@ -37,7 +37,7 @@ int np_matrix_stability_new(struct np_matrix_stability **out) {
   return 0;
 }
 
-void np_matrix_stability_sample(struct np_matrix_stability *s) {
+void np_matrix__stability_sample(struct np_matrix_stability *s) {
   cJSON *m = np_sysinfo_machine_json();
   if (m == NULL)
     return;
@@ -65,7 +65,7 @@ void np_matrix_stability_sample(struct np_matrix_stability *s) {
   cJSON_Delete(m);
 }
 
-cJSON *np_matrix_stability_json(const struct np_matrix_stability *s) {
+cJSON *np_matrix__stability_json(const struct np_matrix_stability *s) {
   cJSON *o = cJSON_CreateObject(), *flags = NULL, *govs = NULL;
   if (o == NULL)
     return NULL;
@@ -108,4 +108,4 @@ fail_obj:
   return NULL;
 }
 
-void np_matrix_stability_free(struct np_matrix_stability *s) { free(s); }
+void np_matrix__stability_free(struct np_matrix_stability *s) { free(s); }

@@ -215,10 +215,10 @@ static int count_work(struct np_run_ctx *c, size_t *to_run,
     c->res->configs++;
     for (int n = 1; n <= p->repetitions; n++) {
       struct np_matrix_rep r = {.cf = &p->configs[i], .n = n};
-      if (np_matrix_rep_paths(&r, c->o->out_dir) != 0)
+      if (np_matrix__rep_paths(&r, c->o->out_dir) != 0)
         return np_errbuf_set(eb, NP_ERANGE, "%s: path too long",
                              c->o->out_dir);
-      if (np_matrix_rep_complete(&r)) {
+      if (np_matrix__rep_complete(&r)) {
         c->res->reps_kept++;
       } else if (!p->until_stable || n <= p->min_repetitions) {
         /* until_stable: the rest are counted when the rule asks */
@@ -243,8 +243,8 @@ static int note_kept(struct np_run_ctx *c, const struct np_matrix_rep *r,
     cJSON_Delete(item);
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   }
-  np_matrix_progress_note(&c->pg, "netproof-bench matrix: %s rep %d: %s %s/%s",
-                          r->cf->id, r->n, what, c->o->out_dir, rel);
+  np_matrix__progress_note(&c->pg, "netproof-bench matrix: %s rep %d: %s %s/%s",
+                           r->cf->id, r->n, what, c->o->out_dir, rel);
   return 0;
 }
 
@@ -254,7 +254,7 @@ static int note_kept(struct np_run_ctx *c, const struct np_matrix_rep *r,
 static int keep_stray(struct np_run_ctx *c, const struct np_matrix_rep *r,
                       struct np_errbuf *eb) {
   char rel[NP_MATRIX_PATH_MAX];
-  int rc = np_matrix_rep_keep(r, rel, sizeof rel, eb);
+  int rc = np_matrix__rep_keep(r, rel, sizeof rel, eb);
   if (rc <= 0)
     return rc;
   return note_kept(c, r, rel,
@@ -276,10 +276,10 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
                             .session = c->res->session,
                             .envp = c->envp,
                             .services = c->services};
-  int rc = np_matrix_rep_paths(&r, c->o->out_dir);
+  int rc = np_matrix__rep_paths(&r, c->o->out_dir);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "%s: path too long", c->o->out_dir);
-  if (np_matrix_rep_complete(&r)) {
+  if (np_matrix__rep_complete(&r)) {
     /* a runner of a version that copied records, killed between writing
      * rep-N.json and removing the child's temporary record, left the
      * latter behind: set aside, never deleted */
@@ -297,16 +297,16 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
     return 0;
   }
   if ((rc = keep_stray(c, &r, eb)) != 0 ||
-      (rc = np_matrix_rep_discard(&r, eb)) != 0 ||
-      (rc = np_matrix_mkdir_p(r.dir, eb)) != 0)
+      (rc = np_matrix__rep_discard(&r, eb)) != 0 ||
+      (rc = np_matrix__mkdir_p(r.dir, eb)) != 0)
     return rc;
   if ((rc = np_matrix_services_check(c->services, eb)) != 0)
     return rc; /* a service ended or lost its port: the suite fails */
-  np_matrix_stability_sample(c->stab);
-  np_matrix_progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
+  np_matrix__stability_sample(c->stab);
+  np_matrix__progress_live(&c->pg, ci, nsel, r.cf, n, p->repetitions);
   struct np_matrix_outcome oc;
   struct np_matrix_rep_end end;
-  rc = np_matrix_rep_run(&r, &oc, &end, eb);
+  rc = np_matrix__rep_run(&r, &oc, &end, eb);
   if (rc == NP_EINTR) {
     c->res->interrupted = oc.interrupted;
     return 0;
@@ -332,8 +332,8 @@ static int run_rep(struct np_run_ctx *c, size_t i, size_t ci, size_t nsel,
   c->pg.done++;
   c->pg.est_left -= r.cf->est_seconds;
   c->pg.est_done += r.cf->est_seconds;
-  np_matrix_progress_rep(&c->pg, ci, nsel, r.cf, n, p->repetitions, &oc,
-                         &end);
+  np_matrix__progress_rep(&c->pg, ci, nsel, r.cf, n, p->repetitions, &oc,
+                          &end);
   return 0;
 }
 
@@ -402,8 +402,8 @@ static int run_stable(struct np_run_ctx *c, struct np_errbuf *eb) {
         continue;
       if (n > p->min_repetitions) { /* the rule asked for this one */
         struct np_matrix_rep r = {.cf = &p->configs[i], .n = n};
-        if (np_matrix_rep_paths(&r, c->o->out_dir) == 0 &&
-            !np_matrix_rep_complete(&r)) {
+        if (np_matrix__rep_paths(&r, c->o->out_dir) == 0 &&
+            !np_matrix__rep_complete(&r)) {
           c->pg.total++;
           c->pg.est_left += r.cf->est_seconds;
         }
@@ -451,7 +451,7 @@ static int finish(struct np_run_ctx *c, cJSON *suite, int run_rc, cJSON **sum,
   cJSON_AddNumberToObject(session, "repetitions_run", (double)c->res->reps_run);
   cJSON_AddNumberToObject(session, "repetitions_kept",
                           (double)c->res->reps_kept);
-  cJSON *stab = np_matrix_stability_json(c->stab);
+  cJSON *stab = np_matrix__stability_json(c->stab);
   if (stab)
     cJSON_AddItemToObject(session, "stability", stab);
   cJSON_ReplaceItemInObject(suite, "ended_at", cJSON_CreateString(now));
@@ -539,7 +539,7 @@ static int make_out_dir(const char *dir, struct np_errbuf *eb) {
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
     return np_errbuf_set(eb, NP_ENOTDIR, "%s: not a folder", dir);
   int rc = np_file_check_out_dir("--output", dir, eb);
-  return rc != 0 ? rc : np_matrix_mkdir_p(dir, eb);
+  return rc != 0 ? rc : np_matrix__mkdir_p(dir, eb);
 }
 
 /* The session's entry in suite.json, appended to its sessions[]. */
@@ -634,7 +634,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
     goto cleanup_plan;
   }
   if (o->dry_run) {
-    np_matrix_dry_run(o, p, binary, sel, out);
+    np_matrix__dry_run(o, p, binary, sel, out);
     rc = 0;
     goto cleanup_plan;
   }
@@ -644,9 +644,9 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   }
   /* the lock comes before any other file: a second runner is refused
    * before it looks at, let alone writes, the folder */
-  if ((rc = np_matrix_session_new(res->session, eb)) != 0 ||
+  if ((rc = np_matrix__session_new(res->session, eb)) != 0 ||
       (rc = make_out_dir(o->out_dir, eb)) != 0 ||
-      (rc = np_matrix_lock_take(o->out_dir, res->session, &lock, eb)) != 0 ||
+      (rc = np_matrix__lock_take(o->out_dir, res->session, &lock, eb)) != 0 ||
       (rc = check_out_dir(o, p, &suite, eb)) != 0)
     goto cleanup_lock;
   np_time_utc_now(now, sizeof now);
@@ -667,7 +667,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   size_t to_run = 0;
   if ((rc = session_new(o, suite, res->session, now, &c.session, eb)) != 0 ||
       (rc = count_work(&c, &to_run, eb)) != 0 ||
-      (rc = np_matrix_stability_new(&c.stab)) != 0)
+      (rc = np_matrix__stability_new(&c.stab)) != 0)
     goto cleanup_lock;
   cJSON_ReplaceItemInObject(suite, "status", cJSON_CreateString("running"));
   snprintf(sp, sizeof sp, "%s/suite.json", o->out_dir);
@@ -675,33 +675,33 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   if ((rc = np_json_write_atomic(sp, suite, 1, eb)) != 0)
     goto cleanup_lock;
   if (to_run == 0 && !p->until_stable)
-    np_matrix_progress_note(&c.pg,
-                            "netproof-bench matrix: suite %s is already "
-                            "complete: all %zu repetitions kept, nothing to "
-                            "run",
-                            p->suite, res->reps_kept);
+    np_matrix__progress_note(&c.pg,
+                             "netproof-bench matrix: suite %s is already "
+                             "complete: all %zu repetitions kept, nothing to "
+                             "run",
+                             p->suite, res->reps_kept);
   else if (p->until_stable)
-    np_matrix_progress_note(&c.pg,
-                            "netproof-bench matrix: suite %s: %zu repetitions "
-                            "to run, then more until the 95 %% interval of "
-                            "each configuration's median round trips/s is "
-                            "within %g %% of it (at most %d each), %zu kept "
-                            "from before, into %s (session %s)",
-                            p->suite, to_run, p->stable_ci_percent,
-                            p->repetitions, res->reps_kept, o->out_dir,
-                            res->session);
+    np_matrix__progress_note(&c.pg,
+                             "netproof-bench matrix: suite %s: %zu repetitions "
+                             "to run, then more until the 95 %% interval of "
+                             "each configuration's median round trips/s is "
+                             "within %g %% of it (at most %d each), %zu kept "
+                             "from before, into %s (session %s)",
+                             p->suite, to_run, p->stable_ci_percent,
+                             p->repetitions, res->reps_kept, o->out_dir,
+                             res->session);
   else
-    np_matrix_progress_note(&c.pg,
-                            "netproof-bench matrix: suite %s: %zu %s "
-                            "to run, %zu kept from before, into %s (session "
-                            "%s)",
+    np_matrix__progress_note(&c.pg,
+                             "netproof-bench matrix: suite %s: %zu %s "
+                             "to run, %zu kept from before, into %s (session "
+                             "%s)",
                             p->suite, to_run,
                             to_run == 1 ? "repetition" : "repetitions",
                             res->reps_kept, o->out_dir, res->session);
   rc = run_and_finish(&c, suite, &sum, eb);
   res->wall = np_time_mono_s() - c.pg.t0;
-  np_matrix_progress_summary(&c.pg, p->suite, end_status(&c, rc), sum, res,
-                             o->out_dir);
+  np_matrix__progress_summary(&c.pg, p->suite, end_status(&c, rc), sum, res,
+                              o->out_dir);
   if (res->interrupted)
     fprintf(stderr,
             "netproof-bench matrix: interrupted; %zu repetitions finished, "
@@ -711,10 +711,10 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
             o->only ? " --only '" : "", o->only ? o->only : "",
             o->only ? "'" : "");
 cleanup_lock:
-  np_matrix_stability_free(c.stab);
+  np_matrix__stability_free(c.stab);
   cJSON_Delete(sum);
   free(envp);
-  np_matrix_lock_release(lock);
+  np_matrix__lock_release(lock);
 cleanup_plan:
   cJSON_Delete(suite);
   free(sel);

@@ -46,17 +46,17 @@ struct np_svc_seen {
 
 /* The check named name ("udp_bound" ...) at text ("ADDR:PORT") into *ck.
  * NP_ESCHEMA when either does not read. */
-int np_svc_check_parse(const char *name, const char *text,
-                       struct np_svc_check *ck);
+int np_matrix__svc_check_parse(const char *name, const char *text,
+                               struct np_svc_check *ck);
 
 /* One look: is the address held by pid's tree only, and (probe 1,
  * tcp_connect and udp_echo) does it answer?  *seen is always written.
  * Between repetitions the runner looks with probe 0: nothing is sent to
  * the service, its sockets are only looked up. */
-void np_svc_check_once(const struct np_svc_check *ck, pid_t pid, int probe,
-                       struct np_svc_seen *seen);
+void np_matrix__svc_check_once(const struct np_svc_check *ck, pid_t pid,
+                               int probe, struct np_svc_seen *seen);
 
 /* "SIGKILL" for 9; "SIG?" when unknown. */
-const char *np_svc_signame(int signo, char *buf, size_t len);
+const char *np_matrix__svc_signame(int signo, char *buf, size_t len);
 
 #endif /* NP_MATRIX_SERVICES_INT_H */

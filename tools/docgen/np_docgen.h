@@ -1,12 +1,13 @@
 /*
  * np_docgen.h - the build-time generator of netproof's man pages and bash
- * completion (np_docgen, built and run by cmake/np_install.cmake, never
- * installed).  Both come from the tables the programs themselves run on:
- * the netproof-bench command table (bench/np_bench_commands.h) and each
- * command's option table (common/np_bench_opt.h), which also drive
- * the parsers and --help.  What no table holds - descriptions, examples,
- * the options of the hand-parsed programs - is in the page templates
- * under man/ (scdoc with @MARKERS@, see man/README.md), and
+ * completion (np_docgen, built by tools/CMakeLists.txt, run by
+ * cmake/np_install.cmake, never installed).  Both come from the tables the
+ * programs themselves run on: the netproof-bench command table
+ * (bench/np_bench_commands.h) and each program's option table
+ * (common/np_bench_opt.h), which also drive the parsers and --help.
+ * What no table holds - descriptions, examples, the options of the
+ * hand-parsed programs - is in the page templates under man/ (scdoc with
+ * @MARKERS@, see man/README.md), and
  * tests/install checks those against each program's --help.
  *
  * A table command without a template of its own gets the generic page

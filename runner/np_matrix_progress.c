@@ -22,7 +22,7 @@
 #include "np_matrix_int.h"
 #include "np_time.h"
 
-void np_matrix_fmt_dur(double s, char *buf, size_t len) {
+void np_matrix__fmt_dur(double s, char *buf, size_t len) {
   long t = s < 0 ? 0 : (long)(s + 0.5);
   if (t >= 3600)
     snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
@@ -52,27 +52,27 @@ static void clear_live(struct np_matrix_progress *pg) {
   pg->live = 0;
 }
 
-void np_matrix_progress_live(struct np_matrix_progress *pg, size_t ci,
-                             size_t nc, const struct np_matrix_config *cf,
-                             int rep, int reps) {
+void np_matrix__progress_live(struct np_matrix_progress *pg, size_t ci,
+                              size_t nc, const struct np_matrix_config *cf,
+                              int rep, int reps) {
   if (pg->quiet || !pg->tty)
     return;
   char el[32], eta[32];
   double elapsed = np_time_mono_s() - pg->t0;
   double ratio = pg->est_done > 0 ? elapsed / pg->est_done : 1;
-  np_matrix_fmt_dur(elapsed, el, sizeof el);
-  np_matrix_fmt_dur(pg->est_left * ratio, eta, sizeof eta);
+  np_matrix__fmt_dur(elapsed, el, sizeof el);
+  np_matrix__fmt_dur(pg->est_left * ratio, eta, sizeof eta);
   fprintf(pg->fp, "\r\033[K[%zu/%zu] %s rep %d/%d running  elapsed %s  eta %s",
           ci, nc, cf->id, rep, reps, el, eta);
   pg->live = 1;
   fflush(pg->fp);
 }
 
-void np_matrix_progress_rep(struct np_matrix_progress *pg, size_t ci,
-                            size_t nc, const struct np_matrix_config *cf,
-                            int rep, int reps,
-                            const struct np_matrix_outcome *oc,
-                            const struct np_matrix_rep_end *end) {
+void np_matrix__progress_rep(struct np_matrix_progress *pg, size_t ci,
+                             size_t nc, const struct np_matrix_config *cf,
+                             int rep, int reps,
+                             const struct np_matrix_outcome *oc,
+                             const struct np_matrix_rep_end *end) {
   if (pg->quiet)
     return;
   clear_live(pg);
@@ -95,8 +95,8 @@ void np_matrix_progress_rep(struct np_matrix_progress *pg, size_t ci,
   fflush(pg->fp);
 }
 
-void np_matrix_progress_note(struct np_matrix_progress *pg, const char *fmt,
-                             ...) {
+void np_matrix__progress_note(struct np_matrix_progress *pg, const char *fmt,
+                              ...) {
   if (pg->quiet)
     return;
   clear_live(pg);
@@ -202,11 +202,11 @@ static int excluded_count(const cJSON *summary) {
   return n;
 }
 
-void np_matrix_progress_summary(struct np_matrix_progress *pg,
-                                const char *suite, const char *status,
-                                const cJSON *summary,
-                                const struct np_matrix_result *res,
-                                const char *out_dir) {
+void np_matrix__progress_summary(struct np_matrix_progress *pg,
+                                 const char *suite, const char *status,
+                                 const cJSON *summary,
+                                 const struct np_matrix_result *res,
+                                 const char *out_dir) {
   if (pg->quiet)
     return;
   clear_live(pg);
@@ -214,7 +214,7 @@ void np_matrix_progress_summary(struct np_matrix_progress *pg,
   if (res->wall < 60)
     snprintf(wall, sizeof wall, "%.1f s", res->wall);
   else
-    np_matrix_fmt_dur(res->wall, wall, sizeof wall);
+    np_matrix__fmt_dur(res->wall, wall, sizeof wall);
   fprintf(pg->fp,
           "netproof-bench matrix: suite %s %s after %s: %zu %s run "
           "(%zu passed), %zu kept from before\n",

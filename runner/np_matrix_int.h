@@ -53,13 +53,13 @@ struct np_matrix_rep_end {
                        why (the record went to kept/, no rep-N.json), or "" */
 };
 
-/* Everything one repetition needs; paths are filled by np_matrix_rep_paths. */
+/* Everything one repetition needs; paths are filled by np_matrix__rep_paths. */
 struct np_matrix_rep {
   const struct np_matrix_config *cf;
   const char *protocol;     /* subcommand: "udp"                          */
   const char *binary;       /* absolute path of the program to spawn      */
   int n;                    /* 1-based repetition number                  */
-  const char *out_dir;      /* DIR (set by np_matrix_rep_paths)           */
+  const char *out_dir;      /* DIR (set by np_matrix__rep_paths)           */
   char dir[NP_MATRIX_PATH_MAX];    /* DIR/runs/<id>                       */
   char base[NP_MATRIX_PATH_MAX];   /* DIR/runs/<id>/rep-<n>               */
   const sigset_t *blocked;  /* signals the runner waits on; child unblocks */
@@ -71,17 +71,18 @@ struct np_matrix_rep {
 
 /* Fill r->out_dir, r->dir and r->base under out_dir (borrowed).
  * NP_ERANGE when too long. */
-int np_matrix_rep_paths(struct np_matrix_rep *r, const char *out_dir);
+int np_matrix__rep_paths(struct np_matrix_rep *r, const char *out_dir);
 
 /* "<base><suffix>" into buf. */
-void np_matrix_rep_file(const struct np_matrix_rep *r, const char *suffix,
-                        char *buf, size_t len);
+void np_matrix__rep_file(const struct np_matrix_rep *r, const char *suffix,
+                         char *buf, size_t len);
 
 /* 1 when rep-<n>.json exists and parses as a JSON object. */
-int np_matrix_rep_complete(const struct np_matrix_rep *r);
+int np_matrix__rep_complete(const struct np_matrix_rep *r);
 
 /* Remove every rep-<n>.* file (a partial repetition) in r->dir. */
-int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb);
+int np_matrix__rep_discard(const struct np_matrix_rep *r,
+                           struct np_errbuf *eb);
 
 /* When rep-<n>.json.tmp holds a complete record (it parses and has a
  * status) that will not become rep-<n>.json - a runner stopped by a full
@@ -90,8 +91,8 @@ int np_matrix_rep_discard(const struct np_matrix_rep *r, struct np_errbuf *eb);
  * record names (runner.session) or else r->session.  Returns 1 with the
  * path relative to DIR in rel, 0 when there is nothing to keep, or a
  * negative NP_E* code when it cannot be moved (then nothing is deleted). */
-int np_matrix_rep_keep(const struct np_matrix_rep *r, char *rel,
-                       size_t rel_len, struct np_errbuf *eb);
+int np_matrix__rep_keep(const struct np_matrix_rep *r, char *rel,
+                        size_t rel_len, struct np_errbuf *eb);
 
 /* Run one repetition end to end: command file, kernel snapshot, spawn,
  * wait (timeout, signals), snapshot, command file with the outcome, and
@@ -101,22 +102,22 @@ int np_matrix_rep_keep(const struct np_matrix_rep *r, char *rel,
  * after the child left a complete record, that record stays in
  * rep-<n>.json.tmp and the one line in eb says so and where.  On
  * interruption the partial files are removed (unless the child had left a
- * complete record: np_matrix_rep_keep takes it on --resume) and NP_EINTR
+ * complete record: np_matrix__rep_keep takes it on --resume) and NP_EINTR
  * returned.  A child that timed out after writing a complete record gets
  * the runner's failed record and its own is moved to kept/ (end->kept).
  * *end is filled when 0 is returned. */
-int np_matrix_rep_run(const struct np_matrix_rep *r,
-                      struct np_matrix_outcome *oc,
-                      struct np_matrix_rep_end *end, struct np_errbuf *eb);
+int np_matrix__rep_run(const struct np_matrix_rep *r,
+                       struct np_matrix_outcome *oc,
+                       struct np_matrix_rep_end *end, struct np_errbuf *eb);
 
 /* mkdir -p. */
-int np_matrix_mkdir_p(const char *path, struct np_errbuf *eb);
+int np_matrix__mkdir_p(const char *path, struct np_errbuf *eb);
 
 /* A new session id (getrandom) into id[NP_MATRIX_SESSION_LEN + 1]. */
-int np_matrix_session_new(char *id, struct np_errbuf *eb);
+int np_matrix__session_new(char *id, struct np_errbuf *eb);
 
 /* 1 when s is exactly NP_MATRIX_SESSION_LEN lowercase hex characters. */
-int np_matrix_session_ok(const char *s);
+int np_matrix__session_ok(const char *s);
 
 /* The exclusive lock on an output folder (flock on NP_MATRIX_LOCK_FILE,
  * holding "pid N\nsession S\n").  Taken before anything is written; a
@@ -124,10 +125,10 @@ int np_matrix_session_ok(const char *s);
  * left by a killed runner is released by the kernel: the stale file is
  * simply taken over. */
 struct np_matrix_lock;
-int np_matrix_lock_take(const char *dir, const char *session,
-                        struct np_matrix_lock **out, struct np_errbuf *eb);
+int np_matrix__lock_take(const char *dir, const char *session,
+                         struct np_matrix_lock **out, struct np_errbuf *eb);
 /* Remove the lock file and release the lock; accepts NULL. */
-void np_matrix_lock_release(struct np_matrix_lock *l);
+void np_matrix__lock_release(struct np_matrix_lock *l);
 
 /* Progress on stderr (nothing when quiet): a live in-place line while a
  * repetition runs (terminals only), one line per finished repetition, and
@@ -144,52 +145,52 @@ struct np_matrix_progress {
 };
 
 /* "1h02m", "3m05s", "9s". */
-void np_matrix_fmt_dur(double s, char *buf, size_t len);
+void np_matrix__fmt_dur(double s, char *buf, size_t len);
 
 /* One argument as a shell reads it back: as it is when it holds only
  * [A-Za-z0-9_./:=+-,], else in single quotes ('\'' for a quote); the
  * rule of rep-N.cmd.txt's command line (np_matrix_rep.c). */
-void np_matrix_fput_arg(FILE *out, const char *arg);
+void np_matrix__fput_arg(FILE *out, const char *arg);
 
 /* `--dry-run` of plan p for the configurations sel marks (np_matrix_dryrun.c):
  * commands, services, shard and estimate on out. */
-void np_matrix_dry_run(const struct np_matrix_opts *o,
-                       const struct np_matrix_plan *p, const char *binary,
-                       const char *sel, FILE *out);
+void np_matrix__dry_run(const struct np_matrix_opts *o,
+                        const struct np_matrix_plan *p, const char *binary,
+                        const char *sel, FILE *out);
 
 /* The live line for repetition rep of configuration ci of nc. */
-void np_matrix_progress_live(struct np_matrix_progress *pg, size_t ci,
-                             size_t nc, const struct np_matrix_config *cf,
-                             int rep, int reps);
+void np_matrix__progress_live(struct np_matrix_progress *pg, size_t ci,
+                              size_t nc, const struct np_matrix_config *cf,
+                              int rep, int reps);
 
 /* The finished repetition's own line. */
-void np_matrix_progress_rep(struct np_matrix_progress *pg, size_t ci,
-                            size_t nc, const struct np_matrix_config *cf,
-                            int rep, int reps,
-                            const struct np_matrix_outcome *oc,
-                            const struct np_matrix_rep_end *end);
+void np_matrix__progress_rep(struct np_matrix_progress *pg, size_t ci,
+                             size_t nc, const struct np_matrix_config *cf,
+                             int rep, int reps,
+                             const struct np_matrix_outcome *oc,
+                             const struct np_matrix_rep_end *end);
 
 /* Any other line (resume notes), clearing a live line first. */
-void np_matrix_progress_note(struct np_matrix_progress *pg, const char *fmt,
-                             ...) __attribute__((format(printf, 2, 3)));
+void np_matrix__progress_note(struct np_matrix_progress *pg, const char *fmt,
+                              ...) __attribute__((format(printf, 2, 3)));
 
 /* The end summary: status, wall time, configurations passed / failed /
  * expected-fail / excluded from rankings (from summary, which may be NULL
  * when it could not be computed), where suite.json and summary.json are. */
-void np_matrix_progress_summary(struct np_matrix_progress *pg,
-                                const char *suite, const char *status,
-                                const cJSON *summary,
-                                const struct np_matrix_result *res,
-                                const char *out_dir);
+void np_matrix__progress_summary(struct np_matrix_progress *pg,
+                                 const char *suite, const char *status,
+                                 const cJSON *summary,
+                                 const struct np_matrix_result *res,
+                                 const char *out_dir);
 
 /* Stability observations across a suite (BenchExec/pyperf style). */
 struct np_matrix_stability;
-int np_matrix_stability_new(struct np_matrix_stability **out);
+int np_matrix__stability_new(struct np_matrix_stability **out);
 /* Sample load, swap counters and governor now (before a repetition). */
-void np_matrix_stability_sample(struct np_matrix_stability *s);
+void np_matrix__stability_sample(struct np_matrix_stability *s);
 /* {"samples", "cores", "load_max", "load_above_cores", "swap_in_delta",
  *  "swap_out_delta", "governors": [...], "governor_changed", "flags": [..]} */
-cJSON *np_matrix_stability_json(const struct np_matrix_stability *s);
-void np_matrix_stability_free(struct np_matrix_stability *s);
+cJSON *np_matrix__stability_json(const struct np_matrix_stability *s);
+void np_matrix__stability_free(struct np_matrix_stability *s);
 
 #endif /* NP_MATRIX_INT_H */

@@ -126,7 +126,8 @@ static void write_status(const struct np_svc *v) {
 static void status_text(int exit_code, int signo, char *buf, size_t len) {
   char sig[32];
   if (signo)
-    snprintf(buf, len, "signal %s", np_svc_signame(signo, sig, sizeof sig));
+    snprintf(buf, len, "signal %s",
+             np_matrix__svc_signame(signo, sig, sizeof sig));
   else
     snprintf(buf, len, "exit %d", exit_code);
 }
@@ -171,7 +172,7 @@ static int wait_ready(struct np_svc *v, struct np_errbuf *eb) {
     return 0;
   }
   if (!cJSON_IsString(c) ||
-      np_svc_check_parse(c->string, c->valuestring, &v->ck) != 0)
+      np_matrix__svc_check_parse(c->string, c->valuestring, &v->ck) != 0)
     return np_errbuf_set(eb, NP_ESCHEMA,
                          "service %s: /ready/%s: expected ADDR:PORT", v->name,
                          c->string);
@@ -182,7 +183,7 @@ static int wait_ready(struct np_svc *v, struct np_errbuf *eb) {
     if (waitpid(v->pid, &st, WNOHANG) == v->pid) {
       note_end(v, st, 1, "itself", "exited before it was ready");
       if (seen.foreign[0] == '\0') /* who has the address it wanted */
-        np_svc_check_once(&v->ck, v->spawned, 0, &seen);
+        np_matrix__svc_check_once(&v->ck, v->spawned, 0, &seen);
       char how[48];
       status_text(v->exit_code, v->signo, how, sizeof how);
       return np_errbuf_set(eb, NP_ECHILD,
@@ -191,7 +192,7 @@ static int wait_ready(struct np_svc *v, struct np_errbuf *eb) {
                            v->name, how, seen.foreign[0] ? ": " : "",
                            seen.foreign, v->dir);
     }
-    np_svc_check_once(&v->ck, v->pid, 1, &seen);
+    np_matrix__svc_check_once(&v->ck, v->pid, 1, &seen);
     if (seen.ready) {
       np_time_utc_now(v->ready_at, sizeof v->ready_at);
       v->ready_after = np_time_mono_s() - t0;
@@ -367,8 +368,8 @@ static cJSON *svc_json(const struct np_svc *v) {
     else
       cJSON_AddNullToObject(en, "exit_code");
     if (v->signo)
-      cJSON_AddStringToObject(en, "signal",
-                              np_svc_signame(v->signo, sig, sizeof sig));
+      cJSON_AddStringToObject(
+          en, "signal", np_matrix__svc_signame(v->signo, sig, sizeof sig));
     else
       cJSON_AddNullToObject(en, "signal");
     cJSON_AddBoolToObject(en, "sigkill_after_timeout", v->killed);
@@ -425,7 +426,7 @@ int np_matrix_services_start(const struct np_matrix_plan *p,
       rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
       goto fail_stop;
     }
-    if ((rc = np_matrix_mkdir_p(v->dir, eb)) != 0 ||
+    if ((rc = np_matrix__mkdir_p(v->dir, eb)) != 0 ||
         (rc = spawn(v, envp, oldmask, eb)) != 0 ||
         (rc = wait_ready(v, eb)) != 0) {
       if (v->ended[0] == '\0')
@@ -466,7 +467,7 @@ static int reap_ended(struct np_svc *v) {
 static int taken_over(struct np_svc *v, struct np_svc_seen *seen) {
   if (v->lost || v->pid <= 0 || !v->has_check)
     return v->lost;
-  np_svc_check_once(&v->ck, v->pid, 0, seen);
+  np_matrix__svc_check_once(&v->ck, v->pid, 0, seen);
   if (seen->ready || seen->foreign[0] == '\0')
     return 0;
   v->lost = 1;

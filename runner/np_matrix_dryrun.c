@@ -32,9 +32,9 @@ static void words_dur(double s, char *d, size_t len) {
     snprintf(d, len, "%ld s", t);
 }
 
-void np_matrix_dry_run(const struct np_matrix_opts *o,
-                       const struct np_matrix_plan *p, const char *binary,
-                       const char *sel, FILE *out) {
+void np_matrix__dry_run(const struct np_matrix_opts *o,
+                        const struct np_matrix_plan *p, const char *binary,
+                        const char *sel, FILE *out) {
   double est = 0, est_min = 0;
   size_t n = 0;
   for (size_t i = 0; i < p->nconfigs; i++) {
@@ -49,25 +49,25 @@ void np_matrix_dry_run(const struct np_matrix_opts *o,
     char path[NP_MATRIX_PATH_MAX];
     fprintf(out, "%s%s\n  ", cf->id,
             cf->expect_fail ? "  (expect: fail)" : "");
-    np_matrix_fput_arg(out, binary);
+    np_matrix__fput_arg(out, binary);
     fprintf(out, " %s", p->protocol);
     for (size_t a = 0; a < cf->argc; a++) {
       fputc(' ', out);
-      np_matrix_fput_arg(out, cf->argv[a]);
+      np_matrix__fput_arg(out, cf->argv[a]);
     }
     snprintf(path, sizeof path, "%s/runs/%s/rep-N.json.tmp",
              o->out_dir ? o->out_dir : "DIR", cf->id);
     fputs(" --output ", out);
-    np_matrix_fput_arg(out, path);
+    np_matrix__fput_arg(out, path);
     if (cf->ntail > 0) {
       snprintf(path, sizeof path, "%s/runs/%s/rep-N.program",
                o->out_dir ? o->out_dir : "DIR", cf->id);
       fputs(" --keep ", out);
-      np_matrix_fput_arg(out, path);
+      np_matrix__fput_arg(out, path);
     }
     for (size_t a = 0; a < cf->ntail; a++) {
       fputc(' ', out);
-      np_matrix_fput_arg(out, cf->tail[a]);
+      np_matrix__fput_arg(out, cf->tail[a]);
     }
     fputc('\n', out);
   }

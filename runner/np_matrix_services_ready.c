@@ -21,14 +21,14 @@
 static const char *const ready_names[] = {"udp_bound", "tcp_connect",
                                           "udp_echo"};
 
-const char *np_svc_signame(int signo, char *buf, size_t len) {
+const char *np_matrix__svc_signame(int signo, char *buf, size_t len) {
   const char *a = sigabbrev_np(signo);
   snprintf(buf, len, "SIG%s", a ? a : "?");
   return buf;
 }
 
-int np_svc_check_parse(const char *name, const char *text,
-                       struct np_svc_check *ck) {
+int np_matrix__svc_check_parse(const char *name, const char *text,
+                                struct np_svc_check *ck) {
   int k = -1;
   struct np_addr a;
   memset(ck, 0, sizeof *ck);
@@ -136,8 +136,8 @@ close_fd:
   return ok;
 }
 
-void np_svc_check_once(const struct np_svc_check *ck, pid_t pid, int probe,
-                       struct np_svc_seen *seen) {
+void np_matrix__svc_check_once(const struct np_svc_check *ck, pid_t pid,
+                               int probe, struct np_svc_seen *seen) {
   memset(seen, 0, sizeof *seen);
   if (!owned(ck, pid, seen))
     return;
