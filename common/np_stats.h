@@ -79,6 +79,13 @@ int np_stats_boot_median_ci(const double *v, size_t n, double level,
 int np_stats_exact_median_ci(const double *v, size_t n, double level,
                              double *lo, double *hi);
 
+/* 1 when a caller that may choose should take the exact form for n
+ * values: NP_STATS_MIN_CI_N <= n <= NP_STATS_EXACT_CI_MAX_N, and for even
+ * n at most NP_STATS_EXACT_EVEN_MAX_N, where its n^2 / 2 pairs start to
+ * cost more than 10,000 resamples (886 values: 0.24 s against 0.13 s). */
+#define NP_STATS_EXACT_EVEN_MAX_N 400
+int np_stats_exact_median_applies(size_t n);
+
 /* Percentile-bootstrap interval for median(b) / median(a), resampling a
  * and b independently.  NP_ERANGE when either has fewer than
  * NP_STATS_MIN_CI_N values or a resampled median of a is 0. */

@@ -39,8 +39,8 @@ static double lchoose(size_t n, size_t c) {
          lgamma((double)(n - c) + 1);
 }
 
-/* P(Binomial(n, j / n) >= m), 0 <= j <= n. */
-static double binom_tail(size_t n, size_t j, size_t m) {
+/* P(Binomial(n, j / n) >= m), 0 <= j <= n, from lc[c] = log C(n, c). */
+static double binom_tail(const double *lc, size_t n, size_t j, size_t m) {
   if (m == 0 || j == n)
     return 1.0;
   if (j == 0)
@@ -48,7 +48,7 @@ static double binom_tail(size_t n, size_t j, size_t m) {
   double lp = log((double)j / (double)n), lq = log1p(-(double)j / (double)n);
   double t = 0;
   for (size_t c = m; c <= n; c++)
-    t += exp(lchoose(n, c) + (double)c * lp + (double)(n - c) * lq);
+    t += exp(lc[c] + (double)c * lp + (double)(n - c) * lq);
   return t > 1 ? 1 : t;
 }
 
@@ -87,42 +87,54 @@ static double inverse_cdf(const struct mass *m, size_t k, double q) {
  * masses (caller frees), *k of them. */
 static struct mass *median_masses(const double *s, size_t n, size_t *k) {
   size_t h = n / 2;
-  double *at = malloc((n + 1) * sizeof *at); /* P(A <= j), j = 0..n */
+  /* at[j] = P(A <= j), j = 0..n; lc[c] = log C(n, c); lg[m] = log g(m) */
+  double *at = malloc((n + 1) * sizeof *at);
+  double *lc = malloc((n + 1) * sizeof *lc);
+  double *lg = malloc((n + 1) * sizeof *lg);
   struct mass *m = NULL;
-  if (at == NULL)
-    return NULL;
+  if (at == NULL || lc == NULL || lg == NULL)
+    goto out;
   size_t need = n % 2 ? h + 1 : h;
+  for (size_t c = 0; c <= n; c++)
+    lc[c] = lchoose(n, c);
   for (size_t j = 0; j <= n; j++)
-    at[j] = binom_tail(n, j, need);
+    at[j] = binom_tail(lc, n, j, need);
   if (n % 2) {
     if ((m = malloc(n * sizeof *m)) != NULL) {
       for (size_t j = 1; j <= n; j++)
         m[j - 1] = (struct mass){s[j - 1], at[j] - at[j - 1]};
       *k = n;
     }
-    free(at);
-    return m;
+    goto out;
   }
   size_t cnt = n * (n + 1) / 2, w = 0;
-  if ((m = malloc(cnt * sizeof *m)) == NULL) {
-    free(at);
-    return NULL;
-  }
-  double lc = lchoose(n, h);
+  if ((m = malloc(cnt * sizeof *m)) == NULL)
+    goto out;
+  for (size_t i = 1; i <= n; i++)
+    lg[i] = log_g(n, h, i);
+  double lch = lc[h];
   for (size_t i = 1; i <= n; i++) {
-    double lgi = log_g(n, h, i), off = 0;
+    double off = 0;
     for (size_t kk = i + 1; kk <= n; kk++) {
-      double p = exp(lc + lgi + log_g(n, h, n - kk + 1));
+      double p = exp(lch + lg[i] + lg[n - kk + 1]);
       m[w++] = (struct mass){(s[i - 1] + s[kk - 1]) / 2, p};
     }
     if (i < n)
-      off = exp(lc + lgi + (double)h * log((double)(n - i) / (double)n));
+      off = exp(lch + lg[i] + (double)h * log((double)(n - i) / (double)n));
     double d = at[i] - at[i - 1] - off;
     m[w++] = (struct mass){s[i - 1], d > 0 ? d : 0};
   }
-  free(at);
   *k = w;
+out:
+  free(at);
+  free(lc);
+  free(lg);
   return m;
+}
+
+int np_stats_exact_median_applies(size_t n) {
+  return n >= NP_STATS_MIN_CI_N && n <= NP_STATS_EXACT_CI_MAX_N &&
+         (n % 2 == 1 || n <= NP_STATS_EXACT_EVEN_MAX_N);
 }
 
 int np_stats_exact_median_ci(const double *v, size_t n, double level,

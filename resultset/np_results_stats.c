@@ -49,7 +49,7 @@ int np_results_median_ci_by(const double *v, size_t n, uint64_t seed,
                             double *hi) {
   if (n < NP_STATS_MIN_CI_N)
     return NP_ERANGE;
-  if (m == NP_RESULTS_CI_EXACT && n <= NP_STATS_EXACT_CI_MAX_N)
+  if (m == NP_RESULTS_CI_EXACT && np_stats_exact_median_applies(n))
     return np_stats_exact_median_ci(v, n, NP_RESULTS_CI_LEVEL, lo, hi);
   double *s = malloc(n * sizeof *s);
   if (s == NULL)

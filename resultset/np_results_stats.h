@@ -40,9 +40,10 @@ void np_results_seed_hex(uint64_t seed, char buf[17]);
  * resamples from the configuration's seed; every set written before
  * ci_method existed, which has none) or "exact" (the bootstrap
  * distribution itself, np_stats_exact_median_ci: no resampling, the same
- * figures without the Monte-Carlo error; new sets).  Above
- * NP_STATS_EXACT_CI_MAX_N values the exact form does not apply and the
- * resampler gives the interval under either method. */
+ * figures without the Monte-Carlo error; new sets).  Where the exact form
+ * does not apply or costs more (np_stats_exact_median_applies: above 1000
+ * values, or an even count above 400) the resampler gives the interval
+ * under either method. */
 enum np_results_ci_method {
   NP_RESULTS_CI_RESAMPLED = 0,
   NP_RESULTS_CI_EXACT = 1

@@ -134,6 +134,12 @@ static void test_exact_enumeration(void) {
   double lo, hi;
   ASSERT_EQ(np_stats_exact_median_ci(v, 4, 0.95, &lo, &hi), NP_ERANGE);
   ASSERT_EQ(np_stats_exact_median_ci(v, 5, 1.0, &lo, &hi), NP_EINVAL);
+  ASSERT_TRUE(!np_stats_exact_median_applies(4) &&
+              np_stats_exact_median_applies(5) &&
+              np_stats_exact_median_applies(NP_STATS_EXACT_EVEN_MAX_N) &&
+              !np_stats_exact_median_applies(NP_STATS_EXACT_EVEN_MAX_N + 2) &&
+              np_stats_exact_median_applies(NP_STATS_EXACT_EVEN_MAX_N + 1) &&
+              !np_stats_exact_median_applies(NP_STATS_EXACT_CI_MAX_N + 1));
   const double same[] = {7, 7, 7, 7, 7, 7};
   ASSERT_OK(np_stats_exact_median_ci(same, 6, 0.95, &lo, &hi));
   ASSERT_DBL_NEAR(lo, 7, 0);
