@@ -108,6 +108,44 @@ static int pack_collect(const struct np_bag_files *tags,
   return 0;
 }
 
+/* What verify's limits (np_archive_limits_default, with the total pack
+ * was given) refuse, pack refuses before writing: one limit table for
+ * both, so a bundle pack writes verifies with the same flags - with none,
+ * when pack had none.  l is every entry (the top folder counts, as in the
+ * reader); NP_ETOOBIG with one line naming the limit. */
+static int pack_limits_check(const struct pack_list *l, uint64_t max_total,
+                             struct np_errbuf *eb) {
+  struct np_archive_limits lim;
+  np_archive_limits_default(&lim);
+  if (max_total != 0)
+    lim.max_total_bytes = max_total;
+  uint64_t total = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    const struct pack_entry *e = &l->v[i];
+    if (e->data != NULL && (uint64_t)e->len > lim.max_file_bytes)
+      return np_errbuf_set(eb, NP_ETOOBIG,
+                           "%s: %zu bytes, over the %llu-byte limit of one "
+                           "file verify applies (--max-file-bytes); not "
+                           "packed",
+                           e->rel, e->len,
+                           (unsigned long long)lim.max_file_bytes);
+    total += e->len;
+  }
+  if ((uint64_t)l->n > lim.max_entries)
+    return np_errbuf_set(eb, NP_ETOOBIG,
+                         "the bundle would hold %zu entries, over the %llu "
+                         "verify accepts (--max-entries); not packed",
+                         l->n, (unsigned long long)lim.max_entries);
+  if (total > lim.max_total_bytes)
+    return np_errbuf_set(eb, NP_ETOOBIG,
+                         "the bundle's files (payload and tag files) would "
+                         "hold %llu bytes, over the %llu-byte total limit "
+                         "(--max-bytes; verify needs the same); not packed",
+                         (unsigned long long)total,
+                         (unsigned long long)lim.max_total_bytes);
+  return 0;
+}
+
 /* libarchive hands the uncompressed tar to np_gzsink (libarchive's write
  * callback contract: bytes written, or -1 with the error set on a). */
 static la_ssize_t pack_sink_write(struct archive *a, void *ctx,
@@ -277,7 +315,10 @@ static int pack_load(const struct np_archive_pack_opts *o, struct np_bag *b,
                            "([A-Za-z0-9._-], not starting with '.')",
                            o->dirs[i], base);
     struct np_ftree *t = NULL;
-    int rc = np_ftree_load_dir(o->dirs[i], (size_t)budget, &t, eb);
+    /* verify's one-file limit, by size before a byte is read */
+    int rc = np_ftree_load_dir_max(o->dirs[i], (size_t)budget,
+                                   (size_t)NP_ARCHIVE_DEFAULT_MAX_FILE_BYTES,
+                                   &t, eb);
     if (rc != 0)
       return rc;
     size_t cnt = np_ftree_count(t), len;
@@ -421,13 +462,24 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
   if (rc != 0)
     return np_errbuf_set(eb, rc, "out of memory");
   rc = pack_load(o, b, eb);
+  if (rc != 0)
+    goto free_all;
+  /* the limits on the payload alone, before the self-check's work */
+  rc = np_bag_files_list(b, 0, &payload);
+  if (rc == 0)
+    rc = pack_collect(&tags, &payload, &l);
+  if (rc != 0) {
+    np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
+    goto free_all;
+  }
+  rc = pack_limits_check(&l, o->max_total_bytes, eb);
+  pack_list_free(&l);
+  l = (struct pack_list){0};
   if (rc == 0)
     rc = pack_selfcheck(o, b, &outcome, eb);
   if (rc != 0)
-    goto free_bag;
-  rc = np_bag_files_list(b, 0, &payload);
-  if (rc == 0)
-    rc = np_evidence_add_facts(&payload);
+    goto free_all;
+  rc = np_evidence_add_facts(&payload);
   int64_t mtime = o->source_date_epoch;
   const char *src = NP_EVIDENCE_SRC_ENV;
   if (rc == 0 && !o->has_source_date_epoch) {
@@ -448,7 +500,9 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
     goto free_all;
   }
-  rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
+  rc = pack_limits_check(&l, o->max_total_bytes, eb);
+  if (rc == 0)
+    rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
   if (rc == 0 && verdict != NULL) {
     memset(verdict, 0, sizeof *verdict);
     verdict->suites = b->nsuites;
@@ -461,7 +515,6 @@ free_all:
   cJSON_Delete(ev);
   np_bag_files_free(&tags);
   np_bag_files_free(&payload);
-free_bag:
   pack_outcome_free(&outcome);
   np_bag_free(b);
   return rc;

@@ -243,8 +243,50 @@ static int rd_check_order(struct rd_ctx *r, const char *name, const char *rel,
 }
 
 /* Hand one file to the sink. */
+/* bag-info.txt's "Payload-Oxum: OCTETS.FILES" (BagIt 2.0, 2.2.2): what
+ * pack states the payload holds.  The file comes first in the stream
+ * (paths increase bytewise, "bag-info.txt" < "data/"), so a payload the
+ * limits cannot hold is refused here, before any of it is inflated, not
+ * after reading a gigabyte; a false statement is caught at the end (the
+ * tag files are compared with what pack makes of the payload).  1 when
+ * the statement exceeds a limit (reported), else 0. */
+static int rd_oxum_over(struct rd_ctx *r, const char *name, const char *data,
+                        size_t len) {
+  static const char key[] = "\nPayload-Oxum: ";
+  char buf[4096];
+  size_t n = len < sizeof buf - 2 ? len : sizeof buf - 2;
+  buf[0] = '\n';
+  memcpy(buf + 1, data, n);
+  buf[n + 1] = '\0';
+  const char *at = strstr(buf, key);
+  unsigned long long octets, files;
+  if (at == NULL || sscanf(at + sizeof key - 1, "%llu.%llu", &octets,
+                           &files) != 2)
+    return 0; /* no statement: the end-of-stream checks say so */
+  const struct np_archive_limits *lim = r->lim;
+  if (octets > lim->max_total_bytes) {
+    np_problem(r->p, name, "states a payload of %llu bytes (Payload-Oxum), "
+               "over the %llu-byte total limit (--max-bytes); not read "
+               "further", octets, (unsigned long long)lim->max_total_bytes);
+    return 1;
+  }
+  if (files > lim->max_entries) {
+    np_problem(r->p, name, "states a payload of %llu files (Payload-Oxum), "
+               "over the limit of %llu entries (--max-entries); not read "
+               "further", files, (unsigned long long)lim->max_entries);
+    return 1;
+  }
+  return 0;
+}
+
 static int rd_deliver(struct rd_ctx *r, const char *rel, const char *data,
                       size_t len, int in_order) {
+  if (strcmp(rel, "bag-info.txt") == 0) {
+    char where[sizeof r->top + 16];
+    snprintf(where, sizeof where, "%s/%s", r->top, rel);
+    if (rd_oxum_over(r, where, data, len))
+      return NP_ETOOBIG;
+  }
   int rc = r->sink->file(r->sink->ctx, r->res, rel, data, len, in_order);
   r->sink_failed = rc != 0;
   return rc;
@@ -437,6 +479,8 @@ static int rd_loop(struct rd_ctx *r, struct archive *a) {
     if (is_dir)
       continue;
     rc = rd_data(r, a, e, name, relc, in_order);
+    if (rc == NP_ETOOBIG)
+      return 0; /* bag-info.txt states more than the limits: reported */
     if (rc != 0 && rc != NP_ECORRUPT)
       return rc; /* out of memory, or the sink failed (its own message) */
     if (rc != 0) {

@@ -165,13 +165,81 @@ static double select_median(double *a, size_t n) {
   return (lo + hi) / 2;
 }
 
-/* Median of a resample of v (n values drawn with replacement) via buf:
- * selection instead of a sort, as this runs `resamples` times. */
-static double resample_median(const double *v, size_t n, double *buf,
-                              struct np_rng *r) {
+/* A resampler of v[0..n): the values in ascending order and, for every
+ * position of v, the rank of its value there.  A resample draws n positions
+ * of v (np_rng_below, in the same order as ever) and counts them per rank;
+ * its median is read by walking the counts upwards - the same values, and
+ * so the same median bit for bit, as selecting it from a copy of the drawn
+ * values, in O(n) without moving any. */
+struct resampler {
+  size_t n;
+  double *sorted;  /* v ascending                        */
+  size_t *rank;    /* rank[i]: index of v[i] in sorted  */
+  unsigned *count; /* draws per rank in one resample     */
+};
+
+struct ranked {
+  double v;
+  size_t at;
+};
+
+static int cmp_ranked(const void *a, const void *b) {
+  const struct ranked *x = a, *y = b;
+  if (x->v != y->v)
+    return (x->v > y->v) - (x->v < y->v);
+  return (x->at > y->at) - (x->at < y->at);
+}
+
+static void resampler_free(struct resampler *rs) {
+  free(rs->sorted);
+  free(rs->rank);
+  free(rs->count);
+  *rs = (struct resampler){0};
+}
+
+static int resampler_init(struct resampler *rs, const double *v, size_t n) {
+  struct ranked *t = malloc(n * sizeof *t);
+  rs->n = n;
+  rs->sorted = malloc(n * sizeof *rs->sorted);
+  rs->rank = malloc(n * sizeof *rs->rank);
+  rs->count = malloc(n * sizeof *rs->count);
+  if (t == NULL || rs->sorted == NULL || rs->rank == NULL ||
+      rs->count == NULL) {
+    free(t);
+    resampler_free(rs);
+    return NP_ENOMEM;
+  }
   for (size_t i = 0; i < n; i++)
-    buf[i] = v[np_rng_below(r, n)];
-  return select_median(buf, n);
+    t[i] = (struct ranked){v[i], i};
+  qsort(t, n, sizeof *t, cmp_ranked);
+  for (size_t k = 0; k < n; k++) {
+    rs->sorted[k] = t[k].v;
+    rs->rank[t[k].at] = k;
+  }
+  free(t);
+  return 0;
+}
+
+/* Median of one resample: the value of rank n / 2 of the drawn multiset,
+ * averaged with the one of rank n / 2 - 1 for even n (select_median's
+ * (lo + hi) / 2 on the same two values). */
+static double resample_median(struct resampler *rs, struct np_rng *r) {
+  size_t n = rs->n, seen = 0, k = 0;
+  memset(rs->count, 0, n * sizeof *rs->count);
+  for (size_t i = 0; i < n; i++)
+    rs->count[rs->rank[np_rng_below(r, n)]]++;
+  double lo = 0;
+  int have_lo = n % 2 == 1; /* odd n: only rank n / 2 matters */
+  for (;; k++) {
+    seen += rs->count[k];
+    if (!have_lo && seen >= n / 2) {
+      lo = rs->sorted[k];
+      have_lo = 1;
+    }
+    if (seen > n / 2)
+      break;
+  }
+  return n % 2 ? rs->sorted[k] : (lo + rs->sorted[k]) / 2;
 }
 
 /* lo/hi of the percentile interval of stat[0..b). */
@@ -190,21 +258,22 @@ int np_stats_boot_median_ci(const double *v, size_t n, double level,
     return NP_ERANGE;
   if (!(level > 0 && level < 1) || resamples == 0)
     return NP_EINVAL;
-  double *buf = malloc(n * sizeof *buf);
+  struct resampler rs;
   double *stat = malloc(resamples * sizeof *stat);
-  int rc = NP_ENOMEM;
-  if (buf == NULL || stat == NULL)
-    goto out_free;
+  if (stat == NULL)
+    return NP_ENOMEM;
+  if (resampler_init(&rs, v, n) != 0) {
+    free(stat);
+    return NP_ENOMEM;
+  }
   struct np_rng r;
   np_rng_seed(&r, seed);
   for (unsigned i = 0; i < resamples; i++)
-    stat[i] = resample_median(v, n, buf, &r);
+    stat[i] = resample_median(&rs, &r);
   percentile_bounds(stat, resamples, level, lo, hi);
-  rc = 0;
-out_free:
-  free(buf);
+  resampler_free(&rs);
   free(stat);
-  return rc;
+  return 0;
 }
 
 int np_stats_boot_ratio_ci(const double *a, size_t na, const double *b,
@@ -214,17 +283,18 @@ int np_stats_boot_ratio_ci(const double *a, size_t na, const double *b,
     return NP_ERANGE;
   if (!(level > 0 && level < 1) || resamples == 0)
     return NP_EINVAL;
-  double *buf = malloc((na > nb ? na : nb) * sizeof *buf);
+  struct resampler ra = {0}, rb = {0};
   double *stat = malloc(resamples * sizeof *stat);
   int rc = NP_ENOMEM;
-  if (buf == NULL || stat == NULL)
+  if (stat == NULL || resampler_init(&ra, a, na) != 0 ||
+      resampler_init(&rb, b, nb) != 0)
     goto out_free;
   struct np_rng r;
   np_rng_seed(&r, seed);
   rc = 0;
   for (unsigned i = 0; i < resamples && rc == 0; i++) {
-    double ma = resample_median(a, na, buf, &r);
-    double mb = resample_median(b, nb, buf, &r);
+    double ma = resample_median(&ra, &r);
+    double mb = resample_median(&rb, &r);
     if (ma == 0)
       rc = NP_ERANGE;
     else
@@ -233,7 +303,8 @@ int np_stats_boot_ratio_ci(const double *a, size_t na, const double *b,
   if (rc == 0)
     percentile_bounds(stat, resamples, level, lo, hi);
 out_free:
-  free(buf);
+  resampler_free(&ra);
+  resampler_free(&rb);
   free(stat);
   return rc;
 }

@@ -15,8 +15,9 @@
  *    deviation scaled by 1.253314 replaces 0.6745 / MAD (IBM's rule), and
  *    when that is 0 too every value equals the median (z = 0);
  *  - intervals: percentile bootstrap (Efron), `resamples` resamples with
- *    replacement drawn from np_rng seeded with `seed`; refused below
- *    NP_STATS_MIN_CI_N values (too few runs for an interval);
+ *    replacement drawn from np_rng seeded with `seed`, or for the median
+ *    the exact bootstrap distribution (np_stats_exact_median_ci); refused
+ *    below NP_STATS_MIN_CI_N values (too few runs for an interval);
  *  - Mann-Whitney U: two-sided; exact null distribution (q-binomial
  *    coefficients, in doubles) when there are no ties and na + nb <= 100,
  *    otherwise the
@@ -65,6 +66,25 @@ int np_stats_modz(const double *v, size_t n, double *z);
 int np_stats_boot_median_ci(const double *v, size_t n, double level,
                             unsigned resamples, uint64_t seed, double *lo,
                             double *hi);
+
+/* The same interval as np_stats_boot_median_ci with infinitely many
+ * resamples: the bootstrap distribution of the median follows from
+ * binomial probabilities over the order statistics (np_stats_exact.c), so
+ * no seed is involved.  Its ends are the smallest values of that
+ * distribution whose cumulative probability reaches (1 - level) / 2 and
+ * (1 + level) / 2; O(n^2) time for odd n, O(n^2 log n) and O(n^2)
+ * memory for even n.
+ * NP_ERANGE when n < NP_STATS_MIN_CI_N or n > NP_STATS_EXACT_CI_MAX_N. */
+#define NP_STATS_EXACT_CI_MAX_N 1000
+int np_stats_exact_median_ci(const double *v, size_t n, double level,
+                             double *lo, double *hi);
+
+/* 1 when a caller that may choose should take the exact form for n
+ * values: NP_STATS_MIN_CI_N <= n <= NP_STATS_EXACT_CI_MAX_N, and for even
+ * n at most NP_STATS_EXACT_EVEN_MAX_N, where its n^2 / 2 pairs start to
+ * cost more than 10,000 resamples (886 values: 0.24 s against 0.13 s). */
+#define NP_STATS_EXACT_EVEN_MAX_N 400
+int np_stats_exact_median_applies(size_t n);
 
 /* Percentile-bootstrap interval for median(b) / median(a), resampling a
  * and b independently.  NP_ERANGE when either has fewer than

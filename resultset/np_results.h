@@ -83,6 +83,8 @@ struct np_results_config {
   int expect_fail;             /* suite.json says the config should fail   */
   double dimv[NP_D_COUNT_];    /* numeric dimension values, sort keys      */
   char dim[NP_D_COUNT_][48];   /* dimension values as display text         */
+  int ci_method;               /* the set's enum np_results_ci_method, from
+                                  summary.json (0 resampled without one)   */
 };
 
 struct np_results_set {

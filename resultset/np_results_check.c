@@ -19,6 +19,7 @@
 #include "np_file.h"
 #include "np_json.h"
 #include "np_results_check_int.h"
+#include "np_results_stats.h"
 
 int np_results_check_new(const char *label, np_results_problem_fn on_problem,
                          void *ctx, struct np_results_check **out) {
@@ -241,6 +242,8 @@ int np_results_check_finish(struct np_results_check *c,
                    "does not expand with this build's plan rules: %s", why);
     plan = NULL;
   }
+  if (plan != NULL) /* the summary states how its intervals were made */
+    plan->ci_method = (int)np_results_ci_method_of(c->summary);
   np_chk_plan_index_all(c, plan);
   np_chk_ids(c);
   np_chk_suite(c, plan, out);

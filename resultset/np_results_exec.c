@@ -69,7 +69,9 @@ int np_results_exec_ci(const struct np_results_config *c, const char *name,
     if ((!passed_only || c->runs[i].passed) && isfinite(x))
       v[n++] = x;
   }
-  int rc = np_results_median_ci(v, n, np_results_seed_of(c->id), lo, hi);
+  int rc = np_results_median_ci_by(v, n, np_results_seed_of(c->id),
+                                   (enum np_results_ci_method)c->ci_method,
+                                   lo, hi);
   free(v);
   return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "np_json.h"
 #include "np_kernel.h"
+#include "np_results_stats.h"
 
 static const char *const metric_path[NP_M_COUNT_] = {
     [NP_M_RPS] = "/measurement/roundtrips_per_sec",
@@ -258,6 +259,7 @@ int np_results_load(const struct np_ftree *t, const char *label,
       struct np_results_config *c = &s->configs[s->nconfigs++];
       snprintf(c->id, sizeof c->id, "%s", kr[i].cid);
       c->runs = &s->runs[i];
+      c->ci_method = (int)np_results_ci_method_of(s->summary);
     }
     struct np_results_config *c = &s->configs[s->nconfigs - 1];
     c->nruns++;

@@ -25,6 +25,7 @@
 #include "np_results.h"
 #include "np_results_check_int.h"
 #include "np_results_selfcheck.h"
+#include "np_results_stats.h"
 #include "np_results_summary.h"
 
 #define MERGE_RULE                                                             \
@@ -466,6 +467,24 @@ static int prepare_out(const char *out, struct np_errbuf *eb) {
   return 0;
 }
 
+/* The interval method of the merged set: exact when every shard's
+ * summary.json states it (shards of one new run), else the resampler
+ * (any older shard: until-stable stops it decided stay re-derivable). */
+static int merged_ci_method(const struct np_results_shard *sh, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    const char *js = np_ftree_get(sh[i].tree, "summary.json", &len);
+    cJSON *sum = NULL;
+    if (js != NULL)
+      np_json_parse(js, len, NULL, &sum, NULL);
+    enum np_results_ci_method m = np_results_ci_method_of(sum);
+    cJSON_Delete(sum);
+    if (m != NP_RESULTS_CI_EXACT)
+      return NP_RESULTS_CI_RESAMPLED;
+  }
+  return NP_RESULTS_CI_EXACT;
+}
+
 /* The merge itself: argument checks done; exit code. */
 static int run_merge(struct np_results_shard *sh, size_t n, const char *out) {
   struct np_errbuf eb = {{0}};
@@ -479,6 +498,8 @@ static int run_merge(struct np_results_shard *sh, size_t n, const char *out) {
                                 sh[0].dir, &p, &eb);
   if (rc == 0)
     rc = check_set(sh, n, p, &eb);
+  if (rc == 0)
+    p->ci_method = merged_ci_method(sh, n);
   if (rc == 0)
     rc = np_results_merge_suite(sh, n, &suite, &eb);
   if (rc == 0 && (rc = np_ftree_new(&t)) != 0)

@@ -128,7 +128,9 @@ int np_results_rudp_ci(const struct np_results_config *c,
   double *v = NULL, med;
   if (values_of(c, m, &v, &k, &med) != 0)
     return NP_ENOMEM;
-  int rc = np_results_median_ci(v, k, np_results_seed_of(c->id), lo, hi);
+  int rc = np_results_median_ci_by(v, k, np_results_seed_of(c->id),
+                                   (enum np_results_ci_method)c->ci_method,
+                                   lo, hi);
   free(v);
   return rc;
 }

@@ -120,6 +120,10 @@ static void walk(struct walk *w, const cJSON *parent, const cJSON *o,
   size_t base = strlen(ptr), i = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, o) {
+    if (!cJSON_IsObject(e) && !cJSON_IsArray(e)) { /* no histogram below */
+      i++;
+      continue;
+    }
     if (cJSON_IsObject(o))
       snprintf(ptr + base, len - base, "/%s", e->string);
     else

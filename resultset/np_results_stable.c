@@ -29,7 +29,8 @@ int np_results_stable_eval(const struct np_matrix_plan *p, const double *rps,
     if (k < min || nv < NP_STATS_MIN_CI_N)
       continue;
     double lo, hi, med;
-    int rc = np_results_median_ci(v, nv, seed, &lo, &hi);
+    int rc = np_results_median_ci_by(
+        v, nv, seed, (enum np_results_ci_method)p->ci_method, &lo, &hi);
     if (rc == 0)
       rc = np_stats_median(v, nv, &med);
     if (rc != 0) {

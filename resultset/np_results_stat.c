@@ -77,7 +77,9 @@ int np_results_stat_ci(const struct np_results_config *c,
   for (size_t i = 0; i < c->nruns; i++)
     if ((!passed_only || c->runs[i].passed) && isfinite(c->runs[i].m[m]))
       v[n++] = c->runs[i].m[m];
-  int rc = np_results_median_ci(v, n, np_results_seed_of(c->id), lo, hi);
+  int rc = np_results_median_ci_by(v, n, np_results_seed_of(c->id),
+                                   (enum np_results_ci_method)c->ci_method,
+                                   lo, hi);
   free(v);
   return rc;
 }

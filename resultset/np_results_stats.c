@@ -31,10 +31,26 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+enum np_results_ci_method np_results_ci_method_of(const cJSON *summary) {
+  const cJSON *iv = cJSON_GetObjectItemCaseSensitive(summary, "intervals");
+  return strcmp(np_json_get_string(iv, "ci_method", ""), "exact") == 0
+             ? NP_RESULTS_CI_EXACT
+             : NP_RESULTS_CI_RESAMPLED;
+}
+
 int np_results_median_ci(const double *v, size_t n, uint64_t seed,
                          double *lo, double *hi) {
+  return np_results_median_ci_by(v, n, seed, NP_RESULTS_CI_RESAMPLED, lo,
+                                 hi);
+}
+
+int np_results_median_ci_by(const double *v, size_t n, uint64_t seed,
+                            enum np_results_ci_method m, double *lo,
+                            double *hi) {
   if (n < NP_STATS_MIN_CI_N)
     return NP_ERANGE;
+  if (m == NP_RESULTS_CI_EXACT && np_stats_exact_median_applies(n))
+    return np_stats_exact_median_ci(v, n, NP_RESULTS_CI_LEVEL, lo, hi);
   double *s = malloc(n * sizeof *s);
   if (s == NULL)
     return NP_ENOMEM;
@@ -52,13 +68,15 @@ double np_results_half_width_pct(double lo, double hi, double median) {
   return 100.0 * (hi - lo) / 2.0 / fabs(median);
 }
 
-cJSON *np_results_intervals_json(void) {
+cJSON *np_results_intervals_json(enum np_results_ci_method m) {
   cJSON *o = cJSON_CreateObject();
   char seed[17];
   if (o == NULL)
     return NULL;
   np_results_seed_hex(NP_RESULTS_ROOT_SEED, seed);
   cJSON_AddStringToObject(o, "method", "percentile bootstrap of the median");
+  if (m == NP_RESULTS_CI_EXACT)
+    cJSON_AddStringToObject(o, "ci_method", "exact");
   cJSON_AddNumberToObject(o, "level", NP_RESULTS_CI_LEVEL);
   cJSON_AddNumberToObject(o, "resamples", NP_STATS_RESAMPLES);
   cJSON_AddNumberToObject(o, "min_values", NP_STATS_MIN_CI_N);
@@ -73,7 +91,8 @@ cJSON *np_results_intervals_json(void) {
 }
 
 int np_results_stat_extend(cJSON *o, const double *v, const long *tags,
-                           size_t n, uint64_t seed) {
+                           size_t n, uint64_t seed,
+                           enum np_results_ci_method m) {
   struct np_stats_desc d;
   double lo = NAN, hi = NAN, *z = NULL;
   int rc = 0, ci = NP_ERANGE;
@@ -84,8 +103,8 @@ int np_results_stat_extend(cJSON *o, const double *v, const long *tags,
   np_json_add_number(o, "mean", d.mean);
   np_json_add_number(o, "sd", d.sd);
   np_json_add_number(o, "cv", d.cv);
-  if (n >= NP_STATS_MIN_CI_N && (ci = np_results_median_ci(v, n, seed, &lo,
-                                                           &hi)) != 0 &&
+  if (n >= NP_STATS_MIN_CI_N &&
+      (ci = np_results_median_ci_by(v, n, seed, m, &lo, &hi)) != 0 &&
       ci != NP_ERANGE)
     return ci;
   if (ci == 0) {

@@ -77,7 +77,7 @@ static int metric_value(const cJSON *rec, const struct np_metric *m,
 /* {median, min, max, n, mean, sd, cv, ci95, outliers} of v[0..n), the
  * values of repetitions tags[0..n) (n may be 0: nulls). */
 static cJSON *stats_json(const double *v, const long *tags, size_t n,
-                         uint64_t seed) {
+                         uint64_t seed, enum np_results_ci_method m) {
   cJSON *o = cJSON_CreateObject();
   struct np_stats_desc d = {0};
   if (o == NULL || (n > 0 && np_stats_describe(v, n, &d) != 0)) {
@@ -94,7 +94,7 @@ static cJSON *stats_json(const double *v, const long *tags, size_t n,
     np_json_add_number(o, "max", d.max);
   }
   cJSON_AddNumberToObject(o, "n", (double)n);
-  if (np_results_stat_extend(o, v, tags, n, seed) != 0) {
+  if (np_results_stat_extend(o, v, tags, n, seed, m) != 0) {
     cJSON_Delete(o);
     return NULL;
   }
@@ -142,7 +142,8 @@ static int exec_stats(const struct np_matrix_plan *p, cJSON *reps,
     }
     char key[80];
     snprintf(key, sizeof key, "exec.%s", name);
-    cJSON *o = stats_json(v, tag, k, seed);
+    cJSON *o = stats_json(v, tag, k, seed,
+                          (enum np_results_ci_method)p->ci_method);
     if (o == NULL || !cJSON_AddItemToObject(stats, key, o)) {
       cJSON_Delete(o);
       rc = NP_ENOMEM;
@@ -351,7 +352,8 @@ static cJSON *config_json(const struct np_matrix_plan *p,
   cJSON *stats = cJSON_AddObjectToObject(o, "stats");
   *median_rps = -1;
   for (size_t i = 0; i < NP_NMETRICS && stats; i++) {
-    cJSON *st = stats_json(v[i], tag[i], nv[i], seed);
+    cJSON *st = stats_json(v[i], tag[i], nv[i], seed,
+                           (enum np_results_ci_method)p->ci_method);
     if (st == NULL)
       goto fail_config;
     cJSON_AddItemToObject(stats, metric_name(i), st);
@@ -377,6 +379,7 @@ static cJSON *config_json(const struct np_matrix_plan *p,
   cJSON_AddBoolToObject(o, "unstable", spread > NP_RESULTS_SPREAD_LIMIT);
   if (ra != NULL &&
       np_results_rudp_acc_finish(ra, o, NP_RESULTS_SPREAD_LIMIT, seed,
+                                 (enum np_results_ci_method)p->ci_method,
                                  median_rps) != 0)
     goto fail_config;
   if (p->until_stable &&
@@ -475,7 +478,9 @@ int np_results_summary_build(const struct np_matrix_plan *p, cJSON **entries,
   cJSON_AddStringToObject(sum, "plan_sha256", p->hash);
   cJSON_AddNumberToObject(sum, "repetitions", p->repetitions);
   cJSON_AddNumberToObject(sum, "spread_limit", NP_RESULTS_SPREAD_LIMIT);
-  cJSON_AddItemToObject(sum, "intervals", np_results_intervals_json());
+  cJSON_AddItemToObject(
+      sum, "intervals",
+      np_results_intervals_json((enum np_results_ci_method)p->ci_method));
   if (p->until_stable)
     cJSON_AddItemToObject(sum, "until_stable", np_results_stable_plan_json(p));
   cJSON *totals = cJSON_AddObjectToObject(sum, "totals");

@@ -190,6 +190,7 @@ static int cmp_double(const void *x, const void *y) {
 
 int np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
                                double spread_limit, uint64_t seed,
+                               enum np_results_ci_method m,
                                double *median_rps) {
   *median_rps = -1;
   cJSON_AddStringToObject(config, "stats_basis",
@@ -204,7 +205,7 @@ int np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
     /* mean, sd, interval and outliers of the values as added (tags in
      * order), moved in after median / min / max / n */
     if (s == NULL || ext == NULL ||
-        np_results_stat_extend(ext, w->v, w->tag, w->n, seed) != 0) {
+        np_results_stat_extend(ext, w->v, w->tag, w->n, seed, m) != 0) {
       cJSON_Delete(s);
       cJSON_Delete(ext);
       return NP_ENOMEM;

@@ -28,6 +28,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "np_results_stats.h"
+
 /* Number of round metrics and the name of metric i (summary stats keys:
  * roundtrips_per_sec, rtt_p99_us, rtt_p50_us, cpu_percent, rss_max_bytes,
  * network_overhead_percent, retransmits_per_1000_roundtrips,
@@ -65,6 +67,7 @@ void np_results_rudp_acc_add(struct np_results_rudp_acc *a, const cJSON *rep,
  * or -1.  0 or NP_ENOMEM. */
 int np_results_rudp_acc_finish(struct np_results_rudp_acc *a, cJSON *config,
                                double spread_limit, uint64_t seed,
+                               enum np_results_ci_method m,
                                double *median_rps);
 
 void np_results_rudp_acc_free(struct np_results_rudp_acc *a); /* NULL ok */

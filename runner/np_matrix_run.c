@@ -638,6 +638,8 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
     rc = 0;
     goto cleanup_plan;
   }
+  /* the until-stable rule tests intervals by the set's own method */
+  p->ci_method = np_matrix_ci_method(o->out_dir);
   if (o->out_dir == NULL || o->out_dir[0] == '\0') {
     rc = np_errbuf_set(eb, NP_EUSAGE, "--output DIR is required");
     goto cleanup_plan;

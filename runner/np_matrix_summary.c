@@ -16,6 +16,7 @@
 #include "np_kernel.h"
 #include "np_matrix_int.h"
 #include "np_matrix_plan.h"
+#include "np_results_stats.h"
 #include "np_results_summary.h"
 
 /* The runner's snapshot rep-<n><suffix>, or NULL when absent or broken. */
@@ -63,6 +64,18 @@ int np_matrix_summary_rps(const char *dir, const struct np_matrix_plan *p,
   return have != 0;
 }
 
+int np_matrix_ci_method(const char *dir) {
+  char path[NP_MATRIX_PATH_MAX];
+  cJSON *sum = NULL;
+  struct np_errbuf eb = {{0}};
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  if (np_json_load_file(path, NULL, &sum, &eb) != 0)
+    return NP_RESULTS_CI_NEW;
+  int m = (int)np_results_ci_method_of(sum);
+  cJSON_Delete(sum);
+  return m;
+}
+
 int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb) {
   char path[NP_MATRIX_PATH_MAX];
   cJSON *suite = NULL, **entries = NULL;
@@ -75,6 +88,7 @@ int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb) {
                                 path, &p, eb);
   if (rc != 0)
     goto cleanup_suite;
+  p->ci_method = np_matrix_ci_method(dir);
   size_t R = (size_t)p->repetitions, n = p->nconfigs * R;
   if ((entries = calloc(n ? n : 1, sizeof *entries)) == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");

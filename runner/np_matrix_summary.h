@@ -18,6 +18,11 @@
  * broken), NP_ESCHEMA (its plan no longer expands), NP_ENOMEM. */
 int np_matrix_summarize(const char *dir, cJSON **out, struct np_errbuf *eb);
 
+/* The interval method of the set in dir (enum np_results_ci_method): the
+ * one its summary.json states when it has one (a resumed set keeps its
+ * method), else the one new sets get (NP_RESULTS_CI_NEW). */
+int np_matrix_ci_method(const char *dir);
+
 /* Round trips/s of repetition n of cf in dir as summary.json takes it (its
  * entry's roundtrips_per_sec; NAN when the record has no figure), for the
  * until-stable rule.  1 when rep-n.json holds a record, 0 when it does not

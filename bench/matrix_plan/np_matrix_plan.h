@@ -70,6 +70,10 @@ struct np_matrix_plan {
   long capacity_ref;        /* "capacity": the configuration whose median
                                round trips/s rate fractions refer to (it
                                comes first); -1 = none                    */
+  int ci_method;            /* not in the plan file: how the set's summary
+                               computes intervals (enum np_results_ci_method:
+                               0 resampled, the default, 1 exact); set by
+                               whoever summarizes or checks a set         */
 };
 
 /* Load path, check it and expand it: option names against the command's

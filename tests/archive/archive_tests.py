@@ -5,7 +5,7 @@ signatures (with openssl interop both ways), packing refusals.
 
 usage: archive_tests.py GROUP BUILD_DIR WORK_DIR
   GROUP: setup | hostile | hostile_content | repro | interop | extract | cli
-         | sign | pack | largeset | memory
+         | sign | pack | largeset | limits | memory
 `setup` runs `netproof-bench matrix bench/plans/quick.json` once into
 WORK_DIR/fixture/quick (a real results folder) and packs WORK_DIR/base.tar.gz;
 the other groups craft their cases from those.  Every case states the exit
@@ -759,6 +759,68 @@ def group_pack():
           f"a complete set with --allow-incomplete is simply clean ({rc} {out.strip()})")
 
 
+def group_limits():
+    """pack and verify share one set of limits: what pack writes under a
+    --max-bytes, verify accepts under the same (with none, under none), and
+    a bundle whose bag-info.txt states a payload beyond verify's limits is
+    refused at that first file, before any of the payload is inflated."""
+    d = tempfile.mkdtemp(dir=WORK, prefix="limits-")
+    members = dict(base_map(load(BASE)))
+    t = top()
+    payload = sum(len(v) for k, v in members.items() if v is not None and k.startswith(t + "/data/"))
+    total = sum(len(v) for v in members.values() if v is not None)
+    oxum = [l for l in members[t + "/bag-info.txt"].decode().splitlines()
+            if l.startswith("Payload-Oxum: ")]
+    check(oxum == [f"Payload-Oxum: {payload}.{sum(1 for k, v in members.items() if v is not None and k.startswith(t + '/data/'))}"],
+          f"bag-info.txt states the payload's bytes and files ({oxum})")
+    # (named as the base bundle, so the tag files are as long as its own)
+    # a total that holds the payload but not the tag files as well: pack
+    # used to write such a bundle that verify, with the same limit, refused
+    for cap, name in ((payload + 1, "payload-only"), (total - 1, "one-short"),
+                      (total, "exact")):
+        b = os.path.join(d, name + ".tar.gz")
+        rc, out = run([ARCHIVE, "pack", FIXTURE, "-o", b, "--name", t, "--max-bytes", str(cap)])
+        rc2, out2 = run([ARCHIVE, "verify", b, "--max-bytes", str(cap)]) if rc == 0 else (None, "")
+        if cap < total:
+            check(rc == 2 and "over the %d-byte total limit (--max-bytes; verify needs the same); "
+                  "not packed" % cap in out and not os.path.exists(b),
+                  f"pack --max-bytes {cap} ({name}) refuses what verify would: exit {rc} "
+                  f"{out.strip()[:300]} / verify {rc2} {out2.strip()[:300]}")
+        else:
+            check(rc == 0 and rc2 == 0, f"pack and verify --max-bytes {cap} ({name}): {rc} {rc2} "
+                  f"{out.strip()[:200]} {out2.strip()[:300]}")
+    # with no flags: the fresh bundle verifies with verify's defaults
+    rc, out = run([ARCHIVE, "verify", BASE])
+    check(rc == 0, f"pack's defaults are verify's: {out.strip()[:200]}")
+    # a stated payload beyond --max-bytes: one problem, at bag-info.txt
+    rc, out = run([ARCHIVE, "verify", BASE, "--max-bytes", str(payload - 1)])
+    lines = [l for l in out.splitlines() if l.startswith(BASE + ":")]
+    check(rc == 1 and len(lines) == 1 and
+          f"{BASE}: {t}/bag-info.txt: states a payload of {payload} bytes (Payload-Oxum), over the "
+          f"{payload - 1}-byte total limit (--max-bytes); not read further" in out,
+          f"verify refuses at bag-info.txt, before the payload: exit {rc} {out.strip()[:400]}")
+    rc, out = run([ARCHIVE, "verify", BASE, "--max-entries", "3"])
+    check(rc == 1 and "files (Payload-Oxum), over the limit of 3 entries (--max-entries); "
+          "not read further" in out, f"--max-entries 3: exit {rc} {out.strip()[:300]}")
+    # the refusal comes before any payload data is read: a bundle whose
+    # stream turns to garbage right after bag-info.txt reports the
+    # statement alone, not the broken stream behind it
+    ms = [m for m in load(BASE) if m[0].name.rstrip("/") in (t, t + "/bag-info.txt")]
+    raw = io.BytesIO()
+    tf = tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT)
+    for ti, data in ms:
+        tf.addfile(ti, io.BytesIO(data) if data is not None else None)
+    head = raw.getvalue()  # no end-of-archive blocks: garbage follows
+    trunc = os.path.join(d, "cut.tar.gz")
+    with open(trunc, "wb") as f:
+        f.write(gzip.compress(head + b"\x01" * 4096))
+    rc, out = run([ARCHIVE, "verify", trunc, "--max-bytes", "1000"])
+    lines = [l for l in out.splitlines() if l.startswith(trunc + ":")]
+    check(rc == 1 and len(lines) == 1 and "states a payload of" in lines[0],
+          f"stopped at bag-info.txt ({[m[0].name for m in ms]}): exit {rc} {out.strip()[:400]}")
+    shutil.rmtree(d)
+
+
 LARGE_SET = os.path.join(SRC, "bench", "scripts", "large_set.py")
 
 
@@ -849,7 +911,7 @@ if GROUP != "setup":
     BASE_MTIME = load(BASE)[0][0].mtime
 {"setup": group_setup, "hostile": group_hostile, "hostile_content": group_hostile_content, "repro": group_repro,
  "interop": group_interop, "extract": group_extract, "cli": group_cli, "sign": group_sign,
- "pack": group_pack, "largeset": group_largeset,
+ "pack": group_pack, "largeset": group_largeset, "limits": group_limits,
  "memory": group_memory}[GROUP]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
