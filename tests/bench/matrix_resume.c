@@ -56,6 +56,8 @@ static void check_complete(const char *out) {
   ASSERT_EQ(mx_count(out, ".stderr.txt"), 6);
   ASSERT_EQ(mx_count(out, ".kernel-before.txt"), 0); /* by reference */
   ASSERT_EQ(mx_count(out, ".kernel-after.txt"), 0);
+  /* the interrupted repetition's snapshots went with its cmd.txt */
+  ASSERT_EQ(mx_snapshot_problems(out), 0);
   ASSERT_EQ(mx_count(out, ".tmp"), 0);
   char p[600];
   snprintf(p, sizeof p, "%s/summary.json", out);

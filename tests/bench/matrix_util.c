@@ -16,6 +16,7 @@
 
 #include "np_ksnap.h"
 #include "np_matrix_cli.h"
+#include "np_results_selfcheck.h"
 #include "np_sha256.h"
 #include "np_test.h"
 
@@ -149,4 +150,23 @@ int mx_snapshot(const char *out, const char *stem, int after, char *buf,
     return 0;
   snprintf(buf, len, "%s/%s/%s.txt", out, NP_KSNAP_DIR, hex);
   return np_sha256_file(buf, got, NULL, NULL) == 0 && strcmp(got, hex) == 0;
+}
+
+static void on_snapshot_problem(void *ctx, const char *file,
+                                const char *pointer, const char *reason) {
+  (void)pointer;
+  if (strstr(file, "kernel-snapshots/") == NULL &&
+      strstr(reason, "kernel_before_sha256") == NULL &&
+      strstr(reason, "kernel_after_sha256") == NULL)
+    return;
+  fprintf(stderr, "snapshot problem: %s: %s\n", file, reason);
+  (*(int *)ctx)++;
+}
+
+int mx_snapshot_problems(const char *out) {
+  int n = 0;
+  struct np_results_outcome o;
+  struct np_errbuf eb = {{0}};
+  np_results_check_dir(out, "", on_snapshot_problem, &n, &o, &eb);
+  return n;
 }

@@ -51,4 +51,10 @@ int mx_empty_or_absent(const char *dir);
 int mx_snapshot(const char *out, const char *stem, int after, char *buf,
                 size_t len);
 
+/* Problems the self-check finds in OUT about its kernel snapshots (a
+ * snapshot no cmd.txt refers to, a reference that resolves to none, a
+ * hash that does not match), each printed; the fake bench's records fail
+ * other rules, which are not counted. */
+int mx_snapshot_problems(const char *out);
+
 #endif /* MATRIX_UTIL_H */
