@@ -59,6 +59,11 @@ struct np_chk_cur {
     int used;                  /* a record named it                     */
   } other[NP_CHK_OTHERS];
   size_t nother;
+  /* the runner's snapshots as cmd.txt refers to them (np_ksnap.h): the
+   * text is put into data[NP_CHK_KBEFORE / KAFTER]; kfile names where it
+   * came from (kernel-snapshots/<sha256>.txt, or the 0.2 file) */
+  int kref[NP_CHK_NFILES];     /* 1: cmd.txt has the reference          */
+  char kfile[NP_CHK_NFILES][NP_CHK_PATH_MAX + 32];
 };
 
 /* The bytes of the repetition's file at path (a set path beside the
@@ -127,6 +132,14 @@ struct np_results_check {
   int lock_seen;             /* .netproof-matrix.lock present             */
   char **hashes;             /* interned tool hashes                      */
   size_t nhashes;
+  struct np_chk_snap {       /* kernel-snapshots/<sha256>.txt, as fed     */
+    char hex[65];            /* its name's hash                           */
+    char *data;              /* its text (NULL: the content does not hash
+                                to the name, reported when fed)           */
+    size_t len;
+    int used;                /* a cmd.txt refers to it                    */
+  } *snaps;
+  size_t nsnaps, capsnaps;
   int finished;              /* finish was called                         */
   int oom;                   /* an allocation failed: finish says so      */
 };
@@ -208,10 +221,23 @@ struct np_chk_rec {
   const char *stem;          /* "runs/<cid>/rep-<n>"                     */
   const cJSON *doc;          /* the record                              */
   const struct np_kernel *kb, *ka; /* runner's snapshots (NULL: absent)  */
+  const char *kb_file, *ka_file; /* the files they were read from         */
   const char *stderr_text;   /* rep-N.stderr.txt or NULL                */
   size_t stderr_len;
   struct np_chk_cur *cur;    /* all the repetition's files              */
 };
+
+/* Content-addressed kernel snapshots (np_results_check_snap.c): a file
+ * of kernel-snapshots/ fed (its name checked against its SHA-256, its
+ * text kept; NP_ENOMEM); the references of the gathered repetition's
+ * cmd.txt resolved into cur (a missing or malformed one reported; a 0.2
+ * repetition's files kept as they are); at the end, every snapshot no
+ * cmd.txt referred to reported; everything freed. */
+int np_chk_snap_add(struct np_results_check *c, const char *path,
+                    const void *data, size_t len);
+void np_chk_snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
+void np_chk_snap_finish(struct np_results_check *c);
+void np_chk_snap_free(struct np_results_check *c);
 
 /* udp records: counters, legs, percentiles, rates; checks[], status and
  * reasons derived by np_udp_checks; sockets sums; config from the command

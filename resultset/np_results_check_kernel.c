@@ -4,7 +4,8 @@
  *
  * 1. kernel.delta = kernel.after - kernel.before, by np_kernel_delta_json
  *    over the record's own snapshots (rebuilt with np_kernel_from_json).
- * 2. The runner's snapshots (rep-N.kernel-before/after.txt, taken outside
+ * 2. The runner's snapshots (the kernel-snapshots/ files rep-N.cmd.txt
+ *    refers to, or a 0.2 set's rep-N.kernel-before/after.txt, taken outside
  *    the child, before it started and after it ended) enclose the
  *    child's: for every counter of the delta list (monotone counters)
  *    runner before <= record before <= record after <= runner after; the
@@ -38,6 +39,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_ksnap.h"
 #include "np_results_check_int.h"
 
 /* Counters that must not change during a run. */
@@ -136,9 +138,7 @@ static void coverage(const struct np_chk_rec *r, const char *file,
 /* Runner before <= record before <= record after <= runner after. */
 static void enclosure(const struct np_chk_rec *r, const struct np_kernel *rb,
                       const struct np_kernel *ra) {
-  char fb[NP_CHK_PATH_MAX + 32], fa[NP_CHK_PATH_MAX + 32];
-  snprintf(fb, sizeof fb, "%s.kernel-before.txt", r->stem);
-  snprintf(fa, sizeof fa, "%s.kernel-after.txt", r->stem);
+  const char *fb = r->kb_file, *fa = r->ka_file;
   for (size_t i = 0;; i++) {
     const char *name = np_kernel_delta_name(i);
     if (name == NULL)
@@ -234,11 +234,12 @@ void np_chk_kernel(const struct np_chk_rec *r) {
                 : "the record's own snapshots (measurement and drain)",
            rb, ra, cl.in_window, cl.out_window, cl.drops);
   if (r->kb != NULL && r->ka != NULL) {
-    char f[NP_CHK_PATH_MAX + 32];
-    snprintf(f, sizeof f, "%s.kernel-after.txt", r->stem);
-    coverage(r, f, "",
-             "the runner's snapshots around the child (kernel-before.txt to "
-             "kernel-after.txt)",
+    int ref = strncmp(r->ka_file, NP_KSNAP_DIR "/", sizeof NP_KSNAP_DIR) == 0;
+    coverage(r, r->ka_file, "",
+             ref ? "the runner's snapshots around the child (cmd.txt's "
+                   NP_KSNAP_BEFORE " to " NP_KSNAP_AFTER ")"
+                 : "the runner's snapshots around the child (kernel-before.txt "
+                   "to kernel-after.txt)",
              r->kb, r->ka, cl.in_child, cl.out_child, cl.drops);
   }
   np_kernel_free(rb);

@@ -40,12 +40,10 @@ static struct np_kernel *kernel_of(struct np_results_check *c,
                                    const struct np_chk_cur *cur, int which) {
   struct np_kernel *k = NULL;
   struct np_errbuf eb = {{0}};
-  char f[NP_CHK_PATH_MAX + 32];
   if (cur->data[which] == NULL)
     return NULL;
   if (np_kernel_parse_raw(cur->data[which], cur->len[which], &k, &eb) != 0) {
-    snprintf(f, sizeof f, "%s%s", cur->stem, np_chk_suffix[which]);
-    np_chk_problem(c, f, "", "%s", eb.msg);
+    np_chk_problem(c, cur->kfile[which], "", "%s", eb.msg);
     return NULL;
   }
   return k;
@@ -282,8 +280,8 @@ static cJSON *runner_options(const cJSON *doc) {
 static void check_siblings(struct np_results_check *c,
                            const struct np_chk_cur *cur) {
   for (int i = 0; i < NP_CHK_NFILES; i++) {
-    if (i == NP_CHK_JSON || cur->data[i] != NULL)
-      continue;
+    if (i == NP_CHK_JSON || cur->data[i] != NULL || cur->kref[i])
+      continue; /* a referenced snapshot: np_chk_snap_resolve's */
     char f[NP_CHK_PATH_MAX + 32];
     snprintf(f, sizeof f, "%s%s", cur->stem, np_chk_suffix[i]);
     np_chk_problem(c, f, "", "missing (every run keeps its %s file)",
@@ -324,6 +322,7 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
   run->cmd_start = run->cmd_end = NP_CHK_NO_TIME;
   run->rec_start = run->rec_end = NP_CHK_NO_TIME;
   run->src_hash = run->bin_hash = -1;
+  np_chk_snap_resolve(c, cur);
   if (cur->data[NP_CHK_JSON] == NULL) {
     /* a repetition the runner did not finish (killed, interrupted): its
      * first files, no record; the end of the check counts it missing */
@@ -387,6 +386,8 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                            .doc = doc,
                            .kb = kb,
                            .ka = ka,
+                           .kb_file = cur->kfile[NP_CHK_KBEFORE],
+                           .ka_file = cur->kfile[NP_CHK_KAFTER],
                            .stderr_text = cur->data[NP_CHK_STDERR],
                            .stderr_len = cur->len[NP_CHK_STDERR],
                            .cur = cur};

@@ -16,6 +16,7 @@
 #include "np_json.h"
 #include "np_kernel.h"
 #include "np_results_stats.h"
+#include "np_ksnap.h"
 
 static const char *const metric_path[NP_M_COUNT_] = {
     [NP_M_RPS] = "/measurement/roundtrips_per_sec",
@@ -57,16 +58,15 @@ static const char *const kcounter_name[NP_K_COUNT_] = {
     [NP_K_FRAG_CREATES] = "Ip.FragCreates",
 };
 
-/* Counters of the runner's snapshot "<stem><suffix>" into v (NAN when the
+/* Counters of the runner's snapshot before or after the repetition stem
+ * (np_ksnap_tree_get: referenced or a 0.2 set's file) into v (NAN when the
  * file or a counter is absent or unreadable: the self-check says why). */
 static void read_kernel(const struct np_ftree *t, const char *stem,
-                        const char *suffix, double *v) {
-  char p[1100];
-  size_t len;
+                        int after, double *v) {
+  size_t len = 0;
   for (int k = 0; k < NP_K_COUNT_; k++)
     v[k] = NAN;
-  snprintf(p, sizeof p, "%s%s", stem, suffix);
-  const char *text = np_ftree_get(t, p, &len);
+  const char *text = np_ksnap_tree_get(t, stem, after, &len);
   struct np_kernel *kn = NULL;
   struct np_errbuf eb = {{0}};
   if (text == NULL || np_kernel_parse_raw(text, len, &kn, &eb) != 0)
@@ -231,8 +231,8 @@ int np_results_load(const struct np_ftree *t, const char *label,
     snprintf(k->run.id, sizeof k->run.id, "%s/rep-%ld", k->cid, k->rep);
     char stem[1024];
     snprintf(stem, sizeof stem, "%.*s", (int)(strlen(path) - 5), path);
-    read_kernel(t, stem, ".kernel-before.txt", k->run.kbefore);
-    read_kernel(t, stem, ".kernel-after.txt", k->run.kafter);
+    read_kernel(t, stem, 0, k->run.kbefore);
+    read_kernel(t, stem, 1, k->run.kafter);
     k->run.cmd = read_command(t, stem);
     k->run.status = np_json_get_string(k->run.doc, "status", "unknown");
     k->run.passed = strcmp(k->run.status, "passed") == 0;

@@ -3,9 +3,10 @@
  * np_results_merge.h): shard folders checked (each self-checks clean but
  * for being a slice; same plan, same N, the cut recomputed, no slice twice,
  * none missing, every repetition present), joined in memory into one tree
- * (runs/ and kept/ verbatim, services/ renamed per shard, a merged
- * suite.json, summary.json rebuilt by np_results' summary builder), written
- * to SET only then, and the written set self-checked.
+ * (runs/ and kept/ verbatim, kernel-snapshots/ once, services/ renamed
+ * per shard, a merged suite.json, summary.json rebuilt by np_results'
+ * summary builder), written to SET only then, and the written set
+ * self-checked.
  */
 #include "np_results_merge.h"
 
@@ -20,6 +21,7 @@
 #include "np_outdir.h"
 #include "np_json.h"
 #include "np_kernel.h"
+#include "np_ksnap.h"
 #include "np_matrix_plan.h"
 #include "np_matrix_shard.h"
 #include "np_results.h"
@@ -378,6 +380,10 @@ static int join_files(const struct np_results_shard *sh, size_t n,
                  path + 9);
       else
         snprintf(dst, sizeof dst, "%s", path);
+      /* a kernel snapshot is named by its content (each shard's self-check
+       * proved it): one in two shards is the same file, kept once */
+      if (np_ksnap_name(path, NULL) && np_ftree_get(t, path, NULL) != NULL)
+        continue;
       int rc = np_ftree_add(t, dst, data, len);
       if (rc != 0)
         return np_errbuf_set(eb, rc == NP_EEXIST ? NP_EUSAGE : rc,
@@ -388,9 +394,13 @@ static int join_files(const struct np_results_shard *sh, size_t n,
   return 0;
 }
 
-static struct np_kernel *kernel_of(const struct np_ftree *t, const char *p) {
+/* The runner's snapshot of repetition r of configuration cid, or NULL. */
+static struct np_kernel *kernel_of(const struct np_ftree *t, const char *cid,
+                                   int r, int after) {
+  char stem[1024];
   size_t len = 0;
-  const char *raw = np_ftree_get(t, p, &len);
+  snprintf(stem, sizeof stem, "runs/%s/rep-%d", cid, r);
+  const char *raw = np_ksnap_tree_get(t, stem, after, &len);
   struct np_kernel *k = NULL;
   if (raw)
     np_kernel_parse_raw(raw, len, &k, NULL);
@@ -413,12 +423,8 @@ static int summarize(const struct np_ftree *t, const struct np_matrix_plan *p,
       cJSON *rec = NULL;
       if (js)
         np_json_parse(js, len, NULL, &rec, NULL);
-      snprintf(path, sizeof path, "runs/%s/rep-%d.kernel-before.txt",
-               p->configs[c].id, r);
-      struct np_kernel *kb = kernel_of(t, path);
-      snprintf(path, sizeof path, "runs/%s/rep-%d.kernel-after.txt",
-               p->configs[c].id, r);
-      struct np_kernel *ka = kernel_of(t, path);
+      struct np_kernel *kb = kernel_of(t, p->configs[c].id, r, 0);
+      struct np_kernel *ka = kernel_of(t, p->configs[c].id, r, 1);
       reps[c * (size_t)p->repetitions + (size_t)(r - 1)] =
           np_results_summary_rep(p->protocol, r,
                                  cJSON_IsObject(rec) ? rec : NULL, kb, ka);

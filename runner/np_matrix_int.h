@@ -77,6 +77,10 @@ int np_matrix__rep_paths(struct np_matrix_rep *r, const char *out_dir);
 void np_matrix__rep_file(const struct np_matrix_rep *r, const char *suffix,
                          char *buf, size_t len);
 
+/* Remove the files of out_dir's kernel-snapshots/ no runs/<id>/rep-N.cmd.txt
+ * refers to (np_matrix_snap.c).  0 or NP_E* with detail in eb. */
+int np_matrix__snap_sweep(const char *out_dir, struct np_errbuf *eb);
+
 /* 1 when rep-<n>.json exists and parses as a JSON object. */
 int np_matrix__rep_complete(const struct np_matrix_rep *r);
 

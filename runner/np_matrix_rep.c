@@ -3,10 +3,11 @@
  *
  * Order of work, chosen so a crash of the runner at any point leaves
  * either a complete repetition or one --resume recognises as partial:
- *   rep-N.cmd.txt (command), rep-N.kernel-before.txt, spawn the child
- *   (stdout+stderr -> rep-N.stderr.txt, record -> rep-N.json.tmp), wait,
- *   rep-N.kernel-after.txt, rep-N.cmd.txt (rewritten with the outcome),
- *   rep-N.json last.  The runner's files are written atomically.
+ *   the kernel snapshot before (into the set's kernel-snapshots/, by its
+ *   SHA-256: np_ksnap.h), rep-N.cmd.txt (command, the snapshot's hash),
+ *   spawn the child (stdout+stderr -> rep-N.stderr.txt, record ->
+ *   rep-N.json.tmp), wait, the snapshot after, rep-N.cmd.txt (rewritten
+ *   with the outcome and both hashes), rep-N.json last.  The runner's files are written atomically.
  * The child's record is renamed into place, never copied: the child wrote
  * it into the same folder, so the rename needs no space and cannot half
  * succeed on a full disk.  Whatever fails after the child left a complete
@@ -36,6 +37,7 @@
 #include "np_identity.h"
 #include "np_json.h"
 #include "np_kernel.h"
+#include "np_ksnap.h"
 #include "np_sysinfo.h"
 #include "np_time.h"
 
@@ -226,17 +228,19 @@ static int write_text(const char *path, const char *text,
   return np_file_write_atomic(path, text, strlen(text), eb);
 }
 
-static int write_kernel(const struct np_matrix_rep *r, const char *suffix,
-                        struct np_errbuf *eb) {
+/* A kernel snapshot now, into the set's content-addressed store
+ * (np_ksnap.h); its hash into hex. */
+static int write_kernel(const struct np_matrix_rep *r,
+                        char hex[NP_SHA256_HEX_SIZE], struct np_errbuf *eb) {
   struct np_kernel *k = NULL;
-  char p[NP_MATRIX_PATH_MAX];
+  char dir[NP_MATRIX_PATH_MAX];
   int rc = np_kernel_take(&k);
   if (rc != 0)
     return np_errbuf_set(eb, rc, "kernel snapshot: %s", np_strerror(rc));
   size_t len = 0;
   const char *raw = np_kernel_raw(k, &len);
-  np_matrix__rep_file(r, suffix, p, sizeof p);
-  rc = np_file_write_atomic(p, raw, len, eb);
+  snprintf(dir, sizeof dir, "%s/%s", r->out_dir, NP_KSNAP_DIR);
+  rc = np_ksnap_put(dir, raw, len, hex, eb);
   np_kernel_free(k);
   return rc;
 }
@@ -529,6 +533,7 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
   char p[NP_MATRIX_PATH_MAX], tmp[NP_MATRIX_PATH_MAX], errp[NP_MATRIX_PATH_MAX];
   char fin[NP_MATRIX_PATH_MAX];
   char started[NP_TIME_TEXT_MAX], ended[NP_TIME_TEXT_MAX], how[128];
+  char kbefore[NP_SHA256_HEX_SIZE], kafter[NP_SHA256_HEX_SIZE];
   memset(oc, 0, sizeof *oc);
   np_matrix__rep_file(r, ".json.tmp", tmp, sizeof tmp);
   np_matrix__rep_file(r, ".json", fin, sizeof fin);
@@ -555,15 +560,17 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
   char *text = NULL;
   cJSON *rec = NULL;
   int rc = 0, have = 0;
-  if (cmd == NULL || (text = malloc(strlen(cmd) + 512)) == NULL) {
+  if (cmd == NULL || (text = malloc(strlen(cmd) + 768)) == NULL) {
     rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     goto cleanup_argv;
   }
   np_time_utc_now(started, sizeof started);
-  sprintf(text, "command: %s\nstarted_at: %s\n", cmd, started);
   np_matrix__rep_file(r, ".cmd.txt", p, sizeof p);
-  if ((rc = write_text(p, text, eb)) != 0 ||
-      (rc = write_kernel(r, ".kernel-before.txt", eb)) != 0)
+  if ((rc = write_kernel(r, kbefore, eb)) != 0)
+    goto cleanup_argv;
+  sprintf(text, "command: %s\nstarted_at: %s\n" NP_KSNAP_BEFORE ": %s\n",
+          cmd, started, kbefore);
+  if ((rc = write_text(p, text, eb)) != 0)
     goto cleanup_argv;
   pid_t parent = getpid();
   double t0 = np_time_mono_s();
@@ -591,11 +598,14 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
   have = !oc->timed_out && !oc->lost && oc->exited && load_record(tmp, &rec);
   np_time_utc_now(ended, sizeof ended);
   outcome_text(r, oc, how, sizeof how);
-  sprintf(text, "command: %s\nstarted_at: %s\nended_at: %s\n"
-                "wall_seconds: %.3f\noutcome: %s\n",
-          cmd, started, ended, oc->wall, how);
-  if ((rc = write_kernel(r, ".kernel-after.txt", eb)) != 0 ||
-      (rc = write_text(p, text, eb)) != 0) {
+  if ((rc = write_kernel(r, kafter, eb)) == 0) {
+    sprintf(text, "command: %s\nstarted_at: %s\nended_at: %s\n"
+                  "wall_seconds: %.3f\noutcome: %s\n" NP_KSNAP_BEFORE
+                  ": %s\n" NP_KSNAP_AFTER ": %s\n",
+            cmd, started, ended, oc->wall, how, kbefore, kafter);
+    rc = write_text(p, text, eb);
+  }
+  if (rc != 0) {
     if (have)
       rc = say_kept(eb, rc, tmp);
     goto cleanup_argv;

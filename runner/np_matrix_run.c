@@ -474,6 +474,9 @@ static int finish(struct np_run_ctx *c, cJSON *suite, int run_rc, cJSON **sum,
   snprintf(sp, sizeof sp, "%s/suite.json", c->o->out_dir);
   int rc = np_json_write_atomic(sp, suite, 1, eb);
   cJSON *s = NULL;
+  /* snapshots of repetitions redone or discarded: nothing refers to them */
+  if (rc == 0)
+    rc = np_matrix__snap_sweep(c->o->out_dir, eb);
   if (rc == 0)
     rc = np_matrix_summarize(c->o->out_dir, &s, eb);
   if (rc == 0) {

@@ -14,18 +14,28 @@
 #include "np_file.h"
 #include "np_json.h"
 #include "np_kernel.h"
+#include "np_ksnap.h"
 #include "np_matrix_int.h"
 #include "np_matrix_plan.h"
 #include "np_results_stats.h"
 #include "np_results_summary.h"
 
-/* The runner's snapshot rep-<n><suffix>, or NULL when absent or broken. */
+/* The runner's snapshot of rep-<n>: the one rep-<n>.cmd.txt refers to by
+ * key (kernel-snapshots/<sha256>.txt), or a 0.2 set's rep-<n><suffix>;
+ * NULL when absent or broken. */
 static struct np_kernel *load_kernel(const struct np_matrix_rep *r,
-                                     const char *suffix) {
-  char p[NP_MATRIX_PATH_MAX], *buf = NULL;
+                                     const char *key, const char *suffix) {
+  char p[NP_MATRIX_PATH_MAX + 96], *buf = NULL, hex[NP_SHA256_HEX_SIZE];
   size_t len = 0;
   struct np_kernel *k = NULL;
-  np_matrix__rep_file(r, suffix, p, sizeof p);
+  np_matrix__rep_file(r, ".cmd.txt", p, NP_MATRIX_PATH_MAX);
+  if (np_file_read_all(p, 0, &buf, &len, NULL) == 0 &&
+      np_ksnap_ref(buf, len, key, hex) == 0)
+    snprintf(p, sizeof p, "%s/%s/%s.txt", r->out_dir, NP_KSNAP_DIR, hex);
+  else
+    np_matrix__rep_file(r, suffix, p, NP_MATRIX_PATH_MAX);
+  free(buf);
+  buf = NULL;
   if (np_file_read_all(p, 0, &buf, &len, NULL) == 0)
     np_kernel_parse_raw(buf, len, &k, NULL);
   free(buf);
@@ -42,8 +52,8 @@ static cJSON *rep_entry(const char *dir, const struct np_matrix_plan *p,
   np_matrix__rep_file(&r, ".json", path, sizeof path);
   if (np_json_load_file(path, NULL, &rec, NULL) != 0)
     rec = NULL;
-  struct np_kernel *kb = rec ? load_kernel(&r, ".kernel-before.txt") : NULL;
-  struct np_kernel *ka = rec ? load_kernel(&r, ".kernel-after.txt") : NULL;
+  struct np_kernel *kb = rec ? load_kernel(&r, NP_KSNAP_BEFORE, ".kernel-before.txt") : NULL;
+  struct np_kernel *ka = rec ? load_kernel(&r, NP_KSNAP_AFTER, ".kernel-after.txt") : NULL;
   cJSON *e = np_results_summary_rep(p->protocol, n, rec, kb, ka);
   np_kernel_free(kb);
   np_kernel_free(ka);

@@ -83,6 +83,11 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--runs", type=int, required=True)
     ap.add_argument("--source")
+    ap.add_argument("--per-run-snapshots", action="store_true",
+                    help="keep each run's runner snapshots as its own "
+                         "rep-N.kernel-before/after.txt (the 0.2 form, valid "
+                         "too) instead of by reference: the bytes grow "
+                         "with the runs")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     bench = os.path.join(build, "bench", "netproof-bench")
@@ -100,12 +105,13 @@ def main():
                               "--output", src, "--quiet"])
             if rc != 0:
                 sys.exit(f"large_set: the source suite failed to run (exit {rc})\n{err}")
-        build_set(bench, report, os.path.abspath(src), out, a.runs, tmp)
+        build_set(bench, report, os.path.abspath(src), out, a.runs, tmp,
+                  a.per_run_snapshots)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def build_set(bench, report, src, out, want_runs, tmp):
+def build_set(bench, report, src, out, want_runs, tmp, per_run_snapshots=False):
     suite = json.load(open(os.path.join(src, "suite.json")))
     if suite.get("status") != "complete":
         sys.exit(f"large_set: {src}: suite status {suite.get('status')!r}, need complete")
@@ -142,6 +148,10 @@ def build_set(bench, report, src, out, want_runs, tmp):
     start = start.replace(microsecond=(start.microsecond // 1000) * 1000)
     cursor = start
     os.makedirs(os.path.join(out, "runs"))
+    if os.path.isdir(os.path.join(src, "kernel-snapshots")) and not per_run_snapshots:
+        # the runner's snapshots by hash: the copied cmd.txt files refer to them
+        shutil.copytree(os.path.join(src, "kernel-snapshots"),
+                        os.path.join(out, "kernel-snapshots"))
     ms_any = False
     n = 0
     for cid in cfg_ids:
@@ -159,6 +169,14 @@ def build_set(bench, report, src, out, want_runs, tmp):
             shift_line = lambda m: (m.group(1) + fmt_time(parse_time(m.group(2))[0] + shift, ms))
             cmdtext = re.sub(r"^((?:started_at|ended_at): )(\S+)$", shift_line, cmdtext, flags=re.M)
             cmdtext = cmdtext.replace(old_out, new_out)
+            refs = dict(re.findall(r"^kernel_(before|after)_sha256: ([0-9a-f]{64})$",
+                                   cmdtext, flags=re.M))
+            if per_run_snapshots and refs:
+                cmdtext = re.sub(r"^kernel_(before|after)_sha256: .*\n", "", cmdtext,
+                                 flags=re.M)
+                for when, h in refs.items():
+                    shutil.copyfile(os.path.join(src, "kernel-snapshots", h + ".txt"),
+                                    f"{dstem}.kernel-{when}.txt")
             open(dstem + ".cmd.txt", "w").write(cmdtext)
             rec = open(sstem + ".json").read()
             rec = TIME_RE.sub(lambda m: m.group(1) + fmt_time(parse_time(m.group(2))[0] + shift, ms)
@@ -166,7 +184,9 @@ def build_set(bench, report, src, out, want_runs, tmp):
             rec = rec.replace(json.dumps(old_out), json.dumps(new_out))
             open(dstem + ".json", "w").write(rec)
             for kind in ("stderr.txt", "kernel-before.txt", "kernel-after.txt"):
-                shutil.copyfile(f"{sstem}.{kind}", f"{dstem}.{kind}")
+                # a set with kernel-snapshots/ has no per-run snapshot files
+                if kind == "stderr.txt" or os.path.exists(f"{sstem}.{kind}"):
+                    shutil.copyfile(f"{sstem}.{kind}", f"{dstem}.{kind}")
             cursor = t1 + shift + datetime.timedelta(milliseconds=50)
             n += 1
     end = cursor

@@ -43,7 +43,7 @@ static int complete_reps(const char *out) {
 static void wait_mid_run(const char *out, int n) {
   for (int i = 0; i < 400; i++) {
     int done = complete_reps(out);
-    if (done >= n && mx_count(out, ".kernel-before.txt") > done)
+    if (done >= n && mx_count(out, ".cmd.txt") > done)
       return;
     nap(0.01);
   }
@@ -54,8 +54,10 @@ static void check_complete(const char *out) {
   ASSERT_EQ(complete_reps(out), 6);
   ASSERT_EQ(mx_count(out, ".cmd.txt"), 6);
   ASSERT_EQ(mx_count(out, ".stderr.txt"), 6);
-  ASSERT_EQ(mx_count(out, ".kernel-before.txt"), 6);
-  ASSERT_EQ(mx_count(out, ".kernel-after.txt"), 6);
+  ASSERT_EQ(mx_count(out, ".kernel-before.txt"), 0); /* by reference */
+  ASSERT_EQ(mx_count(out, ".kernel-after.txt"), 0);
+  /* the interrupted repetition's snapshots went with its cmd.txt */
+  ASSERT_EQ(mx_snapshot_problems(out), 0);
   ASSERT_EQ(mx_count(out, ".tmp"), 0);
   char p[600];
   snprintf(p, sizeof p, "%s/summary.json", out);

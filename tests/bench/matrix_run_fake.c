@@ -295,16 +295,36 @@ int main(int argc, char **argv) {
   ASSERT_LE(time(NULL) - t0, 12);       /* two 1 s timeouts, not 60 s hangs */
   check_progress(err, out);
 
-  /* five files per repetition, nothing temporary left */
-  static const char *const sfx[] = {".json", ".stderr.txt", ".cmd.txt",
-                                    ".kernel-before.txt", ".kernel-after.txt"};
+  /* three files per repetition and its two snapshots by reference (each
+   * in kernel-snapshots/ under its SHA-256), nothing temporary left */
+  static const char *const sfx[] = {".json", ".stderr.txt", ".cmd.txt"};
+  char snaps[7 * 2 * 2][1024];
+  int nsnap = 0;
   for (size_t i = 0; i < 7; i++)
-    for (int n = 1; n <= 2; n++)
-      for (size_t s = 0; s < 5; s++) {
+    for (int n = 1; n <= 2; n++) {
+      for (size_t s = 0; s < 3; s++) {
         snprintf(p, sizeof p, "%s/runs/%s/rep-%d%s", out, ids[i], n, sfx[s]);
         if (!mx_exists(p))
           NP_TEST_FAIL_("missing %s", p);
       }
+      char stem[900], sp[1024];
+      snprintf(stem, sizeof stem, "%s/runs/%s/rep-%d", out, ids[i], n);
+      for (int a = 0; a < 2; a++) {
+        if (!mx_snapshot(out, stem, a, sp, sizeof sp))
+          NP_TEST_FAIL_("%s.cmd.txt: no valid %s snapshot reference", stem,
+                        a ? "after" : "before");
+        int seen = 0;
+        for (int k = 0; k < nsnap; k++)
+          seen |= strcmp(snaps[k], sp) == 0;
+        if (!seen)
+          snprintf(snaps[nsnap++], sizeof snaps[0], "%s", sp);
+      }
+    }
+  /* the store holds exactly the referenced snapshots, each once */
+  snprintf(p, sizeof p, "%s/kernel-snapshots", out);
+  ASSERT_EQ(mx_count(p, ".txt"), nsnap);
+  ASSERT_EQ(mx_count(out, ".kernel-before.txt"), 0);
+  ASSERT_EQ(mx_count(out, ".kernel-after.txt"), 0);
   ASSERT_EQ(mx_count(out, ".tmp"), 0);
   ASSERT_EQ(mx_count(out, ".json"), 7 * 2 + 2);
 
@@ -328,7 +348,9 @@ int main(int argc, char **argv) {
   char *se = mx_read(p);
   ASSERT_NOT_NULL(strstr(se, "fake bench: payload 1"));
   free(se);
-  snprintf(p, sizeof p, "%s/runs/%s/rep-1.kernel-after.txt", out, ids[2]);
+  char stem2[900];
+  snprintf(stem2, sizeof stem2, "%s/runs/%s/rep-1", out, ids[2]);
+  ASSERT_TRUE(mx_snapshot(out, stem2, 1, p, sizeof p));
   char *kt = mx_read(p);
   ASSERT_EQ(strncmp(kt, "==> /proc/net/snmp", 18), 0);
   free(kt);

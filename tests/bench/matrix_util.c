@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "np_ksnap.h"
 #include "np_matrix_cli.h"
+#include "np_results_selfcheck.h"
+#include "np_sha256.h"
 #include "np_test.h"
 
 void mx_tmpdir(char *buf, size_t len) {
@@ -133,4 +136,37 @@ int mx_empty_or_absent(const char *dir) {
     empty &= strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
   closedir(d);
   return empty;
+}
+
+int mx_snapshot(const char *out, const char *stem, int after, char *buf,
+                size_t len) {
+  char p[4096], hex[NP_SHA256_HEX_SIZE], got[NP_SHA256_HEX_SIZE];
+  snprintf(p, sizeof p, "%s.cmd.txt", stem);
+  char *cmd = mx_read(p);
+  int rc = np_ksnap_ref(cmd, strlen(cmd),
+                        after ? NP_KSNAP_AFTER : NP_KSNAP_BEFORE, hex);
+  free(cmd);
+  if (rc != 0)
+    return 0;
+  snprintf(buf, len, "%s/%s/%s.txt", out, NP_KSNAP_DIR, hex);
+  return np_sha256_file(buf, got, NULL, NULL) == 0 && strcmp(got, hex) == 0;
+}
+
+static void on_snapshot_problem(void *ctx, const char *file,
+                                const char *pointer, const char *reason) {
+  (void)pointer;
+  if (strstr(file, "kernel-snapshots/") == NULL &&
+      strstr(reason, "kernel_before_sha256") == NULL &&
+      strstr(reason, "kernel_after_sha256") == NULL)
+    return;
+  fprintf(stderr, "snapshot problem: %s: %s\n", file, reason);
+  (*(int *)ctx)++;
+}
+
+int mx_snapshot_problems(const char *out) {
+  int n = 0;
+  struct np_results_outcome o;
+  struct np_errbuf eb = {{0}};
+  np_results_check_dir(out, "", on_snapshot_problem, &n, &o, &eb);
+  return n;
 }

@@ -44,4 +44,17 @@ int mx_count(const char *dir, const char *needle);
 /* 1 when dir does not exist or is empty. */
 int mx_empty_or_absent(const char *dir);
 
+/* The runner's kernel snapshot of repetition stem ("OUT/runs/ID/rep-N"),
+ * before (after = 0) or after the child: the file of OUT/kernel-snapshots/
+ * its rep-N.cmd.txt refers to, path into buf.  1 when the reference is
+ * there, the file exists and its SHA-256 is its name; 0 otherwise. */
+int mx_snapshot(const char *out, const char *stem, int after, char *buf,
+                size_t len);
+
+/* Problems the self-check finds in OUT about its kernel snapshots (a
+ * snapshot no cmd.txt refers to, a reference that resolves to none, a
+ * hash that does not match), each printed; the fake bench's records fail
+ * other rules, which are not counted. */
+int mx_snapshot_problems(const char *out);
+
 #endif /* MATRIX_UTIL_H */

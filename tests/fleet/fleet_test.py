@@ -256,6 +256,18 @@ def main():
                 path = os.path.join(rd, cid, f"rep-{n}{suf}")
                 if os.path.exists(path):
                     os.remove(path)
+        # and the kernel snapshots only those repetitions referred to
+        kept = set()
+        for top, _, files in os.walk(rd):
+            for f in files:
+                if f.endswith(".cmd.txt"):
+                    for ln in open(os.path.join(top, f)):
+                        if ln.startswith("kernel_") and "_sha256: " in ln:
+                            kept.add(ln.split(": ")[1].strip() + ".txt")
+        sd = os.path.join("stable-short", "kernel-snapshots")
+        for f in os.listdir(sd) if os.path.isdir(sd) else []:
+            if f not in kept:
+                os.remove(os.path.join(sd, f))
         r = merge(["stable/shard-0", "stable-short"], "x8")
         check(r.returncode == 2 and not os.path.exists("x8"),
               f"until_stable short slice: {r.returncode} {r.stderr}")
