@@ -199,7 +199,7 @@ int np_results_check_file(struct np_results_check *c, const char *path,
     return add_run_file(c, path, data, len);
   flush(c);
   if (strncmp(path, NP_KSNAP_DIR "/", sizeof NP_KSNAP_DIR) == 0)
-    return np_chk_snap_add(c, path, data, len);
+    return np_chk__snap_add(c, path, data, len);
   if (strcmp(path, "suite.json") == 0) {
     add_doc(c, path, data, len, "netproof/suite/1", &c->suite, &c->suite_seen);
   } else if (strcmp(path, "summary.json") == 0) {
@@ -233,7 +233,7 @@ int np_results_check_finish(struct np_results_check *c,
   c->finished = 1;
   if (c->oom)
     return NP_ENOMEM;
-  np_chk_snap_finish(c);
+  np_chk__snap_finish(c);
   struct np_matrix_plan *plan = NULL;
   const cJSON *pd = cJSON_GetObjectItemCaseSensitive(c->suite, "plan");
   struct np_errbuf eb = {{0}};
@@ -273,7 +273,7 @@ void np_results_check_free(struct np_results_check *c) {
   for (size_t i = 0; i < c->nhashes; i++)
     free(c->hashes[i]);
   free(c->hashes);
-  np_chk_snap_free(c);
+  np_chk__snap_free(c);
   cJSON_Delete(c->suite);
   cJSON_Delete(c->summary);
   np_schema_free(c->schema_run);

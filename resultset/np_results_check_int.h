@@ -233,11 +233,11 @@ struct np_chk_rec {
  * cmd.txt resolved into cur (a missing or malformed one reported; a 0.2
  * repetition's files kept as they are); at the end, every snapshot no
  * cmd.txt referred to reported; everything freed. */
-int np_chk_snap_add(struct np_results_check *c, const char *path,
+int np_chk__snap_add(struct np_results_check *c, const char *path,
                     const void *data, size_t len);
-void np_chk_snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
-void np_chk_snap_finish(struct np_results_check *c);
-void np_chk_snap_free(struct np_results_check *c);
+void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
+void np_chk__snap_finish(struct np_results_check *c);
+void np_chk__snap_free(struct np_results_check *c);
 
 /* udp records: counters, legs, percentiles, rates; checks[], status and
  * reasons derived by np_udp_checks; sockets sums; config from the command
@@ -270,7 +270,7 @@ void np_chk_far_record(const struct np_chk_rec *r);
  * (np_results_check_rudp.c; relay: np_results_check_relay.c). */
 void np_chk_rudp_record(const struct np_chk_rec *r);
 /* np_results_check_rudp_fec.c: rounds[].fec.window (--fec window). */
-void np_chk_rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
+void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
                             const char *base);
 void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *round,
                         const cJSON *relay_cfg, int i);

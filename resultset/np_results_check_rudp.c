@@ -492,7 +492,7 @@ void np_chk_rudp_record(const struct np_chk_rec *r) {
     char base[64];
     snprintf(base, sizeof base, "/rudp/rounds/%d", i);
     check_round_numbers(r, rd, base);
-    np_chk_rudp_fec_window(r, rd, base);
+    np_chk__rudp_fec_window(r, rd, base);
     check_round_verdict(r, rd, base, checks[i]);
     per[i] = checks[i];
     rate[i] = np_results_num(rd, "/measurement/roundtrips_per_sec");

@@ -24,7 +24,7 @@ static double num(const cJSON *o, const char *key) {
   return np_json_get_number(o, key, NAN);
 }
 
-void np_chk_rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
+void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
                             const char *base) {
   char p[160];
   const cJSON *fec = cJSON_GetObjectItemCaseSensitive(rd, "fec");

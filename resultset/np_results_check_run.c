@@ -281,7 +281,7 @@ static void check_siblings(struct np_results_check *c,
                            const struct np_chk_cur *cur) {
   for (int i = 0; i < NP_CHK_NFILES; i++) {
     if (i == NP_CHK_JSON || cur->data[i] != NULL || cur->kref[i])
-      continue; /* a referenced snapshot: np_chk_snap_resolve's */
+      continue; /* a referenced snapshot: np_chk__snap_resolve's */
     char f[NP_CHK_PATH_MAX + 32];
     snprintf(f, sizeof f, "%s%s", cur->stem, np_chk_suffix[i]);
     np_chk_problem(c, f, "", "missing (every run keeps its %s file)",
@@ -322,7 +322,7 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
   run->cmd_start = run->cmd_end = NP_CHK_NO_TIME;
   run->rec_start = run->rec_end = NP_CHK_NO_TIME;
   run->src_hash = run->bin_hash = -1;
-  np_chk_snap_resolve(c, cur);
+  np_chk__snap_resolve(c, cur);
   if (cur->data[NP_CHK_JSON] == NULL) {
     /* a repetition the runner did not finish (killed, interrupted): its
      * first files, no record; the end of the check counts it missing */

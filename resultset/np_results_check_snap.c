@@ -14,7 +14,7 @@
 #include "np_results_check_int.h"
 #include "np_sha256.h"
 
-int np_chk_snap_add(struct np_results_check *c, const char *path,
+int np_chk__snap_add(struct np_results_check *c, const char *path,
                     const void *data, size_t len) {
   char hex[NP_SHA256_HEX_SIZE], got[NP_SHA256_HEX_SIZE];
   if (!np_ksnap_name(path, hex)) {
@@ -59,7 +59,7 @@ static struct np_chk_snap *find(struct np_results_check *c, const char *hex) {
   return NULL;
 }
 
-void np_chk_snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
+void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
   static const struct {
     int which;
     const char *key;
@@ -112,7 +112,7 @@ void np_chk_snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
   }
 }
 
-void np_chk_snap_finish(struct np_results_check *c) {
+void np_chk__snap_finish(struct np_results_check *c) {
   for (size_t i = 0; i < c->nsnaps; i++)
     if (!c->snaps[i].used) {
       char f[NP_CHK_PATH_MAX];
@@ -123,7 +123,7 @@ void np_chk_snap_finish(struct np_results_check *c) {
     }
 }
 
-void np_chk_snap_free(struct np_results_check *c) {
+void np_chk__snap_free(struct np_results_check *c) {
   for (size_t i = 0; i < c->nsnaps; i++)
     free(c->snaps[i].data);
   free(c->snaps);
