@@ -17,7 +17,9 @@
  *
  * plplot also prints "1.000000e+00" widths, "1.000000" opacities and
  * 6-decimal text positions; every decimal number inside an attribute value is
- * reprinted rounded to 0.01 (of a 960 x 600 px page) without trailing zeros.
+ * reprinted rounded to 0.01 (of a 960 x 600 px page) without trailing zeros,
+ * the white space plplot puts between attributes shrinks to one space and
+ * attributes that only restate their initial value are dropped.
  * Parsing and printing are by hand (integers only), so the output does not
  * depend on the locale.  Text between tags is copied unchanged.
  */
@@ -105,13 +107,47 @@ static int word_char(char c) {
          (c >= 'A' && c <= 'Z') || c == '.' || c == '_' || c == '#';
 }
 
-/* The tag [p, e) with every decimal number inside a quoted value trimmed. */
+/* Attributes plplot writes with their initial value (none is inherited
+ * from a parent: plplot's <g>s set only transform and clip-path). */
+static const char *const defaults[] = {
+    "stroke-opacity=\"1.000000\"", "fill-opacity=\"1.000000\"",
+    "fill-rule=\"nonzero\""};
+
+/* The length of a default attribute at [p, e), 0 when there is none. */
+static size_t default_at(const char *p, const char *e) {
+  for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
+    size_t n = strlen(defaults[i]);
+    if ((size_t)(e - p) >= n && memcmp(p, defaults[i], n) == 0)
+      return n;
+  }
+  return 0;
+}
+
+/* The tag (or part of one) [p, e): outside values, a run of white space
+ * becomes one space (none before '>' or "/>"), attributes with their
+ * initial value are dropped; inside values, every decimal number is
+ * trimmed. */
 static void put_tag(FILE *f, const char *p, const char *e) {
   int quoted = 0;
   const char *q = p;
   while (q < e) {
     double v;
     size_t n = 0;
+    if (!quoted && (*q == ' ' || *q == '\n' || *q == '\t')) {
+      const char *r = q;
+      while (r < e && (*r == ' ' || *r == '\n' || *r == '\t'))
+        r++;
+      size_t d;
+      while ((d = default_at(r, e)) > 0) {
+        r += d;
+        while (r < e && (*r == ' ' || *r == '\n' || *r == '\t'))
+          r++;
+      }
+      if (r == e || (*r != '>' && *r != '/'))
+        fputc(' ', f);
+      q = r;
+      continue;
+    }
     if (*q == '"')
       quoted = !quoted;
     else if (quoted && (q == p || !word_char(q[-1])) &&

@@ -8,7 +8,9 @@
  * hatch line polylines and no marker colour are left, dashed lines are one
  * polyline with stroke-dasharray, no attribute number
  * has more than 2 decimals, and two renders are the same bytes.
- * np_svg_compact itself is checked on a small document, byte for byte.
+ * np_svg_compact itself is checked on a small document, byte for byte
+ * (white space between attributes shrunk, default opacities dropped, text
+ * between tags kept).
  */
 #include <math.h>
 #include <stdio.h>
@@ -119,8 +121,11 @@ static void check_compact(void) {
       "<polyline stroke-width=\"1.000000e+00\" stroke=\"#010212\" "
       "fill=\"#010212\" fill-opacity=\"1.000000\" "
       "points=\"1.50,2.00 3.126,-0.004 \"/>\n"
+      "<polyline\n  stroke-width=\"6.000000e-01\"\n  stroke=\"#000000\"\n"
+      "  stroke-opacity=\"1.000000\"\n  fill=\"none\"\n"
+      "  points=\"1,2  3,4 \"\n  />\n"
       "<text x=\"-0.000000\" y=\"7.500178\" font-size=\"19\" "
-      "clip-path=\"url(#text-clipping0)\" fill=\"#0072B2\">1.23456 a</text>\n"
+      "clip-path=\"url(#text-clipping0)\" fill=\"#0072B2\"\n>1.23456 a</text>\n"
       "</svg>\n";
   char *out = NULL;
   size_t len = 0;
@@ -139,6 +144,8 @@ static void check_compact(void) {
            "stroke=\"#000000\" stroke-width=\"0.4\"/></pattern>\n</defs>\n"
            "<polyline fill=\"url(#np-%08x-2)\" stroke=\"none\" "
            "points=\"1.5,2 3.13,0 \"/>\n"
+           "<polyline stroke-width=\"0.6\" stroke=\"#000000\" fill=\"none\" "
+           "points=\"1,2  3,4 \"/>\n"
            "<text x=\"0\" y=\"7.5\" font-size=\"19\" "
            "clip-path=\"url(#text-clipping0)\" fill=\"#0072B2\">1.23456 a</text>\n"
            "</svg>\n",
