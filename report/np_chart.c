@@ -178,13 +178,9 @@ static void styled_box(int style, int n, const double *xs, const double *ys) {
   plpsty(0);
   plfill(n, xs, ys);
   int h = st % NHATCH;
-  if (hatch[h].n > 0) {
-    PLINT del[2] = {2000, 2000};
-    plpat(hatch[h].n, hatch[h].inc, del);
-    plcol0(st % NCOLOURS == 7 ? COL_BG : COL_FG); /* lines show on black */
-    plwidth(0.4);
+  if (h > 0) { /* white lines show on black; np_svg_compact draws them */
+    plcol0(COL_PAT + (h - 1) + (st % NCOLOURS == 7 ? PAT_WHITE : 0));
     plfill(n, xs, ys);
-    plpsty(0);
   }
   double lx[5] = {xs[0], xs[1], xs[2], xs[3], xs[0]},
          ly[5] = {ys[0], ys[1], ys[2], ys[3], ys[0]};
@@ -212,15 +208,10 @@ static void stub(const struct plot_geom *g, double x0, double x1,
   if (boxed) {
     double xs[5] = {x0, x0, x1, x1, x0}, ys[5] = {g->ylo, top, top, g->ylo,
                                                   g->ylo};
-    PLINT del[1] = {1000}, inc[1] = {450};
-    plcol0(COL_GRID);
-    plpat(1, inc, del);
+    plcol0(COL_PAT + PAT_STUB);
     plfill(4, xs, ys);
-    plpsty(0);
-    plcol0(COL_MUTED);
-    pllsty(2);
+    plcol0(COL_DASH + DASH_MUTED);
     plline(5, xs, ys);
-    pllsty(1);
   }
   plcol0(COL_FG);
   np_chart_text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
@@ -276,11 +267,9 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
       if (mk & NP_CHART_UNSTABLE) {
         double lx[5] = {bx0, bx0, bx1, bx1, bx0},
                ly[5] = {g->base, ymap(c, m), ymap(c, m), g->base, g->base};
-        plcol0(COL_FG);
-        pllsty(2);
+        plcol0(COL_DASH + DASH_FG);
         plwidth(2.6);
         plline(5, lx, ly);
-        pllsty(1);
         plwidth(1.0);
       }
       /* the dagger(s) well above the bar and its error bar, side by side
@@ -511,11 +500,9 @@ static void draw_chart(const struct np_chart *c) {
   draw_bars(c, &g);
   if (ref) {
     double rx[2] = {0, (double)c->ncat}, ry[2] = {c->ref, c->ref};
-    plcol0(COL_FG);
-    pllsty(2);
+    plcol0(COL_DASH + DASH_FG);
     plwidth(1.6);
     plline(2, rx, ry);
-    pllsty(1);
     plwidth(1.0);
   }
   plcol0(COL_FG);
@@ -595,7 +582,7 @@ int np_chart_open_stream(const char *path, struct np_errbuf *eb) {
   char geom[32];
   snprintf(geom, sizeof geom, "%dx%d", CHART_W, CHART_H);
   plsetopt("geometry", geom);
-  plscmap0n(COL_SERIES + NCOLOURS);
+  plscmap0n(COL_DASH + NDASH);
   plscol0(COL_BG, 255, 255, 255);
   plscol0(COL_FG, 0, 0, 0);
   plscol0(COL_GRID, 0xDD, 0xDD, 0xDD);
@@ -604,6 +591,10 @@ int np_chart_open_stream(const char *path, struct np_errbuf *eb) {
   for (int i = 0; i < NCOLOURS; i++)
     plscol0(COL_SERIES + i, okabe_ito[i][0], okabe_ito[i][1],
             okabe_ito[i][2]);
+  for (int k = 0; k < NPATTERN; k++)
+    plscol0(COL_PAT + k, PAT_MARKER_R, PAT_MARKER_G, PAT_MARKER_B0 + k);
+  for (int k = 0; k < NDASH; k++)
+    plscol0(COL_DASH + k, DASH_MARKER_R, DASH_MARKER_G, DASH_MARKER_B0 + k);
   plscolbg(255, 255, 255);
   plinit();
   plfont(1);
@@ -673,8 +664,13 @@ int np_chart_render_(void (*draw)(const void *), const void *arg,
     np_errbuf_set(eb, rc, "chart: reading plplot's SVG: %s", feb.msg);
     goto remove_tmp;
   }
-  rc = np_svg_add_title_desc(raw, title, desc, out, out_len);
+  char *svg = NULL;
+  size_t svg_len = 0;
+  rc = np_svg_compact(raw, &svg, &svg_len);
   free(raw);
+  if (rc == 0)
+    rc = np_svg_add_title_desc(svg, title, desc, out, out_len);
+  free(svg);
   if (rc != 0)
     np_errbuf_set(eb, rc, "chart: plplot's output has no <svg> element");
 remove_tmp:

@@ -124,4 +124,15 @@ double np_chart_text_mm(const char *text, double scale);
 int np_svg_add_title_desc(const char *svg, const char *title,
                           const char *desc, char **out, size_t *out_len);
 
+/* plplot's SVG made compact: a fill in a pattern marker colour
+ * (np_chart_int.h) becomes a fill referencing that <pattern>, defined once
+ * in a <defs> right after <svg ...> with ids unique to this document's
+ * content (charts are inlined together in HTML); a line in a dash marker
+ * colour gets its ink and a stroke-dasharray; every decimal number in
+ * an attribute is printed with at most 2 decimals (0.01 px), trailing
+ * zeros dropped ("1.000000e+00" -> "1").  Byte-deterministic and
+ * locale-independent.  *out is malloc'd.  NP_EPARSE when svg has no <svg
+ * element, NP_ENOMEM. */
+int np_svg_compact(const char *svg, char **out, size_t *out_len);
+
 #endif /* NP_CHART_H */

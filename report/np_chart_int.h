@@ -16,7 +16,7 @@
 #define CHART_H 600      /* page height, px                         */
 #define MAX_SERIES 8     /* series per chart                        */
 #define NCOLOURS 8       /* palette entries                         */
-#define NHATCH 5         /* hatch patterns (0 = none)               */
+#define NHATCH 5         /* hatches of a style (0 = none)           */
 #define COL_BG 0         /* cmap0 index: white background           */
 #define COL_FG 1         /* cmap0 index: black text and axes        */
 #define COL_GRID 2       /* cmap0 index: light grey grid            */
@@ -42,12 +42,50 @@ static const int okabe_ito[NCOLOURS][3] = {
     {0x00, 0x00, 0x00}, /* black          */
 };
 
-/* Hatch of a style: angles in tenths of a degree (plpat), 0 lines = none. */
+/* Hatch fills, drawn as SVG <pattern>s rather than plplot's per-line
+ * hatching (issue 33: 1,444 polylines per chart).  A chart fills the
+ * region in the pattern's marker colour (cmap0 COL_PAT + k, an RGB no
+ * palette entry has: PAT_MARKER_R/G, blue PAT_MARKER_B0 + k) and
+ * np_svg_compact rewrites that fill to reference pattern k.  Lines run at
+ * angle degrees counter-clockwise from the x axis (y up, as plplot draws),
+ * gap px apart (2 mm on plplot's svg page: plpat's 2000 um), cross adds
+ * the perpendicular lines.  Entries 0..3 are hatches 1..4 in black, 4..7
+ * the same in white (on the black series), 8 the grey of a stub. */
+#define NPATTERN 9
+#define COL_PAT (COL_SERIES + NCOLOURS) /* cmap0 index of pattern 0's marker */
+#define PAT_MARKER_R 0x01
+#define PAT_MARKER_G 0x02
+#define PAT_MARKER_B0 0x10
+#define PAT_WHITE 4 /* offset of the white-line patterns              */
+#define PAT_STUB 8  /* the light grey hatch of an excluded/missing stub */
 static const struct {
-  int n;
-  PLINT inc[2];
-} hatch[NHATCH] = {{0, {0, 0}}, {1, {450, 0}}, {1, {-450, 0}},
-                   {2, {450, -450}}, {1, {0, 0}}};
+  int angle;       /* degrees                                   */
+  int cross;       /* 1: also the lines at angle + 90           */
+  double gap;      /* distance between lines, px                */
+  double width;    /* stroke width, px                          */
+  const char *ink; /* stroke colour                             */
+} np_chart_pattern[NPATTERN] = {
+    {45, 0, 5.66, 0.4, "#000000"},  {-45, 0, 5.66, 0.4, "#000000"},
+    {45, 1, 5.66, 0.4, "#000000"},  {0, 0, 5.66, 0.4, "#000000"},
+    {45, 0, 5.66, 0.4, "#FFFFFF"},  {-45, 0, 5.66, 0.4, "#FFFFFF"},
+    {45, 1, 5.66, 0.4, "#FFFFFF"},  {0, 0, 5.66, 0.4, "#FFFFFF"},
+    {45, 0, 2.83, 1.0, "#DDDDDD"},
+};
+
+/* Dashed lines, drawn as one SVG polyline with stroke-dasharray rather than
+ * plplot's polyline per dash (pllsty 2: 2.93 px on, 2.93 px off, carried
+ * round corners as SVG does).  A chart draws the line solid in the dash's
+ * marker colour (cmap0 COL_DASH + k: DASH_MARKER_R/G, blue DASH_MARKER_B0
+ * + k) and np_svg_compact gives it its ink and dash pattern. */
+#define NDASH 2
+#define COL_DASH (COL_PAT + NPATTERN) /* cmap0 index of dash 0's marker */
+#define DASH_MARKER_R 0x01
+#define DASH_MARKER_G 0x03
+#define DASH_MARKER_B0 0x10
+#define DASH_LEN 2.93 /* px of one dash and of one gap                  */
+#define DASH_FG 0     /* black: unstable outline, reference line      */
+#define DASH_MUTED 1  /* grey: stub outline, marker line of xy charts */
+static const char *const np_chart_dash_ink[NDASH] = {"#000000", "#666666"};
 
 /* Lines of text laid out for drawing. */
 struct lines {

@@ -195,11 +195,10 @@ static void draw(const void *arg) {
   if (isfinite(xmap(c, c->vline_x))) {
     double vx = xmap(c, c->vline_x);
     double xs[2] = {vx, vx}, ys[2] = {r[2], r[3]};
-    plcol0(COL_MUTED);
-    pllsty(2);
+    plcol0(COL_DASH + DASH_MUTED);
     plwidth(1.0);
     plline(2, xs, ys);
-    pllsty(1);
+    plcol0(COL_MUTED);
     if (c->vline_label)
       np_chart_text_at(vx, r[3] - 0.04 * (r[3] - r[2]), 1, 0, 1.02, 0.8,
                        c->vline_label);
