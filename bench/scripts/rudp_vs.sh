@@ -51,6 +51,7 @@ CASES=(
   "netproof-arq-ordered-nohead|np|--delivery ordered --reo-wnd-head-ms 0"
   "netproof-arq-unordered|np|--delivery unordered"
   "netproof-fecadaptive-ordered|np|--delivery ordered --fec adaptive"
+  "netproof-fecwindow-ordered|np|--delivery ordered --fec window"
   "kcp-fast|kcp|--fec none"
 )
 for f in "${KCP_FECS[@]}"; do

@@ -57,7 +57,8 @@ for name, rs in rows.items():
           f"{fmt([r[3] for r in rs], 1)} | {fmt([r[4] for r in rs])} | "
           f"{fmt([r[5] for r in rs], 2)} |")
 kcps = [k for k in med if k.startswith("kcp-")]
-nps = [k for k in ("netproof-arq-ordered", "netproof-fecadaptive-ordered")
+nps = [k for k in ("netproof-arq-ordered", "netproof-fecadaptive-ordered",
+                     "netproof-fecwindow-ordered")
        if k in med]
 if nps and kcps:
     print()
