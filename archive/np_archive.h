@@ -54,6 +54,8 @@ struct np_archive_pack_opts {
   const char *out;         /* BUNDLE.tar.gz, written atomically            */
   const char *name;        /* top folder; NULL = out's basename minus .tar.gz */
   uint64_t max_total_bytes; /* 0 = NP_ARCHIVE_DEFAULT_MAX_TOTAL_BYTES      */
+  uint64_t max_entries;    /* 0 = verify's default (--max-entries)        */
+  uint64_t max_file_bytes; /* 0 = verify's default (--max-file-bytes)     */
   int use_zlib;            /* 1: zlib level 6 via libarchive (portable bytes,
                               slower); 0: ISA-L level 1 (default)          */
   int has_source_date_epoch; /* the CLI sets these from SOURCE_DATE_EPOCH */

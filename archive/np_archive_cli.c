@@ -214,6 +214,8 @@ static int run_pack(const struct cli *c, struct np_errbuf *eb) {
   struct np_archive_pack_opts o = {.dirs = c->dirs, .ndirs = c->ndirs,
                                    .out = c->out, .name = c->name,
                                    .max_total_bytes = c->lim.max_total_bytes,
+                                   .max_entries = c->lim.max_entries,
+                                   .max_file_bytes = c->lim.max_file_bytes,
                                    .use_zlib = c->use_zlib,
                                    .allow_incomplete = c->allow_incomplete,
                                    .on_problem = print_check_problem};

@@ -108,17 +108,22 @@ static int pack_collect(const struct np_bag_files *tags,
   return 0;
 }
 
-/* What verify's limits (np_archive_limits_default, with the total pack
+/* What verify's limits (np_archive_limits_default, with the limits pack
  * was given) refuse, pack refuses before writing: one limit table for
  * both, so a bundle pack writes verifies with the same flags - with none,
  * when pack had none.  l is every entry (the top folder counts, as in the
  * reader); NP_ETOOBIG with one line naming the limit. */
-static int pack_limits_check(const struct pack_list *l, uint64_t max_total,
+static int pack_limits_check(const struct pack_list *l,
+                             const struct np_archive_pack_opts *o,
                              struct np_errbuf *eb) {
   struct np_archive_limits lim;
   np_archive_limits_default(&lim);
-  if (max_total != 0)
-    lim.max_total_bytes = max_total;
+  if (o->max_total_bytes != 0)
+    lim.max_total_bytes = o->max_total_bytes;
+  if (o->max_entries != 0)
+    lim.max_entries = o->max_entries;
+  if (o->max_file_bytes != 0)
+    lim.max_file_bytes = o->max_file_bytes;
   uint64_t total = 0;
   for (size_t i = 0; i < l->n; i++) {
     const struct pack_entry *e = &l->v[i];
@@ -472,7 +477,7 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
     goto free_all;
   }
-  rc = pack_limits_check(&l, o->max_total_bytes, eb);
+  rc = pack_limits_check(&l, o, eb);
   pack_list_free(&l);
   l = (struct pack_list){0};
   if (rc == 0)
@@ -500,7 +505,7 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
     goto free_all;
   }
-  rc = pack_limits_check(&l, o->max_total_bytes, eb);
+  rc = pack_limits_check(&l, o, eb);
   if (rc == 0)
     rc = pack_write_file(o->out, name, &l, mtime, o->use_zlib, eb);
   if (rc == 0 && verdict != NULL) {

@@ -61,6 +61,8 @@ struct rd_ctx {
   int seen_first;                    /* the top folder entry was seen    */
   int sink_failed;                   /* the sink stopped the read (its
                                         own message)                     */
+  int oxum_refused;                  /* bag-info.txt stated more than the
+                                        limits (reported)                */
   char top[256];                     /* the top folder's name            */
 };
 
@@ -242,7 +244,6 @@ static int rd_check_order(struct rd_ctx *r, const char *name, const char *rel,
   return 0;
 }
 
-/* Hand one file to the sink. */
 /* bag-info.txt's "Payload-Oxum: OCTETS.FILES" (BagIt 2.0, 2.2.2): what
  * pack states the payload holds.  The file comes first in the stream
  * (paths increase bytewise, "bag-info.txt" < "data/"), so a payload the
@@ -279,13 +280,17 @@ static int rd_oxum_over(struct rd_ctx *r, const char *name, const char *data,
   return 0;
 }
 
+/* Hand one file to the sink (bag-info.txt first held to the limits:
+ * NP_ETOOBIG with r->oxum_refused set when it states more). */
 static int rd_deliver(struct rd_ctx *r, const char *rel, const char *data,
                       size_t len, int in_order) {
   if (strcmp(rel, "bag-info.txt") == 0) {
     char where[sizeof r->top + 16];
     snprintf(where, sizeof where, "%s/%s", r->top, rel);
-    if (rd_oxum_over(r, where, data, len))
+    if (rd_oxum_over(r, where, data, len)) {
+      r->oxum_refused = 1;
       return NP_ETOOBIG;
+    }
   }
   int rc = r->sink->file(r->sink->ctx, r->res, rel, data, len, in_order);
   r->sink_failed = rc != 0;
@@ -479,7 +484,7 @@ static int rd_loop(struct rd_ctx *r, struct archive *a) {
     if (is_dir)
       continue;
     rc = rd_data(r, a, e, name, relc, in_order);
-    if (rc == NP_ETOOBIG)
+    if (rc == NP_ETOOBIG && r->oxum_refused)
       return 0; /* bag-info.txt states more than the limits: reported */
     if (rc != 0 && rc != NP_ECORRUPT)
       return rc; /* out of memory, or the sink failed (its own message) */

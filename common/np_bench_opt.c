@@ -317,16 +317,19 @@ static int unknown_option(const struct np_bench_optset *s, const char *name,
   size_t n = np_bench_opt_count(s);
   if (n > NP_BENCH_OPT_MAX)
     n = NP_BENCH_OPT_MAX; /* start() refused such a table already */
+  size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
-    snprintf(spelt[i], sizeof spelt[i], "%s%s", np_bench_opt_dashes(o),
+    if (o->flags & NP_BENCH_OPT_HIDDEN)
+      continue; /* never suggested, as never listed */
+    snprintf(spelt[k], sizeof spelt[k], "%s%s", np_bench_opt_dashes(o),
              o->name);
-    names[i] = spelt[i];
+    names[k] = spelt[k];
+    k++;
   }
-  return np_opt_unknown(eb, "option", name, names, n);
+  return np_opt_unknown(eb, "option", name, names, k);
 }
 
-/* Row index of the alias arg ("-h"), or -1. */
 /* Row index of arg when it is a row's other spelling: a SHORT row's
  * "-C", or one of the row's aliases ("-o", "--out", "--out=x": *inline_val
  * then points after '='); -1 when none. */

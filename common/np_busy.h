@@ -15,13 +15,16 @@
 #define NP_BUSY_H
 
 #define NP_BUSY_SATURATED 0.90
+#define NP_BUSY_STR_(x) #x
+#define NP_BUSY_STR(x) NP_BUSY_STR_(x)
 
+/* the record's rule text, with the threshold above written into it */
 #define NP_BUSY_RULE                                                      \
-  "busiest_fraction = the largest lane cpu_seconds / window_seconds "     \
+  "busiest_fraction = the largest of lane_cpu_seconds / window_seconds "  \
   "(thread CPU time over the measured window, without warm-up and "       \
-  "drain); saturated = busiest_fraction >= 0.90: the busiest lane was on " \
-  "a CPU nearly all the time, so the client, not only the server, may "    \
-  "have bounded the rate"
+  "drain); saturated = busiest_fraction >= " NP_BUSY_STR(                 \
+      NP_BUSY_SATURATED) ": the busiest lane was on a CPU nearly all the "  \
+  "time, so the client, not only the server, may have bounded the rate"
 
 /* busy fraction of a thread that used cpu_seconds in window_seconds
  * (0 for an empty window) */

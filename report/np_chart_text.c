@@ -85,7 +85,9 @@ void np_chart_tick_text(char *buf, size_t len, double v) {
     snprintf(buf, len, "%.3g%s", v / pow(1e3, k + 1), prefix[k]);
     return;
   }
-  if (fabs(v - iv) > 1e-9 * (a + 1) || a < 1) {
+  /* fractions only below 100,000: above, %g would print 999999.5 as
+   * "1e+06"; such a tick reads as its rounded integer */
+  if ((fabs(v - iv) > 1e-9 * (a + 1) && a < 1e5) || a < 1) {
     snprintf(buf, len, "%g", v);
     return;
   }

@@ -163,8 +163,8 @@ static const struct np_bench_opt report_opts[] = {
      .dflt = "en", .help = "the language of the report; only en",
      NP_BENCH_AT(CFG, lang)},
     {.name = "plans", .type = NP_BENCH_OPT_STR, .metavar = "DIR",
-     .help = "read a plan's headline from DIR/PLAN-FILE for sets whose copy "
-             "of the plan in suite.json has none",
+     .help = "read a plan's headline and dimension units from DIR/PLAN-FILE "
+             "for sets whose copy of the plan in suite.json lacks them",
      NP_BENCH_AT(CFG, plans)},
     {.name = "force", .type = NP_BENCH_OPT_FLAG,
      .help = "render a set that fails its self-check, stamped \"self-check "

@@ -353,7 +353,8 @@ int np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
   if (text == NULL || len == 0) {
     fprintf(ctx->md,
             "_No reading yet: write it in `docs/performance/%s.reading.md`; "
-            "it is embedded here verbatim on regeneration._\n\n",
+            "it is embedded here on regeneration, its references expanded "
+            "from the sets._\n\n",
             page);
     return 0;
   }

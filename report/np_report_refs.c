@@ -375,7 +375,10 @@ static int resolve_pair(const char *kind, struct np_results_set *set,
   double ma = np_results_median(a, na), mb = np_results_median(b, nb);
   if (ratio) {
     const struct format *f = format_find(nt > 4 ? tok[4] : "x2");
-    if (f == NULL || nt > 5)
+    if (nt > 5)
+      rc = np_errbuf_set(eb, NP_EINVAL, "too many words after '%s' (at most "
+                         "a format)", tok[4]);
+    else if (f == NULL)
       rc = np_errbuf_set(eb, NP_EINVAL, "unknown format '%s'", tok[4]);
     else if (mb == 0)
       rc = np_errbuf_set(eb, NP_EINVAL, "the median of '%s' is 0", tok[2]);

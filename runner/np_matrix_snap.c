@@ -50,24 +50,30 @@ static int collect(const char *out_dir, struct refs *r) {
     char cd[NP_MATRIX_PATH_MAX + 256];
     snprintf(cd, sizeof cd, "%s/runs/%s", out_dir, e->d_name);
     DIR *c = opendir(cd);
+    if (c == NULL) {
+      /* a folder we cannot read may hold references: sweep nothing */
+      if (errno != ENOTDIR)
+        rc = np_err_from_errno(errno);
+      continue;
+    }
     struct dirent *f;
-    while (rc == 0 && c != NULL && (f = readdir(c)) != NULL) {
+    while (rc == 0 && (f = readdir(c)) != NULL) {
       size_t fl = strlen(f->d_name);
       if (fl < 8 || strcmp(f->d_name + fl - 8, ".cmd.txt") != 0)
         continue;
       char *buf = NULL, hex[NP_SHA256_HEX_SIZE];
       size_t len = 0;
       snprintf(p, sizeof p, "%s/%s", cd, f->d_name);
-      if (np_file_read_all(p, 0, &buf, &len, NULL) == 0) {
-        if (np_ksnap_ref(buf, len, NP_KSNAP_BEFORE, hex) == 0)
-          rc = add_ref(r, hex);
-        if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_AFTER, hex) == 0)
-          rc = add_ref(r, hex);
-      }
+      /* a command file we cannot read may hold references: an error,
+       * never a reason to delete what it refers to */
+      rc = np_file_read_all(p, 0, &buf, &len, NULL);
+      if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_BEFORE, hex) == 0)
+        rc = add_ref(r, hex);
+      if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_AFTER, hex) == 0)
+        rc = add_ref(r, hex);
       free(buf);
     }
-    if (c != NULL)
-      closedir(c);
+    closedir(c);
   }
   closedir(d);
   return rc;

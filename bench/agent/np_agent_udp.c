@@ -314,17 +314,19 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
 }
 
 int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
-  /* the relay first: nothing reaches the server after it */
-  if (au->has_relay) {
-    int rc = np_agent_udp_relay_stop(au->client, &au->relay, eb);
-    if (rc)
-      return rc;
-  }
+  /* the relay first: nothing reaches the server after it; when stopping
+   * it fails, the server is still stopped (its record kept), and the
+   * relay's error is the one returned */
+  int first = 0;
+  struct np_errbuf reb = {{0}};
+  if (au->has_relay)
+    first = np_agent_udp_relay_stop(au->client, &au->relay, &reb);
   cJSON *args = cJSON_CreateObject();
   if (args == NULL ||
       !cJSON_AddStringToObject(args, "service_id", au->service_id)) {
     cJSON_Delete(args);
-    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    return first ? np_errbuf_set(eb, first, "%s", reb.msg)
+                 : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   }
   int rc = np_agent_client_call(au->client, "stop", args, CALL_SECONDS,
                                 &au->stop, eb);
@@ -333,6 +335,8 @@ int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
                                 &au->record, eb);
   if (rc == 0)
     rc = np_agent_client_clock(au->client, CLOCK_SAMPLES, &au->clock[1], eb);
+  if (first)
+    return np_errbuf_set(eb, first, "%s", reb.msg);
   return rc;
 }
 

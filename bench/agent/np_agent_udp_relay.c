@@ -92,10 +92,10 @@ int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,
            np_json_get_string(r->start, "service_id", ""));
   snprintf(r->listening, sizeof r->listening, "%s",
            np_json_get_string(r->start, "listening", ""));
-  if (np_addr_parse("listening", r->listening, 0, &r->at, NULL) != 0)
-    return np_errbuf_set(eb, NP_EPARSE,
-                         "agent %s: start relay: no port in '%s'",
-                         np_agent_client_agent(c), r->listening);
+  struct np_errbuf aeb = {{0}};
+  if (np_addr_parse("listening", r->listening, 0, &r->at, &aeb) != 0)
+    return np_errbuf_set(eb, NP_EPARSE, "agent %s: start relay: %s",
+                         np_agent_client_agent(c), aeb.msg);
   return 0;
 }
 

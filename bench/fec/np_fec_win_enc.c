@@ -16,7 +16,9 @@ struct np_fec_win_enc {
   size_t cap;          /* bytes per symbol buffer                       */
   uint8_t *ring;       /* w x cap: [u16 len][datagram][zeros]           */
   uint16_t *len;       /* w: 2 + datagram length                        */
-  uint32_t next_esi;   /* ESI of the next source symbol                 */
+  uint64_t next_esi;   /* ESI of the next source symbol (the wire carries
+                          its low 16 bits; 64 bits so that slot = ESI % w
+                          never jumps at a wrap for a w not a power of 2) */
   unsigned count;      /* symbols in the window                         */
   uint16_t next_key;   /* repair key of the next repair                 */
   uint8_t tbl[32];     /* gf_vect_mad table scratch                     */
@@ -67,7 +69,7 @@ int np_fec_win_enc_add(struct np_fec_win_enc *e, const uint8_t *buf,
     return NP_EINVAL;
   if (len > e->sym_max)
     return NP_EMSGSIZE;
-  unsigned slot = e->next_esi % e->w;
+  unsigned slot = (unsigned)(e->next_esi % e->w);
   uint8_t *s = e->ring + (size_t)slot * e->cap;
   s[0] = (uint8_t)(len >> 8);
   s[1] = (uint8_t)len;
@@ -102,12 +104,12 @@ int np_fec_win_enc_repair(struct np_fec_win_enc *e, uint8_t *out,
   if (e->count == 0)
     return NP_ENOENT;
   uint8_t cc[NP_FEC_WIN_MAX_W];
-  uint32_t fss = e->next_esi - e->count;
+  uint64_t fss = e->next_esi - e->count;
   uint16_t key = e->next_key++;
   np_fec_rlc_coefs(key, cc, e->count, NP_FEC_RLC_DT_DENSE);
   size_t L = 0;
   for (unsigned i = 0; i < e->count; i++) {
-    unsigned slot = (fss + i) % e->w;
+    unsigned slot = (unsigned)((fss + i) % e->w);
     if (e->len[slot] > L)
       L = e->len[slot];
   }

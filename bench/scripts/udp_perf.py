@@ -178,7 +178,8 @@ def cmp_raw_probe(opts):
 MODELS = (("single", None), ("split", None), ("pool", 2), ("reuseport", 2),
           ("connected", 2))
 # (mode, threads, connected server sockets, lock-step rounds); lock-step
-# only at window 1 with at most 64 clients per thread (echo_probe.c)
+# only at window 1, with at most 64 clients per thread and payloads of at
+# least 24 B (echo_probe.c)
 PROBES = (("epoll", 1, False, False), ("epoll", 2, False, False),
           ("epoll", 1, True, False), ("epoll", 2, True, False),
           ("uring", 1, False, False), ("uring", 2, False, False),
@@ -214,8 +215,8 @@ def cmp_ceiling(opts):
                 sides.append((label, (lambda a: lambda: bench(a, opts))(a)))
         probes = []
         for mode, threads, conn, lock in PROBES:
-            if clients < threads or (lock and (window != 1 or
-                                               clients > 64 * threads)):
+            if clients < threads or (lock and (window != 1 or payload < 24
+                                               or clients > 64 * threads)):
                 continue
             a = common + ["--mode", mode, "--threads", str(threads)]
             if conn:

@@ -4,7 +4,7 @@
  *    it replaced), for the median and the ratio of medians;
  *  - np_stats_exact_median_ci equals the percentile interval of the full
  *    enumeration of the n^n resamples (n = 5, 6, 7, with ties);
- *  - on the calibration distributions (bench/scripts/stats_calibration.c)
+ *  - on the calibration distributions (tools/bench/stats_calibration.c)
  *    every exact end lies between the resampler's 1.5 % and 3.5 %
  *    percentiles (lower end) or 96.5 % and 98.5 % (upper end) at 10,000
  *    resamples - the Monte-Carlo error of a 2.5 % percentile at 10,000

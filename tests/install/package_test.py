@@ -75,7 +75,8 @@ def expected_files():
 
 
 FORBIDDEN = re.compile(r"netproof-source-dir|np_docgen|fec-bench|np_plain_echo|"
-                       r"np_stats_calibration|/performance/|usr/local")
+                       r"np_stats_calibration|np_echo_probe|np_relay_compare|"
+                       r"np_rudp_plain_bound|/performance/|usr/local")
 
 
 def use(bindir, tmp, staged_plan_dir=None):

@@ -184,7 +184,7 @@ static void check_tick_text(void) {
   } cases[] = {{1e6, "1M"},        {1e7, "10M"},     {2.5e6, "2.5M"},
                {1.2e9, "1.2G"},    {100000, "100,000"}, {20000, "20,000"},
                {0.5, "0.5"},       {0, "0"},         {-1500, "-1,500"},
-               {3e15, "3P"}};
+               {3e15, "3P"},      {999999.5, "1,000,000"}, {150000.25, "150,000"}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     np_chart_tick_text(t, sizeof t, cases[i].v);
     ASSERT_STR_EQ(t, cases[i].want);

@@ -533,9 +533,11 @@ int main(int argc, char **argv) {
       o.window < 1 || o.window > BATCH || o.seconds <= 0 || o.seconds > 600)
     return usage("option out of range (threads 1..2, clients threads..1024, "
                  "payload 1..65507, window 1..64, seconds (0, 600])");
-  if (o.lockstep && (!o.uring || o.window != 1 || o.clients > BATCH))
-    return usage("--lockstep: with --mode uring, --window 1 and at most 64 "
-                 "clients per thread");
+  if (o.lockstep && (!o.uring || o.window != 1 ||
+                     o.clients > BATCH * o.threads || o.payload < 24))
+    return usage("--lockstep: with --mode uring, --window 1, at most 64 "
+                 "clients per thread and a payload of at least 24 B (the "
+                 "checked header)");
   memset(&o.addr, 0, sizeof o.addr);
   if (strchr(address, ':')) {
     struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&o.addr;
