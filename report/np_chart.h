@@ -103,10 +103,12 @@ void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
 
 /* The same for error bars that are 95 % percentile-bootstrap intervals
  * of the median ("... error bars: 95 % percentile-bootstrap confidence
- * interval of the median (10,000 resamples)"), saying that bars of fewer
- * than 5 values have none when nmin < 5. */
+ * interval of the median (10,000 resamples)"; exact: the set's intervals
+ * come from the bootstrap distribution computed exactly, summary.json's
+ * intervals.ci_method), saying that bars of fewer than 5 values have none
+ * when nmin < 5. */
 void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
-                         const char *unit, int of_one_process);
+                         const char *unit, int of_one_process, int exact);
 
 /* An axis number for people (every chart's ticks): whole numbers below
  * a million with thousands separators ("20,000"), a million and more with

@@ -58,7 +58,7 @@ void np_chart_runs_caption(char *buf, size_t len, size_t nmin, size_t nmax,
 }
 
 void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
-                         const char *unit, int of_one_process) {
+                         const char *unit, int of_one_process, int exact) {
   const char *u = unit ? unit : "run";
   const char *proc = of_one_process ? " of one process" : "";
   char n[48];
@@ -68,8 +68,11 @@ void np_chart_ci_caption(char *buf, size_t len, size_t nmin, size_t nmax,
     snprintf(n, sizeof n, "%zu-%zu", nmin, nmax);
   snprintf(buf, len,
            "bars: median of %s %ss%s; error bars: 95 %% percentile-bootstrap "
-           "confidence interval of the median (10,000 resamples)%s",
+           "confidence interval of the median (%s)%s",
            n, u, proc,
+           /* exact: docs/statistics.md says where it falls back to
+            * resampling (more than 1,000 values, 400 for an even count) */
+           exact ? "exact bootstrap distribution" : "10,000 resamples",
            nmin < 5 ? "; none for a bar of fewer than 5, too few for an "
                       "interval"
                     : "");

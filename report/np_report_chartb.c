@@ -17,6 +17,7 @@
 
 #include "np_chart.h"
 #include "np_json.h"
+#include "np_results_stats.h"
 
 #define CB_MAX NP_REPORT_CB_MAX_CAT
 #define CB_SERIES 8 /* np_chart's limit */
@@ -222,7 +223,9 @@ int np_report_chartb_emit(struct np_report_ctx *ctx,
   const char *nvp[5];
   if (use_ci)
     np_chart_ci_caption(caption, sizeof caption, nmin, nmax, ch->unit,
-                        ch->of_one_process);
+                        ch->of_one_process,
+                        s->nconfigs > 0 &&
+                            s->configs[0].ci_method == NP_RESULTS_CI_EXACT);
   else
     np_chart_runs_caption(caption, sizeof caption, nmin, nmax, ch->unit,
                           ch->of_one_process);

@@ -300,7 +300,21 @@ static void check_upright(void) {
   free(svg);
 }
 
+/* The interval caption names the method the set's intervals came from
+ * (summary.json intervals.ci_method): resampled or exact. */
+static void check_ci_caption(void) {
+  char c[256];
+  np_chart_ci_caption(c, sizeof c, 5, 5, "run", 0, 0);
+  ASSERT_NOT_NULL(strstr(c, "(10,000 resamples)"));
+  np_chart_ci_caption(c, sizeof c, 5, 5, "run", 0, 1);
+  ASSERT_NOT_NULL(strstr(c, "(exact bootstrap distribution)"));
+  ASSERT_TRUE(strstr(c, "resamples") == NULL);
+  np_chart_ci_caption(c, sizeof c, 3, 7, "run", 1, 1);
+  ASSERT_NOT_NULL(strstr(c, "none for a bar of fewer than 5"));
+}
+
 int main(void) {
+  check_ci_caption();
   size_t la, lb;
   char *a = render(0, &la), *b = render(0, &lb);
   ASSERT_EQ(la, lb);
