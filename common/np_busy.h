@@ -1,7 +1,7 @@
 /*
  * np_busy.h - when is a set of threads CPU-bound?  One rule, shared by the
  * benchmark that writes the flag (`udp --connect` / `--agent`:
- * external.client_cpu.saturated) and the self-check that re-derives it.
+ * external.client_cpu.client_saturated) and the self-check that re-derives it.
  *
  * A thread is busy for the fraction of a wall-clock window it spent on a
  * CPU (user + system time of that thread, CLOCK_THREAD_CPUTIME_ID).  The
@@ -22,7 +22,7 @@
 #define NP_BUSY_RULE                                                      \
   "busiest_fraction = the largest of lane_cpu_seconds / window_seconds "  \
   "(thread CPU time over the measured window, without warm-up and "       \
-  "drain); saturated = busiest_fraction >= " NP_BUSY_STR(                 \
+  "drain); client_saturated = busiest_fraction >= " NP_BUSY_STR(                 \
       NP_BUSY_SATURATED) ": the busiest lane was on a CPU nearly all the "  \
   "time, so the client, not only the server, may have bounded the rate"
 

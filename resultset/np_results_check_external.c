@@ -198,9 +198,9 @@ static void client_cpu(struct np_results_check *c, const char *f,
                    "%.9g is not the largest lane_cpu_seconds / "
                    "window_seconds (%.9g)",
                    got, busiest);
-  int sat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "saturated"));
+  int sat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "client_saturated"));
   if (sat != np_busy_saturated(busiest))
-    np_chk_problem(c, f, "/external/client_cpu/saturated",
+    np_chk_problem(c, f, "/external/client_cpu/client_saturated",
                    "%s, but the busiest lane's fraction %.3f is %s %.2f",
                    sat ? "true" : "false", busiest,
                    np_busy_saturated(busiest) ? "at least" : "below",

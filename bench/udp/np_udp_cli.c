@@ -128,7 +128,7 @@ static void summary(const void *ctxp, enum np_bench_status st) {
               "netproof-bench udp: the client was CPU-bound (busiest of %u "
               "lanes on a CPU %.0f %% of the measured time): the rate may "
               "measure this client, not only the server "
-              "(external.client_cpu)\n",
+              "(external.client_cpu.client_saturated)\n",
               (unsigned)res->lanecpu.n, 100 * busiest);
   }
   for (unsigned i = 0; i < ctx->checks.n; i++)

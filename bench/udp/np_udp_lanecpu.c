@@ -84,7 +84,7 @@ cJSON *np_udp_lanecpu_json(const struct np_udp_lanecpu *lc,
   int sat = np_udp_lanecpu_saturated(lc, window_seconds, &busiest);
   NUM(o, "window_seconds", window_seconds);
   NUM(o, "busiest_fraction", busiest);
-  cJSON_AddBoolToObject(o, "saturated", sat);
+  cJSON_AddBoolToObject(o, "client_saturated", sat);
   if (!cJSON_AddStringToObject(o, "rule", NP_BUSY_RULE)) {
     cJSON_Delete(o);
     return NULL;

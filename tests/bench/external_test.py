@@ -213,7 +213,7 @@ def test_serve():
             cc["window_seconds"] != doc["measurement"]["seconds"] or
             not all(0 < x <= cc["window_seconds"] + 0.01 for x in lanes) or
             abs(cc["busiest_fraction"] - frac) > 1e-12 or
-            cc["saturated"] != (cc["busiest_fraction"] >= 0.90)):
+            cc["client_saturated"] != (cc["busiest_fraction"] >= 0.90)):
         fail("client_cpu %s" % cc)
     if stop(p) != 0:
         fail("serve stopped by SIGTERM: exit %d, want 0" % p.returncode)
@@ -502,8 +502,8 @@ def test_matrix_services():
                          ["before"]["drops"] + 2),
                  "/external/attribution/server_socket"),
                 (lambda d: d["external"]["client_cpu"].update(
-                    saturated=not d["external"]["client_cpu"]["saturated"]),
-                 "/external/client_cpu/saturated"),
+                    client_saturated=not d["external"]["client_cpu"]["client_saturated"]),
+                 "/external/client_cpu/client_saturated"),
                 (lambda d: d["external"]["client_cpu"].update(
                     lane_cpu_seconds=[d["measurement"]["seconds"] * 2]),
                  "/external/client_cpu/lane_cpu_seconds"),

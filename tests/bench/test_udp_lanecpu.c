@@ -40,7 +40,7 @@ static void test_unreadable_clock_and_empty_window(void) {
   ASSERT_EQ(cJSON_GetArraySize(lanes), 2);
   ASSERT_TRUE(cJSON_IsNull(cJSON_GetArrayItem(lanes, 1)));
   ASSERT_TRUE(cJSON_GetArrayItem(lanes, 0)->valuedouble == 0.1);
-  ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "saturated")));
+  ASSERT_TRUE(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "client_saturated")));
   ASSERT_TRUE(strcmp(cJSON_GetObjectItemCaseSensitive(o, "rule")->valuestring,
                      NP_BUSY_RULE) == 0);
   cJSON_Delete(o);
