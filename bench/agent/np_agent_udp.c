@@ -529,26 +529,8 @@ static cJSON *kernel_json(const struct np_agent_udp *au) {
 }
 
 static cJSON *server_json(const struct np_agent_udp *au) {
-  cJSON *o = cJSON_CreateObject();
-  if (o == NULL)
-    return NULL;
-  cJSON_AddStringToObject(o, "service_id", au->service_id);
-  cJSON_AddItemToObject(o, "command",
-                        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                            au->start, "command"),
-                                        1));
-  NUM(o, "pid", np_json_get_number(au->start, "pid", 0));
-  cJSON_AddStringToObject(o, "listening", au->connect);
-  cJSON_AddStringToObject(o, "stopped_by",
-                          np_json_get_string(au->stop, "stopped_by", "?"));
-  const cJSON *ec = cJSON_GetObjectItemCaseSensitive(au->stop, "exit_code");
-  cJSON_AddItemToObject(o, "exit_code", cJSON_IsNumber(ec)
-                                            ? cJSON_CreateNumber(ec->valuedouble)
-                                            : cJSON_CreateNull());
-  NUM(o, "seconds", np_json_get_number(au->stop, "seconds", 0));
-  cJSON_AddItemToObject(o, "record", au->record ? cJSON_Duplicate(au->record, 1)
-                                                : cJSON_CreateNull());
-  return o;
+  return np_agent_far_service_json(au->service_id, au->start, au->stop,
+                                   au->connect, au->record);
 }
 
 int np_agent_udp_record(const struct np_agent_udp *au,

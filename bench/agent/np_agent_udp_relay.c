@@ -147,26 +147,28 @@ void np_agent_udp_relay_legs_of(const cJSON *record,
   l->reply_duplicated = (int64_t)su->valuedouble;
 }
 
-cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {
+cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
+                                 const cJSON *stop, const char *listening,
+                                 const cJSON *record) {
   cJSON *o = cJSON_CreateObject();
   if (o == NULL)
     return NULL;
-  cJSON_AddStringToObject(o, "service_id", r->service_id);
+  cJSON_AddStringToObject(o, "service_id", service_id);
   cJSON_AddItemToObject(o, "command",
                         cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                            r->start, "command"),
+                                            start, "command"),
                                         1));
-  np_json_add_number(o, "pid", np_json_get_number(r->start, "pid", 0));
-  cJSON_AddStringToObject(o, "listening", r->listening);
+  np_json_add_number(o, "pid", np_json_get_number(start, "pid", 0));
+  cJSON_AddStringToObject(o, "listening", listening);
   cJSON_AddStringToObject(o, "stopped_by",
-                          np_json_get_string(r->stop, "stopped_by", "?"));
-  const cJSON *ec = cJSON_GetObjectItemCaseSensitive(r->stop, "exit_code");
+                          np_json_get_string(stop, "stopped_by", "?"));
+  const cJSON *ec = cJSON_GetObjectItemCaseSensitive(stop, "exit_code");
   cJSON_AddItemToObject(o, "exit_code",
                         cJSON_IsNumber(ec) ? cJSON_CreateNumber(ec->valuedouble)
                                            : cJSON_CreateNull());
-  np_json_add_number(o, "seconds", np_json_get_number(r->stop, "seconds", 0));
-  cJSON_AddItemToObject(o, "record", r->record ? cJSON_Duplicate(r->record, 1)
-                                               : cJSON_CreateNull());
+  np_json_add_number(o, "seconds", np_json_get_number(stop, "seconds", 0));
+  cJSON_AddItemToObject(o, "record", record ? cJSON_Duplicate(record, 1)
+                                            : cJSON_CreateNull());
   static const char *const need[] = {"service_id", "command", "pid",
                                      "listening", "stopped_by", "exit_code",
                                      "seconds", "record"};
@@ -176,6 +178,11 @@ cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {
       return NULL;
     }
   return o;
+}
+
+cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {
+  return np_agent_far_service_json(r->service_id, r->start, r->stop,
+                                   r->listening, r->record);
 }
 
 void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,

@@ -74,6 +74,14 @@ void np_agent_udp_relay_legs_of(const cJSON *record,
  * memory. */
 cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r);
 
+/* One far service as the record's far part shows it (far.server,
+ * far.relay): its id, command, pid, listening address, how it stopped,
+ * its seconds and its record (null when none); NULL on allocation
+ * failure. */
+cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
+                                 const cJSON *stop, const char *listening,
+                                 const cJSON *record);
+
 /* "relay pid N: dropped D, copied C (requests) / ... (replies)". */
 void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,
                              size_t len);

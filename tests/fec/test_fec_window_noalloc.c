@@ -7,27 +7,8 @@
  */
 #include <stdlib.h>
 
+#include "fec_alloc_count.h"
 #include "fec_test_util.h"
-
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t s);
-extern void *__libc_realloc(void *p, size_t n);
-
-/* Test-only counter; the library under test has no globals. */
-static unsigned long g_allocs;
-
-void *malloc(size_t n) {
-  g_allocs++;
-  return __libc_malloc(n);
-}
-void *calloc(size_t n, size_t s) {
-  g_allocs++;
-  return __libc_calloc(n, s);
-}
-void *realloc(void *p, size_t n) {
-  g_allocs++;
-  return __libc_realloc(p, n);
-}
 
 #define MS 1000000ull
 

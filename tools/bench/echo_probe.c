@@ -266,18 +266,25 @@ static void uring_reply(struct io_uring *r, struct pthr *t, int k, int len) {
   uring_arm(r, t, k);
 }
 
-static void uring_run(struct pthr *t) {
-  struct io_uring r;
+/* One ring per thread: SINGLE_ISSUER | DEFER_TASKRUN where the kernel
+ * has them, else plain (both io_uring designs). */
+static void ring_init(struct io_uring *r) {
   struct io_uring_params p;
   memset(&p, 0, sizeof p);
   p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-  int rc = io_uring_queue_init_params(4096, &r, &p);
+  int rc = io_uring_queue_init_params(4096, r, &p);
   if (rc == -EINVAL) {
     memset(&p, 0, sizeof p);
-    rc = io_uring_queue_init_params(4096, &r, &p);
+    rc = io_uring_queue_init_params(4096, r, &p);
   }
   if (rc)
     die("io_uring_queue_init", -rc);
+}
+
+static void uring_run(struct pthr *t) {
+  struct io_uring r;
+  int rc;
+  ring_init(&r);
   for (int i = 0; i < t->nsocks; i++) {
     struct psock *s = &t->socks[i];
     int n = s->connected ? 1 : t->nsocks - 1 < BATCH ? t->nsocks - 1 : BATCH;
@@ -410,16 +417,7 @@ static void ls_check(struct io_uring *r, struct pthr *t, int k, int len) {
 
 static void lockstep_run(struct pthr *t) {
   struct io_uring r;
-  struct io_uring_params p;
-  memset(&p, 0, sizeof p);
-  p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-  int rc = io_uring_queue_init_params(4096, &r, &p);
-  if (rc == -EINVAL) {
-    memset(&p, 0, sizeof p);
-    rc = io_uring_queue_init_params(4096, &r, &p);
-  }
-  if (rc)
-    die("io_uring_queue_init", -rc);
+  ring_init(&r);
   /* the server's receive slots: one per connected server socket, else
    * one per client on the one server socket */
   int nclients = 0;
