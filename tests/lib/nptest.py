@@ -14,7 +14,12 @@ A test puts this folder on its path and imports the module:
 - Checks: collects failed checks (one `FAIL: what` line each, on stdout or
   the stream given; with ok_prefix a line for each passed check too),
   `done()` prints the count and gives the exit code (0 all passed, 1 a
-  check failed).
+  check failed).  Checks(fatal=True) is for a test whose later steps need
+  the earlier ones: the first failure prints its line and exits 1 at
+  once.  `scratch(prefix)` gives such a test one folder for all its
+  steps, removed by a passing `done()`, kept (and named in every FAIL
+  line) on a failure; `at_fail(fn)` runs fn before a fatal exit (stop
+  the test's own servers).
 - run(argv, ...): a program run once under a time bound, stdin closed,
   output captured: (exit code, stdout, stderr).
 - tmpdir(prefix): a fresh folder under TMPDIR (np-* names, which
@@ -36,11 +41,25 @@ RUN_TIMEOUT = 60
 class Checks:
     """The failed checks of one test."""
 
-    def __init__(self, stream=None, prefix="FAIL:", ok_prefix=None):
+    def __init__(self, stream=None, prefix="FAIL:", ok_prefix=None,
+                 fatal=False):
         self.fails = []
         self.stream = stream if stream is not None else sys.stdout
         self.prefix = prefix
         self.ok_prefix = ok_prefix
+        self.fatal = fatal
+        self.dirs = []       # scratch folders: removed by a passing done()
+        self.cleanups = []   # at_fail functions, run before a fatal exit
+
+    def scratch(self, prefix="np-test-"):
+        """A fresh folder for the whole test (see the module's text)."""
+        path = tempfile.mkdtemp(prefix=prefix)
+        self.dirs.append(path)
+        return path
+
+    def at_fail(self, fn):
+        """Run fn() before a fatal failure exits."""
+        self.cleanups.append(fn)
 
     def check(self, cond, what):
         """Record what as failed unless cond holds; returns cond."""
@@ -52,17 +71,34 @@ class Checks:
 
     def fail(self, what):
         self.fails.append(what)
-        print(self.prefix, what, file=self.stream, flush=True)
+        kept = "".join(f" (files kept in {d})" for d in self.dirs)
+        print(self.prefix, what + kept, file=self.stream, flush=True)
+        if self.fatal:
+            for fn in self.cleanups:
+                fn()
+            raise SystemExit(1)
 
     def done(self, ok_line=None):
         """The test's exit code: 1 and the count of failures, or 0 and
-        ok_line (when given)."""
+        ok_line (when given); a passing test's scratch folders are
+        removed."""
         if self.fails:
             print(f"{len(self.fails)} failure(s)", file=self.stream)
             return 1
+        for d in self.dirs:
+            shutil.rmtree(d, ignore_errors=True)
+        self.dirs = []
         if ok_line:
             print(ok_line)
         return 0
+
+
+def skip(why, stream=None):
+    """Leave the test as skipped: one `SKIP: why` line, exit 77 (ctest's
+    SKIP_RETURN_CODE)."""
+    print("SKIP:", why, file=stream if stream is not None else sys.stdout,
+          flush=True)
+    raise SystemExit(77)
 
 
 def run(argv, timeout=RUN_TIMEOUT, env=None, cwd=None, text=True,

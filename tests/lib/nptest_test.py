@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tests/lib/nptest.py itself: Checks counts and exits, run() bounds and
-captures, tmpdir() removes its folder or keeps it on a failure."""
+captures, tmpdir() removes its folder or keeps it on a failure; a fatal
+Checks stops at its first failure, its scratch folder kept and named;
+skip() exits 77."""
 import io
 import os
 import subprocess
@@ -62,6 +64,48 @@ def main():
         pass
     check(os.path.isdir(kept), "tmpdir(): kept after an exception")
     os.rmdir(kept)
+    # fatal: the first failure exits 1 at once, after the at_fail hooks,
+    # naming the scratch folder it keeps; a passing done() removes it
+    for fatal_fn in ("fail", "check"):
+        buf = io.StringIO()
+        F = nptest.Checks(stream=buf, fatal=True)
+        scratch = F.scratch("np-nptest-")
+        stopped = []
+        F.at_fail(lambda: stopped.append(1))
+        try:
+            if fatal_fn == "fail":
+                F.fail("first")
+            else:
+                F.check(False, "first")
+            F.fail("second")
+            check(False, "fatal %s: exits" % fatal_fn)
+        except SystemExit as e:
+            check(e.code == 1, "fatal %s: exit 1, got %r" % (fatal_fn, e.code))
+        check(buf.getvalue() == "FAIL: first (files kept in %s)\n" % scratch,
+              "fatal %s: one line naming the kept folder: %r"
+              % (fatal_fn, buf.getvalue()))
+        check(stopped == [1], "fatal %s: at_fail ran once" % fatal_fn)
+        check(os.path.isdir(scratch), "fatal %s: scratch kept" % fatal_fn)
+        os.rmdir(scratch)
+    P = nptest.Checks(stream=io.StringIO(), fatal=True)
+    scratch = P.scratch("np-nptest-")
+    open(os.path.join(scratch, "f"), "w").close()
+    check(P.done() == 0 and not os.path.exists(scratch),
+          "a passing done() removes the scratch folder")
+    N = nptest.Checks(stream=io.StringIO())
+    scratch = N.scratch("np-nptest-")
+    N.check(False, "x")
+    check(N.done() == 1 and os.path.isdir(scratch),
+          "a failing done() keeps the scratch folder")
+    os.rmdir(scratch)
+
+    buf = io.StringIO()
+    try:
+        nptest.skip("no chromium", stream=buf)
+        check(False, "skip(): exits")
+    except SystemExit as e:
+        check(e.code == 77, "skip(): exit 77, got %r" % e.code)
+    check(buf.getvalue() == "SKIP: no chromium\n", "skip(): %r" % buf.getvalue())
     return T.done("nptest: ok")
 
 
