@@ -12,6 +12,7 @@
 #define NP_BENCH_COMMANDS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "np_bench_opt.h"
 
@@ -19,10 +20,8 @@ struct np_bench_command {
   const char *name;                   /* "udp": argv[1] of netproof-bench */
   const char *summary;                /* one line, lower case, no period  */
   int (*main)(int argc, char **argv); /* called with argv[0] == name      */
-  const struct np_bench_optset *opts; /* its option table, or NULL when it
-                                         parses by hand (matrix): then its
-                                         man page is written by hand and
-                                         tested against its --help       */
+  const struct np_bench_optset *opts; /* its option table: parser, --help,
+                                         man page OPTIONS, completion    */
 };
 
 /* The commands in the order usage lists them. */
@@ -31,5 +30,13 @@ extern const size_t np_bench_ncommands;
 
 /* The row named name, or NULL. */
 const struct np_bench_command *np_bench_command_find(const char *name);
+
+/* The options of netproof-bench itself, before any command (--help, -h,
+ * --version): its man page's OPTIONS and completion come from them. */
+extern const struct np_bench_optset np_bench_top_optset;
+
+/* `netproof-bench --help`: the usage lines, the commands of the table
+ * with their summaries, the options of np_bench_top_optset, exit codes. */
+void np_bench_usage(FILE *fp);
 
 #endif /* NP_BENCH_COMMANDS_H */

@@ -98,6 +98,8 @@ static int bad_choice(const struct np_bench_opt *o, const char *text,
 static int out_of_range(const struct np_bench_opt *o, const char *text,
                         struct np_errbuf *eb) {
   char range[256];
+  if (o->refusal != NULL)
+    return np_errbuf_set(eb, NP_EUSAGE, o->refusal, text);
   np_bench_opt_range(o, range, sizeof range);
   return np_errbuf_set(eb, NP_EUSAGE, "--%s %s: out of range %s", o->name,
                        text, range);
@@ -122,7 +124,7 @@ int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
   case NP_BENCH_OPT_UINT:
   case NP_BENCH_OPT_SIZE:
     if ((rc = np_opt_u64(opt, text, 0, UINT64_MAX, &r.u, eb)) != 0)
-      return rc;
+      return o->refusal != NULL ? out_of_range(o, text, eb) : rc;
     if (r.u < o->umin || r.u > o->umax)
       return out_of_range(o, text, eb);
     r.d = (double)r.u;
@@ -132,7 +134,7 @@ int np_bench_opt_value(const struct np_bench_opt *o, const char *text,
         o->unit != NULL && strcmp(o->unit, "s") == 0 ? "seconds" : "a number";
     if ((rc = np_opt_double(opt, text, what, -DBL_MAX, 0, DBL_MAX, &r.d,
                             eb)) != 0)
-      return rc;
+      return o->refusal != NULL ? out_of_range(o, text, eb) : rc;
     if ((o->min_open ? r.d <= o->min : r.d < o->min) || r.d > o->max)
       return out_of_range(o, text, eb);
     break;

@@ -92,7 +92,10 @@ struct np_bench_opt {
   const char *refusal;         /* CHOICE: the line for a value not offered,
                                   a printf format of the value ("--x %s:
                                   expected a (why) or b (why)"); NULL:
-                                  "--x 'v': expected a or b"            */
+                                  "--x 'v': expected a or b".  UINT, SIZE,
+                                  NUM: the line for a value that is not a
+                                  number or out of range (the same format);
+                                  NULL: "--x 7: out of range 1..5"      */
   unsigned choice_mask;        /* CHOICE: the indexes this command offers
                                   (bit i), e.g. serve's io-model; 0 = all */
   const char *dflt;            /* default as text; NULL: none, or derived
@@ -274,5 +277,10 @@ int np_bench_opt_check(const struct np_bench_optset *s, int argc,
 /* The generated --help: usage line, summary, one line per option with
  * its range and [default], the exit codes, the doc to read. */
 void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp);
+
+/* The option lines alone (section headings, rows, their other spellings;
+ * no hidden row), for a program that writes the rest of its usage itself
+ * (netproof-bench lists its commands). */
+void np_bench_opt_help_rows(const struct np_bench_optset *s, FILE *fp);
 
 #endif /* NP_BENCH_OPT_H */

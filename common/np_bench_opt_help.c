@@ -64,13 +64,7 @@ static void help_line(const struct np_bench_opt *o, FILE *fp) {
   alias_lines(o, fp);
 }
 
-void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
-  fprintf(fp, "usage: %s%s%s [options]%s%s\n%s\n",
-          s->program != NULL ? s->program : "netproof-bench",
-          s->command[0] ? " " : "", s->command,
-          s->operands != NULL ? " " : "",
-          s->operands != NULL ? s->operands : "",
-          s->summary != NULL ? s->summary : "");
+void np_bench_opt_help_rows(const struct np_bench_optset *s, FILE *fp) {
   for (size_t k = 0; k < s->nsections; k++) {
     const struct np_bench_opt_section *sec = &s->sections[k];
     if (sec->heading != NULL)
@@ -79,6 +73,16 @@ void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
       if (!(sec->opts[i].flags & NP_BENCH_OPT_HIDDEN))
         help_line(&sec->opts[i], fp);
   }
+}
+
+void np_bench_opt_help(const struct np_bench_optset *s, FILE *fp) {
+  fprintf(fp, "usage: %s%s%s [options]%s%s\n%s\n",
+          s->program != NULL ? s->program : "netproof-bench",
+          s->command[0] ? " " : "", s->command,
+          s->operands != NULL ? " " : "",
+          s->operands != NULL ? s->operands : "",
+          s->summary != NULL ? s->summary : "");
+  np_bench_opt_help_rows(s, fp);
   fprintf(fp, "\n%s", s->exits != NULL
                           ? s->exits
                           : "exit: 0 passed, 1 a data check failed (record "

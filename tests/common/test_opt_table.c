@@ -2,7 +2,7 @@
  * not benchmarks (common/np_bench_opt.h): operands after the options
  * ("--" ends them too), a short alias (-h), a VERSION row, hidden rows
  * left out of --help, the generated usage line with the program's name,
- * and one-line errors with suggestions. */
+ * one-line errors with suggestions, and a numeric row's own refusal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +172,57 @@ static void test_interleaved(void) {
   free(buf);
 }
 
+/* A numeric row's refusal replaces both "not a number" and "out of
+ * range" with its own line (the matrix's --until-stable and --min-reps);
+ * a row without one keeps the parser's wording. */
+struct ncfg {
+  double pct;
+  uint64_t reps;
+  uint64_t plain;
+};
+static const struct np_bench_opt nrows[] = {
+    {.name = "pct", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 100, .refusal = "--pct %s: expected a percentage, > 0 and <= 100",
+     NP_BENCH_AT(struct ncfg, pct)},
+    {.name = "reps", .type = NP_BENCH_OPT_UINT, .umin = 5, .umax = 1000,
+     .refusal = "--reps %s: expected a whole number from 5 to 1000",
+     NP_BENCH_AT(struct ncfg, reps)},
+    {.name = "plain", .type = NP_BENCH_OPT_UINT, .umin = 1, .umax = 9,
+     NP_BENCH_AT(struct ncfg, plain)},
+};
+static const struct np_bench_opt_section nsecs[] = {{NULL, nrows, 3, 0}};
+static const struct np_bench_optset nset = {
+    .program = "netproof-z", .command = "", .sections = nsecs,
+    .nsections = 1, .cfg_size = sizeof(struct ncfg)};
+
+static void test_numeric_refusal(void) {
+  struct ncfg c;
+  struct np_errbuf eb = {{0}};
+  int help = 0;
+  static const struct {
+    const char *opt, *val, *msg;
+  } cases[] = {
+      {"--pct", "0", "--pct 0: expected a percentage, > 0 and <= 100"},
+      {"--pct", "abc", "--pct abc: expected a percentage, > 0 and <= 100"},
+      {"--pct", "100.5", "--pct 100.5: expected a percentage, > 0 and <= 100"},
+      {"--reps", "4", "--reps 4: expected a whole number from 5 to 1000"},
+      {"--reps", "5.0", "--reps 5.0: expected a whole number from 5 to 1000"},
+      {"--plain", "10", "--plain 10: out of range 1..9"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *a[] = {"z", (char *)cases[i].opt, (char *)cases[i].val, NULL};
+    memset(&c, 0, sizeof c);
+    ASSERT_EQ(np_bench_opt_parse(&nset, 3, a, &c, &help, &eb), NP_EUSAGE);
+    ASSERT_STR_EQ(eb.msg, cases[i].msg);
+  }
+  char *ok[] = {"z", "--pct", "2.5", "--reps", "1000", NULL};
+  ASSERT_OK(np_bench_opt_parse(&nset, 5, ok, &c, &help, &eb));
+  ASSERT_TRUE(c.pct == 2.5);
+  ASSERT_UINT_EQ(c.reps, 1000);
+}
+
 int main(void) {
+  test_numeric_refusal();
   test_interleaved();
   test_operands();
   test_help_version_errors();

@@ -95,6 +95,46 @@ def cases(tmp):
     check(rc == 2 and 'did you mean "clients"?' in err,
           "plan key typo: exit %d, %r" % (rc, err))
 
+    # matrix through its option table: the lines its hand parser printed,
+    # word for word (issue 29), and PLAN before or after the options
+    quick = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         os.pardir, os.pardir, "bench", "plans", "quick.json")
+    m = "netproof-bench matrix: "
+    for extra, line in (
+            (["--until-stable", "0"], "--until-stable 0: expected a "
+             "half-width in percent of the median, > 0 and <= 100"),
+            (["--until-stable", "5", "--min-reps", "4"], "--min-reps 4: "
+             "expected a whole number of repetitions from 5 (the fewest an "
+             "interval is computed from) to 1000"),
+            (["--until-stable", "5", "--max-reps", "x"], "--max-reps x: "
+             "expected a whole number of repetitions from 5 (the fewest an "
+             "interval is computed from) to 1000"),
+            (["--max-reps", "9"], "--max-reps needs --until-stable CI_PCT "
+             "(try --help)"),
+            (["--until-stable", "5", "--min-reps", "40", "--max-reps", "35"],
+             "--max-reps 35: below --min-reps 40"),
+            (["--shard", "x"], "--shard 'x': expected K/N (0 <= K < N), "
+             "e.g. 0/4"),
+            (["--shard", "0/2", "--only", "x"], "--shard and --only: choose "
+             "one (a slice that leaves configurations out cannot be merged)"),
+            (["extra"], "unexpected argument 'extra' (try --help)"),
+            (["--only"], "--only needs a value (try --help)")):
+        rc, out, err = run([BENCH, "matrix", quick, "--dry-run"] + extra)
+        check(rc == 2 and out == "" and err == m + line + "\n",
+              "matrix %s: exit %d, %r (want %r)" % (" ".join(extra), rc, err,
+                                                    m + line))
+    one_line([BENCH, "matrix", "--dry-run"], m + "missing PLAN (try --help)")
+    one_line([BENCH, "matrix", quick], m + "missing --output DIR (try --help)")
+    rc, out, err = run([BENCH, "matrix", "--dry-run", "--quiet", quick,
+                        "--until-stable", "3", "--max-reps", "7"])
+    check(rc == 0 and "suite quick: 4 configurations x 5-7 repetitions" in out
+          and err == "",
+          "matrix: PLAN between options: exit %d, %r" % (rc, err))
+    rc, out, err = run([BENCH, "--verison"])
+    check(rc == 2 and err == "netproof-bench: unknown option '--verison'; "
+          "did you mean --version? (try --help)\n",
+          "netproof-bench's own options from its table: %r" % err)
+
     # --connect with --mode stream: one answer whatever the io model,
     # naming both combinations that work (it sent the user back and forth)
     for extra in ([], ["--backend", "raw", "--io-model", "split"]):

@@ -34,6 +34,7 @@ const char *const np_docgen_programs[] = {
     "netproof-validate", NULL};
 
 const struct np_docgen_table np_docgen_tables[] = {
+    {"netproof-bench", "OPTIONS", &np_bench_top_optset},
     {"netproof-archive", "OPTIONS", &np_archive_optset},
     {"netproof-report", "OPTIONS", &np_report_optset},
     {"netproof-report", "OPTIONS-COMPARE", &np_report_compare_optset},

@@ -5,10 +5,10 @@
  * programs themselves run on: the netproof-bench command table
  * (bench/np_bench_commands.h) and each program's option table
  * (common/np_bench_opt.h), which also drive the parsers and --help.
- * What no table holds - descriptions, examples, the options of the
- * hand-parsed programs - is in the page templates under man/ (scdoc with
- * @MARKERS@, see man/README.md), and
- * tests/install checks those against each program's --help.
+ * What no table holds - descriptions, examples, exit codes - is in the
+ * page templates under man/ (scdoc with @MARKERS@, see man/README.md);
+ * every program's and command's OPTIONS come from its table, and
+ * tests/install checks the pages against the tables and each --help.
  *
  * A table command without a template of its own gets the generic page
  * man/netproof-bench-command.1.scd.in, so a new command row has its man

@@ -3,10 +3,8 @@
  * from the same sources as the man pages: netproof-bench's command table
  * and option tables (every option, its value kind, a choice row's values),
  * the programs' own tables (np_docgen_tables: netproof-report,
- * netproof-archive, netproof-validate) the same way, and, for what parses
- * by hand (netproof-bench and its matrix), the term lines of the expanded
- * page's OPTIONS section, which tests/install holds against its --help;
- * a program's subcommands are its page's COMMANDS terms.
+ * netproof-archive, netproof-validate, netproof-bench itself) the same
+ * way; a program's subcommands are its page's COMMANDS terms.
  *
  * Three bash functions are written into the template's @TABLES@ line:
  * _netproof_subcommands PROG, _netproof_options PROG SUB and
@@ -144,28 +142,6 @@ static const struct np_bench_optset *program_table(const char *prog) {
   return NULL;
 }
 
-/* A table command: every row, its value kind and choices. */
-static void table_command(struct tables *t, const struct np_bench_command *c) {
-  const struct np_bench_optset *s = c->opts;
-  size_t n = np_bench_opt_count(s);
-  fprintf(t->opts, "\t'netproof-bench %s') REPLY='", c->name);
-  for (size_t i = 0; i < n; i++)
-    fprintf(t->opts, "%s--%s", i ? " " : "", np_bench_opt_at(s, i, NULL)->name);
-  fputs("' ;;\n", t->opts);
-  for (size_t i = 0; i < n; i++) {
-    const struct np_bench_opt *o = np_bench_opt_at(s, i, NULL);
-    char opt[128];
-    snprintf(opt, sizeof opt, "--%s", o->name);
-    check(t, c->name, opt);
-    enum np_docgen_value kind =
-        o->type == NP_BENCH_OPT_CHOICE ? NP_DOCGEN_WORDS
-        : o->type == NP_BENCH_OPT_FLAG ? NP_DOCGEN_NONE
-                                       : np_docgen_value_of(np_bench_opt_metavar(o));
-    value_arm(t, "netproof-bench", c->name, opt, kind, o->choices,
-              o->choice_mask);
-  }
-}
-
 /* The next bold word at *p ("*--output*" -> "--output"), unescaped, up to
  * a space inside it; *p moves past the closing '*'.  0 when none. */
 static int bold_word(const char **p, char *word, size_t len) {
@@ -189,51 +165,32 @@ static int bold_word(const char **p, char *word, size_t len) {
   return n > 0;
 }
 
-/* The underlined placeholder right after a term (" _FILE_"), or "". */
-static void placeholder(const char *s, char *mv, size_t len) {
-  size_t n = 0;
-  while (*s == ' ')
-    s++;
-  if (*s == '_')
-    for (s++; *s && *s != '_' && *s != '\n' && n + 1 < len; s++)
-      mv[n++] = *s;
-  mv[n] = '\0';
-}
-
-/* The term lines of one section of a page: "*WORD*..." lines between
- * "# SECTION" and the next "# " heading. */
-static void section_terms(struct tables *t, const struct np_docgen_page *pg,
-                          const char *section, const char *prog,
-                          const char *sub, int commands) {
+/* A program's subcommands: the "*WORD*" term lines of its page's
+ * COMMANDS section (between "# COMMANDS" and the next "# " heading). */
+static void command_terms(struct tables *t, const struct np_docgen_page *pg,
+                          const char *prog) {
   const char *line = pg->text;
   int in = 0, first = 1;
-  size_t sl = strlen(section);
-  FILE *fp = commands ? t->subs : t->opts;
   while (*line) {
     const char *eol = strchr(line, '\n');
     const char *next = eol ? eol + 1 : line + strlen(line);
     if (line[0] == '#' && line[1] == ' ')
-      in = strncmp(line + 2, section, sl) == 0 &&
-           (line[2 + sl] == '\n' || line[2 + sl] == '\0');
-    char word[128], mv[64];
+      in = strncmp(line + 2, "COMMANDS", 8) == 0 &&
+           (line[10] == '\n' || line[10] == '\0');
+    char word[128];
     const char *p = line;
-    if (in && bold_word(&p, word, sizeof word) &&
-        (commands ? word[0] != '-' : word[0] == '-')) {
+    if (in && bold_word(&p, word, sizeof word) && word[0] != '-') {
       check(t, pg->name, word);
       if (first)
-        fprintf(fp, commands ? "\t%s) REPLY='" : "\t'%s %s') REPLY='", prog,
-                sub);
-      fprintf(fp, "%s%s", first ? "" : " ", word);
+        fprintf(t->subs, "\t%s) REPLY='%s", prog, word);
+      else
+        fprintf(t->subs, " %s", word);
       first = 0;
-      if (!commands) {
-        placeholder(p, mv, sizeof mv);
-        value_arm(t, prog, sub, word, np_docgen_value_of(mv), NULL, 0);
-      }
     }
     line = next;
   }
   if (!first)
-    fputs("' ;;\n", fp);
+    fputs("' ;;\n", t->subs);
 }
 
 static void write_tables(struct tables *t, const struct np_docgen_pages *pages) {
@@ -245,25 +202,24 @@ static void write_tables(struct tables *t, const struct np_docgen_pages *pages) 
   fputs("' ;;\n", t->subs);
   for (size_t i = 0; i < np_bench_ncommands; i++) {
     const struct np_bench_command *c = &np_bench_commands[i];
-    char name[256];
-    snprintf(name, sizeof name, "netproof-bench-%s", c->name);
-    const struct np_docgen_page *pg = np_docgen_page_find(pages, name);
-    if (c->opts != NULL)
-      table_command(t, c);
-    else if (pg != NULL)
-      section_terms(t, pg, "OPTIONS", "netproof-bench", c->name, 0);
+    if (c->opts == NULL && t->rc == 0)
+      t->rc = np_errbuf_set(t->eb, NP_EPARSE, "netproof-bench %s: no option "
+                            "table (bench/np_bench_commands.c)", c->name);
+    else if (c->opts != NULL)
+      table_program(t, "netproof-bench", c->name, c->opts);
   }
   for (size_t i = 0; np_docgen_programs[i] != NULL; i++) {
     const char *prog = np_docgen_programs[i];
     const struct np_docgen_page *pg = np_docgen_page_find(pages, prog);
     if (pg == NULL)
       continue;
-    if (program_table(prog) != NULL)
+    if (program_table(prog) == NULL && t->rc == 0)
+      t->rc = np_errbuf_set(t->eb, NP_EPARSE, "%s: no option table "
+                            "(np_docgen_tables)", prog);
+    else if (program_table(prog) != NULL)
       table_program(t, prog, "", program_table(prog));
-    else
-      section_terms(t, pg, "OPTIONS", prog, "", 0);
     if (strcmp(prog, "netproof-bench") != 0)
-      section_terms(t, pg, "COMMANDS", prog, "", 1);
+      command_terms(t, pg, prog);
     subcommand_tables(t, pg, prog);
   }
 }

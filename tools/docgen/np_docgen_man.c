@@ -396,10 +396,9 @@ int np_docgen_pages_build(const char *tmpl_dir, struct np_docgen_pages *out,
     if (have)
       continue;
     if (c->opts == NULL)
-      rc = np_errbuf_set(eb, NP_ENOENT,
-                         "%s: parses its options by hand, so it needs its "
-                         "own page %s/%s" PAGE_SUFFIX,
-                         c->name, tmpl_dir, name);
+      rc = np_errbuf_set(eb, NP_EPARSE,
+                         "%s: no option table (bench/np_bench_commands.c)",
+                         c->name);
     else if ((rc = page_new(tmpl_dir, GENERIC_TEMPLATE, name, c, &p.v[p.n],
                             eb)) == 0)
       p.n++;
