@@ -9,35 +9,34 @@ usage: bench_summary_test.py NETPROOF_BENCH
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 BENCH = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="np-bench-summary-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-bench-summary-test-")
 SHORT = {"udp": ["--seconds", "0.2", "--warmup", "0", "--clients", "2",
                  "--payload", "64"],
          "rudp": ["--seconds", "0.2", "--warmup", "0.1", "--rounds", "1",
                   "--clients", "1", "--profile", "none"]}
 
 
-def fail(msg):
-    print("FAIL: %s (files in %s)" % (msg, TMP), file=sys.stderr)
-    sys.exit(1)
-
-
 def run(kind, args):
+    """(exit code, stdout, stderr) of one short run of kind."""
     e = dict(os.environ)
     e.pop("NETPROOF_RUNNER_SESSION", None)
-    return subprocess.run([BENCH, kind] + SHORT[kind] + args,
-                          capture_output=True, text=True, timeout=60, env=e)
+    return nptest.run([BENCH, kind] + SHORT[kind] + args, timeout=60, env=e)
 
 
 def one_object(p, kind):
-    if p.returncode != 0:
-        fail("%s --summary json: exit %d: %s" % (kind, p.returncode, p.stderr))
-    lines = p.stdout.splitlines()
+    rc, out, err = p
+    if rc != 0:
+        fail("%s --summary json: exit %d: %s" % (kind, rc, err))
+    lines = out.splitlines()
     if len(lines) != 1:
         fail("%s: stdout is %d lines, expected one object" % (kind,
                                                                len(lines)))
@@ -73,13 +72,12 @@ for kind in ("udp", "rudp"):
             or s["started_at"] != rec["started_at"]:
         fail("%s: the summary's figures are not the record's" % kind)
 
-p = run("udp", ["--summary", "xml"])
-if p.returncode != 2 or p.stdout or \
-        p.stderr.strip().splitlines() != [
+rc, out, err = run("udp", ["--summary", "xml"])
+if rc != 2 or out or \
+        err.strip().splitlines() != [
             "netproof-bench udp: --summary 'xml': expected text or json"]:
-    fail("--summary xml: exit %d, stderr %r" % (p.returncode, p.stderr))
-p = run("udp", ["--quiet"])
-if p.returncode != 0 or json.loads(p.stdout).get("schema") != "netproof/run/1":
+    fail("--summary xml: exit %d, stderr %r" % (rc, err))
+rc, out, err = run("udp", ["--quiet"])
+if rc != 0 or json.loads(out).get("schema") != "netproof/run/1":
     fail("without --summary stdout is the full record")
-shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
-print("bench_summary_test: ok")
+sys.exit(T.done("bench_summary_test: ok"))  # TMP kept only on a failure

@@ -12,19 +12,17 @@ usage: capacity_test.py BENCH REPORT
 """
 import json
 import os
-import shutil
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 BENCH, REPORT = sys.argv[1:3]
-TMP = tempfile.mkdtemp(prefix="np-capacity-test-")
-
-
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
-    sys.exit(1)
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-capacity-test-")
 
 
 def plan(name, **kw):
@@ -45,10 +43,10 @@ def plan(name, **kw):
 
 def test_run():
     out = os.path.join(TMP, "ll")
-    r = subprocess.run([BENCH, "matrix", plan("ll"), "--output", out],
-                       stderr=subprocess.PIPE, text=True, timeout=120)
-    if r.returncode != 0:
-        fail("matrix exit %d: %s" % (r.returncode, r.stderr))
+    rc, _, err = nptest.run([BENCH, "matrix", plan("ll"), "--output", out],
+                            timeout=120)
+    if rc != 0:
+        fail("matrix exit %d: %s" % (rc, err))
     ref = os.path.join(out, "runs", "udp-p256-c4-w1-single-raw")
     caps = []
     for k in (1, 2):
@@ -59,19 +57,19 @@ def test_run():
         rate = max(1, round(frac * cap))
         cid = "udp-p256-c4-w1-single-raw-rf%g" % frac
         if not re.search(r"%s: --rate %d = %g x capacity" %
-                         (re.escape(cid), rate, frac), r.stderr):
+                         (re.escape(cid), rate, frac), err):
             fail("no resolution line for %s (rate %d): %s" %
-                 (cid, rate, r.stderr))
+                 (cid, rate, err))
         for k in (1, 2):
             with open(os.path.join(out, "runs", cid, "rep-%d.json" % k)) as f:
                 doc = json.load(f)
             if doc["config"]["rate"] != rate or "open_loop" not in doc:
                 fail("%s rep %d: config.rate %s, want %d" %
                      (cid, k, doc["config"].get("rate"), rate))
-    r = subprocess.run([REPORT, "--results", out, "--self-check"],
-                       stderr=subprocess.PIPE, text=True, timeout=60)
-    if r.returncode != 0:
-        fail("self-check: %s" % r.stderr)
+    rc, _, err = nptest.run([REPORT, "--results", out, "--self-check"],
+                            timeout=60)
+    if rc != 0:
+        fail("self-check: %s" % err)
 
 
 def test_bad():
@@ -101,17 +99,15 @@ def test_bad():
                   "configuration udp-p256-c4-w1-single-raw must run in the "
                   "same process", ["--shard", "0/2"]))
     for name, kw, want, extra in cases:
-        r = subprocess.run([BENCH, "matrix", plan(name, **kw), "--output",
-                            os.path.join(TMP, name), "--dry-run"] + extra,
-                           stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                           text=True, timeout=20)
-        lines = r.stderr.strip().splitlines()
-        if r.returncode != 2 or len(lines) != 1 or want not in lines[0]:
+        rc, _, err = nptest.run([BENCH, "matrix", plan(name, **kw),
+                                 "--output", os.path.join(TMP, name),
+                                 "--dry-run"] + extra, timeout=20)
+        lines = err.strip().splitlines()
+        if rc != 2 or len(lines) != 1 or want not in lines[0]:
             fail("%s: exit %d, stderr %r (want 2, one line with %r)" %
-                 (name, r.returncode, r.stderr, want))
+                 (name, rc, err, want))
 
 
 test_bad()
 test_run()
-shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
-print("capacity_test: all passed")
+sys.exit(T.done("capacity_test: all passed"))  # TMP kept only on a failure

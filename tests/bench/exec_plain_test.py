@@ -12,62 +12,53 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 BENCH = sys.argv[1]
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+T = nptest.Checks(fatal=True)
+fail = T.fail
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="np-exec-plain-test-")
-    try:
-        env = dict(os.environ, TMPDIR=tmp)
-        env.pop("NETPROOF_RUNNER_SESSION", None)
-        p = subprocess.run([BENCH, "exec", "--timeout", "5", "--", "echo",
-                            "hi"], capture_output=True, text=True,
-                           timeout=30, env=env)
-        if p.returncode != 0:
-            fail("exec --timeout 5 -- echo hi: exit %d: %s"
-                 % (p.returncode, p.stderr))
-        rec = json.loads(p.stdout)
-        dirs = glob.glob(os.path.join(tmp, "netproof-exec-*"))
-        if len(dirs) != 1:
-            fail("one kept-output folder under TMPDIR, found %s" % dirs)
-        if "kept in %s/" % dirs[0] not in p.stderr:
-            fail("the summary names the folder %s: %r" % (dirs[0], p.stderr))
-        out = os.path.join(dirs[0], "run.stdout.txt")
-        data = open(out, "rb").read() if os.path.exists(out) else None
-        if data != b"hi\n":
-            fail("kept stdout %r, expected b'hi\\n'" % data)
-        kept = rec.get("exec", {}).get("stdout", {})
-        if kept.get("file") != "run.stdout.txt" or \
-                kept.get("sha256") != hashlib.sha256(data).hexdigest():
-            fail("record's exec.stdout %r" % kept)
-        if not os.path.exists(os.path.join(dirs[0], "run.stderr.txt")):
-            fail("run.stderr.txt kept too")
-        # with --output the files still go beside the record, no folder
-        shutil.rmtree(dirs[0])
-        rp = os.path.join(tmp, "r.json")
-        p = subprocess.run([BENCH, "exec", "--timeout", "5", "--output", rp,
-                            "--", "echo", "hi"], capture_output=True,
-                           text=True, timeout=30, env=env)
-        if p.returncode != 0 or not os.path.exists(
-                os.path.join(tmp, "r.stdout.txt")):
-            fail("--output FILE: exit %d, files %s" % (p.returncode,
-                                                       os.listdir(tmp)))
-        if glob.glob(os.path.join(tmp, "netproof-exec-*")) or \
-                "kept in" in p.stderr:
-            fail("--output FILE made a temporary folder: %r" % p.stderr)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("exec_plain_test: exec -- echo hi works, kept output named")
-    return 0
+    tmp = T.scratch("np-exec-plain-test-")
+    env = dict(os.environ, TMPDIR=tmp)
+    env.pop("NETPROOF_RUNNER_SESSION", None)
+    rc, out, err = nptest.run([BENCH, "exec", "--timeout", "5", "--",
+                               "echo", "hi"], timeout=30, env=env)
+    if rc != 0:
+        fail("exec --timeout 5 -- echo hi: exit %d: %s" % (rc, err))
+    rec = json.loads(out)
+    dirs = glob.glob(os.path.join(tmp, "netproof-exec-*"))
+    if len(dirs) != 1:
+        fail("one kept-output folder under TMPDIR, found %s" % dirs)
+    if "kept in %s/" % dirs[0] not in err:
+        fail("the summary names the folder %s: %r" % (dirs[0], err))
+    kept_out = os.path.join(dirs[0], "run.stdout.txt")
+    data = open(kept_out, "rb").read() if os.path.exists(kept_out) else None
+    if data != b"hi\n":
+        fail("kept stdout %r, expected b'hi\\n'" % data)
+    kept = rec.get("exec", {}).get("stdout", {})
+    if kept.get("file") != "run.stdout.txt" or \
+            kept.get("sha256") != hashlib.sha256(data).hexdigest():
+        fail("record's exec.stdout %r" % kept)
+    if not os.path.exists(os.path.join(dirs[0], "run.stderr.txt")):
+        fail("run.stderr.txt kept too")
+    # with --output the files still go beside the record, no folder
+    shutil.rmtree(dirs[0])
+    rp = os.path.join(tmp, "r.json")
+    rc, out, err = nptest.run([BENCH, "exec", "--timeout", "5",
+                               "--output", rp, "--", "echo", "hi"],
+                              timeout=30, env=env)
+    if rc != 0 or not os.path.exists(os.path.join(tmp, "r.stdout.txt")):
+        fail("--output FILE: exit %d, files %s" % (rc, os.listdir(tmp)))
+    if glob.glob(os.path.join(tmp, "netproof-exec-*")) or \
+            "kept in" in err:
+        fail("--output FILE made a temporary folder: %r" % err)
+    return T.done("exec_plain_test: exec -- echo hi works, kept output named")
 
 
 if __name__ == "__main__":

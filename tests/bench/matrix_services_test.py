@@ -30,16 +30,20 @@ usage: matrix_services_test.py NETPROOF_BENCH NETPROOF_REPORT
 import hashlib
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BENCH, REPORT = sys.argv[1:3]
-TMP = tempfile.mkdtemp(prefix="np-services-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-services-test-")
 PROCS = []
 
 # A foreign server with a hard time bound: UDP echo or TCP accept loop.
@@ -73,12 +77,15 @@ else:
 """
 
 
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
+def kill_procs():
+    """Stop every listener and runner this test started."""
     for p in PROCS:
         if p.poll() is None:
             p.kill()
-    sys.exit(1)
+            p.wait()
+
+
+T.at_fail(kill_procs)
 
 
 def free_port(kind):
@@ -147,9 +154,8 @@ def run_matrix(doc, out, timeout=60):
     path = os.path.join(TMP, doc["suite"] + ".json")
     with open(path, "w") as f:
         json.dump(doc, f)
-    return subprocess.run([BENCH, "matrix", path, "--output", out,
-                           "--quiet"], capture_output=True, text=True,
-                          timeout=timeout)
+    return nptest.run([BENCH, "matrix", path, "--output", out, "--quiet"],
+                      timeout=timeout)
 
 
 def records(out):
@@ -170,8 +176,7 @@ def session_services(out):
 
 
 def self_check(out):
-    return subprocess.run([REPORT, "--self-check", "--results", out],
-                          capture_output=True, text=True, timeout=60)
+    return nptest.run([REPORT, "--self-check", "--results", out], timeout=60)
 
 
 def test_foreign_udp():
@@ -180,14 +185,13 @@ def test_foreign_udp():
         fp = foreign("udp", port)
         out = os.path.join(TMP, "foreign-" + check)
         t0 = time.time()
-        p = run_matrix(plan("foreign-" + check, port,
-                            [serve(port, check, delay=0.5)]), out)
+        rc, _, err = run_matrix(plan("foreign-" + check, port,
+                                     [serve(port, check, delay=0.5)]), out)
         stop(fp)
-        err = p.stderr
-        if p.returncode != 3 or "service echo exited before it was ready" \
+        if rc != 3 or "service echo exited before it was ready" \
                 not in err or "held by pid %d" % fp.pid not in err:
             fail("%s with a foreign echo on the port: exit %d: %s" %
-                 (check, p.returncode, err))
+                 (check, rc, err))
         if time.time() - t0 > 20:
             fail("%s: took %.1f s" % (check, time.time() - t0))
         passed = [r for r in records(out) if r["status"] == "passed"]
@@ -206,15 +210,15 @@ def test_foreign_tcp():
     port, uport = free_port("tcp"), free_port("udp")
     fp = foreign("tcp", port)
     out = os.path.join(TMP, "foreign-tcp")
-    p = run_matrix(plan("foreign-tcp", uport,
-                        [serve(uport), tcp_service(port, delay=0.5)]), out)
+    rc, _, err = run_matrix(plan("foreign-tcp", uport,
+                                 [serve(uport), tcp_service(port, delay=0.5)]),
+                            out)
     stop(fp)
-    if p.returncode != 3 or "service tcpsvc exited before it was ready" \
-            not in p.stderr or \
+    if rc != 3 or "service tcpsvc exited before it was ready" \
+            not in err or \
             "tcp_connect 127.0.0.1:%d is held by pid %d" % (port, fp.pid) \
-            not in p.stderr:
-        fail("tcp_connect with a foreign listener: exit %d: %s" %
-             (p.returncode, p.stderr))
+            not in err:
+        fail("tcp_connect with a foreign listener: exit %d: %s" % (rc, err))
     if records(out):
         fail("foreign tcp: repetitions ran")
 
@@ -227,19 +231,20 @@ def forge(out, edit):
     edit(doc)
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)
-    p = self_check(out)
+    res = self_check(out)
     with open(path, "w") as f:
         f.write(good)
-    return p
+    return res
 
 
 def test_good_suite():
     port, tport = free_port("udp"), free_port("tcp")
     out = os.path.join(TMP, "good")
-    p = run_matrix(plan("good", port, [serve(port, "udp_echo", delay=0.3),
-                                       tcp_service(tport)]), out)
-    if p.returncode != 0:
-        fail("good suite: exit %d: %s" % (p.returncode, p.stderr))
+    rc, _, err = run_matrix(plan("good", port,
+                                 [serve(port, "udp_echo", delay=0.3),
+                                  tcp_service(tport)]), out)
+    if rc != 0:
+        fail("good suite: exit %d: %s" % (rc, err))
     recs = records(out)
     if len(recs) != 2 or any(r["status"] != "passed" for r in recs):
         fail("good suite: %s" % [r["status"] for r in recs])
@@ -259,9 +264,9 @@ def test_good_suite():
         txt = f.read()
     if "pid: %d\n" % svcs[0]["pid"] not in txt:
         fail("service.txt names the pid: %s" % txt)
-    p = self_check(out)
-    if p.returncode != 0:
-        fail("good suite self-check: %s" % (p.stdout + p.stderr))
+    rc, sout, err = self_check(out)
+    if rc != 0:
+        fail("good suite self-check: %s" % (sout + err))
     first = min(r["started_at"] for r in recs)
     last = max(r["ended_at"] for r in recs)
     cases = (
@@ -276,10 +281,9 @@ def test_good_suite():
          "/sessions/0/services"),
     )
     for edit, ptr in cases:
-        p = forge(out, edit)
-        if p.returncode != 1 or ptr not in p.stdout:
-            fail("forged %s: exit %d: %s" % (ptr, p.returncode,
-                                             p.stdout + p.stderr))
+        rc, sout, err = forge(out, edit)
+        if rc != 1 or ptr not in sout:
+            fail("forged %s: exit %d: %s" % (ptr, rc, sout + err))
 
 
 def test_killed_mid_suite():
@@ -328,10 +332,9 @@ def test_killed_mid_suite():
     if time.time() - killed_at > 20:
         fail("killed: the matrix took %.1f s to stop" %
              (time.time() - killed_at))
-    p = self_check(out)
-    if p.returncode != 4 or "problem" in p.stdout:
-        fail("killed: self-check exit %d: %s" % (p.returncode,
-                                                 p.stdout + p.stderr))
+    rc, sout, err = self_check(out)
+    if rc != 4 or "problem" in sout:
+        fail("killed: self-check exit %d: %s" % (rc, sout + err))
 
 
 def main():
@@ -341,12 +344,8 @@ def main():
         test_good_suite()
         test_killed_mid_suite()
     finally:
-        for p in PROCS:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    shutil.rmtree(TMP)
-    print("matrix_services_test: ok")
+        kill_procs()
+    return T.done("matrix_services_test: ok")  # TMP kept only on a failure
 
 
-main()
+sys.exit(main())
