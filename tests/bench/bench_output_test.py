@@ -21,37 +21,36 @@ usage: bench_output_test.py NETPROOF_BENCH RUN_SCHEMA [NETPROOF_VALIDATE]
 import datetime
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 BENCH, SCHEMA = sys.argv[1], sys.argv[2]
 VALIDATE = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
-TMP = tempfile.mkdtemp(prefix="np-bench-output-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-bench-output-test-")
 SESSION = "0123456789abcdef0123456789abcdef"
 SHORT = {"udp": ["--seconds", "0.2", "--warmup", "0", "--clients", "2"],
          "rudp": ["--seconds", "0.2", "--warmup", "0.1", "--rounds", "1",
                   "--clients", "1"]}
 
 
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
-    sys.exit(1)
-
-
 def run(kind, args, env=None, timeout=30):
+    """(exit code, stdout, stderr) of kind with args."""
     e = dict(os.environ)
     e.pop("NETPROOF_RUNNER_SESSION", None)
     e.update(env or {})
-    return subprocess.run([BENCH, kind] + args, capture_output=True,
-                          text=True, timeout=timeout, env=e)
+    return nptest.run([BENCH, kind] + args, timeout=timeout, env=e)
 
 
 def ms_time(doc, key):
@@ -70,9 +69,9 @@ def check_record(path, status):
         fail("%s: %s: %s" % (path, "/".join(map(str, errors[0].path)),
                              errors[0].message))
     if VALIDATE:
-        p = subprocess.run([VALIDATE, path], capture_output=True, text=True)
-        if p.returncode != 0:
-            fail("netproof-validate %s: %s" % (path, p.stdout + p.stderr))
+        rc, out, err = nptest.run([VALIDATE, path])
+        if rc != 0:
+            fail("netproof-validate %s: %s" % (path, out + err))
     if doc["status"] != status:
         fail("%s: status %s, expected %s" % (path, doc["status"], status))
     if ms_time(doc, "ended_at") < ms_time(doc, "started_at"):
@@ -85,10 +84,10 @@ def readonly_folder():
     """(folder, cleanup) that nobody running this test can write."""
     mnt = os.path.join(TMP, "ro-mount")
     os.mkdir(mnt)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs",
-                        mnt], capture_output=True, text=True)
-    if p.returncode == 0:
-        return mnt, lambda: (subprocess.run(["umount", mnt]), os.rmdir(mnt))
+    rc, _, _ = nptest.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k",
+                           "tmpfs", mnt])
+    if rc == 0:
+        return mnt, lambda: (nptest.run(["umount", mnt]), os.rmdir(mnt))
     os.rmdir(mnt)
     if os.geteuid() != 0:
         ro = os.path.join(TMP, "ro")
@@ -116,20 +115,19 @@ def test_bad_output(kind):
         for what, out, folder, reason in cases:
             before = listing(folder)
             t0 = time.monotonic()
-            p = run(kind, ["--seconds", "5", "--warmup", "1", "--output",
-                           out])
+            rc, sout, err = run(kind, ["--seconds", "5", "--warmup", "1",
+                                       "--output", out])
             took = time.monotonic() - t0
-            lines = p.stderr.strip().splitlines()
+            lines = err.strip().splitlines()
             print("%s %s: exit %d in %.3f s: %s" %
-                  (kind, what, p.returncode, took, p.stderr.strip()),
-                  file=sys.stderr)
-            if p.returncode != 2:
-                fail("%s %s: exit %d, want 2" % (kind, what, p.returncode))
+                  (kind, what, rc, took, err.strip()), file=sys.stderr)
+            if rc != 2:
+                fail("%s %s: exit %d, want 2" % (kind, what, rc))
             if took >= 1.0:
                 fail("%s %s: took %.2f s" % (kind, what, took))
             if len(lines) != 1 or out not in lines[0] or \
-                    reason not in lines[0] or p.stdout:
-                fail("%s %s: stderr %r" % (kind, what, p.stderr))
+                    reason not in lines[0] or sout:
+                fail("%s %s: stderr %r" % (kind, what, err))
             if listing(folder) != before or listing(isdir) != []:
                 fail("%s %s: left files behind: %r" %
                      (kind, what, listing(folder)))
@@ -144,9 +142,9 @@ def test_envelope(kind):
                       ({"NETPROOF_RUNNER_SESSION": SESSION}, SESSION),
                       ({"NETPROOF_RUNNER_SESSION": SESSION.upper()}, None),
                       ({"NETPROOF_RUNNER_SESSION": SESSION[:-1]}, None)):
-        p = run(kind, SHORT[kind] + ["--quiet", "--output", out], env)
-        if p.returncode != 0:
-            fail("%s run: exit %d: %s" % (kind, p.returncode, p.stderr))
+        rc, _, err = run(kind, SHORT[kind] + ["--quiet", "--output", out], env)
+        if rc != 0:
+            fail("%s run: exit %d: %s" % (kind, rc, err))
         doc = check_record(out, "passed")
         got = doc.get("runner", {}).get("session")
         if got != want:
@@ -185,5 +183,4 @@ for k in ("udp", "rudp"):
     test_bad_output(k)
     test_envelope(k)
 test_rudp_interrupted()
-shutil.rmtree(TMP, ignore_errors=True)
-print("bench_output_test: all passed")
+sys.exit(T.done("bench_output_test: all passed"))  # TMP kept on a failure

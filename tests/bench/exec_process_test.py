@@ -16,7 +16,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import jsonschema
@@ -467,17 +466,13 @@ def suite(d):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as d:
+    with nptest.tmpdir(prefix="np-exec-process-test-", checks=T) as d:
         for f in (sources, failures, ends, environment, leftovers, usage,
                   interrupted, suite):
             sub = os.path.join(d, f.__name__)
             os.mkdir(sub)
             f(sub)
-    if T.fails:
-        print(f"{len(T.fails)} failed")
-        return 1
-    print("exec as a process: all cases passed")
-    return 0
+    return T.done("exec as a process: all cases passed")
 
 
 if __name__ == "__main__":

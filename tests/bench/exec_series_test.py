@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "lib"))
@@ -168,16 +167,12 @@ def suite(d):
 
 
 def main():
-    with tempfile.TemporaryDirectory(prefix="np-exec-series-") as d:
+    with nptest.tmpdir(prefix="np-exec-series-", checks=T) as d:
         for f in (single, failures, suite):
             sub = os.path.join(d, f.__name__)
             os.mkdir(sub)
             f(sub)
-    if T.fails:
-        print(f"{len(T.fails)} failed")
-        return 1
-    print("exec series: all cases passed")
-    return 0
+    return T.done("exec series: all cases passed")
 
 
 if __name__ == "__main__":

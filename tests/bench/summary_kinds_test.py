@@ -20,11 +20,9 @@ by --max-seconds / --seconds:
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -85,17 +83,10 @@ def one(out, what):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="np-summary-kinds-test-")
-    try:
+    with nptest.tmpdir(prefix="np-summary-kinds-test-", checks=T) as tmp:
         run(tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    if T.fails:
-        print("%d failure(s)" % len(T.fails))
-        return 1
-    print("summary_kinds_test: udp, serve, relay and exec summaries carry "
-          "their headline figures and are valid run-summary/1")
-    return 0
+    return T.done("summary_kinds_test: udp, serve, relay and exec summaries "
+                  "carry their headline figures and are valid run-summary/1")
 
 
 def run(tmp):

@@ -28,10 +28,8 @@ import os
 import pty
 import re
 import select
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -252,20 +250,12 @@ def sigpipe(tmp):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="np-tty-pipe-test-")
-    try:
+    with nptest.tmpdir(prefix="np-tty-pipe-test-", checks=T) as tmp:
         terminal()
         progress(tmp)
         sigpipe(tmp)
-    finally:
-        if not T.fails:
-            shutil.rmtree(tmp, ignore_errors=True)
-    if T.fails:
-        print("%d failure(s); files in %s" % (len(T.fails), tmp))
-        return 1
-    print("tty_pipe_test: terminal gets the summary, pipes the record; "
-          "closed pipes do not kill a run or a suite")
-    return 0
+    return T.done("tty_pipe_test: terminal gets the summary, pipes the "
+                  "record; closed pipes do not kill a run or a suite")
 
 
 if __name__ == "__main__":

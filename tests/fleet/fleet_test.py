@@ -30,7 +30,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 import yaml
 
@@ -97,8 +96,7 @@ def refused(dirs, out, pattern, what):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="np-fleet-")
-    try:
+    with nptest.tmpdir(prefix="np-fleet-", checks=T) as tmp:
         os.chdir(tmp)
         # GNU parallel, this machine as the one login
         r = run(["sh", os.path.join(GUIDE, "parallel-shards.sh"), PLAN,
@@ -290,9 +288,7 @@ def main():
             check(r.returncode == 2 and len(lines) == 1 and
                   re.search(pat, lines[0]) is not None,
                   f"matrix {args}: {r.returncode} {r.stderr!r}")
-    finally:
         os.chdir("/")
-        shutil.rmtree(tmp, ignore_errors=True)
     print(f"{len(T.fails)} failure(s)")
     return 1 if T.fails else 0
 

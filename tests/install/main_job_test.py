@@ -18,7 +18,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "lib"))
@@ -84,7 +83,7 @@ def read(path):
 
 
 def main():
-    with tempfile.TemporaryDirectory(prefix="np-main-job-test-") as root:
+    with nptest.tmpdir(prefix="np-main-job-test-", checks=T) as root:
         os.makedirs(os.path.join(root, "scripts"))
         shutil.copy(SCRIPT, os.path.join(root, "scripts", "run-main-job.sh"))
         build = os.path.join(root, "build")

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "lib"))
@@ -50,7 +49,7 @@ def usage_error(args, want, cwd, out_dir=None):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as d:
+    with nptest.tmpdir(prefix="np-plan-cli-test-", checks=T) as d:
         # every shipped plan by name
         for f in sorted(os.listdir(PLANS)):
             name = f[:-5]

@@ -13,7 +13,6 @@ Every /tmp entry it makes for the check is removed again.
 import os
 import shutil
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "lib"))
@@ -54,7 +53,7 @@ def main():
     rc, out = run()
     check(rc == 2, "no command: usage error, exit %d" % rc)
 
-    with tempfile.TemporaryDirectory(prefix="np-tmpclean-test-") as d:
+    with nptest.tmpdir(prefix="np-tmpclean-test-", checks=T) as d:
         before, after = os.path.join(d, "b"), os.path.join(d, "a")
         with open(before, "w") as f:
             f.write("keep\nnp-old\n")

@@ -20,9 +20,14 @@ import glob
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
+# one "FAIL what" line per disagreement, as before
+T = nptest.Checks(prefix="FAIL")
 
 try:
     import jsonschema
@@ -40,21 +45,21 @@ def load(path):
 def ours_valid_many(validate, schema_path, paths):
     """{path: True/False/None} from one netproof-validate run (None: it
     could not read or decide that file)."""
-    r = subprocess.run([validate, "--schema", schema_path, "--"] + paths,
-                       capture_output=True, text=True)
-    valid = {line[:-len(": valid")] for line in r.stdout.splitlines()
+    rc, stdout, stderr = nptest.run([validate, "--schema", schema_path, "--"]
+                                    + paths, timeout=120)
+    valid = {line[:-len(": valid")] for line in stdout.splitlines()
              if line.endswith(": valid")}
     out = {}
     for p in paths:
         if p in valid:
             out[p] = True
         elif any(line.startswith(p + ": /") or line.startswith(p + ": (root)")
-                 for line in r.stdout.splitlines()):
+                 for line in stdout.splitlines()):
             out[p] = False
         else:
             out[p] = None
-    if r.returncode not in (0, 1):
-        print(f"netproof-validate exit {r.returncode}: {r.stderr.strip()}")
+    if rc not in (0, 1):
+        print(f"netproof-validate exit {rc}: {stderr.strip()}")
     return out
 
 
@@ -117,9 +122,9 @@ def tagged_documents(project):
 def check_shipped_documents(validate, schema_dir, project, per_schema=12):
     """Agreement on project documents (at most per_schema of each kind, to
     bound the run time) and their mutations: (checked, failed)."""
-    checked = failed = 0
+    checked, before = 0, len(T.fails)
     taken = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with nptest.tmpdir(prefix="np-crosscheck-", checks=T) as tmp:
         batches = {}  # schema path -> [(file, python verdict, label)]
         for path, name, doc in tagged_documents(project):
             schema_path = os.path.join(schema_dir, name + ".schema.json")
@@ -138,17 +143,14 @@ def check_shipped_documents(validate, schema_dir, project, per_schema=12):
             ours = ours_valid_many(validate, schema_path, [f for f, _, _ in items])
             for f, py, label in items:
                 checked += 1
-                if ours[f] != py:
-                    failed += 1
-                    print(f"FAIL {label}: python {py}, ours {ours[f]}")
+                T.check(ours[f] == py, f"{label}: python {py}, ours {ours[f]}")
     print("project documents per schema: " +
           ", ".join(f"{k} {n}" for k, n in sorted(taken.items())))
-    return checked, failed
+    return checked, len(T.fails) - before
 
 
 def main():
     validate, schema_dir, cases_dir = sys.argv[1:4]
-    failures = 0
     checked = 0
     shipped = sorted(glob.glob(os.path.join(schema_dir, "*.schema.json")))
     for path in shipped + [os.path.join(cases_dir, "sample.schema.json")]:
@@ -156,8 +158,7 @@ def main():
             jsonschema.Draft202012Validator.check_schema(load(path))
             checked += 1
         except jsonschema.exceptions.SchemaError as e:
-            print(f"FAIL {path}: check_schema: {e.message}")
-            failures += 1
+            T.fail(f"{path}: check_schema: {e.message}")
     print(f"check_schema: {len(shipped)} shipped schemas + sample")
 
     pat = re.compile(r"^(.+?)-(valid|invalid|strict)-.+\.json$")
@@ -178,18 +179,16 @@ def main():
             checked += 1
             want = kind == "valid"
             if kind == "strict" and (py is not True or ours[case] is not False):
-                print(f"FAIL {case}: expected python True, ours False; "
-                      f"python {py}, ours {ours[case]}")
-                failures += 1
+                T.fail(f"{case}: expected python True, ours False; "
+                       f"python {py}, ours {ours[case]}")
             elif kind != "strict" and (ours[case] != py or py != want):
-                print(f"FAIL {case}: expected {want}, python {py}, "
-                      f"ours {ours[case]}")
-                failures += 1
+                T.fail(f"{case}: expected {want}, python {py}, "
+                       f"ours {ours[case]}")
     if len(sys.argv) > 4:
         n, f = check_shipped_documents(validate, schema_dir, sys.argv[4])
         print(f"project documents and mutations: {n} checked, {f} disagree")
         checked += n
-        failures += f
+    failures = len(T.fails)
     print(f"crosscheck: {checked - failures} passed, {failures} failed")
     sys.exit(1 if failures or checked < 10 else 0)
 
