@@ -3,7 +3,7 @@
  * expands to the expected number of configurations with stable ids, and
  * `matrix --dry-run` prints it with an estimate.  The ids, argv, ranking
  * groups and expectations of every shipped plan are byte for byte those
- * in tests/bench/data/plan-configs.txt (written by the matrix before the
+ * in tests/runner/data/plan-configs.txt (written by the matrix before the
  * option tables moved into the benchmarks; regenerate on purpose with
  * `matrix_plans SRC --regen`), and those of every committed result set
  * (results/ * /summary.json ids, options and groups, each configuration's
@@ -150,7 +150,7 @@ static void free_list(char **names) {
 static void check_golden(const char *src, int regen) {
   char dir[2048], path[4096], golden[4096];
   snprintf(dir, sizeof dir, "%s/bench/plans", src);
-  snprintf(golden, sizeof golden, "%s/tests/bench/data/plan-configs.txt", src);
+  snprintf(golden, sizeof golden, "%s/tests/runner/data/plan-configs.txt", src);
   char *text = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&text, &len);
