@@ -9,28 +9,24 @@ and the tree is tarred again in another order than pack's (as plain
 `tar czf` does, in the folder's own order).
 """
 import os
-import shutil
-import subprocess
 import sys
 import tarfile
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 ARCHIVE, SET = sys.argv[1], sys.argv[2]
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
+T = nptest.Checks(fatal=True)
+fail = T.fail
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="np-triage-test-")
-    try:
+    with nptest.tmpdir(prefix="np-triage-test-") as tmp:
         b = os.path.join(tmp, "b.tar.gz")
-        p = subprocess.run([ARCHIVE, "pack", SET, "-o", b],
-                           capture_output=True, text=True, timeout=120)
-        if p.returncode != 0:
-            fail("pack: exit %d: %s" % (p.returncode, p.stderr))
+        rc, _, err = nptest.run([ARCHIVE, "pack", SET, "-o", b], timeout=120)
+        if rc != 0:
+            fail("pack: exit %d: %s" % (rc, err))
         x = os.path.join(tmp, "x")
         with tarfile.open(b) as t:
             t.extractall(x, filter="tar")
@@ -55,12 +51,11 @@ def main():
         with tarfile.open(t2, "w:gz") as t:
             for path in sorted(paths, reverse=True):
                 t.add(path, arcname=os.path.relpath(path, x), recursive=False)
-        p = subprocess.run([ARCHIVE, "verify", t2], capture_output=True,
-                           text=True, timeout=120)
-        lines = p.stderr.splitlines()
-        print(p.stderr)
-        if p.returncode != 1:
-            fail("verify of the tampered bundle: exit %d" % p.returncode)
+        rc, _, err = nptest.run([ARCHIVE, "verify", t2], timeout=120)
+        lines = err.splitlines()
+        print(err)
+        if rc != 1:
+            fail("verify of the tampered bundle: exit %d" % rc)
         if not lines or "checksum mismatch" not in lines[0]:
             fail("the checksum mismatch is the first line: %r" % lines[:3])
         order = [l for l in lines if "out of order" in l]
@@ -72,10 +67,7 @@ def main():
         if not lines[-1].startswith("netproof-archive: ") or \
                 "problem" not in lines[-1]:
             fail("the count comes last: %r" % lines[-1])
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("triage_test: the checksum mismatch first, repeats folded")
-    return 0
+    return T.done("triage_test: the checksum mismatch first, repeats folded")
 
 
 if __name__ == "__main__":

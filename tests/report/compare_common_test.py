@@ -6,38 +6,31 @@ chart's subtitle and the Markdown alt text, not lost (issue 33, item 5:
 compare charts omitted the payload)."""
 import glob
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 
 def main():
     report, base, new = sys.argv[1:4]
-    out = tempfile.mkdtemp()
-    try:
-        subprocess.run([report, "compare", base, new, "--output", out,
-                        "--allow-inconclusive"],
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+    T = nptest.Checks(fatal=True)
+    with nptest.tmpdir(prefix="np-compare-common-test-") as out:
+        # its exit code is compare's verdict (inconclusive here), not ours
+        nptest.run([report, "compare", base, new, "--output", out,
+                    "--allow-inconclusive"], timeout=50)
         md = open(os.path.join(out, "compare.md"), encoding="utf-8").read()
         svgs = sorted(glob.glob(os.path.join(out, "assets", "compare-*.svg")))
         svg = open(svgs[0], encoding="utf-8").read() if svgs else ""
-    finally:
-        shutil.rmtree(out)
     alts = [l for l in md.splitlines() if l.startswith("![")]
-    if not alts:
-        print("FAIL: no chart in compare.md")
-        return 1
+    T.check(alts, "no chart in compare.md")
     for a in alts:
-        if "(every configuration: udp, p1024, c4, w1, single)" not in a:
-            print(f"FAIL: alt text lacks the shared tokens: {a}")
-            return 1
-    if "every configuration: udp, p1024, c4, w1, single" not in svg:
-        print("FAIL: the chart's subtitle lacks the shared tokens")
-        return 1
-    print("compare_common_test: ok")
-    return 0
+        T.check("(every configuration: udp, p1024, c4, w1, single)" in a,
+                f"alt text lacks the shared tokens: {a}")
+    T.check("every configuration: udp, p1024, c4, w1, single" in svg,
+            "the chart's subtitle lacks the shared tokens")
+    return T.done("compare_common_test: ok")
 
 
 if __name__ == "__main__":

@@ -17,21 +17,19 @@ usage: ci_method_test.py BUILD_DIR SOURCE_SET WORK_DIR
 import json
 import os
 import shutil
-import subprocess
 import sys
 from fractions import Fraction
 from math import comb
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
+
 BUILD, SOURCE, WORK = (os.path.abspath(a) for a in sys.argv[1:4])
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 REPORT = os.path.join(BUILD, "report", "netproof-report")
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
+T = nptest.Checks(prefix="FAIL", ok_prefix="ok  ")  # a line per check
+check = T.check
 
 
 def exact_ci(values, level=0.95):
@@ -71,21 +69,21 @@ def exact_ci(values, level=0.95):
 
 
 def self_check(folder):
-    p = subprocess.run([REPORT, "--self-check", "--results", folder], capture_output=True,
-                       text=True, timeout=120)
-    return p.returncode, p.stdout + p.stderr
+    rc, out, err = nptest.run([REPORT, "--self-check", "--results", folder],
+                              timeout=120)
+    return rc, out + err
 
 
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
 for runs in (161, 154):  # the source's 7 configurations x 23 (odd), x 22 (even)
     out = os.path.join(WORK, f"set-{runs}")
-    p = subprocess.run([sys.executable, os.path.join(SRC, "bench", "scripts", "large_set.py"),
-                        BUILD, out, "--runs", str(runs), "--source", SOURCE],
-                       capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0 and "self-check clean" in p.stdout,
-          f"{runs} runs: a new set, self-check clean ({p.stdout.strip()[-200:]} {p.stderr[-300:]})")
-    if p.returncode != 0:
+    rc, sout, err = nptest.run([sys.executable, os.path.join(SRC, "bench", "scripts", "large_set.py"),
+                                BUILD, out, "--runs", str(runs), "--source", SOURCE],
+                               timeout=300)
+    check(rc == 0 and "self-check clean" in sout,
+          f"{runs} runs: a new set, self-check clean ({sout.strip()[-200:]} {err[-300:]})")
+    if rc != 0:
         continue
     spath = os.path.join(out, "summary.json")
     summ = json.load(open(spath))
@@ -112,5 +110,4 @@ for runs in (161, 154):  # the source's 7 configurations x 23 (odd), x 22 (even)
           f"{runs} runs: ci_method removed, the resampler's intervals differ: exit {rc} "
           f"{text.strip()[:300]}")
 shutil.rmtree(WORK, ignore_errors=True)
-print(f"{len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(T.done())
