@@ -16,36 +16,33 @@ usage: stream_test.py BENCH RUN_SCHEMA
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 import jsonschema
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
 from hdr_reader import check_summary  # noqa: E402
+import nptest  # noqa: E402
 
 BENCH, SCHEMA = sys.argv[1:3]
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
-TMP = tempfile.mkdtemp(prefix="np-stream-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-stream-test-")
 BASE = ["udp", "--mode", "stream", "--backend", "raw", "--io-model",
         "split", "--clients", "1", "--warmup", "0.05"]
 
 
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
-    sys.exit(1)
-
 
 def run(args, name, want_rc):
     out = os.path.join(TMP, name + ".json")
-    r = subprocess.run([BENCH] + BASE + ["--output", out] + args,
-                       stderr=subprocess.PIPE, text=True, timeout=60)
-    if r.returncode != want_rc:
-        fail("%s: exit %d, want %d: %s" % (name, r.returncode, want_rc,
-                                           r.stderr))
+    rc, _, err = nptest.run([BENCH] + BASE + ["--output", out] + args,
+                            timeout=60)
+    if rc != want_rc:
+        fail("%s: exit %d, want %d: %s" % (name, rc, want_rc, err))
     with open(out) as f:
         doc = json.load(f)
     errs = sorted(VALIDATOR.iter_errors(doc), key=str)
@@ -54,7 +51,7 @@ def run(args, name, want_rc):
                                        list(errs[0].path)))
     if doc["config"]["protocol"] != "udp-stream":
         fail("%s: protocol %s" % (name, doc["config"]["protocol"]))
-    return doc, r.stderr
+    return doc, err
 
 
 def checks(doc):
@@ -138,12 +135,11 @@ def test_usage():
         (["udp"] + BASE[1:] + ["--rate", "100"], "--mode stream"),
     ]
     for args, want in cases:
-        r = subprocess.run([BENCH] + args, stderr=subprocess.PIPE,
-                           stdout=subprocess.PIPE, text=True, timeout=20)
-        lines = r.stderr.strip().splitlines()
-        if r.returncode != 2 or len(lines) != 1 or want not in lines[0]:
+        rc, _, err = nptest.run([BENCH] + args, timeout=20)
+        lines = err.strip().splitlines()
+        if rc != 2 or len(lines) != 1 or want not in lines[0]:
             fail("%s: exit %d, stderr %r (want 2 and one line with %r)" %
-                 (args, r.returncode, r.stderr, want))
+                 (args, rc, err, want))
 
 
 test_usage()
@@ -151,5 +147,4 @@ test_paced()
 test_overload()
 test_gso_gro()
 test_interval_streams()
-shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
-print("stream_test: all passed")
+sys.exit(T.done("stream_test: all passed"))  # TMP kept only on a failure

@@ -8,31 +8,30 @@ usage: udp_process_test.py NETPROOF_BENCH RUN_SCHEMA [NETPROOF_VALIDATE]
 """
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
+import nptest  # noqa: E402
 
 BENCH, SCHEMA = sys.argv[1], sys.argv[2]
 VALIDATE = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
-TMP = tempfile.mkdtemp(prefix="np-udp-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-udp-test-")
 FAST = ["--seconds", "0.2", "--warmup", "0.05", "--clients", "4"]
 
 
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
-    sys.exit(1)
-
-
 def run(args, timeout=20):
-    return subprocess.run([BENCH, "udp"] + args, capture_output=True,
-                          text=True, timeout=timeout)
+    """(exit code, stdout, stderr) of `netproof-bench udp` with args."""
+    return nptest.run([BENCH, "udp"] + args, timeout=timeout)
 
 
 def check_record(path, status):
@@ -45,9 +44,9 @@ def check_record(path, status):
     if doc["status"] != status:
         fail("%s: status %s, expected %s" % (path, doc["status"], status))
     if VALIDATE:
-        p = subprocess.run([VALIDATE, path], capture_output=True, text=True)
-        if p.returncode != 0:
-            fail("netproof-validate %s: %s" % (path, p.stdout + p.stderr))
+        rc, sout, err = nptest.run([VALIDATE, path])
+        if rc != 0:
+            fail("netproof-validate %s: %s" % (path, sout + err))
     return doc
 
 
@@ -62,19 +61,20 @@ def test_usage_errors():
     ]
     for args in cases:
         out = os.path.join(TMP, "usage.json")
-        p = run(args + ["--output", out] if args != ["--output", ""] else args)
-        lines = p.stderr.strip().splitlines()
-        if p.returncode != 2 or len(lines) != 1 or p.stdout:
-            fail("usage %s: exit %d, stderr %r" % (args, p.returncode,
-                                                   p.stderr))
+        rc, sout, err = run(args + ["--output", out]
+                            if args != ["--output", ""] else args)
+        lines = err.strip().splitlines()
+        if rc != 2 or len(lines) != 1 or sout:
+            fail("usage %s: exit %d, stderr %r" % (args, rc,
+                                                   err))
         if os.path.exists(out):
             fail("usage %s left %s behind" % (args, out))
-    p = run(["--payload", "65508"])
-    if "65,535 - 20 - 8 = 65,507" not in p.stderr:
-        fail("payload error does not cite the limit: " + p.stderr)
-    p = run(["--help"])
-    if p.returncode != 0 or "--udp-server-receive-buffer" not in p.stdout:
-        fail("--help: exit %d" % p.returncode)
+    rc, sout, err = run(["--payload", "65508"])
+    if "65,535 - 20 - 8 = 65,507" not in err:
+        fail("payload error does not cite the limit: " + err)
+    rc, sout, err = run(["--help"])
+    if rc != 0 or "--udp-server-receive-buffer" not in sout:
+        fail("--help: exit %d" % rc)
 
 
 def test_pass_and_stdout():
@@ -83,14 +83,15 @@ def test_pass_and_stdout():
     conn = ["--io-model", "connected", "--io-threads", "2"]
     for backend, extra in (("uv", []), ("raw", []), ("raw", cs + conn),
                            ("uring", cs), ("uring", cs + conn)):
-        p = run(FAST + ["--backend", backend, "--output", out] + extra)
-        if backend == "uring" and p.returncode == 3 and \
-                "--backend uring" in p.stderr:
-            print("SKIP uring: " + p.stderr.strip())
+        rc, sout, err = run(FAST + ["--backend", backend, "--output", out]
+                            + extra)
+        if backend == "uring" and rc == 3 and \
+                "--backend uring" in err:
+            print("SKIP uring: " + err.strip())
             continue
-        if p.returncode != 0:
+        if rc != 0:
             fail("passing run (%s %s): exit %d: %s" % (
-                backend, extra, p.returncode, p.stderr))
+                backend, extra, rc, err))
         doc = check_record(out, "passed")
         if doc["config"]["backend"] != backend:
             fail("backend not recorded")
@@ -103,22 +104,23 @@ def test_pass_and_stdout():
         c = doc["counters"]
         if c["lost"] != 0 or c["sent"] != c["received"] or c["sent"] == 0:
             fail("counters: %r" % c)
-    p = run(FAST + ["--output", "-", "--quiet"])
-    if p.returncode != 0 or p.stderr:
-        fail("stdout run: exit %d, stderr %r" % (p.returncode, p.stderr))
+    rc, sout, err = run(FAST + ["--output", "-", "--quiet"])
+    if rc != 0 or err:
+        fail("stdout run: exit %d, stderr %r" % (rc, err))
     path = os.path.join(TMP, "stdout.json")
     with open(path, "w") as f:
-        f.write(p.stdout)
+        f.write(sout)
     check_record(path, "passed")
 
 
 def test_overflow_probe():
     out = os.path.join(TMP, "probe.json")
-    p = run(["--payload", "16384", "--clients", "16", "--window", "64",
-             "--udp-server-receive-buffer", "4194304", "--warmup", "0",
-             "--seconds", "0.3", "--backend", "raw", "--output", out])
-    if p.returncode != 1:
-        fail("overflow probe: exit %d, want 1: %s" % (p.returncode, p.stderr))
+    rc, sout, err = run(["--payload", "16384", "--clients", "16",
+                         "--window", "64", "--udp-server-receive-buffer",
+                         "4194304", "--warmup", "0", "--seconds", "0.3",
+                         "--backend", "raw", "--output", out])
+    if rc != 1:
+        fail("overflow probe: exit %d, want 1: %s" % (rc, err))
     doc = check_record(out, "failed")
     lost = doc["counters"]["lost"]
     if lost <= 0 or lost != doc["sockets"]["kernel_drops"]:
@@ -165,12 +167,12 @@ def test_unwritable_output():
     # other bad --output cases, for udp and rudp: bench_output_test.py)
     out = os.path.join(TMP, "no-such-dir", "x.json")
     t0 = time.monotonic()
-    p = run(["--seconds", "5", "--output", out])
+    rc, sout, err = run(["--seconds", "5", "--output", out])
     took = time.monotonic() - t0
-    if p.returncode != 2 or len(p.stderr.strip().splitlines()) != 1 or \
-            out not in p.stderr or took >= 1.0:
+    if rc != 2 or len(err.strip().splitlines()) != 1 or \
+            out not in err or took >= 1.0:
         fail("unwritable output: exit %d after %.2f s, stderr %r" %
-             (p.returncode, took, p.stderr))
+             (rc, took, err))
     if os.listdir(TMP) and any(n.startswith("x.json") for n in
                                os.listdir(TMP)):
         fail("partial output left")
@@ -202,5 +204,4 @@ test_overflow_probe()
 test_signals()
 test_unwritable_output()
 test_failed_minimal_variant()
-shutil.rmtree(TMP, ignore_errors=True)
-print("udp_process_test: all passed")
+sys.exit(T.done("udp_process_test: all passed"))  # TMP kept on a failure
