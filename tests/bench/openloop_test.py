@@ -25,49 +25,54 @@ usage: openloop_test.py BENCH RUN_SCHEMA
 import json
 import math
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import jsonschema
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "lib"))
 from hdr_reader import check_summary, slow  # noqa: E402
+import nptest  # noqa: E402
 
 BENCH, SCHEMA = sys.argv[1:3]
 with open(SCHEMA) as f:
     VALIDATOR = jsonschema.Draft202012Validator(json.load(f))
-TMP = tempfile.mkdtemp(prefix="np-openloop-test-")
+T = nptest.Checks(stream=sys.stderr, fatal=True)
+fail = T.fail
+TMP = T.scratch("np-openloop-test-")
 PROCS = []
 
 
-def fail(msg):
-    print("FAIL: %s (files kept in %s)" % (msg, TMP), file=sys.stderr)
+def kill_procs():
+    """Stop the servers this test started (a stopped one is continued
+    first, so it can die)."""
     for p in PROCS:
         if p.poll() is None:
             p.send_signal(signal.SIGCONT)
             p.kill()
-    sys.exit(1)
+
+
+T.at_fail(kill_procs)
 
 
 # ---- runs ----
 
 def run(args, name, want_rc):
     out = os.path.join(TMP, name + ".json")
-    r = subprocess.run([BENCH, "udp", "--output", out] + args,
-                       stderr=subprocess.PIPE, text=True, timeout=60)
-    if r.returncode != want_rc:
-        fail("%s: exit %d, want %d: %s" % (name, r.returncode, want_rc,
-                                           r.stderr))
+    rc, _, err = nptest.run([BENCH, "udp", "--output", out] + args,
+                            timeout=60)
+    if rc != want_rc:
+        fail("%s: exit %d, want %d: %s" % (name, rc, want_rc, err))
     with open(out) as f:
         doc = json.load(f)
     errs = sorted(VALIDATOR.iter_errors(doc), key=str)
     if errs:
         fail("%s: schema: %s" % (name, errs[0].message))
-    return doc, r.stderr
+    return doc, err
 
 
 def start_serve():
@@ -219,12 +224,11 @@ def test_interval_rudp():
     """rudp --interval: one series per round, latencies once per round trip,
     the relay's losses, valid against the schema."""
     out = os.path.join(TMP, "rudp-interval.json")
-    r = subprocess.run([BENCH, "rudp", "--rounds", "2", "--warmup", "0.1",
-                        "--seconds", "0.4", "--interval", "0.1", "--clients",
-                        "2", "--output", out], stderr=subprocess.PIPE,
-                       text=True, timeout=60)
-    if r.returncode not in (0, 1):
-        fail("rudp --interval: exit %d: %s" % (r.returncode, r.stderr))
+    rc, _, err = nptest.run([BENCH, "rudp", "--rounds", "2", "--warmup",
+                             "0.1", "--seconds", "0.4", "--interval", "0.1",
+                             "--clients", "2", "--output", out], timeout=60)
+    if rc not in (0, 1):
+        fail("rudp --interval: exit %d: %s" % (rc, err))
     with open(out) as f:
         doc = json.load(f)
     errs = sorted(VALIDATOR.iter_errors(doc), key=str)
@@ -238,7 +242,7 @@ def test_interval_rudp():
         if any(p["latency_count"] != p["ops"] for p in pts) or \
                 sum(p["ops"] for p in pts) > rd["measurement"]["roundtrips"]:
             fail("rudp --interval: round %d: %s" % (rd["round"], pts))
-    if r.stderr.count("netproof-bench rudp: [") != sum(
+    if err.count("netproof-bench rudp: [") != sum(
             len(rd["intervals"]["points"]) for rd in doc["rudp"]["rounds"]):
         fail("rudp --interval: stderr lines")
 
@@ -258,18 +262,19 @@ def test_usage():
         (["--interval", "-1"], "--interval"),
     ]
     for args, want in cases:
-        r = subprocess.run([BENCH, "udp"] + args, stderr=subprocess.PIPE,
-                           stdout=subprocess.PIPE, text=True, timeout=20)
-        lines = r.stderr.strip().splitlines()
-        if r.returncode != 2 or len(lines) != 1 or want not in lines[0]:
+        rc, _, err = nptest.run([BENCH, "udp"] + args, timeout=20)
+        lines = err.strip().splitlines()
+        if rc != 2 or len(lines) != 1 or want not in lines[0]:
             fail("%s: exit %d, stderr %r (want 2 and one line with %r)" %
-                 (args, r.returncode, r.stderr, want))
+                 (args, rc, err, want))
 
 
 test_usage()
 test_accounting()
 test_interval()
 test_interval_rudp()
-test_stall()
-shutil.rmtree(TMP, ignore_errors=True)  # kept only on a failure
-print("openloop_test: all passed")
+try:
+    test_stall()
+finally:
+    kill_procs()
+sys.exit(T.done("openloop_test: all passed"))  # TMP kept only on a failure
