@@ -67,7 +67,8 @@ static const struct np_bench_opt matrix_opts[] = {
                 "median, > 0 and <= 100",
      .help = "after --min-reps repetitions, add one at a time until the 95 % "
              "interval of the median round trips/s is within CI_PCT % of it "
-             "(replaces the plan's repetitions and until_stable)",
+             "(replaces the plan's repetitions and until_stable; --resume "
+             "needs the same values)",
      NP_BENCH_AT(CFG, o.until_stable)},
     {.name = "min-reps", .type = NP_BENCH_OPT_UINT,
      .umin = NP_MATRIX_MIN_REPS, .umax = 1000, .metavar = "N",
@@ -89,7 +90,8 @@ static const struct np_bench_opt matrix_opts[] = {
      NP_BENCH_AT(CFG, plans_dir), .set = set_text},
     {.name = "shard", .type = NP_BENCH_OPT_STR, .metavar = "K/N",
      .help = "run only the K-th (0-based) of N slices of the plan, balanced "
-             "by estimated time; netproof-report merge joins the N folders",
+             "by estimated time; netproof-report merge joins the N folders "
+             "(docs/guides/fleets.md)",
      .set = set_shard},
     {.name = "bench-binary", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
      .help = "the program each repetition runs (tests spawn a fake bench)",
