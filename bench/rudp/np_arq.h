@@ -138,16 +138,18 @@ struct np_arq_config {
                                (np_arq_protect), 0 = no such rule (0)    */
   uint64_t reo_wnd_head_ns; /* ordered delivery: reordering window for a
                                fragment blocking the head of the stream
-                               once NP_ARQ_HEAD_DUPTHRESH later ones are
-                               acked (at least min_rtt / 8 and
-                               reo_wnd_protected_ns, at most the full
-                               window); 0 = no such rule (1 ms).
+                               once head_dupthresh later ones are acked
+                               (at least reo_wnd_protected_ns, at most
+                               the full window); 0 = no such rule (1 ms).
                                np_arq_sender.c, docs/rudp.md            */
+  uint32_t head_dupthresh;  /* later fragments acked before the head rule
+                               may fire, 1..16 (1; KCP's fastresend is 2,
+                               RFC 5681's DupThresh 3)                   */
+  uint32_t head_copies;     /* copies of each head-rule retransmission,
+                               sent back to back, 1..2 (2): a lost repair
+                               of the head costs the whole window another
+                               round trip, a second copy one datagram    */
 };
-
-/* Later fragments acked before the head rule may fire (KCP's fastresend
- * 2, RFC 5681's DupThresh is 3). */
-#define NP_ARQ_HEAD_DUPTHRESH 2u
 
 /* Counters; monotonically increasing unless noted. */
 struct np_arq_stats {
