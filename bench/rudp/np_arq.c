@@ -382,8 +382,10 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     return;
   /* the stream waits for this fragment: a second copy right behind it
    * makes a lost repair cost one datagram instead of another round trip
-   * for every message queued behind the head (docs/rudp.md) */
-  if (a->cfg.head_copies > 1)
+   * for every message queued behind the head (docs/rudp.md); with an FEC
+   * layer below (a protected window configured) the repair's loss is the
+   * FEC's to rebuild, and most head repairs there prove spurious anyway */
+  if (a->cfg.head_copies > 1 && a->cfg.reo_wnd_protected_ns == 0)
     (void)emit(a, f, seq, extra, now_ns);
   np_arq_head_arm(a, now_ns);
 }

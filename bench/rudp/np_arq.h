@@ -148,7 +148,9 @@ struct np_arq_config {
   uint32_t head_copies;     /* copies of each head-rule retransmission,
                                sent back to back, 1..2 (2): a lost repair
                                of the head costs the whole window another
-                               round trip, a second copy one datagram    */
+                               round trip, a second copy one datagram.
+                               Only without FEC (reo_wnd_protected_ns 0):
+                               FEC rebuilds a lost repair                */
 };
 
 /* Counters; monotonically increasing unless noted. */
