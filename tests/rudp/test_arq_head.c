@@ -37,6 +37,7 @@ static int g_drop_done, g_drop_times = 1;
 static uint32_t g_hole_seq = UINT32_MAX; /* also dropped once if set     */
 static int g_hole_done;
 static uint32_t g_dupthresh = 1, g_copies = 2; /* head_repair_ns's cfg */
+static uint64_t g_protected_ns;                /* ... and its FEC window */
 
 static void cfg_default(struct np_arq_config *cfg) {
   np_arq_config_defaults(cfg);
@@ -77,6 +78,7 @@ static uint64_t head_repair_ns(uint64_t head_ns, double loss, uint64_t burst,
   cfg.reo_wnd_head_ns = head_ns;
   cfg.head_dupthresh = g_dupthresh;
   cfg.head_copies = g_copies;
+  cfg.reo_wnd_protected_ns = g_protected_ns;
   struct sim s;
   sim_init(&s, &cfg, 5);
   s.fixed_len = 1024;
@@ -173,6 +175,18 @@ static void test_head_copies(void) {
   ASSERT_EQ(both.retx_head, 2);
   ASSERT_EQ(both.retx_tlp + both.retx_rto, 0);
   ASSERT_LT(d_both, 56 * SIM_MS);
+  /* with an FEC layer below (a protected window) no second copy: the
+   * lost first retransmission needs a second one */
+  struct np_arq_stats fec;
+  g_drop_times = 2, g_protected_ns = 5 * SIM_MS;
+  (void)head_repair_ns(1 * SIM_MS, 0.05, 16, &fec);
+  g_drop_times = 1, g_protected_ns = 0;
+  fprintf(stderr, "copies with FEC below: retx_head %llu, datagrams %llu\n",
+          (unsigned long long)fec.retx_head,
+          (unsigned long long)fec.datagrams_sent);
+  ASSERT_EQ(fec.retx_head, 2);
+  ASSERT_EQ(fec.datagrams_sent, 16 + fec.retransmits); /* one copy each */
+  ASSERT_EQ(one.datagrams_sent, 16 + 2 * one.retransmits); /* two each */
 }
 
 /* A second hole (fragment 5 of the burst, below acked 6..15) holds back
