@@ -385,8 +385,12 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
    * for every message queued behind the head (docs/rudp.md); with an FEC
    * layer below (a protected window configured) the repair's loss is the
    * FEC's to rebuild, and most head repairs there prove spurious anyway */
-  if (a->cfg.head_copies > 1 && a->cfg.reo_wnd_protected_ns == 0)
+  if (a->cfg.head_copies > 1 && a->cfg.reo_wnd_protected_ns == 0) {
+    a->stats.retransmits++; /* a copy is a retransmitted datagram too */
+    a->stats.retx_rack++;
+    a->stats.retx_head++;
     (void)emit(a, f, seq, extra, now_ns);
+  }
   np_arq_head_arm(a, now_ns);
 }
 

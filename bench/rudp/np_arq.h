@@ -162,7 +162,9 @@ struct np_arq_stats {
   uint64_t acks_delayed;                   /* acks sent by ack_delay_ns    */
   uint64_t ack_repeats;                    /* repeated out-of-order acks   */
   uint64_t fragments_sent;                 /* first transmissions          */
-  uint64_t retransmits;                    /* all fragment retransmissions */
+  uint64_t retransmits;                    /* all fragment retransmissions
+                                              (datagrams: each head copy
+                                              counts)                    */
   uint64_t retx_rack, retx_tlp, retx_rto;  /* by trigger                   */
   uint64_t retx_head;                      /* ... of retx_rack: by the
                                               head-of-line window        */
