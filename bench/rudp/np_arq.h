@@ -32,8 +32,9 @@
  *   - RACK time-based loss detection (RFC 8985) with a reordering window
  *     that grows when a retransmission proves spurious; in ordered
  *     delivery the fragments blocking the head of the stream get a short
- *     window of their own (reo_wnd_head_ns) once 2 later fragments are
- *     acked, since every message behind them waits; a fragment an FEC
+ *     window of their own (reo_wnd_head_ns) once head_dupthresh (1)
+ *     later fragments are acked, since every message behind them waits,
+ *     and go out as head_copies (2) copies without FEC; a fragment an FEC
  *     group protects with parity (np_arq_protect) waits only
  *     reo_wnd_protected_ns, since a late or lost one is rebuilt within the
  *     group's wait; tail-loss probe;
