@@ -30,6 +30,8 @@ void np_arq_config_defaults(struct np_arq_config *cfg) {
   cfg->ack_every = 2;
   cfg->ack_delay_ns = 1000000ull;
   cfg->reo_wnd_head_ns = 1000000ull;
+  cfg->head_dupthresh = 1;
+  cfg->head_copies = 2;
 }
 
 const char *np_arq_delivery_name(enum np_arq_delivery d) {
@@ -95,6 +97,10 @@ int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *c
   if (cfg->ack_every < 1 || cfg->ack_every > 64 || cfg->queue_frags > 1u << 20)
     return np_errbuf_set(eb, NP_EINVAL, "ack_every must be 1..64 and "
                          "queue_frags at most 2^20");
+  if (cfg->head_dupthresh < 1 || cfg->head_dupthresh > 16 ||
+      cfg->head_copies < 1 || cfg->head_copies > 2)
+    return np_errbuf_set(eb, NP_EINVAL, "head_dupthresh must be 1..16 and "
+                         "head_copies 1..2");
   struct np_arq *a = calloc(1, sizeof *a);
   if (a == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
@@ -372,8 +378,20 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     return;
   }
   transmit(a, f, seq, extra, now_ns);
-  if (why == RETX_HEAD)
-    np_arq_head_arm(a, now_ns);
+  if (why != RETX_HEAD)
+    return;
+  /* the stream waits for this fragment: a second copy right behind it
+   * makes a lost repair cost one datagram instead of another round trip
+   * for every message queued behind the head (docs/rudp.md); with an FEC
+   * layer below (a protected window configured) the repair's loss is the
+   * FEC's to rebuild, and most head repairs there prove spurious anyway */
+  if (a->cfg.head_copies > 1 && a->cfg.reo_wnd_protected_ns == 0) {
+    a->stats.retransmits++; /* a copy is a retransmitted datagram too */
+    a->stats.retx_rack++;
+    a->stats.retx_head++;
+    (void)emit(a, f, seq, extra, now_ns);
+  }
+  np_arq_head_arm(a, now_ns);
 }
 
 /* Give the oldest queued fragment the next seq and send it: its pool

@@ -32,8 +32,9 @@
  *   - RACK time-based loss detection (RFC 8985) with a reordering window
  *     that grows when a retransmission proves spurious; in ordered
  *     delivery the fragments blocking the head of the stream get a short
- *     window of their own (reo_wnd_head_ns) once 2 later fragments are
- *     acked, since every message behind them waits; a fragment an FEC
+ *     window of their own (reo_wnd_head_ns) once head_dupthresh (1)
+ *     later fragments are acked, since every message behind them waits,
+ *     and go out as head_copies (2) copies without FEC; a fragment an FEC
  *     group protects with parity (np_arq_protect) waits only
  *     reo_wnd_protected_ns, since a late or lost one is rebuilt within the
  *     group's wait; tail-loss probe;
@@ -138,16 +139,20 @@ struct np_arq_config {
                                (np_arq_protect), 0 = no such rule (0)    */
   uint64_t reo_wnd_head_ns; /* ordered delivery: reordering window for a
                                fragment blocking the head of the stream
-                               once NP_ARQ_HEAD_DUPTHRESH later ones are
-                               acked (at least min_rtt / 8 and
-                               reo_wnd_protected_ns, at most the full
-                               window); 0 = no such rule (1 ms).
+                               once head_dupthresh later ones are acked
+                               (at least reo_wnd_protected_ns, at most
+                               the full window); 0 = no such rule (1 ms).
                                np_arq_sender.c, docs/rudp.md            */
+  uint32_t head_dupthresh;  /* later fragments acked before the head rule
+                               may fire, 1..16 (1; KCP's fastresend is 2,
+                               RFC 5681's DupThresh 3)                   */
+  uint32_t head_copies;     /* copies of each head-rule retransmission,
+                               sent back to back, 1..2 (2): a lost repair
+                               of the head costs the whole window another
+                               round trip, a second copy one datagram.
+                               Only without FEC (reo_wnd_protected_ns 0):
+                               FEC rebuilds a lost repair                */
 };
-
-/* Later fragments acked before the head rule may fire (KCP's fastresend
- * 2, RFC 5681's DupThresh is 3). */
-#define NP_ARQ_HEAD_DUPTHRESH 2u
 
 /* Counters; monotonically increasing unless noted. */
 struct np_arq_stats {
@@ -158,7 +163,9 @@ struct np_arq_stats {
   uint64_t acks_delayed;                   /* acks sent by ack_delay_ns    */
   uint64_t ack_repeats;                    /* repeated out-of-order acks   */
   uint64_t fragments_sent;                 /* first transmissions          */
-  uint64_t retransmits;                    /* all fragment retransmissions */
+  uint64_t retransmits;                    /* all fragment retransmissions
+                                              (datagrams: each head copy
+                                              counts)                    */
   uint64_t retx_rack, retx_tlp, retx_rto;  /* by trigger                   */
   uint64_t retx_head;                      /* ... of retx_rack: by the
                                               head-of-line window        */

@@ -21,9 +21,11 @@
  * slower decay keeps a persistently reordering path from re-learning).
  *
  * Head-of-line window (ordered delivery, issue 30): a hole - an unacked
- * fragment with NP_ARQ_HEAD_DUPTHRESH acked ones above it - holds back
+ * fragment with cfg.head_dupthresh acked ones above it - holds back
  * every message behind it, so RACK gives it reo_wnd_head instead of
- * reo_wnd; a retransmitted hole gets its own timer; congestion control
+ * reo_wnd; it goes out cfg.head_copies times back to back (np_arq.c), so
+ * a lost repair does not cost the stream another round trip; a
+ * retransmitted hole gets its own timer; congestion control
  * hears of its loss only once confirmed; the rule stands down on a path
  * that mostly reorders (reo_wnd_head below, docs/rudp.md).
  */
@@ -210,15 +212,13 @@ static void mark_lost(struct np_arq *a, struct np_arq_sfrag *f, uint8_t why) {
  * that holds back every message behind it, so waiting the path's whole
  * reordering delay for it costs a window of round trips, where a spurious
  * retransmission costs one fragment (docs/rudp.md).  np_arq_rack_detect
- * applies it to a hole with NP_ARQ_HEAD_DUPTHRESH acked fragments above. */
+ * applies it to a hole with cfg.head_dupthresh acked fragments above. */
 static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
   if (a->cfg.reo_wnd_head_ns == 0 || a->cfg.delivery != NP_ARQ_ORDERED)
     return 0;
   if (a->head_lost >= HEAD_EVIDENCE_MIN && a->head_spur * 4 > a->head_lost * 3)
     return 0; /* the path reorders far more than it loses here */
   uint64_t h = a->cfg.reo_wnd_head_ns;
-  if (h < a->min_rtt_ns / 8)
-    h = a->min_rtt_ns / 8;
   /* with an FEC layer below, never ahead of its repair */
   if (h < a->cfg.reo_wnd_protected_ns)
     h = a->cfg.reo_wnd_protected_ns;
@@ -254,7 +254,7 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
       continue;
     uint64_t w = f->prot ? reo_p : reo;
     /* a hole (counted as the rule's evidence even while it stands down) */
-    int head = holes && above >= NP_ARQ_HEAD_DUPTHRESH;
+    int head = holes && above >= a->cfg.head_dupthresh;
     int by_head = head && reo_h && reo_h < w;
     uint64_t due;
     if (f->sent_ns < a->rack_xmit_ns ||

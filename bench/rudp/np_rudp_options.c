@@ -189,9 +189,15 @@ static const struct np_bench_opt transport_opts[] = {
     {.name = "reo-wnd-head-ms", .type = NP_BENCH_OPT_NUM, .min = 0,
      .max = 60000, .unit = "ms", .metavar = "MS", .dflt = "1",
      .help = "ordered delivery: reordering window of the fragments blocking "
-             "the stream's head once 2 later ones are acked (at least min "
-             "RTT / 8); 0: the full window",
+             "the stream's head once --head-dupthresh later ones are acked; "
+             "0: the full window",
      NP_BENCH_AT(CFG, arq.reo_wnd_head_ns), .set = set_ms, .tag = "rh"},
+    UINT("head-dupthresh", 1, 16, "1", arq.head_dupthresh, "hd",
+         "ordered delivery: later fragments acked before the head-of-line "
+         "window applies to a hole"),
+    UINT("head-copies", 1, 2, "2", arq.head_copies, "hc",
+         "ordered delivery: copies of each head-of-line retransmission, "
+         "sent back to back"),
     UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
          "acknowledge at once after this many data datagrams"),
     {.name = "ack-delay-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100,

@@ -402,6 +402,8 @@ cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
   NUM(q, "reorder_window_max_ms", cfg->arq.reo_wnd_max_ns / 1e6);
   NUM(q, "reorder_window_protected_ms", cfg->arq.reo_wnd_protected_ns / 1e6);
   NUM(q, "reorder_window_head_ms", cfg->arq.reo_wnd_head_ns / 1e6);
+  NUM(q, "head_dupthresh", cfg->arq.head_dupthresh);
+  NUM(q, "head_copies", cfg->arq.head_copies);
   NUM(q, "ack_every", cfg->arq.ack_every);
   NUM(q, "ack_delay_ms", cfg->arq.ack_delay_ns / 1e6);
   NUM(q, "max_rto_ms", cfg->arq.max_rto_ns / 1e6);

@@ -45,9 +45,11 @@ KCP=$OUT/kcp_echo
 "$ROOT/bench/scripts/kcp_echo/build.sh" "$KCP" || exit 3
 
 # case name | kind | options (the -nohead row is the ordered ARQ without
-# the head-of-line window: what it adds, measured beside)
+# the head-of-line window, the -dup2copy1 row the window as it was before
+# --head-dupthresh 1 and --head-copies 2: what each adds, measured beside)
 CASES=(
   "netproof-arq-ordered|np|--delivery ordered"
+  "netproof-arq-ordered-dup2copy1|np|--delivery ordered --head-dupthresh 2 --head-copies 1"
   "netproof-arq-ordered-nohead|np|--delivery ordered --reo-wnd-head-ms 0"
   "netproof-arq-unordered|np|--delivery unordered"
   "netproof-fecadaptive-ordered|np|--delivery ordered --fec adaptive"
