@@ -74,6 +74,9 @@ const struct np_kind *np_kind_find(const char *protocol);
 /* Kind id (0 <= id < NP_KIND_N). */
 const struct np_kind *np_kind_at(enum np_kind_id id);
 
+/* 1 when protocol (a config.protocol) names the kind id, else 0. */
+int np_kind_is(const char *protocol, enum np_kind_id id);
+
 /* 1 when a plan of plan_protocol writes records of kind k (udp plans
  * write udp, udp-external and udp-stream records), else 0. */
 int np_kind_in_plan(const struct np_kind *k, const char *plan_protocol);

@@ -54,6 +54,11 @@ const struct np_kind *np_kind_at(enum np_kind_id id) {
   return (unsigned)id < NP_KIND_N ? &kinds[id] : NULL;
 }
 
+int np_kind_is(const char *protocol, enum np_kind_id id) {
+  const struct np_kind *k = np_kind_find(protocol);
+  return k != NULL && k->id == id;
+}
+
 int np_kind_in_plan(const struct np_kind *k, const char *plan_protocol) {
   return k != NULL && plan_protocol != NULL &&
          (strcmp(k->protocol, plan_protocol) == 0 ||

@@ -296,9 +296,9 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
      * a message up (udp-external, open loop) says what it gave up */
     const char *ver =
         np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
-    int gives_up =
-        strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") == 0 ||
-        np_json_get_number(cfg, "rate", 0) > 0;
+    int gives_up = np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                              NP_KIND_UDP_EXTERNAL) ||
+                   np_json_get_number(cfg, "rate", 0) > 0;
     if (gives_up && !np_chk_version_before(ver, "0.3.0"))
       np_chk_problem(r->c, r->file, "/timeouts",
                      "missing: a record of %s gives up messages and counts "
