@@ -4,7 +4,7 @@
  * live.  The same table drives the command's parser, its generated
  * `--help`, its man page's OPTIONS and completion (tools/docgen), and
  * for a benchmark the matrix runner's plan checks, argv and configuration
- * ids (bench/matrix_plan/np_matrix_plan.c), so they cannot drift apart.
+ * ids (model/plan/np_matrix_plan.c), so they cannot drift apart.
  * The benchmarks, netproof-report (and its subcommands), netproof-archive
  * and netproof-validate all parse through it; it lives in common/ so the
  * programs that run no benchmark link no engine for it.

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
 #include "np_report_rudp.h"
@@ -431,15 +432,15 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
     const char *agent = np_json_get_string(cfg, "agent", NULL);
     int loop = strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0;
     const char *fam = strchr(addr, ':') ? "IPv6" : "IPv4";
-    if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0)
+    const struct np_kind *k =
+        np_kind_find(np_json_get_string(cfg, "protocol", ""));
+    if (k == NULL || !k->external_server)
       snprintf(v, sizeof v, "%s (%s loopback); %s in one process, no CPU "
                             "affinity",
                addr, fam,
-               rudp ? "clients, server and the emulating relay"
-               : strcmp(np_json_get_string(cfg, "protocol", ""),
-                        "udp-stream") == 0
-                   ? "sender and receiver"
-                   : "clients and server");
+               rudp ? np_kind_at(NP_KIND_RUDP)->in_process
+               : k != NULL && k->in_process != NULL ? k->in_process
+                                                    : "clients and server");
     else if (agent != NULL) /* udp --agent: the far host's own server */
       snprintf(v, sizeof v, "%s (%s%s); the clients in this process, the "
                             "echo server started on the far host by "

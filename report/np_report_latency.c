@@ -34,6 +34,7 @@
 #include "np_chart_xy.h"
 #include "np_hist_codec.h"
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_report_assets.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
@@ -495,9 +496,10 @@ static int timeseries(struct np_report_ctx *ctx,
 
 int np_report_is_stream(const struct np_results_set *s) {
   return s->nruns > 0 &&
-         strcmp(np_json_get_string(np_json_pointer(s->runs[0].doc, "/config"),
-                                   "protocol", ""),
-                "udp-stream") == 0;
+         np_kind_is(
+             np_json_get_string(np_json_pointer(s->runs[0].doc, "/config"),
+                                "protocol", ""),
+             NP_KIND_UDP_STREAM);
 }
 
 /* ---- stream table (instead of the echo table's round trips) ---- */

@@ -18,6 +18,7 @@
 
 #include "np_chart.h"
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_report_chartb.h"
 #include "np_report_fmt.h"
 #include "np_report_int.h"
@@ -58,7 +59,7 @@ int np_report_rudp_views(const struct np_results_set *s,
     const struct np_results_config *c = order[i];
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(c->runs[0].doc,
                                                         "config");
-    if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") != 0)
+    if (!np_kind_is(np_json_get_string(cfg, "protocol", ""), NP_KIND_RUDP))
       continue;
     struct np_report_rudp_view *w = &v[k++];
     w->c = c;

@@ -9,12 +9,15 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_report_int.h"
 
 /* "python3.11 (exe SHA-256 f1ee188b790e)" of a record, or NULL. */
 static const char *server_of(const cJSON *doc, char *buf, size_t len) {
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(doc, "config");
-  if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0)
+  const struct np_kind *k =
+      np_kind_find(np_json_get_string(cfg, "protocol", ""));
+  if (k == NULL || !k->external_server)
     return NULL;
   const cJSON *ext = cJSON_GetObjectItemCaseSensitive(doc, "external");
   const cJSON *procs = cJSON_GetObjectItemCaseSensitive(

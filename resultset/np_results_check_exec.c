@@ -6,13 +6,13 @@
  *     set beside the record, with the recorded size and SHA-256, and its
  *     truncation flag agrees with its sizes;
  *   - every metric is evaluated again from those kept bytes, by the same
- *     code the benchmark used (bench/exec/np_exec_metric.c): the value, or
+ *     code the benchmark used (model/exec/np_exec_metric.c): the value, or
  *     the kind of failure, must be the record's;
  *   - every bound is held again against the metric and the record's own
  *     kernel delta, and every check's verdict (completed, exit_status,
  *     output_complete, metric_NAME, bound_K) follows from the record;
  *   - every --interval-metric series is scanned again from the kept stdout
- *     by the benchmark's own code (bench/exec/np_exec_series.c): the same
+ *     by the benchmark's own code (model/exec/np_exec_series.c): the same
  *     lines with the same values, unparsed and over-limit counts; the
  *     times, which only the run could see, must rise with the line number
  *     and lie within [0, wall_seconds]; the intervals are rebuilt from

@@ -14,6 +14,7 @@
 
 #include "np_busy.h"
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_check_int.h"
 #include "np_udp_late.h"
 
@@ -215,7 +216,8 @@ void np_chk_external_record(const struct np_chk_rec *r) {
   const char *f = r->file;
   const cJSON *d = r->doc;
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
-  if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0 ||
+  if (!np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                  NP_KIND_UDP_EXTERNAL) ||
       cJSON_GetObjectItemCaseSensitive(d, "external") == NULL)
     return;
   sums(c, f, d);

@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "np_json.h"
-#include "np_results_far.h"
+#include "np_kind.h"
 #include "np_results_check_int.h"
+#include "np_results_far.h"
 #include "np_time.h"
 
 struct far {
@@ -225,7 +226,7 @@ static void relay_record(struct far *x) {
     return;
   }
   const cJSON *rc = cJSON_GetObjectItemCaseSensitive(rec, "config");
-  if (strcmp(np_json_get_string(rc, "protocol", ""), "relay") != 0)
+  if (!np_kind_is(np_json_get_string(rc, "protocol", ""), NP_KIND_RELAY))
     problem(x, "/far/relay/record/config/protocol",
             "the far relay's record is not a relay record");
   if (!same_str(rc, "forward", np_json_pointer(x->f, "/server"), "listening"))
@@ -416,14 +417,15 @@ size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
   if (x.f == NULL) {
     /* udp --agent writes its far part or no record at all */
-    if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") ==
-            0 &&
+    if (np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                   NP_KIND_UDP_EXTERNAL) &&
         cJSON_GetObjectItemCaseSensitive(cfg, "agent") != NULL)
       problem(&x, "/far", "a udp --agent record (config.agent) without its "
                           "far part: the far host's evidence is missing");
     return x.problems;
   }
-  if (strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") != 0 ||
+  if (!np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                  NP_KIND_UDP_EXTERNAL) ||
       np_json_get_string(cfg, "agent", NULL) == NULL) {
     problem(&x, "/far", "only udp --agent records (udp-external with "
                         "config.agent) have a far part");

@@ -239,6 +239,19 @@ void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
 void np_chk__snap_finish(struct np_results_check *c);
 void np_chk__snap_free(struct np_results_check *c);
 
+/* The kind's own record checks (np_results_check_kinds.c: the table of
+ * hooks keyed by the kind's id, model/np_kind.h); nothing for NULL or a
+ * kind without any. */
+struct np_kind;
+void np_chk__kind_record(const struct np_kind *k, const struct np_chk_rec *r);
+
+/* The record's config.command through its kind's parser into cfg
+ * (k->cfg_size bytes; k->parse not NULL): 0 with the argv (free with
+ * np_chk_argv_free), or -1 after reporting at /config/command why it is
+ * not the command the benchmark ran. */
+int np_chk__config_argv(const struct np_chk_rec *r, const struct np_kind *k,
+                        void *cfg, char ***argv, int *argc);
+
 /* udp records: counters, legs, percentiles, rates; checks[], status and
  * reasons derived by np_udp_checks; sockets sums; config from the command
  * (np_results_check_udp.c). */

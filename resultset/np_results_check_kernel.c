@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_ksnap.h"
 #include "np_results_check_int.h"
 
@@ -213,9 +214,9 @@ void np_chk_kernel(const struct np_chk_rec *r) {
   /* the coverage rule for the loopback benchmarks only: an exec record
    * claims no datagrams, and a udp --connect client's server may be on
    * another host */
-  const char *proto = np_json_get_string(
-      cJSON_GetObjectItemCaseSensitive(r->doc, "config"), "protocol", "");
-  if (strcmp(proto, "udp") != 0 && strcmp(proto, "rudp") != 0) {
+  const struct np_kind *kind = np_kind_find(np_json_get_string(
+      cJSON_GetObjectItemCaseSensitive(r->doc, "config"), "protocol", ""));
+  if (kind == NULL || !kind->loopback) {
     np_kernel_free(rb);
     np_kernel_free(ra);
     return;

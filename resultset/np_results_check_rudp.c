@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_check_int.h"
 #include "np_results_rudp.h"
 #include "np_rudp_checks.h"
@@ -352,20 +353,11 @@ static int add_old_defaults(const char *ver, const struct np_rudp_config *cfg,
 static void check_config(const struct np_chk_rec *r, const cJSON *rounds) {
   char **argv = NULL;
   int argc = 0, help = 0;
-  if (np_chk_record_argv(r->doc, &argv, &argc) != 0 || argc < 1) {
-    np_chk_problem(r->c, r->file, "/config/command",
-                   "not the argument vector the benchmark ran");
-    np_chk_argv_free(argv, argc);
-    return;
-  }
   struct np_rudp_config cfg;
   struct np_errbuf eb = {{0}};
-  if (np_rudp_config_parse(argc, argv, &cfg, &help, &eb) != 0) {
-    np_chk_problem(r->c, r->file, "/config/command",
-                   "netproof-bench rudp refuses it: %s", eb.msg);
-    np_chk_argv_free(argv, argc);
+  if (np_chk__config_argv(r, np_kind_at(NP_KIND_RUDP), &cfg, &argv, &argc) !=
+      0)
     return;
-  }
   const char *ver =
       np_json_get_string(np_json_pointer(r->doc, "/tool"), "version", "");
   int argc_given = argc; /* the command as run, before any old default */

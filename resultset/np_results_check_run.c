@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_check_int.h"
 #include "np_results_hist.h"
 #include "np_results_summary.h"
@@ -145,10 +146,8 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
   }
   run->binary = strdup(cmd.argv[0]);
   /* the command a record's kind runs: `udp --connect` writes udp-external */
-  const char *want_cmd = strcmp(run->protocol, "udp-external") == 0 ||
-                                 strcmp(run->protocol, "udp-stream") == 0
-                             ? "udp"
-                             : run->protocol;
+  const struct np_kind *kind = np_kind_find(run->protocol);
+  const char *want_cmd = kind ? kind->command : run->protocol;
   if (strcmp(cmd.argv[1], want_cmd) != 0)
     np_chk_problem(c, cf, "", "runs \"%s\", but %s is a %s record",
                    cmd.argv[1], run->file, run->protocol);
@@ -393,18 +392,8 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                            .cur = cur};
     if (run->runner_written)
       run->options = runner_options(doc);
-    else if (strcmp(run->protocol, "rudp") == 0)
-      np_chk_rudp_record(&r);
-    else if (strcmp(run->protocol, "udp") == 0)
-      np_chk_udp_record(&r);
-    else if (strcmp(run->protocol, "udp-external") == 0) {
-      np_chk_external_record(&r);
-      np_chk_far_record(&r);
-    }
-    else if (strcmp(run->protocol, "exec") == 0)
-      np_chk_exec_record(&r);
-    else if (strcmp(run->protocol, "udp-stream") == 0)
-      np_chk_stream_record(&r);
+    else
+      np_chk__kind_record(np_kind_find(run->protocol), &r);
     /* every record's histograms reproduce their summaries */
     struct hist_ctx hc = {.c = c, .file = run->file};
     np_results_check_hist(doc, on_hist_problem, &hc);

@@ -11,7 +11,7 @@
 
 #include "np_json.h"
 #include "np_results_check_int.h"
-#include "np_udp_stream.h"
+#include "np_udp_stream_record.h"
 
 void np_chk_stream_record(const struct np_chk_rec *r) {
   const cJSON *d = r->doc;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_matrix_capacity.h"
 #include "np_results_check_int.h"
 
@@ -170,9 +171,7 @@ static void check_runs_against_plan(struct np_results_check *c,
     snprintf(cmdf, sizeof cmdf, "%.*s.cmd.txt", (int)strlen(r->file) - 5,
              r->file);
     if (strcmp(r->protocol, p->protocol) != 0 &&
-        !((strcmp(r->protocol, "udp-external") == 0 ||
-           strcmp(r->protocol, "udp-stream") == 0) &&
-          strcmp(p->protocol, "udp") == 0))
+        !np_kind_in_plan(np_kind_find(r->protocol), p->protocol))
       np_chk_problem(c, r->file, "/config/protocol",
                      "\"%s\", but the plan runs \"%s\"", r->protocol,
                      p->protocol);

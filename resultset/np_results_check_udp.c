@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_check_int.h"
 #include "np_udp_checks.h"
 #include "np_udp_late.h"
@@ -189,53 +190,44 @@ static void check_sockets(const struct np_chk_rec *r,
 /* config from config.command by the command's option table. */
 static void check_config(const struct np_chk_rec *r) {
   char **argv = NULL;
-  int argc = 0, help = 0;
-  if (np_chk_record_argv(r->doc, &argv, &argc) != 0 || argc < 1) {
-    np_chk_problem(r->c, r->file, "/config/command",
-                   "not the argument vector the benchmark ran");
-    np_chk_argv_free(argv, argc);
-    return;
-  }
+  int argc = 0;
   struct np_udp_config cfg;
-  struct np_errbuf eb = {{0}};
-  if (np_bench_opt_parse(&np_udp_optset, argc, argv, &cfg, &help, &eb) != 0) {
-    np_chk_problem(r->c, r->file, "/config/command",
-                   "netproof-bench udp refuses it: %s", eb.msg);
-  } else {
-    struct np_udp_layout lay;
-    np_udp_layout_of(&cfg, &lay);
-    cJSON *want = np_udp_config_json(&cfg, &lay, argc, argv);
-    const cJSON *have = cJSON_GetObjectItemCaseSensitive(r->doc, "config");
-    /* config.uring is what the kernel accepted (np_udp_record.c), not
-     * the command's: taken as the record states it, and only for the
-     * uring backend */
-    const cJSON *ur = cJSON_GetObjectItemCaseSensitive(have, "uring");
-    if (want != NULL && ur != NULL) {
-      if (cfg.backend != NP_UDP_BACKEND_URING)
-        np_chk_problem(r->c, r->file, "/config/uring",
-                       "an io_uring set-up, but the command's backend is %s",
-                       np_udp_backend_name(cfg.backend));
-      else if (!cJSON_AddItemToObject(want, "uring",
-                                      cJSON_Duplicate(ur, 1)))
-        r->c->oom = 1;
-    } else if (want != NULL && cfg.backend == NP_UDP_BACKEND_URING) {
+  if (np_chk__config_argv(r, np_kind_at(NP_KIND_UDP), &cfg, &argv, &argc) !=
+      0)
+    return;
+  struct np_udp_layout lay;
+  np_udp_layout_of(&cfg, &lay);
+  cJSON *want = np_udp_config_json(&cfg, &lay, argc, argv);
+  const cJSON *have = cJSON_GetObjectItemCaseSensitive(r->doc, "config");
+  /* config.uring is what the kernel accepted (np_udp_record.c), not
+   * the command's: taken as the record states it, and only for the
+   * uring backend */
+  const cJSON *ur = cJSON_GetObjectItemCaseSensitive(have, "uring");
+  if (want != NULL && ur != NULL) {
+    if (cfg.backend != NP_UDP_BACKEND_URING)
       np_chk_problem(r->c, r->file, "/config/uring",
-                     "missing: the uring backend records the set-up the "
-                     "kernel accepted");
-    }
-    if (want == NULL)
+                     "an io_uring set-up, but the command's backend is %s",
+                     np_udp_backend_name(cfg.backend));
+    else if (!cJSON_AddItemToObject(want, "uring",
+                                    cJSON_Duplicate(ur, 1)))
       r->c->oom = 1;
-    else
-      np_chk_diff_subset(r->c, r->file, "/config", have, want,
-                         "its command", 16);
-    cJSON_Delete(want);
-    np_chk_phase_seconds(r, "/measurement/seconds",
-                         np_results_num(r->doc, "/measurement/seconds"),
-                         cfg.seconds);
-    np_chk_phase_seconds(r, "/warmup/seconds",
-                         np_results_num(r->doc, "/warmup/seconds"),
-                         cfg.warmup);
+  } else if (want != NULL && cfg.backend == NP_UDP_BACKEND_URING) {
+    np_chk_problem(r->c, r->file, "/config/uring",
+                   "missing: the uring backend records the set-up the "
+                   "kernel accepted");
   }
+  if (want == NULL)
+    r->c->oom = 1;
+  else
+    np_chk_diff_subset(r->c, r->file, "/config", have, want,
+                       "its command", 16);
+  cJSON_Delete(want);
+  np_chk_phase_seconds(r, "/measurement/seconds",
+                       np_results_num(r->doc, "/measurement/seconds"),
+                       cfg.seconds);
+  np_chk_phase_seconds(r, "/warmup/seconds",
+                       np_results_num(r->doc, "/warmup/seconds"),
+                       cfg.warmup);
   np_chk_argv_free(argv, argc);
 }
 
@@ -304,9 +296,9 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
      * a message up (udp-external, open loop) says what it gave up */
     const char *ver =
         np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
-    int gives_up =
-        strcmp(np_json_get_string(cfg, "protocol", ""), "udp-external") == 0 ||
-        np_json_get_number(cfg, "rate", 0) > 0;
+    int gives_up = np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                              NP_KIND_UDP_EXTERNAL) ||
+                   np_json_get_number(cfg, "rate", 0) > 0;
     if (gives_up && !np_chk_version_before(ver, "0.3.0"))
       np_chk_problem(r->c, r->file, "/timeouts",
                      "missing: a record of %s gives up messages and counts "

@@ -10,16 +10,18 @@
 
 #include "np_err.h"
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_stats.h"
 
 int np_results_is_exec(const struct np_results_set *s) {
   if (s->suite != NULL)
-    return strcmp(np_json_get_string(s->suite, "protocol", ""), "exec") == 0;
+    return np_kind_is(np_json_get_string(s->suite, "protocol", ""),
+                      NP_KIND_EXEC);
   return s->nruns > 0 &&
-         strcmp(np_json_get_string(cJSON_GetObjectItemCaseSensitive(
-                                       s->runs[0].doc, "config"),
-                                   "protocol", ""),
-                "exec") == 0;
+         np_kind_is(np_json_get_string(cJSON_GetObjectItemCaseSensitive(
+                                           s->runs[0].doc, "config"),
+                                       "protocol", ""),
+                    NP_KIND_EXEC);
 }
 
 double np_results_exec_value(const cJSON *rec, const char *name) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_stats.h"
 
 static const struct {
@@ -139,7 +140,7 @@ int np_results_is_rudp(const struct np_results_set *s) {
   for (size_t i = 0; i < s->nruns; i++) {
     const cJSON *cfg =
         cJSON_GetObjectItemCaseSensitive(s->runs[i].doc, "config");
-    if (strcmp(np_json_get_string(cfg, "protocol", ""), "rudp") == 0)
+    if (np_kind_is(np_json_get_string(cfg, "protocol", ""), NP_KIND_RUDP))
       return 1;
   }
   return 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_results_stable.h"
 #include "np_stats.h"
 #include "np_results_stats.h"
@@ -171,6 +172,13 @@ static void kernel_deltas(const struct np_kernel *kb, const struct np_kernel *ka
   }
 }
 
+/* How summary.json treats a kind (model/np_kind.h); an unknown one as
+ * an echo benchmark. */
+static enum np_kind_summary summary_of(const char *protocol) {
+  const struct np_kind *k = np_kind_find(protocol);
+  return k ? k->summary : NP_KIND_SUMMARY_ECHO;
+}
+
 cJSON *np_results_summary_rep(const char *protocol, int n,
                               const cJSON *rec, const struct np_kernel *before,
                               const struct np_kernel *after) {
@@ -210,9 +218,9 @@ cJSON *np_results_summary_rep(const char *protocol, int n,
       cJSON_AddNullToObject(o, np_metrics[i].name);
   }
   kernel_deltas(before, after, o);
-  if (strcmp(protocol, "rudp") == 0)
+  if (summary_of(protocol) == NP_KIND_SUMMARY_ROUNDS)
     np_results_summary_rudp_rep(rec, o);
-  if (strcmp(protocol, "exec") == 0)
+  if (summary_of(protocol) == NP_KIND_SUMMARY_EXEC)
     exec_values(rec, o);
   return o;
 }
@@ -279,7 +287,7 @@ static cJSON *config_json(const struct np_matrix_plan *p,
   /* rudp records carry rounds: their own statistics (basis "rounds" for
    * one repetition, else "repetitions"), np_results_summary_rudp.c */
   struct np_results_rudp_acc *ra = NULL;
-  if (o == NULL || (strcmp(p->protocol, "rudp") == 0 &&
+  if (o == NULL || (summary_of(p->protocol) == NP_KIND_SUMMARY_ROUNDS &&
                     (ra = np_results_rudp_acc_new(R == 1)) == NULL))
     goto fail_config;
   cJSON_AddStringToObject(o, "id", cf->id);
@@ -361,7 +369,7 @@ static cJSON *config_json(const struct np_matrix_plan *p,
       *median_rps = np_json_get_number(st, "median", -1);
   }
   /* exec suites: each declared metric */
-  if (stats != NULL && strcmp(p->protocol, "exec") == 0 &&
+  if (stats != NULL && summary_of(p->protocol) == NP_KIND_SUMMARY_EXEC &&
       exec_stats(p, reps, stats, seed) != 0)
     goto fail_config;
   /* spread of round trips/s across repetitions */
@@ -513,7 +521,7 @@ int np_results_summary_build(const struct np_matrix_plan *p, cJSON **entries,
   if (p->until_stable)
     cJSON_AddNumberToObject(totals, "target_missed", missed);
   /* exec suites have no common headline number to rank by */
-  cJSON *rank = strcmp(p->protocol, "exec") == 0
+  cJSON *rank = summary_of(p->protocol) == NP_KIND_SUMMARY_EXEC
                     ? cJSON_CreateArray()
                     : rankings_json(p, ok, why, med);
   if (rank == NULL)

@@ -11,14 +11,6 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-void np_bench_run_free(struct np_bench_run *run) {
-  if (run == NULL)
-    return;
-  np_kernel_free(run->kernel_before);
-  np_kernel_free(run->kernel_after);
-  memset(run, 0, sizeof *run);
-}
-
 int np_bench_ctl_open(struct np_bench_ctl *c,
                       const struct np_bench_ctl_hooks *hooks,
                       struct np_errbuf *eb) {

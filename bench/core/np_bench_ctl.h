@@ -10,7 +10,8 @@
  * caller returns the code, the CLI exits 3).  What the controller records
  * about a run (wall-clock start and end in the one timestamp format of
  * common/np_time.h, the signal, the snapshots) is a struct np_bench_run
- * that each kind embeds in its result and the record envelope reads.
+ * (model/core/np_bench_run.h) that each kind embeds in its result and the
+ * record envelope reads.
  *
  * Threading: only the controlling thread calls these functions.
  */
@@ -21,22 +22,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "np_bench_run.h" /* struct np_bench_run, np_bench_cpu (model/core) */
 #include "np_err.h"
 #include "np_kernel.h"
 #include "np_time.h"
-
-/* What the controller records about one run; embedded in a kind's result.
- * The snapshots are owned: free with np_bench_run_free. */
-struct np_bench_run {
-  char started_at[NP_TIME_TEXT_MAX]; /* RFC 3339 UTC ms: the run began     */
-  char ended_at[NP_TIME_TEXT_MAX];   /* RFC 3339 UTC ms: the run ended     */
-  int signal;                        /* SIGINT/SIGTERM that ended it, or 0 */
-  struct np_kernel *kernel_before;   /* snapshot before measuring; owned   */
-  struct np_kernel *kernel_after;    /* snapshot after measuring; owned    */
-};
-
-/* Frees the snapshots and zeroes *run.  Accepts NULL. */
-void np_bench_run_free(struct np_bench_run *run);
 
 /* Test seam: how snapshots are taken.  Production passes no hooks. */
 struct np_bench_ctl_hooks {
@@ -107,12 +96,7 @@ enum np_bench_snap {
 int np_bench_ctl_snapshot(struct np_bench_ctl *c, struct np_bench_run *run,
                           enum np_bench_snap which, struct np_errbuf *eb);
 
-/* Process CPU time (getrusage RUSAGE_SELF). */
-struct np_bench_cpu {
-  double user_seconds; /* user CPU */
-  double sys_seconds;  /* system CPU */
-};
-
+/* Process CPU time now (getrusage RUSAGE_SELF). */
 void np_bench_cpu_now(struct np_bench_cpu *out);
 
 /* CPU used since *start (taken with np_bench_cpu_now). */

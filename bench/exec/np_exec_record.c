@@ -1,6 +1,6 @@
 /*
  * np_exec_record.c - an exec run as a run record: the shared envelope
- * (bench/core/np_bench_record.c) with config.protocol "exec", then the
+ * (model/core/np_bench_record.c) with config.protocol "exec", then the
  * "exec" section ($defs/exec of schema/run.schema.json).  Every number
  * goes through cJSON's typed calls; a value the run does not have is
  * null, never 0.

@@ -1,6 +1,6 @@
 /*
  * np_relay_cmd_record.c - the record of one `netproof-bench relay`
- * process: the shared envelope (bench/core/np_bench_record.h) with
+ * process: the shared envelope (model/core/np_bench_record.h) with
  * config.protocol "relay" and the relay's checks, then the final
  * statistics snapshot as `relay` (itself a "netproof/relay-stats/1"
  * document, validated against schema/relay-stats.schema.json by

@@ -1,6 +1,6 @@
 /*
  * np_udp_external_record.c - the "udp-external" run record: the shared
- * envelope (bench/core/np_bench_record.h), then the client side's
+ * envelope (model/core/np_bench_record.h), then the client side's
  * measurement, counters, warm-up and sockets in the udp shapes, and the
  * "external" section: the target, the server as /proc showed it, the
  * replies by kind and the loss attribution (schema $defs/udp_external).

@@ -2,7 +2,7 @@
  * test_exec_metric.c - the metric sources (json pointer, regex, file spec)
  * and every failure kind (missing, non-numeric, non-finite, multiple,
  * not-json, unreadable, truncated), the spec and bound parsers' refusals,
- * and bounds against numbers and kernel deltas (bench/exec/np_exec_metric.h).
+ * and bounds against numbers and kernel deltas (model/exec/np_exec_metric.h).
  */
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * test_matrix_capacity.c - the --rate of a rate-fraction configuration
- * (bench/matrix_plan/np_matrix_capacity.h): round(fraction x median), at least
+ * (model/plan/np_matrix_capacity.h): round(fraction x median), at least
  * 1; above --rate's maximum it is refused with NP_ERANGE, never clamped to
  * the maximum (a run would then offer less than its id names); no
  * capacity value is NP_ECHECK.  Nothing is written on a refusal.

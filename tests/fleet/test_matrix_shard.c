@@ -1,5 +1,5 @@
 /*
- * test_matrix_shard.c - the --shard cut (bench/matrix_plan/np_matrix_shard.h)
+ * test_matrix_shard.c - the --shard cut (model/plan/np_matrix_shard.h)
  * on every shipped plan: K/N parsing and its refusals; for N = 1..8 every
  * configuration in exactly one slice, the same cut twice, the slices'
  * estimates adding up to the plan's and within the greedy bound (no slice

@@ -1,5 +1,5 @@
 /* Unit tests of the given-up / late accounting shared by the benchmark
- * and the self-check (bench/udp/np_udp_late.h, np_udp_checks.h): late is
+ * and the self-check (model/udp/np_udp_late.h, np_udp_checks.h): late is
  * not lost, the timeout-dominated rule at its 20 % edge, records before
  * these counters get neither check, and the section read back from a
  * record gives the input it was written from. */

@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "np_bench_ctl.h"
+#include "np_bench_run.h"
 #include "np_hist.h"
 
 /* One measured phase and its drain. */

@@ -2,7 +2,7 @@
  * np_udp_load_options.c - the udp option rows for offered load: open loop
  * (--rate, --arrivals, --max-outstanding), --connect's closed-loop reply
  * timeout (--reply-timeout-ms, np_udp_timeout.c), and the time series
- * (--interval, bench/core/np_bench_interval.h).  A section of the udp option
+ * (--interval, model/core/np_bench_intervals.h).  A section of the udp option
  * table (np_udp_options.c), so the parser, --help, plans and ids see them
  * like every other row; the cross-field rules are np_udp_load_validate.
  */
@@ -10,10 +10,10 @@
 
 #include <inttypes.h>
 
-#include "np_bench_interval.h"
+#include "np_bench_intervals.h"
 #include "np_bench_opt.h"
 #include "np_udp_config.h"
-#include "np_udp_stream.h"
+#include "np_udp_stream_record.h"
 
 _Static_assert(sizeof(enum np_udp_arrivals) == sizeof(int), "enum size");
 

@@ -7,7 +7,7 @@
  */
 #include "np_rudp_options.h"
 
-#include "np_bench_interval.h"
+#include "np_bench_intervals.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -17,6 +17,14 @@
 
 #define SESSION_LEN 32
 
+void np_bench_run_free(struct np_bench_run *run) {
+  if (run == NULL)
+    return;
+  np_kernel_free(run->kernel_before);
+  np_kernel_free(run->kernel_after);
+  memset(run, 0, sizeof *run);
+}
+
 enum np_bench_status np_bench_status_of(const struct np_bench_check *checks,
                                         unsigned n, int signal) {
   if (signal)

@@ -1,6 +1,6 @@
 /*
  * np_rudp_record.c - results to JSON through cJSON's typed calls: the
- * shared envelope (bench/core/np_bench_record.h), then the rudp sections.
+ * shared envelope (model/core/np_bench_record.h), then the rudp sections.
  * Percentiles the sample count cannot support are null
  * (np_bench_record_rtt), never invented.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "np_bench_record_sections.h"
-#include "np_bench_interval.h"
+#include "np_bench_intervals.h"
 #include "np_json.h"
 #include "np_rudp_record_fec.h"
 

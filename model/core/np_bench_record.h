@@ -19,7 +19,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "np_bench_ctl.h"
+#include "np_bench_run.h"
 #include "np_err.h"
 
 enum np_bench_status {

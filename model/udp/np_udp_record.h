@@ -1,6 +1,6 @@
 /*
  * np_udp_record.h - the run record (schema/run.schema.json, "netproof/run/1")
- * of a UDP run: the shared envelope (bench/core/np_bench_record.h) plus the
+ * of a UDP run: the shared envelope (model/core/np_bench_record.h) plus the
  * udp sections (measurement, counters, warmup, sockets), built with cJSON's
  * typed calls.  Validation and the write are the envelope's
  * (np_bench_record_validate, np_bench_output_commit_json).

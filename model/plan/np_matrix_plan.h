@@ -10,7 +10,7 @@
  * defaults, order and id tags; the matrix keeps no copy.
  * An exec plan (protocol "exec") also has an "exec" object: the command
  * template whose {placeholders} the other keys fill, its metrics and
- * checks; bench/matrix_plan/np_matrix_exec.h has its rules.
+ * checks; model/plan/np_matrix_exec.h has its rules.
  * A dimension's values are scalars (the dimension key is the option) or
  * objects (a bundle of options set together, e.g. {"io-model": "pool",
  * "io-threads": 2}).  Every configuration gets a stable, filesystem-safe id

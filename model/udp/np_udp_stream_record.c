@@ -4,7 +4,7 @@
  * sent - unique received and must equal the receiving socket's kernel
  * drops, as echo mode's request leg must equal the server socket's.
  */
-#include "np_udp_stream.h"
+#include "np_udp_stream_record.h"
 
 #include <inttypes.h>
 #include <stdio.h>
