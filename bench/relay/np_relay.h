@@ -254,6 +254,12 @@ struct np_relay_io {
   uint64_t route_errors;    /* a new route could not be opened           */
   uint64_t pool_full;       /* admitted copies the pool could not hold
                                (never, by the pool's sizing; a check)   */
+  uint64_t gso_sends;       /* messages of sendmmsg that carried several
+                               datagrams (UDP_SEGMENT)                  */
+  uint64_t gso_datagrams;   /* datagrams they carried (in send_datagrams) */
+  uint64_t gso_refused;     /* sockets whose kernel refused UDP_SEGMENT
+                               (they send one datagram per message)     */
+  uint64_t thread_cpu_ns;   /* CPU time of the relay thread so far       */
 };
 int np_relay_io_get(const struct np_relay *r, struct np_relay_io *out);
 
