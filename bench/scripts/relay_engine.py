@@ -3,7 +3,7 @@
 and after a change, side by side (issue 30 item 3: the relay at 100k).
 
     bench/scripts/relay_engine.py BEFORE_BUILD AFTER_BUILD
-        [--rounds 5] [--warmup 2] [--seconds 3]
+        [--rounds 5] [--warmup 2] [--seconds 3] [--cases rudp,bound]
 
 Each round runs, alternating BEFORE and AFTER, the two none-profile
 workloads of issue 30 (4 clients x window 16 x 1,024 B):
@@ -13,8 +13,9 @@ workloads of issue 30 (4 clients x window 16 x 1,024 B):
 
 and attaches `perf stat --per-thread` (task-clock, context-switches,
 raw_syscalls:sys_enter) to the process for the middle of its measured
-phase.  The relay's thread is the process's second thread (np_relay_start
-runs before the endpoints' loop starts in both programs).  Per case it
+phase.  The relay's thread is the one named np-relay (builds before the
+name: the process's second thread, as np_relay_start runs before the
+endpoints' loop starts in both programs).  Per case it
 prints median [min..max] over the rounds of: round trips/s and p99, the
 relay thread's CPU microseconds, system calls and context switches per
 round trip, and the same for the whole process; then the AFTER / BEFORE
@@ -55,11 +56,12 @@ def perf_threads(pid, seconds):
         f = line.split(",")
         if len(f) < 4 or "-" not in f[0]:
             continue
+        comm, _, tid = f[0].rpartition("-")
         try:
-            tid, val = int(f[0].rsplit("-", 1)[1]), float(f[1])
+            tid, val = int(tid), float(f[1])
         except ValueError:
             continue  # "<not counted>": a thread that did not run
-        th.setdefault(tid, {})[f[3]] = val
+        th.setdefault(tid, {"comm": comm})[f[3]] = val
     return th
 
 
@@ -76,11 +78,13 @@ def run_case(cmd, parse, warmup, seconds):
         sys.exit("relay_engine.py: %s exited %d" % (cmd[0], proc.returncode))
     rate, p99 = parse(out)
     tids = sorted(th)
-    relay = th.get(tids[1], {}) if len(tids) > 1 else {}
+    named = [t for t in tids if th[t]["comm"] == "np-relay"]
+    relay = th[named[0]] if named else th[tids[1]] if len(tids) > 1 else {}
     total = {}
     for t in th.values():
         for k, v in t.items():
-            total[k] = total.get(k, 0.0) + v
+            if k != "comm":
+                total[k] = total.get(k, 0.0) + v
     rts = rate * window
 
     def per_rt(c):
@@ -118,7 +122,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--warmup", type=float, default=2.0)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--cases", default="rudp,bound",
+                    help="which workloads, comma-separated (rudp, bound)")
     a = ap.parse_args()
+    cases = [c for c in a.cases.split(",") if c]
+    if not cases or any(c not in ("rudp", "bound") for c in cases):
+        sys.exit("relay_engine.py: --cases: rudp and/or bound")
     builds = {"before": programs(a.before), "after": programs(a.after)}
     common = ["--warmup", str(a.warmup), "--seconds", str(a.seconds)]
     res = {}
@@ -126,12 +135,14 @@ def main():
     for r in range(a.rounds):
         for name in ("before", "after") if r % 2 == 0 else ("after", "before"):
             bench, bound = builds[name]
-            res.setdefault(("rudp", name), []).append(run_case(
-                [bench, "rudp", "--profile", "none", "--rounds", "1",
-                 "--summary", "json", "--quiet"] + common,
-                parse_rudp, a.warmup, a.seconds))
-            res.setdefault(("bound", name), []).append(run_case(
-                [bound] + common, parse_bound, a.warmup, a.seconds))
+            if "rudp" in cases:
+                res.setdefault(("rudp", name), []).append(run_case(
+                    [bench, "rudp", "--profile", "none", "--rounds", "1",
+                     "--summary", "json", "--quiet"] + common,
+                    parse_rudp, a.warmup, a.seconds))
+            if "bound" in cases:
+                res.setdefault(("bound", name), []).append(run_case(
+                    [bound] + common, parse_bound, a.warmup, a.seconds))
     load1 = open("/proc/loadavg").read().split()[:3]
     print("load average before %s, after %s; %d alternating rounds, %g s "
           "warm-up, %g s measured (perf over the middle %g s)"
@@ -139,7 +150,7 @@ def main():
              a.seconds, max(a.seconds - 1.0, 0.5)))
     print("| case | build | " + " | ".join(COLS) + " |")
     print("|---|---|" + "---:|" * len(COLS))
-    for case in ("rudp", "bound"):
+    for case in cases:
         for name in ("before", "after"):
             rows = res[(case, name)]
             cells = []
@@ -148,7 +159,7 @@ def main():
                 cells.append("%s [%s..%s]" % (fmt(statistics.median(v)),
                                               fmt(min(v)), fmt(max(v))))
             print("| %s | %s | %s |" % (case, name, " | ".join(cells)))
-    for case in ("rudp", "bound"):
+    for case in cases:
         b = [statistics.median([row[i] for row in res[(case, "before")]])
              for i in range(len(COLS))]
         f = [statistics.median([row[i] for row in res[(case, "after")]])
