@@ -259,7 +259,9 @@ struct np_relay_io {
   uint64_t gso_datagrams;   /* datagrams they carried (in send_datagrams) */
   uint64_t gso_refused;     /* sockets whose kernel refused UDP_SEGMENT
                                (they send one datagram per message)     */
-  uint64_t thread_cpu_ns;   /* CPU time of the relay thread so far       */
+  uint64_t thread_cpu_ns;   /* CPU time of the relay thread, as it last
+                               read it (every 256 loop turns, and when
+                               its loop ends: exact after np_relay_join) */
 };
 int np_relay_io_get(const struct np_relay *r, struct np_relay_io *out);
 

@@ -39,6 +39,7 @@
 /* Bytes of one UDP_SEGMENT group: well inside one IPv4 or IPv6 datagram
  * (65,507 / 65,527 bytes of payload). */
 #define GSO_MAX_BYTES 60000u
+#define CPU_REFRESH_TURNS 256u /* loop turns between CPU time readings */
 
 /* ---- releasing copies ---- */
 
@@ -508,13 +509,28 @@ void np_relay__drop_queued(struct np_relay *r) {
   pthread_mutex_unlock(&r->mu);
 }
 
+/* io.thread_cpu_ns: this thread's CPU time, stored by the thread itself
+ * (every CPU_REFRESH_TURNS loop turns and when the loop ends), so any
+ * thread reads it under mu without touching this one's clock. */
+static void cpu_refresh(struct np_relay *r) {
+  struct timespec cpu;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
+    return;
+  pthread_mutex_lock(&r->mu);
+  r->io.thread_cpu_ns =
+      (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
+  pthread_mutex_unlock(&r->mu);
+}
+
 void *np_relay__thread_main(void *arg) {
   struct np_relay *r = arg;
   struct epoll_event evs[64];
   int stop = 0;
   pthread_setname_np(pthread_self(), "np-relay"); /* for top -H, perf */
   r->next_sweep_ns = np_relay_now_ns() + r->sweep_ns;
-  while (!stop) {
+  for (unsigned turn = 1; !stop; turn++) {
+    if (turn % CPU_REFRESH_TURNS == 0)
+      cpu_refresh(r);
     int ms = -1;
     if (r->spinning) {
       ms = 0;
@@ -562,12 +578,6 @@ void *np_relay__thread_main(void *arg) {
       np_relay__sweep(r, np_relay_now_ns());
   }
   np_relay__drop_queued(r);
-  struct timespec cpu;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
-    pthread_mutex_lock(&r->mu);
-    r->io.thread_cpu_ns =
-        (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
-    pthread_mutex_unlock(&r->mu);
-  }
+  cpu_refresh(r);
   return NULL;
 }

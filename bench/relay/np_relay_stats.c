@@ -59,27 +59,12 @@ int np_relay_timing_get(const struct np_relay *r, struct np_relay_timing *out) {
   return 0;
 }
 
-/* The relay thread's CPU time now (while it runs; the thread stores its
- * final figure itself when its loop ends), or 0 when it cannot be read. */
-static uint64_t thread_cpu_now(const struct np_relay *r) {
-  clockid_t id;
-  struct timespec ts;
-  if (!r->started || r->joined ||
-      pthread_getcpuclockid(r->thread, &id) != 0 ||
-      clock_gettime(id, &ts) != 0)
-    return 0;
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int np_relay_io_get(const struct np_relay *r, struct np_relay_io *out) {
   if (r == NULL)
     return NP_EINVAL;
-  uint64_t cpu = thread_cpu_now(r);
   pthread_mutex_lock(MU(r));
   *out = r->io;
   pthread_mutex_unlock(MU(r));
-  if (cpu > out->thread_cpu_ns) /* still running: newer than the last */
-    out->thread_cpu_ns = cpu;
   return 0;
 }
 
@@ -299,9 +284,6 @@ cJSON *np_relay_stats_json(const struct np_relay *r) {
   io = r->io;
   tcp = r->tcp.st;
   pthread_mutex_unlock(MU(r));
-  uint64_t cpu = thread_cpu_now(r);
-  if (cpu > io.thread_cpu_ns)
-    io.thread_cpu_ns = cpu;
   cJSON *o = cJSON_CreateObject();
   if (snap == NULL || o == NULL)
     goto delete_doc;
