@@ -80,6 +80,7 @@ static int sock_open(struct np_relay *r, struct np_relay_sock *s,
                      const struct sockaddr *at, enum np_relay_sock_role role,
                      uint32_t route, struct np_errbuf *eb) {
   s->ev.kind = NP_RELAY_EV_UDP;
+  s->gso = 1; /* until the kernel refuses it (np_relay_loop.c) */
   s->role = role;
   s->route = route;
   s->fd = socket(at->sa_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

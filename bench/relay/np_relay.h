@@ -254,6 +254,16 @@ struct np_relay_io {
   uint64_t route_errors;    /* a new route could not be opened           */
   uint64_t pool_full;       /* admitted copies the pool could not hold
                                (never, by the pool's sizing; a check)   */
+  uint64_t gso_sends;       /* messages of sendmmsg that carried several
+                               datagrams (UDP_SEGMENT)                  */
+  uint64_t gso_datagrams;   /* datagrams they carried (in send_datagrams) */
+  uint64_t gso_refused;     /* sockets that stopped grouping after a
+                               grouped message failed with an error the
+                               kernel gives for UDP_SEGMENT (EIO, EINVAL,
+                               EMSGSIZE, ...): one datagram per message */
+  uint64_t thread_cpu_ns;   /* CPU time of the relay thread, as it last
+                               read it (every 256 loop turns, and when
+                               its loop ends: exact after np_relay_join) */
 };
 int np_relay_io_get(const struct np_relay *r, struct np_relay_io *out);
 

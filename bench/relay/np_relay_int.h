@@ -24,6 +24,13 @@
 
 #define NP_RELAY_SOCKBUF (4 << 20)
 
+/* Room for one UDP_SEGMENT control message (its uint16_t segment size),
+ * aligned as a cmsghdr (its size_t length). */
+union np_relay__gso_ctl {
+  char buf[CMSG_SPACE(sizeof(uint16_t))];
+  size_t align;
+};
+
 /* What an epoll event points at. */
 enum np_relay_ev_kind {
   NP_RELAY_EV_UDP,        /* struct np_relay_sock                        */
@@ -52,6 +59,8 @@ struct np_relay_sock {
   int rcvbuf, sndbuf;           /* effective sizes (getsockopt)           */
   struct np_relay_pkt *pend_head, *pend_tail; /* FIFO after EAGAIN       */
   int out_armed;                /* EPOLLOUT requested                     */
+  int gso;                      /* group sends with UDP_SEGMENT (cleared
+                                 * when the kernel refuses it here)      */
 };
 
 struct np_relay_route {
@@ -146,7 +155,11 @@ struct np_relay {
   struct iovec rxiov[NP_RELAY_BATCH];             /* ... into rxmem     */
   struct sockaddr_storage rxaddr[NP_RELAY_BATCH]; /* ... their sources  */
   struct mmsghdr txmsg[NP_RELAY_BATCH];           /* sendmmsg headers   */
-  struct iovec txiov[NP_RELAY_BATCH][NP_RELAY_CHUNKS_MAX]; /* chunks    */
+  struct iovec txiov[NP_RELAY_BATCH * NP_RELAY_CHUNKS_MAX]; /* chunks,
+                                        * message after message        */
+  union np_relay__gso_ctl txctl[NP_RELAY_BATCH];  /* UDP_SEGMENT cmsgs  */
+  unsigned txfirst[NP_RELAY_BATCH + 1]; /* message m: txpkt[txfirst[m]
+                                        * .. txfirst[m + 1])            */
   struct np_relay_pkt *txpkt[NP_RELAY_BATCH];     /* ... their copies   */
   pthread_t thread;                    /* the relay thread              */
   int started, joined, loop_rc;        /* lifecycle; loop_rc: NP_E*     */

@@ -27,12 +27,19 @@
 #include "np_relay_int.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #define READS_PER_EVENT 4 /* recvmmsg batches per socket per wake-up */
+/* Bytes of one UDP_SEGMENT group: well inside one IPv4 or IPv6 datagram
+ * (65,507 / 65,527 bytes of payload). */
+#define GSO_MAX_BYTES 60000u
+#define CPU_REFRESH_TURNS 256u /* loop turns between CPU time readings */
 
 /* ---- releasing copies ---- */
 
@@ -100,41 +107,115 @@ static void pend(struct np_relay_sock *s, struct np_relay_pkt *p) {
   s->pend_tail = p;
 }
 
-/* Send txpkt[0..n) (all through s) with sendmmsg; what EAGAIN refuses
- * goes to the front of s's queue when from_queue, else its back.  Returns
- * how many were deferred. */
-static unsigned send_batch(struct np_relay *r, struct np_relay_sock *s, unsigned n,
-                       int from_queue) {
-  unsigned off = 0, deferred_from = n;
-  unsigned calls = 0;
-  int err[NP_RELAY_BATCH] = {0};
-  for (unsigned i = 0; i < n; i++) {
+/* Group txpkt[from..n) into the messages txmsg[0..) of one sendmmsg and
+ * return their number.  With gso, a run of copies of one route and
+ * direction (so one destination) whose sizes are equal but for a shorter
+ * last one, within GSO_MAX_BYTES, is one message with a UDP_SEGMENT
+ * control message: the kernel walks the path below the socket once for
+ * the run and cuts it into the same datagrams (on loopback at the
+ * receiving socket).  Otherwise one message per copy. */
+static unsigned build_msgs(struct np_relay *r, unsigned from, unsigned n,
+                           int gso) {
+  unsigned m = 0, iov = 0;
+  for (unsigned i = from; i < n; m++) {
+    const struct np_relay_pkt *p = r->txpkt[i];
+    unsigned j = i + 1;
+    size_t total = p->len;
+    while (gso && p->len > 0 && j < n && r->txpkt[j]->route == p->route &&
+           r->txpkt[j]->dir == p->dir && r->txpkt[j]->len > 0 &&
+           r->txpkt[j]->len <= p->len &&
+           total + r->txpkt[j]->len <= GSO_MAX_BYTES) {
+      total += r->txpkt[j]->len;
+      if (r->txpkt[j++]->len < p->len)
+        break; /* a shorter copy ends its group */
+    }
     const struct sockaddr *to;
-    out_sock(r, r->txpkt[i], &to);
-    struct msghdr *h = &r->txmsg[i].msg_hdr;
+    out_sock(r, p, &to);
+    struct msghdr *h = &r->txmsg[m].msg_hdr;
     memset(h, 0, sizeof *h);
     h->msg_name = (void *)to;
     h->msg_namelen = np_addr_sa_len(to);
-    h->msg_iov = r->txiov[i];
-    h->msg_iovlen = np_relay_pool_iov(&r->routes[r->txpkt[i]->route].pool,
-                                      r->txpkt[i], r->txiov[i]);
+    h->msg_iov = &r->txiov[iov];
+    for (unsigned k = i; k < j; k++)
+      iov += np_relay_pool_iov(&r->routes[r->txpkt[k]->route].pool,
+                               r->txpkt[k], &r->txiov[iov]);
+    h->msg_iovlen = (size_t)(&r->txiov[iov] - h->msg_iov);
+    if (j - i > 1) {
+      h->msg_control = r->txctl[m].buf;
+      h->msg_controllen = sizeof r->txctl[m].buf;
+      struct cmsghdr *cm = CMSG_FIRSTHDR(h);
+      cm->cmsg_level = SOL_UDP;
+      cm->cmsg_type = UDP_SEGMENT;
+      cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+      uint16_t seg = (uint16_t)p->len;
+      memcpy(CMSG_DATA(cm), &seg, sizeof seg);
+    }
+    r->txfirst[m] = i;
+    i = j;
   }
-  while (off < n) {
-    int k = sendmmsg(s->fd, &r->txmsg[off], n - off, MSG_DONTWAIT);
-    calls++;
+  r->txfirst[m] = n;
+  return m;
+}
+
+/* Did the kernel refuse UDP_SEGMENT itself (no checksum offload on the
+ * way out, a segment over the path MTU, an old kernel)? */
+static int gso_refusal(int e) {
+  return e == EIO || e == EINVAL || e == EOPNOTSUPP || e == ENOPROTOOPT ||
+         e == EMSGSIZE;
+}
+
+/* The send counts of one send_batch, added to io under mu. */
+struct send_tally {
+  unsigned calls, gso_sends, gso_datagrams, gso_refused;
+};
+
+/* sendmmsg txpkt[0..n) through s until all left or EAGAIN; err[i] marks
+ * a copy whose send failed.  Returns the first copy not sent (n: all). */
+static unsigned send_msgs(struct np_relay *r, struct np_relay_sock *s,
+                          unsigned n, int *err, struct send_tally *t) {
+  unsigned nm = build_msgs(r, 0, n, s->gso), off = 0;
+  while (off < nm) {
+    int k = sendmmsg(s->fd, &r->txmsg[off], nm - off, MSG_DONTWAIT);
+    t->calls++;
     if (k > 0) {
+      for (unsigned m = off; m < off + (unsigned)k; m++)
+        if (r->txfirst[m + 1] - r->txfirst[m] > 1) {
+          t->gso_sends++;
+          t->gso_datagrams += r->txfirst[m + 1] - r->txfirst[m];
+        }
       off += (unsigned)k;
     } else if (errno == EINTR) {
       continue;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      deferred_from = off;
-      break;
-    } else {
-      err[off++] = 1; /* this one failed; the rest are retried */
+      return r->txfirst[off];
+    } else if (s->gso && r->txfirst[off + 1] - r->txfirst[off] > 1 &&
+               gso_refusal(errno)) {
+      s->gso = 0; /* this socket sends one datagram per message from now */
+      t->gso_refused++;
+      nm = build_msgs(r, r->txfirst[off], n, 0);
+      off = 0;
+    } else { /* this message failed; the rest are retried */
+      for (unsigned i = r->txfirst[off]; i < r->txfirst[off + 1]; i++)
+        err[i] = 1;
+      off++;
     }
   }
+  return n;
+}
+
+/* Send txpkt[0..n) (all through s) with sendmmsg; what EAGAIN refuses
+ * goes to the front of s's queue when from_queue, else its back.  Returns
+ * how many were deferred. */
+static unsigned send_batch(struct np_relay *r, struct np_relay_sock *s,
+                           unsigned n, int from_queue) {
+  int err[NP_RELAY_BATCH] = {0};
+  struct send_tally t = {0};
+  unsigned deferred_from = send_msgs(r, s, n, err, &t);
   pthread_mutex_lock(&r->mu);
-  r->io.send_calls += calls;
+  r->io.send_calls += t.calls;
+  r->io.gso_sends += t.gso_sends;
+  r->io.gso_datagrams += t.gso_datagrams;
+  r->io.gso_refused += t.gso_refused;
   for (unsigned i = 0; i < deferred_from; i++) {
     struct np_relay_pkt *p = r->txpkt[i];
     struct np_relay_counts *c = &r->routes[p->route].dir[p->dir].counts;
@@ -428,12 +509,28 @@ void np_relay__drop_queued(struct np_relay *r) {
   pthread_mutex_unlock(&r->mu);
 }
 
+/* io.thread_cpu_ns: this thread's CPU time, stored by the thread itself
+ * (every CPU_REFRESH_TURNS loop turns and when the loop ends), so any
+ * thread reads it under mu without touching this one's clock. */
+static void cpu_refresh(struct np_relay *r) {
+  struct timespec cpu;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0)
+    return;
+  pthread_mutex_lock(&r->mu);
+  r->io.thread_cpu_ns =
+      (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
+  pthread_mutex_unlock(&r->mu);
+}
+
 void *np_relay__thread_main(void *arg) {
   struct np_relay *r = arg;
   struct epoll_event evs[64];
   int stop = 0;
+  pthread_setname_np(pthread_self(), "np-relay"); /* for top -H, perf */
   r->next_sweep_ns = np_relay_now_ns() + r->sweep_ns;
-  while (!stop) {
+  for (unsigned turn = 1; !stop; turn++) {
+    if (turn % CPU_REFRESH_TURNS == 0)
+      cpu_refresh(r);
     int ms = -1;
     if (r->spinning) {
       ms = 0;
@@ -481,5 +578,6 @@ void *np_relay__thread_main(void *arg) {
       np_relay__sweep(r, np_relay_now_ns());
   }
   np_relay__drop_queued(r);
+  cpu_refresh(r);
   return NULL;
 }

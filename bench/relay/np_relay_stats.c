@@ -169,6 +169,10 @@ static cJSON *io_json(const struct np_relay *r, const struct np_relay_io *io) {
   NUM(o, "queued_memory_peak_bytes", io->queued_memory_peak);
   NUM(o, "route_errors", io->route_errors);
   NUM(o, "pool_full", io->pool_full);
+  NUM(o, "gso_sends", io->gso_sends);
+  NUM(o, "gso_datagrams", io->gso_datagrams);
+  NUM(o, "gso_refused", io->gso_refused);
+  NUM(o, "thread_cpu_seconds", (double)io->thread_cpu_ns / 1e9);
   NUM(o, "pool_chunk_bytes", NP_RELAY_CHUNK);
   NUM(o, "pool_route_packets", r->route_packets);
   NUM(o, "pool_route_bytes", r->route_bytes);
