@@ -142,7 +142,7 @@ static int run_round(const struct np_rudp_config *cfg,
                              cfg->relay_ext ? (struct sockaddr *)&fwd : NULL,
                              &net, &server, eb)) != 0)
     goto out_base;
-  if (!cfg->relay_ext) {
+  if (!cfg->relay_ext && cfg->role == NP_RUDP_ROLE_BOTH) {
     struct np_relay_config rcfg = cfg->relay;
     rcfg.seed = seed;
     if ((rc = np_relay_create(&rcfg, (const struct sockaddr *)&server,
