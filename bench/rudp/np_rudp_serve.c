@@ -192,14 +192,21 @@ static cJSON *serve_json(const struct serve_ctx *x) {
   NUM(c, "failed", r->conns_failed);
   NUM(c, "unacknowledged", r->conns_unacked);
   cJSON_AddItemToObject(o, "arq", arq_json(&r->arq_total, r));
+  cJSON *io = cJSON_AddObjectToObject(o, "io");
+  NUM(io, "recv_datagrams", r->io_total.recv_datagrams);
+  NUM(io, "send_datagrams", r->io_total.send_datagrams);
+  NUM(io, "send_refused", r->io_total.send_failed);
+  NUM(io, "truncated", r->io_total.truncated);
   NUM(o, "foreign_datagrams", r->foreign);
   NUM(o, "socket_send_errors", r->socket_send_errors);
   cJSON_AddStringToObject(
       o, "rule",
       "the server endpoint's whole life: requests delivered by its ARQ "
       "connections (conv 1..clients, each pinned to the first address it "
-      "came from), checked against the seed and echoed; foreign datagrams "
-      "name no connection of it, or come from another address");
+      "came from), checked against the seed and echoed; io counts the "
+      "server socket's datagrams (recvmmsg/sendmmsg), ARQ and FEC alike; "
+      "foreign datagrams name no connection of it, or come from another "
+      "address");
   return o;
 }
 
