@@ -526,6 +526,7 @@ void np_chk_rudp_record(const struct np_chk_rec *r) {
   check_sums(r, rounds);
   check_config(r, rounds);
   check_stderr(r, rounds, checks);
+  np_chk_far_record(r); /* rudp --agent: the far endpoint's evidence */
 cleanup_rounds:
   cJSON_Delete(reasons);
   free(checks);

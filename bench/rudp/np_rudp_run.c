@@ -23,6 +23,7 @@
 #define DRAIN_BOUND_S 3.0  /* outstanding requests must finish by then */
 #define CLOSE_BOUND_S 3.0  /* orderly close must finish by then        */
 #define SIGNAL_BOUND_S 0.2 /* both, after SIGINT/SIGTERM                */
+#define LINGER_S 1.0       /* --connect/--agent: acks after the close   */
 
 struct counts_goal {
   _Atomic uint32_t *v;
@@ -191,6 +192,11 @@ static int run_round(const struct np_rudp_config *cfg,
   np_bench_ctl_wait(
       w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
       goal_met, &done);
+  /* the clients alone: the far endpoint closes after them and may need
+   * an ack repeated (its FIN's was lost), so the lanes keep answering a
+   * while before the sockets close (as TCP's TIME-WAIT does) */
+  if (cfg->role == NP_RUDP_ROLE_CLIENT && !np_bench_ctl_signal(w))
+    np_bench_ctl_sleep(w, LINGER_S);
   r->close_seconds = np_time_mono_s() - t2;
   set_phase(&ctl, net, NP_RUDP_STOP);
   r->drain_seconds = t2 - t1;

@@ -15,10 +15,14 @@ Asserts, as exact counter equalities against what the other side counted:
     and the relay's counters match the far endpoint's socket: requests the
     relay forwarded = datagrams the endpoint read, replies the relay took
     in = datagrams the endpoint sent (the veth between loses nothing);
+  - a suite through the matrix (the rudp plan of
+    bench/scripts/two_namespace_suite.sh) self-checks clean
+    (netproof-report --self-check re-derives the far part) and renders;
   - a far option outside the allowlist (a FEC budget beyond the agent's
     memory bound) is refused with exit 2, naming the option;
   - the token in no record or output; no namespace left.
-usage: agent_netns_rudp_test.py BENCH VALIDATE"""
+usage: agent_netns_rudp_test.py BENCH VALIDATE REPORT PLAN
+(PLAN: bench/scripts/rudp-two-namespace.json)"""
 
 import json
 import os
@@ -30,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import agentproto as ap  # noqa: E402
 import netns  # noqa: E402
 
-BENCH, VALIDATE = sys.argv[1:3]
+BENCH, VALIDATE, REPORT, PLAN = sys.argv[1:5]
 
 
 def check(cond, what):
@@ -113,6 +117,31 @@ def relay_case(t, agent, token, secret, tmp):
     return lost(c2s), lost(s2c)
 
 
+def suite_case(t, agent, token, tmp):
+    """The shipped two-namespace rudp plan, shortened, through the matrix."""
+    with open(PLAN) as f:
+        plan = json.load(f)
+    plan["base"].update({"agent": agent, "token-file": token,
+                         "seconds": 0.3, "warmup": 0.1})
+    plan["repetitions"] = 1
+    pp = os.path.join(tmp, "plan.json")
+    with open(pp, "w") as f:
+        json.dump(plan, f)
+    out = os.path.join(tmp, "suite")
+    r = t.run(0, [BENCH, "matrix", pp, "--output", out, "--quiet"],
+              capture_output=True, text=True, timeout=180)
+    check(r.returncode == 0, f"matrix exit {r.returncode}: {r.stderr}")
+    r = subprocess.run([REPORT, "--self-check", "--results", out],
+                       capture_output=True, text=True, timeout=120)
+    check(r.returncode == 0, f"self-check: {r.stdout}{r.stderr}")
+    rep = os.path.join(tmp, "report")
+    r = subprocess.run([REPORT, "--results", out, "--output", rep],
+                       capture_output=True, text=True, timeout=120)
+    check(r.returncode == 0 and
+          os.path.exists(os.path.join(rep, "index.md")),
+          f"report: {r.stdout}{r.stderr}")
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="np-") as tmp, \
             netns.Topology(2) as t:
@@ -132,6 +161,9 @@ def main():
         lc, ls = relay_case(t, agent, token, s, tmp)
         print(f"far relay at 5 % loss: dropped {lc} requests and {ls} "
               "replies, all repaired; relay = endpoint socket counts")
+        suite_case(t, agent, token, tmp)
+        print("rudp suite through the matrix: self-check clean, report "
+              "rendered")
         r = run_rudp(t, agent, token, os.path.join(tmp, "big.json"),
                      ["--fec", "fixed", "--fec-budget-bytes", "4294967296"],
                      want=2)
