@@ -51,6 +51,11 @@ struct np_rudp_check_input {
   uint64_t relay_overflow;  /* packets tail-dropped at the capacity      */
   int unordered;            /* --delivery unordered: "order" means each
                                message once and only if it was sent      */
+  int server_remote;        /* rudp --connect without --agent: the server
+                               endpoint's counts are in its own record
+                               (rudp-serve), not in this one, so
+                               send_completion holds this host's: every
+                               request sent came back echoed             */
 };
 
 /* The six checks of one round into out[]; returns 1 when any failed. */

@@ -216,6 +216,8 @@ out_relay:
   }
   np_rudp_net_free(net);
   np_relay_destroy(relay);
+  /* --connect alone: the far endpoint's counts are in its own record */
+  r->server_remote = cfg->role == NP_RUDP_ROLE_CLIENT && cfg->agent == NULL;
   if (rc == 0)
     np_rudp_round_checks(r, cfg->arq.delivery == NP_ARQ_UNORDERED);
 out_base:
@@ -233,6 +235,7 @@ void np_rudp_round_checks(struct np_rudp_round *r, int unordered) {
                                    .sequence_errors = t->sequence_errors,
                                    .send_errors = t->send_errors,
                                    .drain_complete = r->drain_complete,
+                                   .server_remote = r->server_remote,
                                    .conns = r->conns,
                                    .conns_closed = r->conns_closed,
                                    .conns_failed = r->conns_failed,
