@@ -67,9 +67,9 @@ enum np_agent_kind {
 };
 
 /* A kind's service name ("serve", "relay", "rudp-serve"), by value. */
-extern const char *const np_agent_kind_names[NP_AGENT_KINDS];
+extern const char *const np_agent__kind_names[NP_AGENT_KINDS];
 /* The kind named name; NP_AGENT_KINDS when none is. */
-enum np_agent_kind np_agent_kind_of(const char *name);
+enum np_agent_kind np_agent__kind_of(const char *name);
 
 struct np_agent_service {
   int used;                     /* slot holds a service                    */

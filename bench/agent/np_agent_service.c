@@ -40,13 +40,13 @@
 #define STOP_SECONDS 5.0   /* from SIGTERM to SIGKILL               */
 #define RECORD_MAX (16u << 20)
 
-const char *const np_agent_kind_names[NP_AGENT_KINDS] = {
+const char *const np_agent__kind_names[NP_AGENT_KINDS] = {
     [NP_AGENT_SERVE] = "serve", [NP_AGENT_RELAY] = "relay",
     [NP_AGENT_RUDP_SERVE] = "rudp-serve"};
 
-enum np_agent_kind np_agent_kind_of(const char *name) {
+enum np_agent_kind np_agent__kind_of(const char *name) {
   int k = 0;
-  while (k < NP_AGENT_KINDS && strcmp(np_agent_kind_names[k], name) != 0)
+  while (k < NP_AGENT_KINDS && strcmp(np_agent__kind_names[k], name) != 0)
     k++;
   return (enum np_agent_kind)k;
 }
@@ -236,7 +236,7 @@ int np_agent_service_start(struct np_agent *a, const char *session,
                            struct np_errbuf *eb) {
   const char *svc = cJSON_GetObjectItemCaseSensitive(args, "service")
                         ->valuestring;
-  enum np_agent_kind kind = np_agent_kind_of(svc);
+  enum np_agent_kind kind = np_agent__kind_of(svc);
   if (kind == NP_AGENT_KINDS) /* the message schema allows no other */
     return np_errbuf_set(eb, NP_EUSAGE, "service '%s': not one the agent "
                          "starts", svc);

@@ -343,7 +343,9 @@ static int far_validate(CFG *cfg, const struct np_bench_given *g,
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--relay: not with %s (the far side is a server "
                          "endpoint, or a relay in front of it)", what);
-  if (cfg->rounds != 1)
+  if (!np_bench_opt_given(&np_rudp_optset, g, "rounds"))
+    cfg->rounds = 1; /* the default with a far server endpoint */
+  else if (cfg->rounds != 1)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "--rounds %" PRIu32 ": %s runs one round (the far "
                          "server endpoint serves one round's connections)",
