@@ -17,13 +17,13 @@
 #include "np_rudp_options.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
-#define CLOCK_SAMPLES 8
-#define CALL_SECONDS 10.0
+#define CLOCK_SAMPLES NP_AGENT_CLOCK_SAMPLES
+#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 
 struct np_agent_rudp {
   struct np_rudp_config *cfg;
   struct np_agent_client *client;
-  char connect[96];               /* the far server endpoint's ADDR:PORT */
+  char connect[96]; /* the far server endpoint's ADDR:PORT */
   char service_id[12];
   cJSON *identify, *near_stack, *start, *stop, *record;
   struct np_agent_clock clock[2];
@@ -79,8 +79,7 @@ static int listen_text(const char *agent, char *buf, size_t len,
   if (np_addr_parse("--agent", agent, 0, &a, eb) != 0)
     return NP_EUSAGE;
   np_addr_host(&a, host, sizeof host);
-  snprintf(buf, len, np_addr_family(&a) == AF_INET6 ? "[%s]:0" : "%s:0",
-           host);
+  snprintf(buf, len, np_addr_family(&a) == AF_INET6 ? "[%s]:0" : "%s:0", host);
   return 0;
 }
 
@@ -88,8 +87,10 @@ static int use_address(struct np_rudp_config *cfg, const char *text,
                        struct np_errbuf *eb) {
   struct np_addr a;
   if (np_addr_parse("listening", text, 0, &a, NULL) != 0)
-    return np_errbuf_set(eb, NP_EPARSE, "agent %s: start: no address in "
-                         "'%s'", cfg->agent, text);
+    return np_errbuf_set(eb, NP_EPARSE,
+                         "agent %s: start: no address in "
+                         "'%s'",
+                         cfg->agent, text);
   memcpy(&cfg->connect_addr, &a.ss, sizeof cfg->connect_addr);
   cfg->connect = text;
   return 0;
@@ -108,8 +109,8 @@ int np_agent_rudp_begin(struct np_rudp_config *cfg, int argc, char **argv,
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   }
   ar->cfg = cfg;
-  int rc = np_agent_client_open(cfg->agent, &tok, "rudp", 10.0, &ar->client,
-                                eb);
+  int rc =
+      np_agent_client_open(cfg->agent, &tok, "rudp", 10.0, &ar->client, eb);
   np_agent_token_wipe(&tok);
   if (rc)
     goto fail;
@@ -151,28 +152,9 @@ fail:
 }
 
 int np_agent_rudp_end(struct np_agent_rudp *ar, struct np_errbuf *eb) {
-  /* the relay first: nothing reaches the server after it; the server is
-   * stopped (its record kept) even when stopping the relay failed */
-  int first = 0;
-  struct np_errbuf reb = {{0}};
-  if (ar->has_relay)
-    first = np_agent_udp_relay_stop(ar->client, &ar->relay, &reb);
-  cJSON *args = cJSON_CreateObject();
-  if (args == NULL ||
-      !cJSON_AddStringToObject(args, "service_id", ar->service_id)) {
-    cJSON_Delete(args);
-    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  }
-  int rc = np_agent_client_call(ar->client, "stop", args, CALL_SECONDS,
-                                &ar->stop, eb);
-  if (rc == 0 && np_json_get_number(ar->stop, "record_bytes", 0) > 0)
-    rc = np_agent_client_record(ar->client, ar->service_id, CALL_SECONDS,
-                                &ar->record, eb);
-  if (rc == 0)
-    rc = np_agent_client_clock(ar->client, CLOCK_SAMPLES, &ar->clock[1], eb);
-  if (first)
-    return np_errbuf_set(eb, first, "%s", reb.msg);
-  return rc;
+  return np_agent_far_end(ar->client, ar->has_relay ? &ar->relay : NULL,
+                          ar->service_id, &ar->stop, &ar->record, &ar->clock[1],
+                          eb);
 }
 
 static int count(const cJSON *doc, const char *ptr, uint64_t *out) {
@@ -183,21 +165,24 @@ static int count(const cJSON *doc, const char *ptr, uint64_t *out) {
   return 0;
 }
 
-int np_agent_rudp_fold(const struct np_agent_rudp *ar,
-                       struct np_rudp_round *r, int unordered,
-                       struct np_errbuf *eb) {
-  static const char *const ptr[] = {
-      "/rudp_serve/counters/received",       "/rudp_serve/counters/echoed",
-      "/rudp_serve/counters/content_errors", "/rudp_serve/counters/sequence_errors",
-      "/rudp_serve/counters/send_errors",    "/rudp_serve/connections/total",
-      "/rudp_serve/connections/closed",      "/rudp_serve/connections/failed",
-      "/rudp_serve/connections/unacknowledged"};
+int np_agent_rudp_fold(const struct np_agent_rudp *ar, struct np_rudp_round *r,
+                       int unordered, struct np_errbuf *eb) {
+  static const char *const ptr[] = {"/rudp_serve/counters/received",
+                                    "/rudp_serve/counters/echoed",
+                                    "/rudp_serve/counters/content_errors",
+                                    "/rudp_serve/counters/sequence_errors",
+                                    "/rudp_serve/counters/send_errors",
+                                    "/rudp_serve/connections/total",
+                                    "/rudp_serve/connections/closed",
+                                    "/rudp_serve/connections/failed",
+                                    "/rudp_serve/connections/unacknowledged"};
   uint64_t v[sizeof ptr / sizeof ptr[0]];
   for (size_t i = 0; i < sizeof ptr / sizeof ptr[0]; i++)
     if (count(ar->record, ptr[i], &v[i]) != 0)
       return np_errbuf_set(eb, NP_EPARSE,
                            "agent %s: the server endpoint's record has no "
-                           "%s", ar->cfg->agent, ptr[i]);
+                           "%s",
+                           ar->cfg->agent, ptr[i]);
   r->total.server_received += v[0];
   r->total.server_replied += v[1];
   r->total.content_errors += v[2];
@@ -211,42 +196,15 @@ int np_agent_rudp_fold(const struct np_agent_rudp *ar,
   return 0;
 }
 
-static cJSON *clock_json(const struct np_agent_rudp *ar) {
-  cJSON *x = cJSON_CreateObject();
-  cJSON_AddItemToObject(x, "start", np_agent_clock_json(&ar->clock[0]));
-  cJSON_AddItemToObject(x, "end", np_agent_clock_json(&ar->clock[1]));
-  cJSON_AddStringToObject(
-      x, "rule",
-      "the agent's CLOCK_REALTIME against ours over the control channel "
-      "(the time action), best of the samples by round trip: offset = "
-      "agent - (t0 + t1) / 2, error at most rtt / 2; taken before the "
-      "server endpoint started and after it stopped");
-  return x;
-}
-
 int np_agent_rudp_record(const struct np_agent_rudp *ar, cJSON *doc,
                          struct np_errbuf *eb) {
-  cJSON *f = cJSON_CreateObject(), *x;
+  cJSON *f = cJSON_CreateObject();
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  cJSON *ch = np_agent_channel_json(np_agent_client_channel(ar->client));
-  if (ch)
-    cJSON_AddStringToObject(ch, "address", ar->cfg->agent);
-  cJSON_AddItemToObject(f, "agent", ch);
-  cJSON_AddStringToObject(f, "session", np_agent_client_session(ar->client));
-  static const char *const copied[] = {"tool", "machine"};
-  for (int i = 0; i < 2; i++)
-    cJSON_AddItemToObject(
-        f, copied[i],
-        cJSON_Duplicate(
-            cJSON_GetObjectItemCaseSensitive(ar->identify, copied[i]), 1));
-  x = cJSON_AddObjectToObject(f, "stacks");
-  cJSON_AddItemToObject(x, "near", cJSON_Duplicate(ar->near_stack, 1));
-  cJSON_AddItemToObject(
-      x, "far",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ar->identify, "stack"),
-                      1));
-  cJSON_AddItemToObject(f, "clock", clock_json(ar));
+  (void)np_agent_far_head(f, ar->client, ar->cfg->agent, ar->identify,
+                          ar->near_stack); /* "need" below says what failed */
+  cJSON_AddItemToObject(f, "clock",
+                        np_agent_far_clock_json(&ar->clock[0], &ar->clock[1]));
   cJSON_AddItemToObject(f, "server",
                         np_agent_far_service_json(ar->service_id, ar->start,
                                                   ar->stop, ar->connect,
@@ -263,8 +221,8 @@ int np_agent_rudp_record(const struct np_agent_rudp *ar, cJSON *doc,
       "whole-life counts (server_received, server_replied, its content, "
       "order and send errors, its connections), so the checks cover both "
       "hosts; counters_window holds this host's clients only");
-  static const char *const need[] = {"agent", "session", "tool",   "machine",
-                                     "stacks", "clock",  "server", "rule"};
+  static const char *const need[] = {"agent",  "session", "tool",   "machine",
+                                     "stacks", "clock",   "server", "rule"};
   for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
     if (cJSON_GetObjectItemCaseSensitive(f, need[i]) == NULL) {
       cJSON_Delete(f);

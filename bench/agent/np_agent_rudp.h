@@ -46,9 +46,8 @@ int np_agent_rudp_end(struct np_agent_rudp *ar, struct np_errbuf *eb);
 
 /* The far endpoint's counts into round r (see above); NP_EPARSE when its
  * record lacks them (the run then fails: nothing is assumed). */
-int np_agent_rudp_fold(const struct np_agent_rudp *ar,
-                       struct np_rudp_round *r, int unordered,
-                       struct np_errbuf *eb);
+int np_agent_rudp_fold(const struct np_agent_rudp *ar, struct np_rudp_round *r,
+                       int unordered, struct np_errbuf *eb);
 
 /* Add the "far" section to a rudp record.  NP_ENOMEM. */
 int np_agent_rudp_record(const struct np_agent_rudp *ar, cJSON *doc,

@@ -25,8 +25,8 @@
 #include "np_udp_target.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
-#define CLOCK_SAMPLES 8
-#define CALL_SECONDS 10.0 /* one action's deadline (a stop waits 5 s) */
+#define CLOCK_SAMPLES NP_AGENT_CLOCK_SAMPLES
+#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 
 struct np_agent_udp {
   struct np_udp_config *cfg;      /* the run's (port, connect set here)   */
@@ -314,30 +314,9 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
 }
 
 int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
-  /* the relay first: nothing reaches the server after it; when stopping
-   * it fails, the server is still stopped (its record kept), and the
-   * relay's error is the one returned */
-  int first = 0;
-  struct np_errbuf reb = {{0}};
-  if (au->has_relay)
-    first = np_agent_udp_relay_stop(au->client, &au->relay, &reb);
-  cJSON *args = cJSON_CreateObject();
-  if (args == NULL ||
-      !cJSON_AddStringToObject(args, "service_id", au->service_id)) {
-    cJSON_Delete(args);
-    return first ? np_errbuf_set(eb, first, "%s", reb.msg)
-                 : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  }
-  int rc = np_agent_client_call(au->client, "stop", args, CALL_SECONDS,
-                                &au->stop, eb);
-  if (rc == 0 && np_json_get_number(au->stop, "record_bytes", 0) > 0)
-    rc = np_agent_client_record(au->client, au->service_id, CALL_SECONDS,
-                                &au->record, eb);
-  if (rc == 0)
-    rc = np_agent_client_clock(au->client, CLOCK_SAMPLES, &au->clock[1], eb);
-  if (first)
-    return np_errbuf_set(eb, first, "%s", reb.msg);
-  return rc;
+  return np_agent_far_end(au->client, au->has_relay ? &au->relay : NULL,
+                          au->service_id, &au->stop, &au->record,
+                          &au->clock[1], eb);
 }
 
 /* The server's counters out of its record. */
@@ -539,36 +518,10 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON *f = cJSON_CreateObject(), *x;
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  cJSON *ch = np_agent_channel_json(np_agent_client_channel(au->client));
-  if (ch && !cJSON_AddStringToObject(ch, "address", au->cfg->agent)) {
-    cJSON_Delete(ch);
-    ch = NULL;
-  }
-  cJSON_AddItemToObject(f, "agent", ch);
-  cJSON_AddStringToObject(f, "session", np_agent_client_session(au->client));
-  cJSON_AddItemToObject(f, "tool", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                                       au->identify, "tool"),
-                                                   1));
-  cJSON_AddItemToObject(
-      f, "machine",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(au->identify,
-                                                       "machine"),
-                      1));
-  x = cJSON_AddObjectToObject(f, "stacks");
-  cJSON_AddItemToObject(x, "near", cJSON_Duplicate(au->near_stack, 1));
-  cJSON_AddItemToObject(
-      x, "far",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(au->identify, "stack"),
-                      1));
-  x = cJSON_AddObjectToObject(f, "clock");
-  cJSON_AddItemToObject(x, "start", np_agent_clock_json(&au->clock[0]));
-  cJSON_AddItemToObject(x, "end", np_agent_clock_json(&au->clock[1]));
-  cJSON_AddStringToObject(
-      x, "rule",
-      "the agent's CLOCK_REALTIME against ours over the control channel "
-      "(the time action), best of the samples by round trip: offset = "
-      "agent - (t0 + t1) / 2, error at most rtt / 2; taken before the "
-      "server started and after it stopped");
+  (void)np_agent_far_head(f, au->client, au->cfg->agent, au->identify,
+                          au->near_stack); /* "need" below says what failed */
+  cJSON_AddItemToObject(f, "clock",
+                        np_agent_far_clock_json(&au->clock[0], &au->clock[1]));
   cJSON_AddItemToObject(f, "kernel", kernel_json(au));
   x = cJSON_AddArrayToObject(f, "snapshots");
   for (int i = 0; x && i < au->nsnaps; i++) {

@@ -12,7 +12,7 @@
 
 #include "np_json.h"
 
-#define CALL_SECONDS 10.0 /* one action's deadline (a stop waits 5 s) */
+#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 #define ITEM_MAX 128      /* one NAME=VALUE of the list               */
 
 /* One NAME=VALUE (or NAME) of the list into opts. */
@@ -178,6 +178,74 @@ cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
       return NULL;
     }
   return o;
+}
+
+int np_agent_far_end(struct np_agent_client *c, struct np_agent_udp_relay *r,
+                     const char *service_id, cJSON **stop, cJSON **record,
+                     struct np_agent_clock *clock, struct np_errbuf *eb) {
+  int first = 0;
+  struct np_errbuf reb = {{0}};
+  if (r)
+    first = np_agent_udp_relay_stop(c, r, &reb);
+  cJSON *args = cJSON_CreateObject();
+  if (args == NULL ||
+      !cJSON_AddStringToObject(args, "service_id", service_id)) {
+    cJSON_Delete(args);
+    return first ? np_errbuf_set(eb, first, "%s", reb.msg)
+                 : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  int rc = np_agent_client_call(c, "stop", args, CALL_SECONDS, stop, eb);
+  if (rc == 0 && np_json_get_number(*stop, "record_bytes", 0) > 0)
+    rc = np_agent_client_record(c, service_id, CALL_SECONDS, record, eb);
+  if (rc == 0)
+    rc = np_agent_client_clock(c, NP_AGENT_CLOCK_SAMPLES, clock, eb);
+  if (first)
+    return np_errbuf_set(eb, first, "%s", reb.msg);
+  return rc;
+}
+
+int np_agent_far_head(cJSON *f, const struct np_agent_client *c,
+                      const char *agent, const cJSON *identify,
+                      const cJSON *near_stack) {
+  cJSON *ch = np_agent_channel_json(np_agent_client_channel(c));
+  if (ch && !cJSON_AddStringToObject(ch, "address", agent)) {
+    cJSON_Delete(ch);
+    ch = NULL;
+  }
+  cJSON_AddItemToObject(f, "agent", ch);
+  cJSON_AddStringToObject(f, "session", np_agent_client_session(c));
+  static const char *const copied[] = {"tool", "machine"};
+  for (int i = 0; i < 2; i++)
+    cJSON_AddItemToObject(
+        f, copied[i],
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identify, copied[i]),
+                        1));
+  cJSON *x = cJSON_AddObjectToObject(f, "stacks");
+  cJSON_AddItemToObject(x, "near", cJSON_Duplicate(near_stack, 1));
+  cJSON_AddItemToObject(
+      x, "far",
+      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identify, "stack"), 1));
+  static const char *const need[] = {"agent", "session", "tool", "machine"};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    if (cJSON_GetObjectItemCaseSensitive(f, need[i]) == NULL)
+      return NP_ENOMEM;
+  return x ? 0 : NP_ENOMEM;
+}
+
+cJSON *np_agent_far_clock_json(const struct np_agent_clock *start,
+                               const struct np_agent_clock *end) {
+  cJSON *x = cJSON_CreateObject();
+  if (x == NULL)
+    return NULL;
+  cJSON_AddItemToObject(x, "start", np_agent_clock_json(start));
+  cJSON_AddItemToObject(x, "end", np_agent_clock_json(end));
+  cJSON_AddStringToObject(
+      x, "rule",
+      "the agent's CLOCK_REALTIME against ours over the control channel "
+      "(the time action), best of the samples by round trip: offset = "
+      "agent - (t0 + t1) / 2, error at most rtt / 2; taken before the "
+      "server started and after it stopped");
+  return x;
 }
 
 cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {

@@ -82,6 +82,33 @@ cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
                                  const cJSON *stop, const char *listening,
                                  const cJSON *record);
 
+/* ---- what udp --agent and rudp --agent share (np_agent_udp.c,
+ * np_agent_rudp.c) ---- */
+
+#define NP_AGENT_CALL_SECONDS 10.0 /* one action's deadline (a stop waits
+                                      5 s)                                */
+#define NP_AGENT_CLOCK_SAMPLES 8   /* time actions per clock measurement */
+
+/* The end of a far run: the relay r (NULL: none) stopped first - nothing
+ * reaches the server after it - then the server service_id, whose record
+ * is kept even when stopping the relay failed (that error is returned);
+ * its stop result into *stop, its record into *record (NULL when it wrote
+ * none), the clock measured again into *clock. */
+int np_agent_far_end(struct np_agent_client *c, struct np_agent_udp_relay *r,
+                     const char *service_id, cJSON **stop, cJSON **record,
+                     struct np_agent_clock *clock, struct np_errbuf *eb);
+
+/* The far part's identity fields into f: agent (the channel, with the
+ * address dialled), session, tool, machine (the identify result's) and
+ * stacks (near, and the agent's).  NP_ENOMEM when one is missing. */
+int np_agent_far_head(cJSON *f, const struct np_agent_client *c,
+                      const char *agent, const cJSON *identify,
+                      const cJSON *near_stack);
+
+/* far.clock: the offsets at start and end, with their rule. */
+cJSON *np_agent_far_clock_json(const struct np_agent_clock *start,
+                               const struct np_agent_clock *end);
+
 /* "relay pid N: dropped D, copied C (requests) / ... (replies)". */
 void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,
                              size_t len);

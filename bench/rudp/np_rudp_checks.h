@@ -58,6 +58,12 @@ struct np_rudp_check_input {
                                request sent came back echoed             */
 };
 
+/* One check: name (static), its verdict and its detail from fmt; returns
+ * 1 when it failed (rudp-serve's checks are built with it too). */
+int np_rudp_check_set(struct np_rudp_check *c, const char *name, int ok,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* The six checks of one round into out[]; returns 1 when any failed. */
 int np_rudp_checks_eval(const struct np_rudp_check_input *in,
                         struct np_rudp_check out[NP_RUDP_CHECKS]);

@@ -8,7 +8,6 @@
 
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,8 @@
 
 struct serve_ctx {
   struct np_rudp_config cfg;
-  struct np_rudp_result res;   /* one round: the server's whole life */
-  char listening[96];          /* ADDR:PORT bound                     */
+  struct np_rudp_result res; /* one round: the server's whole life */
+  char listening[96];        /* ADDR:PORT bound                     */
   struct np_rudp_check checks[NCHECKS];
   int failed;
 };
@@ -77,41 +76,29 @@ static int serve_round(struct serve_ctx *x, struct np_bench_ctl *w,
             : 0;
 }
 
-static int check_set(struct np_rudp_check *c, const char *name, int ok,
-                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int check_set(struct np_rudp_check *c, const char *name, int ok,
-                     const char *fmt, ...) {
-  va_list ap;
-  c->name = name;
-  c->passed = ok;
-  va_start(ap, fmt);
-  vsnprintf(c->detail, sizeof c->detail, fmt, ap);
-  va_end(ap);
-  return !ok;
-}
-
 /* The server's own invariants over its whole life. */
 static void serve_checks(struct serve_ctx *x) {
   const struct np_rudp_round *r = &x->res.rounds[0];
   const struct np_rudp_app *t = &r->total;
   int f = 0;
-  f |= check_set(&x->checks[0], "content", t->content_errors == 0,
-                 "%" PRIu64 " requests with wrong bytes", t->content_errors);
-  f |= check_set(&x->checks[1], "order", t->sequence_errors == 0,
-                 "%" PRIu64 " requests out of order, twice or never sent",
-                 t->sequence_errors);
-  f |= check_set(&x->checks[2], "echoed_every_request",
-                 t->server_replied == t->server_received &&
-                     t->send_errors == 0,
-                 "received %" PRIu64 ", echoed %" PRIu64 ", send errors %"
-                 PRIu64, t->server_received, t->server_replied,
-                 t->send_errors);
-  f |= check_set(&x->checks[3], "shutdown",
-                 r->conns_closed == r->conns && r->conns_unacked == 0,
-                 "%" PRIu32 " of %" PRIu32 " connections closed in order, %"
-                 PRIu32 " failed, %" PRIu32 " with unacknowledged data",
-                 r->conns_closed, r->conns, r->conns_failed,
-                 r->conns_unacked);
+  f |= np_rudp_check_set(&x->checks[0], "content", t->content_errors == 0,
+                         "%" PRIu64 " requests with wrong bytes",
+                         t->content_errors);
+  f |= np_rudp_check_set(&x->checks[1], "order", t->sequence_errors == 0,
+                         "%" PRIu64
+                         " requests out of order, twice or never sent",
+                         t->sequence_errors);
+  f |= np_rudp_check_set(
+      &x->checks[2], "echoed_every_request",
+      t->server_replied == t->server_received && t->send_errors == 0,
+      "received %" PRIu64 ", echoed %" PRIu64 ", send errors %" PRIu64,
+      t->server_received, t->server_replied, t->send_errors);
+  f |= np_rudp_check_set(
+      &x->checks[3], "shutdown",
+      r->conns_closed == r->conns && r->conns_unacked == 0,
+      "%" PRIu32 " of %" PRIu32 " connections closed in order, %" PRIu32
+      " failed, %" PRIu32 " with unacknowledged data",
+      r->conns_closed, r->conns, r->conns_failed, r->conns_unacked);
   x->failed = f;
 }
 
@@ -178,9 +165,10 @@ static cJSON *serve_json(const struct serve_ctx *x) {
     return NULL;
   cJSON_AddStringToObject(o, "listening", x->listening);
   NUM(o, "pid", getpid());
-  cJSON_AddStringToObject(o, "stopped_by", sig == SIGINT    ? "SIGINT"
-                                           : sig == SIGTERM ? "SIGTERM"
-                                                            : "max-seconds");
+  cJSON_AddStringToObject(o, "stopped_by",
+                          sig == SIGINT    ? "SIGINT"
+                          : sig == SIGTERM ? "SIGTERM"
+                                           : "max-seconds");
   NUM(o, "seconds", r->measure_seconds);
   NUM(o, "cpu_user_seconds", r->cpu_user_seconds);
   NUM(o, "cpu_sys_seconds", r->cpu_sys_seconds);
@@ -239,8 +227,8 @@ static cJSON *sockets_json(const struct np_rudp_round *r) {
  * clients' timing and relay. */
 static cJSON *config_json(const struct serve_ctx *x, int argc, char **argv) {
   static const char *const drop[] = {
-      "warmup_seconds", "seconds", "rounds", "relay", "roundtrip_rate_rule",
-      "rtt_rule", "seed_rule", "address", "family"};
+      "warmup_seconds", "seconds",   "rounds",  "relay", "roundtrip_rate_rule",
+      "rtt_rule",       "seed_rule", "address", "family"};
   cJSON *o = np_rudp_config_json(&x->cfg, 1, NULL, argc, argv);
   if (o == NULL)
     return NULL;
@@ -287,9 +275,8 @@ static void summary(const void *ctxp, enum np_bench_status st) {
   fprintf(stderr,
           PROG ": served %.1f s, %" PRIu64 " requests received, %" PRIu64
                " echoed, %" PRIu32 " of %" PRIu32 " connections closed: %s\n",
-          r->measure_seconds, r->total.server_received,
-          r->total.server_replied, r->conns_closed, r->conns,
-          np_bench_status_name(st));
+          r->measure_seconds, r->total.server_received, r->total.server_replied,
+          r->conns_closed, r->conns, np_bench_status_name(st));
   for (unsigned i = 0; i < NCHECKS; i++)
     if (!x->checks[i].passed)
       fprintf(stderr, PROG ": check %s failed: %s\n", x->checks[i].name,

@@ -62,7 +62,9 @@ static void t_near_count(cJSON *d) {
 static void t_far_count(cJSON *d) {
   add(d, REC "/rudp_serve/counters/echoed", -1);
 }
-static void t_conns(cJSON *d) { add(d, REC "/rudp_serve/connections/total", 1); }
+static void t_conns(cJSON *d) {
+  add(d, REC "/rudp_serve/connections/total", 1);
+}
 static void t_hidden_error(cJSON *d) {
   add(d, REC "/rudp_serve/counters/content_errors", 1);
 }
@@ -89,7 +91,9 @@ static void t_endpoint_read(cJSON *d) {
 static void t_listening(cJSON *d) {
   set_str(d, REC "/rudp_serve/listening", "10.0.0.9:9");
 }
-static void t_address(cJSON *d) { set_str(d, "/far/agent/address", "1.2.3.4:5"); }
+static void t_address(cJSON *d) {
+  set_str(d, "/far/agent/address", "1.2.3.4:5");
+}
 static void t_late_server(cJSON *d) {
   int64_t t;
   char buf[32];
