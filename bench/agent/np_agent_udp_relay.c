@@ -180,6 +180,16 @@ cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
   return o;
 }
 
+int np_agent_udp_relay_opt_set(void *sec, const struct np_bench_opt *o,
+                               const struct np_bench_val *v,
+                               struct np_errbuf *eb) {
+  cJSON *args = NULL;
+  int rc = np_agent_udp_relay_args(v->text, "127.0.0.1:0", "127.0.0.1:1",
+                                   1.0, &args, eb);
+  cJSON_Delete(args);
+  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+}
+
 int np_agent_far_end(struct np_agent_client *c, struct np_agent_udp_relay *r,
                      const char *service_id, cJSON **stop, cJSON **record,
                      struct np_agent_clock *clock, struct np_errbuf *eb) {

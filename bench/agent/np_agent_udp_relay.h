@@ -26,6 +26,7 @@
 
 #include "np_addr.h"
 #include "np_agent_client.h"
+#include "np_bench_opt.h"
 #include "np_err.h"
 
 struct np_agent_udp_relay {
@@ -53,6 +54,13 @@ struct np_agent_udp_relay_legs {
 int np_agent_udp_relay_args(const char *list, const char *listen,
                             const char *forward, double lifetime,
                             cJSON **args, struct np_errbuf *eb);
+
+/* The option-table setter of --agent-relay LIST (udp's and rudp's rows):
+ * the list's form checked by np_agent_udp_relay_args, then stored; the
+ * agent's allowlist judges the options themselves. */
+int np_agent_udp_relay_opt_set(void *sec, const struct np_bench_opt *o,
+                               const struct np_bench_val *v,
+                               struct np_errbuf *eb);
 
 /* Start it through the session c. */
 int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,

@@ -87,40 +87,31 @@ static int set_reo(void *sec, const struct np_bench_opt *o,
   return set_ms(sec, o, &w, eb);
 }
 
-/* --relay ADDR:PORT (checked by the row's type): the text, and the
- * address parsed. */
+/* An ADDR:PORT row (checked by the row's type): the text at the row's
+ * field, and the address parsed into *at. */
+static int put_addr(void *sec, const struct np_bench_opt *o,
+                    const struct np_bench_val *v,
+                    struct sockaddr_storage *at, struct np_errbuf *eb) {
+  memcpy(at, &v->addr.ss, sizeof *at);
+  return np_bench_opt_put(o, sec, v, eb);
+}
+
+/* --relay ADDR:PORT */
 static int set_relay(void *sec, const struct np_bench_opt *o,
                      const struct np_bench_val *v, struct np_errbuf *eb) {
-  CFG *cfg = sec;
-  memcpy(&cfg->relay_addr, &v->addr.ss, sizeof cfg->relay_addr);
-  return np_bench_opt_put(o, sec, v, eb);
+  return put_addr(sec, o, v, &((CFG *)sec)->relay_addr, eb);
 }
 
-/* --listen ADDR:PORT (rudp-serve): the text, and the address parsed. */
+/* --listen ADDR:PORT (rudp-serve) */
 static int set_listen(void *sec, const struct np_bench_opt *o,
                       const struct np_bench_val *v, struct np_errbuf *eb) {
-  CFG *cfg = sec;
-  memcpy(&cfg->listen_addr, &v->addr.ss, sizeof cfg->listen_addr);
-  return np_bench_opt_put(o, sec, v, eb);
+  return put_addr(sec, o, v, &((CFG *)sec)->listen_addr, eb);
 }
 
-/* --connect ADDR:PORT: the text, and the address parsed. */
+/* --connect ADDR:PORT */
 static int set_connect(void *sec, const struct np_bench_opt *o,
                        const struct np_bench_val *v, struct np_errbuf *eb) {
-  CFG *cfg = sec;
-  memcpy(&cfg->connect_addr, &v->addr.ss, sizeof cfg->connect_addr);
-  return np_bench_opt_put(o, sec, v, eb);
-}
-
-/* --agent-relay LIST: its form checked as udp's is (np_agent_udp_relay.h);
- * the agent's allowlist judges the options themselves. */
-static int set_agent_relay(void *sec, const struct np_bench_opt *o,
-                           const struct np_bench_val *v, struct np_errbuf *eb) {
-  cJSON *args = NULL;
-  int rc = np_agent_udp_relay_args(v->text, "127.0.0.1:0", "127.0.0.1:1",
-                                   1.0, &args, eb);
-  cJSON_Delete(args);
-  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+  return put_addr(sec, o, v, &((CFG *)sec)->connect_addr, eb);
 }
 
 #define UINT(nm, lo, hi, df, field, tg, what)                                \
@@ -288,7 +279,7 @@ static const struct np_bench_opt far_opts[] = {
      .help = "with --agent: the agent also starts a relay in front of its "
              "server endpoint, with the relay options of LIST "
              "(NAME=VALUE,...: profile=random,delay-ms=20)",
-     NP_BENCH_AT(CFG, agent_relay), .set = set_agent_relay, .tag = "ar"},
+     NP_BENCH_AT(CFG, agent_relay), .set = np_agent_udp_relay_opt_set, .tag = "ar"},
 };
 
 #define N(a) (sizeof a / sizeof a[0])
