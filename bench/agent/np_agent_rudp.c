@@ -17,18 +17,10 @@
 #include "np_rudp_options.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
-#define CLOCK_SAMPLES NP_AGENT_CLOCK_SAMPLES
-#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 
 struct np_agent_rudp {
   struct np_rudp_config *cfg;
-  struct np_agent_client *client;
-  char connect[96]; /* the far server endpoint's ADDR:PORT */
-  char service_id[12];
-  cJSON *identify, *near_stack, *start, *stop, *record;
-  struct np_agent_clock clock[2];
-  struct np_agent_udp_relay relay; /* --agent-relay                     */
-  int has_relay;
+  struct np_agent_far far; /* session, rudp-serve, --agent-relay's relay */
 };
 
 /* The far end's options: every transport option of the command line
@@ -83,67 +75,39 @@ static int listen_text(const char *agent, char *buf, size_t len,
   return 0;
 }
 
-static int use_address(struct np_rudp_config *cfg, const char *text,
-                       struct np_errbuf *eb) {
-  struct np_addr a;
-  if (np_addr_parse("listening", text, 0, &a, NULL) != 0)
-    return np_errbuf_set(eb, NP_EPARSE,
-                         "agent %s: start: no address in "
-                         "'%s'",
-                         cfg->agent, text);
-  memcpy(&cfg->connect_addr, &a.ss, sizeof cfg->connect_addr);
-  cfg->connect = text;
-  return 0;
-}
-
 int np_agent_rudp_begin(struct np_rudp_config *cfg, int argc, char **argv,
                         struct np_agent_rudp **out, struct np_errbuf *eb) {
-  struct np_agent_token tok;
   char listen[96];
-  if (np_agent_token_load(cfg->token_file, "--token-file", &tok, eb) != 0 ||
-      listen_text(cfg->agent, listen, sizeof listen, eb) != 0)
+  if (listen_text(cfg->agent, listen, sizeof listen, eb) != 0)
     return NP_EUSAGE;
   struct np_agent_rudp *ar = calloc(1, sizeof *ar);
-  if (ar == NULL) {
-    np_agent_token_wipe(&tok);
+  if (ar == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  }
   ar->cfg = cfg;
-  int rc =
-      np_agent_client_open(cfg->agent, &tok, "rudp", 10.0, &ar->client, eb);
-  np_agent_token_wipe(&tok);
-  if (rc)
-    goto fail;
   /* the round, its drain and close bounds (3 s each) and the calls */
   double lifetime = cfg->warmup + cfg->seconds + 20.0;
   cJSON *args = NULL;
-  if ((rc = np_agent_client_call(ar->client, "identify", NULL, CALL_SECONDS,
-                                 &ar->identify, eb)) != 0 ||
-      (rc = np_agent_client_clock(ar->client, CLOCK_SAMPLES, &ar->clock[0],
-                                  eb)) != 0)
+  int rc = np_agent_far_open(&ar->far, cfg->agent, cfg->token_file, "rudp", eb);
+  if (rc)
     goto fail;
-  rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  if ((ar->near_stack = np_agent_stack_json()) == NULL ||
-      (args = serve_args(cfg, argc, argv, listen, lifetime)) == NULL)
+  if ((args = serve_args(cfg, argc, argv, listen, lifetime)) == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     goto fail;
-  if ((rc = np_agent_client_call(ar->client, "start", args, CALL_SECONDS,
-                                 &ar->start, eb)) != 0)
-    goto fail;
-  snprintf(ar->service_id, sizeof ar->service_id, "%s",
-           np_json_get_string(ar->start, "service_id", ""));
-  snprintf(ar->connect, sizeof ar->connect, "%s",
-           np_json_get_string(ar->start, "listening", ""));
-  if ((rc = use_address(cfg, ar->connect, eb)) != 0)
-    goto fail;
-  if (cfg->agent_relay) {
-    if ((rc = np_agent_udp_relay_start(ar->client, cfg->agent_relay, listen,
-                                       ar->connect, lifetime, &ar->relay,
-                                       eb)) != 0)
-      goto fail;
-    ar->has_relay = 1;
-    if ((rc = use_address(cfg, ar->relay.listening, eb)) != 0)
-      goto fail;
   }
+  if ((rc = np_agent_far_start(&ar->far, args, eb)) != 0)
+    goto fail;
+  const struct np_addr *to = &ar->far.at;
+  cfg->connect = ar->far.listening;
+  if (cfg->agent_relay) {
+    if ((rc = np_agent_udp_relay_start(ar->far.client, cfg->agent_relay, listen,
+                                       ar->far.listening, lifetime,
+                                       &ar->far.relay, eb)) != 0)
+      goto fail;
+    ar->far.has_relay = 1;
+    to = &ar->far.relay.at;
+    cfg->connect = ar->far.relay.listening;
+  }
+  memcpy(&cfg->connect_addr, &to->ss, sizeof cfg->connect_addr);
   *out = ar;
   return 0;
 fail:
@@ -152,9 +116,7 @@ fail:
 }
 
 int np_agent_rudp_end(struct np_agent_rudp *ar, struct np_errbuf *eb) {
-  return np_agent_far_end(ar->client, ar->has_relay ? &ar->relay : NULL,
-                          ar->service_id, &ar->stop, &ar->record, &ar->clock[1],
-                          eb);
+  return np_agent_far_end(&ar->far, eb);
 }
 
 static int count(const cJSON *doc, const char *ptr, uint64_t *out) {
@@ -178,7 +140,7 @@ int np_agent_rudp_fold(const struct np_agent_rudp *ar, struct np_rudp_round *r,
                                     "/rudp_serve/connections/unacknowledged"};
   uint64_t v[sizeof ptr / sizeof ptr[0]];
   for (size_t i = 0; i < sizeof ptr / sizeof ptr[0]; i++)
-    if (count(ar->record, ptr[i], &v[i]) != 0)
+    if (count(ar->far.record, ptr[i], &v[i]) != 0)
       return np_errbuf_set(eb, NP_EPARSE,
                            "agent %s: the server endpoint's record has no "
                            "%s",
@@ -198,19 +160,18 @@ int np_agent_rudp_fold(const struct np_agent_rudp *ar, struct np_rudp_round *r,
 
 int np_agent_rudp_record(const struct np_agent_rudp *ar, cJSON *doc,
                          struct np_errbuf *eb) {
+  const struct np_agent_far *far = &ar->far;
   cJSON *f = cJSON_CreateObject();
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  (void)np_agent_far_head(f, ar->client, ar->cfg->agent, ar->identify,
-                          ar->near_stack); /* "need" below says what failed */
-  cJSON_AddItemToObject(f, "clock",
-                        np_agent_far_clock_json(&ar->clock[0], &ar->clock[1]));
+  /* the "need" list below says what failed */
+  (void)np_agent_far_head(f, far, ar->cfg->agent);
   cJSON_AddItemToObject(f, "server",
-                        np_agent_far_service_json(ar->service_id, ar->start,
-                                                  ar->stop, ar->connect,
-                                                  ar->record));
-  if (ar->has_relay)
-    cJSON_AddItemToObject(f, "relay", np_agent_udp_relay_json(&ar->relay));
+                        np_agent_far_service_json(far->service_id, far->start,
+                                                  far->stop, far->listening,
+                                                  far->record));
+  if (far->has_relay)
+    cJSON_AddItemToObject(f, "relay", np_agent_udp_relay_json(&far->relay));
   cJSON_AddStringToObject(
       f, "rule",
       "the far host's side of the run as its agent saw it: its identity, "
@@ -236,12 +197,6 @@ int np_agent_rudp_record(const struct np_agent_rudp *ar, cJSON *doc,
 void np_agent_rudp_free(struct np_agent_rudp *ar) {
   if (ar == NULL)
     return;
-  np_agent_client_close(ar->client);
-  cJSON_Delete(ar->identify);
-  cJSON_Delete(ar->near_stack);
-  cJSON_Delete(ar->start);
-  cJSON_Delete(ar->stop);
-  cJSON_Delete(ar->record);
-  np_agent_udp_relay_clear(&ar->relay);
+  np_agent_far_clear(&ar->far);
   free(ar);
 }

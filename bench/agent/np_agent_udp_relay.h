@@ -97,25 +97,51 @@ cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
                                       5 s)                                */
 #define NP_AGENT_CLOCK_SAMPLES 8   /* time actions per clock measurement */
 
-/* The end of a far run: the relay r (NULL: none) stopped first - nothing
- * reaches the server after it - then the server service_id, whose record
- * is kept even when stopping the relay failed (that error is returned);
- * its stop result into *stop, its record into *record (NULL when it wrote
- * none), the clock measured again into *clock. */
-int np_agent_far_end(struct np_agent_client *c, struct np_agent_udp_relay *r,
-                     const char *service_id, cJSON **stop, cJSON **record,
-                     struct np_agent_clock *clock, struct np_errbuf *eb);
+/* One far run's session and services: the session, the agent's
+ * identity and ours, the clock at both ends, the server it started (and
+ * the relay before it).  Zeroed before np_agent_far_open; cleared with
+ * np_agent_far_clear. */
+struct np_agent_far {
+  struct np_agent_client *client;
+  cJSON *identify;                /* the agent's identify result          */
+  cJSON *near_stack;              /* this process's network stack         */
+  struct np_agent_clock clock[2]; /* at open and at end                   */
+  char service_id[12];            /* the server's id                      */
+  char listening[96];             /* the server's ADDR:PORT               */
+  struct np_addr at;              /* the same, parsed                     */
+  cJSON *start, *stop, *record;   /* its start and stop results, record   */
+  struct np_agent_udp_relay relay; /* the relay before it, if has_relay   */
+  int has_relay;
+};
 
-/* The far part's identity fields into f: agent (the channel, with the
- * address dialled), session, tool, machine (the identify result's) and
- * stacks (near, and the agent's).  NP_ENOMEM when one is missing. */
-int np_agent_far_head(cJSON *f, const struct np_agent_client *c,
-                      const char *agent, const cJSON *identify,
-                      const cJSON *near_stack);
+/* Load token_file, open the session to agent (purpose "udp", "rudp"),
+ * identify it, measure the clock, take our network stack.  NP_EUSAGE for
+ * a refused token file; the client's codes otherwise. */
+int np_agent_far_open(struct np_agent_far *f, const char *agent,
+                      const char *token_file, const char *purpose,
+                      struct np_errbuf *eb);
 
-/* far.clock: the offsets at start and end, with their rule. */
-cJSON *np_agent_far_clock_json(const struct np_agent_clock *start,
-                               const struct np_agent_clock *end);
+/* Start the server with args (a "start" request's, consumed): its id,
+ * listening address (parsed; NP_EPARSE when it has none) and start
+ * result. */
+int np_agent_far_start(struct np_agent_far *f, cJSON *args,
+                       struct np_errbuf *eb);
+
+/* The end of a far run: the relay (has_relay) stopped first - nothing
+ * reaches the server after it - then the server, whose record is kept
+ * even when stopping the relay failed (that error is returned); its stop
+ * result, its record (NULL when it wrote none), the clock again. */
+int np_agent_far_end(struct np_agent_far *f, struct np_errbuf *eb);
+
+/* The far part's identity fields into out: agent (the channel, with the
+ * address dialled), session, tool, machine, stacks (near, the agent's)
+ * and clock (start, end, rule).  NP_ENOMEM when one is missing. */
+int np_agent_far_head(cJSON *out, const struct np_agent_far *f,
+                      const char *agent);
+
+/* Close the session (the agent stops what is left) and free what f
+ * holds; accepts a zeroed f. */
+void np_agent_far_clear(struct np_agent_far *f);
 
 /* "relay pid N: dropped D, copied C (requests) / ... (replies)". */
 void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,
