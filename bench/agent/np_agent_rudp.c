@@ -24,8 +24,9 @@ struct np_agent_rudp {
 };
 
 /* The far end's options: every transport option of the command line
- * that rudp-serve has too (the same rows: the same meaning), its seed,
- * where to listen. */
+ * that rudp-serve has too (the same rows: the same meaning) but the
+ * clients' loops (--io-model, --io-threads: the endpoint runs on one),
+ * its seed, where to listen. */
 static cJSON *serve_args(const struct np_rudp_config *cfg, int argc,
                          char **argv, const char *listen, double lifetime) {
   cJSON *a = cJSON_CreateObject(), *o;
@@ -51,8 +52,9 @@ static cJSON *serve_args(const struct np_rudp_config *cfg, int argc,
     int flag = row->type == NP_BENCH_OPT_FLAG;
     const char *val = eq ? eq + 1 : (!flag && i + 1 < argc ? argv[++i] : "");
     if (np_bench_opt_find(&np_rudp_serve_optset, name) < 0 ||
-        strcmp(name, "seed") == 0 || (row->flags & NP_BENCH_OPT_NOPLAN))
-      continue; /* the clients' own (rounds, timing, output ...) */
+        strcmp(name, "seed") == 0 || strncmp(name, "io-", 3) == 0 ||
+        (row->flags & NP_BENCH_OPT_NOPLAN))
+      continue; /* the clients' own (their lanes, rounds, timing, output) */
     cJSON_DeleteItemFromObjectCaseSensitive(o, name); /* the last wins */
     if (flag)
       cJSON_AddBoolToObject(o, name, 1);
