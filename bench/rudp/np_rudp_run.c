@@ -123,6 +123,24 @@ static int iv_sample(void *ctx, struct np_bench_iv_sample *out) {
   return 0;
 }
 
+/* The orderly close, from t2: every connection CLOSED or FAILED within
+ * the bound; the seconds it took. */
+static double close_round(const struct np_rudp_config *cfg,
+                          struct np_bench_ctl *w, struct np_rudp_ctl *ctl,
+                          struct np_rudp_net *net, double t2) {
+  set_phase(ctl, net, NP_RUDP_CLOSE);
+  struct counts_goal done = {&ctl->done, np_rudp_net_conns(net)};
+  np_bench_ctl_wait(
+      w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
+      goal_met, &done);
+  /* the clients alone: the far endpoint closes after them and may need
+   * an ack repeated (its FIN's was lost), so the lanes keep answering a
+   * while before the sockets close (as TCP's TIME-WAIT does) */
+  if (cfg->role == NP_RUDP_ROLE_CLIENT && !np_bench_ctl_signal(w))
+    np_bench_ctl_sleep(w, LINGER_S);
+  return np_time_mono_s() - t2;
+}
+
 static int run_round(const struct np_rudp_config *cfg,
                      struct np_bench_ctl *w, uint64_t seed,
                      struct np_rudp_round *r, struct np_errbuf *eb) {
@@ -187,17 +205,7 @@ static int run_round(const struct np_rudp_config *cfg,
   np_bench_cpu_since(&cpu0, &cpu);
   relay_sum(relay, cfg->clients, &r->relay_window);
   counts_sub(&r->relay_window, &rc0);
-  set_phase(&ctl, net, NP_RUDP_CLOSE);
-  struct counts_goal done = {&ctl.done, np_rudp_net_conns(net)};
-  np_bench_ctl_wait(
-      w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
-      goal_met, &done);
-  /* the clients alone: the far endpoint closes after them and may need
-   * an ack repeated (its FIN's was lost), so the lanes keep answering a
-   * while before the sockets close (as TCP's TIME-WAIT does) */
-  if (cfg->role == NP_RUDP_ROLE_CLIENT && !np_bench_ctl_signal(w))
-    np_bench_ctl_sleep(w, LINGER_S);
-  r->close_seconds = np_time_mono_s() - t2;
+  r->close_seconds = close_round(cfg, w, &ctl, net, t2);
   set_phase(&ctl, net, NP_RUDP_STOP);
   r->drain_seconds = t2 - t1;
   r->cpu_user_seconds = cpu.user_seconds;
