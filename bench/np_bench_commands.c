@@ -16,6 +16,7 @@
 #include "np_relay_cmd.h"
 #include "np_rudp_cli.h"
 #include "np_rudp_options.h"
+#include "np_rudp_serve.h"
 #include "np_udp_cli.h"
 #include "np_udp_options.h"
 #include "np_udp_serve.h"
@@ -27,6 +28,8 @@ const struct np_bench_command np_bench_commands[] = {
      np_udp_serve_main, &np_udp_serve_optset},
     {"rudp", "reliable-UDP benchmark through the emulating relay",
      np_rudp_cli_main, &np_rudp_optset},
+    {"rudp-serve", "the reliable-UDP server endpoint alone, bounded in time",
+     np_rudp_serve_main, &np_rudp_serve_optset},
     {"relay", "the link emulator as a standalone process, any transport",
      np_relay_cli_main, &np_relay_cmd_optset},
     {"exec", "any benchmark program, run once as evidence", np_exec_cli_main,

@@ -111,27 +111,13 @@ static void kernel_delta(struct far *x) {
 }
 
 /* The fields that name a machine, compared between far.machine and the
- * server record's. */
-static void server_record(struct far *x, const cJSON *rec) {
+ * server record's, and the build between far.tool and its tool. */
+static void same_host_build(struct far *x, const cJSON *rec) {
   static const char *const keys[] = {"hostname", "cpu_model",
                                      "logical_cores", "mem_total_bytes",
                                      "kernel_release", "os_pretty_name"};
   const cJSON *fm = cJSON_GetObjectItemCaseSensitive(x->f, "machine"),
               *rm = cJSON_GetObjectItemCaseSensitive(rec, "machine");
-  if (strcmp(np_json_get_string(np_json_pointer(rec, "/config"), "protocol",
-                                ""),
-             "serve") != 0)
-    problem(x, "/far/server/record/config/protocol",
-            "the far server's record is not a serve record");
-  const char *lis = np_json_get_string(np_json_pointer(x->f, "/server"),
-                                       "listening", "");
-  if (!same_str(cJSON_GetObjectItemCaseSensitive(rec, "serve"), "listening",
-                np_json_pointer(x->f, "/server"), "listening"))
-    problem(x, "/far/server/record/serve/listening",
-            "%s, but far.server.listening is %s",
-            np_json_get_string(cJSON_GetObjectItemCaseSensitive(rec, "serve"),
-                               "listening", "?"),
-            lis);
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(fm, keys[i]),
                 *b = cJSON_GetObjectItemCaseSensitive(rm, keys[i]);
@@ -153,6 +139,24 @@ static void server_record(struct far *x, const cJSON *rec) {
                       "agent's build");
     }
   }
+}
+
+static void server_record(struct far *x, const cJSON *rec) {
+  if (strcmp(np_json_get_string(np_json_pointer(rec, "/config"), "protocol",
+                                ""),
+             "serve") != 0)
+    problem(x, "/far/server/record/config/protocol",
+            "the far server's record is not a serve record");
+  const char *lis = np_json_get_string(np_json_pointer(x->f, "/server"),
+                                       "listening", "");
+  if (!same_str(cJSON_GetObjectItemCaseSensitive(rec, "serve"), "listening",
+                np_json_pointer(x->f, "/server"), "listening"))
+    problem(x, "/far/server/record/serve/listening",
+            "%s, but far.server.listening is %s",
+            np_json_get_string(cJSON_GetObjectItemCaseSensitive(rec, "serve"),
+                               "listening", "?"),
+            lis);
+  same_host_build(x, rec);
   const char *by = np_json_get_string(np_json_pointer(x->f, "/server"),
                                       "stopped_by", "");
   const char *rby = np_json_get_string(
@@ -214,7 +218,7 @@ static void relay_share(struct far *x, const char *leg_name, const char *dir,
 
 /* The relay in front of the far server: a relay record, forwarding to
  * that server, stopped by the agent after the run. */
-static void relay_record(struct far *x) {
+static void relay_record(struct far *x, int verdicts) {
   const cJSON *fr = cJSON_GetObjectItemCaseSensitive(x->f, "relay");
   if (fr == NULL)
     return;
@@ -222,7 +226,8 @@ static void relay_record(struct far *x) {
   if (!cJSON_IsObject(rec)) {
     problem(x, "/far/relay/record", "no relay record: the far relay's "
                                     "counters cannot be checked");
-    want_verdict(x, "far_relay_passed", 0);
+    if (verdicts)
+      want_verdict(x, "far_relay_passed", 0);
     return;
   }
   const cJSON *rc = cJSON_GetObjectItemCaseSensitive(rec, "config");
@@ -235,7 +240,8 @@ static void relay_record(struct far *x) {
             np_json_get_string(rc, "forward", "?"),
             np_json_get_string(np_json_pointer(x->f, "/server"), "listening",
                                "?"));
-  want_verdict(x, "far_relay_passed",
+  if (verdicts)
+    want_verdict(x, "far_relay_passed",
                strcmp(np_json_get_string(fr, "stopped_by", ""),
                       "SIGTERM from the agent") == 0 &&
                    strcmp(np_json_get_string(rec, "status", ""), "passed") ==
@@ -411,27 +417,161 @@ static void channel(struct far *x) {
             np_json_get_string(cfg, "agent", ""));
 }
 
+/* rudp --agent (np_agent_rudp.h): have == want, both read from the
+ * record (what == how want is derived). */
+static void same_count(struct far *x, const char *ptr, double want,
+                       const char *how) {
+  double have = num(x->d, ptr);
+  if (!(have == want))
+    problem(x, ptr, "%.0f, but %s is %.0f", have, how, want);
+}
+
+/* The far endpoint's transport is this run's: the same rows parsed. */
+static void rudp_same_transport(struct far *x, const cJSON *rec) {
+  static const char *const keys[] = {"payload", "clients", "window", "seed",
+                                     "fec",     "cc",      "delivery"};
+  const cJSON *mine = cJSON_GetObjectItemCaseSensitive(x->d, "config"),
+              *its = cJSON_GetObjectItemCaseSensitive(rec, "config");
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(mine, keys[i]),
+                *b = cJSON_GetObjectItemCaseSensitive(its, keys[i]);
+    if (!a || !b || !cJSON_Compare(a, b, 1)) {
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/far/server/record/config/%s", keys[i]);
+      problem(x, ptr, "not this run's config.%s: the far endpoint spoke "
+                      "another transport", keys[i]);
+    }
+  }
+}
+
+/* The round's counts hold the far endpoint's, which its record states. */
+static void rudp_counts(struct far *x, const cJSON *rec) {
+  const cJSON *rounds = np_json_pointer(x->d, "/rudp/rounds");
+  if (cJSON_GetArraySize(rounds) != 1) {
+    problem(x, "/rudp/rounds", "rudp --agent runs one round, not %d",
+            cJSON_GetArraySize(rounds));
+    return;
+  }
+  same_count(x, "/rudp/rounds/0/counters/server_received",
+             num(rec, "/rudp_serve/counters/received"),
+             "the far endpoint's record's received");
+  same_count(x, "/rudp/rounds/0/counters/server_replied",
+             num(rec, "/rudp_serve/counters/echoed"),
+             "the far endpoint's record's echoed");
+  same_count(x, "/rudp/rounds/0/connections/total",
+             num(x->d, "/config/clients") +
+                 num(rec, "/rudp_serve/connections/total"),
+             "config.clients + the far endpoint's connections");
+  static const char *const at_least[][2] = {
+      {"/rudp/rounds/0/counters/content_errors",
+       "/rudp_serve/counters/content_errors"},
+      {"/rudp/rounds/0/counters/sequence_errors",
+       "/rudp_serve/counters/sequence_errors"},
+      {"/rudp/rounds/0/counters/send_errors",
+       "/rudp_serve/counters/send_errors"},
+      {"/rudp/rounds/0/connections/failed", "/rudp_serve/connections/failed"},
+      {"/rudp/rounds/0/connections/unacknowledged",
+       "/rudp_serve/connections/unacknowledged"}};
+  for (size_t i = 0; i < sizeof at_least / sizeof at_least[0]; i++) {
+    double have = num(x->d, at_least[i][0]), far = num(rec, at_least[i][1]);
+    if (!(have >= far))
+      problem(x, at_least[i][0], "%.0f, fewer than the far endpoint's %.0f",
+              have, far);
+  }
+  double closed = num(x->d, "/rudp/rounds/0/connections/closed"),
+         fclosed = num(rec, "/rudp_serve/connections/closed");
+  if (!(closed >= fclosed && closed - fclosed <= num(x->d, "/config/clients")))
+    problem(x, "/rudp/rounds/0/connections/closed",
+            "%.0f: not the far endpoint's %.0f plus at most config.clients",
+            closed, fclosed);
+}
+
+/* With --agent-relay: the relay forwards only to the endpoint, both on
+ * the far host, so what it forwarded the endpoint's socket read or
+ * dropped. */
+static void rudp_relay(struct far *x, const cJSON *rec) {
+  relay_record(x, 0);
+  const cJSON *rel = np_json_pointer(x->f, "/relay/record");
+  if (!cJSON_IsObject(rel))
+    return;
+  double fwd = num(rel, "/relay/totals/c2s/forwarded"),
+         got = num(rec, "/rudp_serve/io/recv_datagrams") +
+               num(rec, "/sockets/kernel_drops");
+  if (!(fwd == got))
+    problem(x, "/far/relay/record/relay/totals/c2s/forwarded",
+            "%.0f, but the far endpoint's socket read %.0f and dropped %.0f",
+            fwd, num(rec, "/rudp_serve/io/recv_datagrams"),
+            num(rec, "/sockets/kernel_drops"));
+}
+
+/* rudp --agent's far part: the endpoint's record (a rudp-serve record of
+ * the agent's machine and build, where far.server says, this run's
+ * transport, stopped by the agent after the run, its status its checks'),
+ * the counts the round carries, the relay, the clocks. */
+static void rudp_far(struct far *x) {
+  const cJSON *rec = np_json_pointer(x->f, "/server/record");
+  if (!cJSON_IsObject(rec)) {
+    problem(x, "/far/server/record", "no server endpoint record: the far "
+                                     "host's counts cannot be checked");
+    return;
+  }
+  if (strcmp(np_json_get_string(np_json_pointer(rec, "/config"), "protocol",
+                                ""), "rudp-serve") != 0)
+    problem(x, "/far/server/record/config/protocol",
+            "the far endpoint's record is not a rudp-serve record");
+  if (!same_str(np_json_pointer(rec, "/rudp_serve"), "listening",
+                np_json_pointer(x->f, "/server"), "listening"))
+    problem(x, "/far/server/record/rudp_serve/listening",
+            "not far.server.listening");
+  same_host_build(x, rec);
+  rudp_same_transport(x, rec);
+  if (strcmp(np_json_get_string(np_json_pointer(x->f, "/server"),
+                                "stopped_by", ""),
+             "SIGTERM from the agent") != 0 ||
+      strcmp(np_json_get_string(np_json_pointer(rec, "/rudp_serve"),
+                                "stopped_by", ""), "SIGTERM") != 0)
+    problem(x, "/far/server/stopped_by",
+            "the far endpoint was not stopped by the agent after the run: "
+            "it did not serve all of it");
+  int all = 1;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(rec, "checks"))
+      all &= cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed"));
+  if (strcmp(np_json_get_string(rec, "status", ""),
+             all ? "passed" : "failed") != 0)
+    problem(x, "/far/server/record/status", "not what its checks give (%s)",
+            all ? "passed" : "failed");
+  rudp_counts(x, rec);
+  rudp_relay(x, rec);
+  clocks(x, rec);
+}
+
 size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
   struct far x = {.d = d, .f = cJSON_GetObjectItemCaseSensitive(d, "far"),
                   .fn = fn, .ctx = ctx};
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
+  const char *proto = np_json_get_string(cfg, "protocol", "");
+  int rudp = np_kind_is(proto, NP_KIND_RUDP);
   if (x.f == NULL) {
-    /* udp --agent writes its far part or no record at all */
-    if (np_kind_is(np_json_get_string(cfg, "protocol", ""),
-                   NP_KIND_UDP_EXTERNAL) &&
+    /* udp --agent and rudp --agent write their far part or no record */
+    if ((rudp || np_kind_is(proto, NP_KIND_UDP_EXTERNAL)) &&
         cJSON_GetObjectItemCaseSensitive(cfg, "agent") != NULL)
-      problem(&x, "/far", "a udp --agent record (config.agent) without its "
-                          "far part: the far host's evidence is missing");
+      problem(&x, "/far", "a %s --agent record (config.agent) without its "
+                          "far part: the far host's evidence is missing",
+              rudp ? "rudp" : "udp");
     return x.problems;
   }
-  if (!np_kind_is(np_json_get_string(cfg, "protocol", ""),
-                  NP_KIND_UDP_EXTERNAL) ||
+  if ((!rudp && !np_kind_is(proto, NP_KIND_UDP_EXTERNAL)) ||
       np_json_get_string(cfg, "agent", NULL) == NULL) {
-    problem(&x, "/far", "only udp --agent records (udp-external with "
+    problem(&x, "/far", "only udp --agent and rudp --agent records (with "
                         "config.agent) have a far part");
     return x.problems;
   }
   channel(&x);
+  if (rudp) {
+    rudp_far(&x);
+    return x.problems;
+  }
   identities(&x);
   kernel_delta(&x);
   const cJSON *rec = np_json_pointer(x.f, "/server/record");
@@ -442,7 +582,7 @@ size_t np_results_far_check(const cJSON *d, np_results_far_fn fn, void *ctx) {
     return x.problems;
   }
   server_record(&x, rec);
-  relay_record(&x);
+  relay_record(&x, 1);
   legs(&x, rec);
   attribution(&x);
   clocks(&x, rec);

@@ -51,13 +51,19 @@ static void check_counters(const struct np_chk_rec *r, const cJSON *round,
       np_chk_problem(r->c, r->file, p, "negative count %g", e->valuedouble);
     }
   }
+  /* rudp --connect alone: no server counts here (they are 0), so only
+   * sent >= received */
+  int remote = np_json_pointer(r->doc, "/config/connect") != NULL;
   for (size_t i = 1; i < 4; i++) {
-    double a = np_json_get_number(cn, order[i - 1], NAN);
+    if (remote && i < 3)
+      continue;
+    const char *prev = order[remote ? 0 : i - 1];
+    double a = np_json_get_number(cn, prev, NAN);
     double b = np_json_get_number(cn, order[i], NAN);
     if (isfinite(a) && isfinite(b) && b > a) {
       snprintf(p, sizeof p, "%s/counters/%s", base, order[i]);
       np_chk_problem(r->c, r->file, p, "%s %.0f exceeds %s %.0f", order[i], b,
-                     order[i - 1], a);
+                     prev, a);
     }
   }
   double sent = np_json_get_number(cn, "sent", NAN);
@@ -177,7 +183,7 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
 }
 
 /* The round's six checks from its own counters. */
-static int round_checks(const cJSON *rd, int unordered,
+static int round_checks(const cJSON *rd, int unordered, int server_remote,
                         struct np_rudp_check out[]) {
   const cJSON *cn = cJSON_GetObjectItemCaseSensitive(rd, "counters");
   const cJSON *co = cJSON_GetObjectItemCaseSensitive(rd, "connections");
@@ -198,7 +204,8 @@ static int round_checks(const cJSON *rd, int unordered,
       .conns_unacked = (uint32_t)u64(co, "unacknowledged"),
       .relay_errors = u64(rl, "errors"),
       .relay_overflow = u64(rl, "overflow"),
-      .unordered = unordered};
+      .unordered = unordered,
+      .server_remote = server_remote};
   return np_rudp_checks_eval(&in, out);
 }
 
@@ -211,7 +218,8 @@ static void check_round_verdict(const struct np_chk_rec *r, const cJSON *rd,
       strcmp(np_json_get_string(np_json_pointer(r->doc, "/config"),
                                 "delivery", "ordered"),
              "unordered") == 0,
-      out);
+      /* rudp --connect alone (config.connect: never with config.agent) */
+      np_json_pointer(r->doc, "/config/connect") != NULL, out);
   struct np_bench_check list[NP_RUDP_CHECKS];
   for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
     list[k] = (struct np_bench_check){out[k].name, out[k].passed,
@@ -518,6 +526,7 @@ void np_chk_rudp_record(const struct np_chk_rec *r) {
   check_sums(r, rounds);
   check_config(r, rounds);
   check_stderr(r, rounds, checks);
+  np_chk_far_record(r); /* rudp --agent: the far endpoint's evidence */
 cleanup_rounds:
   cJSON_Delete(reasons);
   free(checks);

@@ -23,6 +23,17 @@
  *   - the clocks: the server's life, mapped through the measured offsets,
  *     encloses this run, and so do the far snapshots, within half the
  *     largest round trip plus the timestamps' millisecond.
+ *
+ * A rudp --agent record (config.protocol rudp with config.agent, far part
+ * $defs/rudp_far) has its far part too, and from it: the control channel
+ * as above; the embedded rudp-serve record of the far machine and build,
+ * listening where far.server says, with this run's transport (payload,
+ * clients, window, seed, fec, cc, delivery), stopped by the agent after
+ * the run, its status its checks'; the round's server_received and
+ * server_replied its received and echoed, the round's connections this
+ * run's clients plus its connections (errors and failures at least its);
+ * with far.relay, the relay's record forwarding to the endpoint, and what
+ * it forwarded = what the endpoint's socket read + dropped; the clocks.
  */
 #ifndef NP_RESULTS_FAR_H
 #define NP_RESULTS_FAR_H

@@ -73,8 +73,8 @@ static cJSON *identify(struct np_agent *a) {
   NUM(ag, "remaining_seconds", np_agent_remaining(a));
   NUM(ag, "max_services", a->cfg->max_services);
   cJSON *s = cJSON_AddArrayToObject(r, "services");
-  cJSON_AddItemToArray(s, cJSON_CreateString("serve"));
-  cJSON_AddItemToArray(s, cJSON_CreateString("relay"));
+  for (int k = 0; k < NP_AGENT_KINDS; k++)
+    cJSON_AddItemToArray(s, cJSON_CreateString(np_agent__kind_names[k]));
   cJSON_AddItemToObject(r, "addresses", np_agent_addresses_json());
   return r;
 }
@@ -230,8 +230,7 @@ static cJSON *start(struct np_agent *a, struct np_agent_conn *c,
   if (r == NULL)
     return NULL;
   cJSON_AddStringToObject(r, "service_id", s->id);
-  cJSON_AddStringToObject(r, "service",
-                          s->kind == NP_AGENT_SERVE ? "serve" : "relay");
+  cJSON_AddStringToObject(r, "service", np_agent__kind_names[s->kind]);
   NUM(r, "pid", s->pid);
   cJSON_AddStringToObject(r, "listening", s->listening);
   NUM(r, "lifetime_seconds", s->lifetime);

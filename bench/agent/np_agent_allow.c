@@ -22,6 +22,7 @@
 #include "np_agent_client.h"
 #include "np_agent_int.h"
 #include "np_relay_cmd.h"
+#include "np_rudp_options.h"
 #include "np_udp_serve.h"
 
 /* Options the agent sets itself, whatever the table says about them. */
@@ -265,12 +266,38 @@ static int relay_memory(int n, char **args, uint64_t max_memory,
   return 0;
 }
 
+/* The most a rudp-serve with these options may hold: per connection its
+ * FEC budget (with FEC) and both ARQ windows of MTU-sized datagrams,
+ * plus its socket's two buffers. */
+static int rudp_memory(int n, char **args, uint64_t max_memory,
+                       struct np_errbuf *eb) {
+  struct np_rudp_config rc;
+  int help = 0;
+  struct np_errbuf inner = {{0}};
+  if (np_bench_opt_parse(&np_rudp_serve_optset, n, args, &rc, &help,
+                         &inner) != 0)
+    return np_errbuf_set(eb, NP_EUSAGE, "options: %s", inner.msg);
+  double per = (double)(rc.arq.snd_wnd + rc.arq.rcv_wnd) * rc.arq.mtu +
+               (rc.fec != NP_RUDP_FEC_NONE ? (double)rc.fec_cfg.budget : 0);
+  double ask = rc.clients * per + 2.0 * (double)rc.socket_buffer;
+  if (ask > (double)max_memory)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options: clients %u x (FEC budget + ARQ windows "
+                         "%.0f bytes) + 2 x socket-buffer %d = %.0f bytes, "
+                         "over the agent's --max-service-memory-bytes %llu",
+                         rc.clients, per, rc.socket_buffer, ask,
+                         (unsigned long long)max_memory);
+  return 0;
+}
+
 int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
                    double lifetime, double remaining, uint64_t max_memory,
                    const struct np_agent_targets *to, cJSON **argv_out,
                    const char **listen, struct np_errbuf *eb) {
   const struct np_bench_optset *set =
-      kind == NP_AGENT_SERVE ? &np_udp_serve_optset : &np_relay_cmd_optset;
+      kind == NP_AGENT_SERVE        ? &np_udp_serve_optset
+      : kind == NP_AGENT_RUDP_SERVE ? &np_rudp_serve_optset
+                                    : &np_relay_cmd_optset;
   if (!(lifetime > 0) || lifetime > remaining)
     return np_errbuf_set(eb, NP_EUSAGE,
                          "lifetime_seconds %g: over the agent's bound (%.1f s "
@@ -330,6 +357,11 @@ int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
   if (np_bench_opt_check(set, n, args, &inner) != 0) {
     cJSON_Delete(argv);
     return np_errbuf_set(eb, NP_EUSAGE, "options: %s", inner.msg);
+  }
+  if (kind == NP_AGENT_RUDP_SERVE &&
+      rudp_memory(n, args, max_memory, eb) != 0) {
+    cJSON_Delete(argv);
+    return NP_EUSAGE;
   }
   if (kind == NP_AGENT_RELAY && relay_memory(n, args, max_memory, eb) != 0) {
     cJSON_Delete(argv);

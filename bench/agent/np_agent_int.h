@@ -59,7 +59,17 @@ struct np_agent_conn {
   uint32_t messages;             /* received this session                  */
 };
 
-enum np_agent_kind { NP_AGENT_SERVE, NP_AGENT_RELAY };
+enum np_agent_kind {
+  NP_AGENT_SERVE,      /* netproof-bench serve: a UDP echo server        */
+  NP_AGENT_RELAY,      /* netproof-bench relay: the link emulator        */
+  NP_AGENT_RUDP_SERVE, /* netproof-bench rudp-serve: rudp's server end   */
+  NP_AGENT_KINDS
+};
+
+/* A kind's service name ("serve", "relay", "rudp-serve"), by value. */
+extern const char *const np_agent__kind_names[NP_AGENT_KINDS];
+/* The kind named name; NP_AGENT_KINDS when none is. */
+enum np_agent_kind np_agent__kind_of(const char *name);
 
 struct np_agent_service {
   int used;                     /* slot holds a service                    */

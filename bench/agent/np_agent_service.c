@@ -33,11 +33,23 @@
 #include "np_file.h"
 #include "np_relay_cmd.h"
 #include "np_time.h"
+#include "np_rudp_serve.h"
 #include "np_udp_serve.h"
 
 #define READY_SECONDS 5.0  /* from fork to the service's ready line */
 #define STOP_SECONDS 5.0   /* from SIGTERM to SIGKILL               */
 #define RECORD_MAX (16u << 20)
+
+const char *const np_agent__kind_names[NP_AGENT_KINDS] = {
+    [NP_AGENT_SERVE] = "serve", [NP_AGENT_RELAY] = "relay",
+    [NP_AGENT_RUDP_SERVE] = "rudp-serve"};
+
+enum np_agent_kind np_agent__kind_of(const char *name) {
+  int k = 0;
+  while (k < NP_AGENT_KINDS && strcmp(np_agent__kind_names[k], name) != 0)
+    k++;
+  return (enum np_agent_kind)k;
+}
 
 /* Append what the pipe holds now to the tail (keeping the last bytes). */
 static void drain(struct np_agent_service *s) {
@@ -69,9 +81,11 @@ static void drain(struct np_agent_service *s) {
 
 /* The address of the service's ready line, or 0 when not there yet. */
 static int ready_line(struct np_agent_service *s) {
-  const char *key = s->kind == NP_AGENT_SERVE
-                        ? "netproof-bench serve: listening on "
-                        : "netproof-bench relay: ready: udp";
+  static const char *const keys[NP_AGENT_KINDS] = {
+      [NP_AGENT_SERVE] = "netproof-bench serve: listening on ",
+      [NP_AGENT_RELAY] = "netproof-bench relay: ready: udp",
+      [NP_AGENT_RUDP_SERVE] = "netproof-bench rudp-serve: listening on "};
+  const char *key = keys[s->kind];
   const char *p = strstr(s->tail, key);
   if (p == NULL)
     return 0;
@@ -116,8 +130,9 @@ static void child(struct np_agent *a, struct np_agent_service *s, int wfd,
   if (chdir(a->folder) != 0)
     _exit(3);
   fflush(NULL);
-  int rc = s->kind == NP_AGENT_SERVE ? np_udp_serve_main(argc, argv)
-                                     : np_relay_cli_main(argc, argv);
+  int rc = s->kind == NP_AGENT_SERVE        ? np_udp_serve_main(argc, argv)
+           : s->kind == NP_AGENT_RUDP_SERVE ? np_rudp_serve_main(argc, argv)
+                                            : np_relay_cli_main(argc, argv);
   fflush(NULL);
   _exit(rc & 0xff);
 }
@@ -221,8 +236,10 @@ int np_agent_service_start(struct np_agent *a, const char *session,
                            struct np_errbuf *eb) {
   const char *svc = cJSON_GetObjectItemCaseSensitive(args, "service")
                         ->valuestring;
-  enum np_agent_kind kind =
-      strcmp(svc, "serve") == 0 ? NP_AGENT_SERVE : NP_AGENT_RELAY;
+  enum np_agent_kind kind = np_agent__kind_of(svc);
+  if (kind == NP_AGENT_KINDS) /* the message schema allows no other */
+    return np_errbuf_set(eb, NP_EUSAGE, "service '%s': not one the agent "
+                         "starts", svc);
   double lifetime = cJSON_GetObjectItemCaseSensitive(args, "lifetime_seconds")
                         ->valuedouble;
   cJSON *argv = NULL;

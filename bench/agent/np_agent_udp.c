@@ -25,27 +25,17 @@
 #include "np_udp_target.h"
 
 #define NUM(o, k, v) np_json_add_number((o), (k), (double)(v))
-#define CLOCK_SAMPLES 8
-#define CALL_SECONDS 10.0 /* one action's deadline (a stop waits 5 s) */
+#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 
 struct np_agent_udp {
   struct np_udp_config *cfg;      /* the run's (port, connect set here)   */
   struct np_udp_result *res;      /* the run's result (attach)            */
-  struct np_agent_client *client; /* the session                          */
-  char connect[96];               /* the far server's ADDR:PORT           */
-  char service_id[12];            /* the agent's id of it                 */
-  cJSON *identify;                /* the agent's identify result          */
-  cJSON *near_stack;              /* this process's network stack         */
-  struct np_agent_clock clock[2]; /* at begin and at end                  */
-  cJSON *start;                   /* the start result (command, pid, ...) */
+  struct np_agent_far far;        /* session, serve (listening: where the
+                                     clients go), --agent-relay's relay  */
   struct np_kernel *kernel[2];    /* far snapshots at the two boundaries  */
   char snap_at[2][32];            /* when (the agent's clock, RFC 3339)   */
   double snap_rtt_us[2];          /* the snapshot request's round trip    */
   int nsnaps;                     /* far snapshots taken                  */
-  cJSON *stop;                    /* the stop result                      */
-  cJSON *record;                  /* the server's own record              */
-  struct np_agent_udp_relay relay;/* --agent-relay: the relay before it   */
-  int has_relay;                  /* 1 with --agent-relay                 */
   char err[512];                  /* why the hook failed                  */
 };
 
@@ -92,58 +82,35 @@ static cJSON *serve_args(const struct np_udp_config *cfg, const char *host,
 
 int np_agent_udp_begin(struct np_udp_config *cfg, struct np_agent_udp **out,
                        struct np_errbuf *eb) {
-  struct np_agent_token tok;
-  int rc = np_agent_token_load(cfg->token_file, "--token-file", &tok, eb);
-  if (rc)
-    return NP_EUSAGE;
   struct np_agent_udp *au = calloc(1, sizeof *au);
-  if (au == NULL) {
-    np_agent_token_wipe(&tok);
+  if (au == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  }
   au->cfg = cfg;
-  rc = np_agent_client_open(cfg->agent, &tok, "udp", 10.0, &au->client, eb);
-  np_agent_token_wipe(&tok);
-  if (rc)
-    goto fail;
-  cJSON *args = NULL;
   /* the run, its drains (at most 10 s each) and the snapshots */
   double lifetime = cfg->warmup + cfg->seconds + 20.0;
-  if ((rc = np_agent_client_call(au->client, "identify", NULL, CALL_SECONDS,
-                                 &au->identify, eb)) != 0 ||
-      (rc = np_agent_client_clock(au->client, CLOCK_SAMPLES, &au->clock[0],
-                                  eb)) != 0)
+  cJSON *args = NULL;
+  int rc = np_agent_far_open(&au->far, cfg->agent, cfg->token_file, "udp", eb);
+  if (rc)
     goto fail;
-  rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  if ((au->near_stack = np_agent_stack_json()) == NULL ||
-      (args = serve_args(cfg, cfg->address, lifetime)) == NULL)
-    goto fail;
-  if ((rc = np_agent_client_call(au->client, "start", args, CALL_SECONDS,
-                                 &au->start, eb)) != 0)
-    goto fail;
-  snprintf(au->service_id, sizeof au->service_id, "%s",
-           np_json_get_string(au->start, "service_id", ""));
-  snprintf(au->connect, sizeof au->connect, "%s",
-           np_json_get_string(au->start, "listening", ""));
-  struct np_addr far;
-  if (np_addr_parse("listening", au->connect, 0, &far, NULL) != 0) {
-    rc = np_errbuf_set(eb, NP_EPARSE, "agent %s: start: no port in '%s'",
-                       cfg->agent, au->connect);
+  if ((args = serve_args(cfg, cfg->address, lifetime)) == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
     goto fail;
   }
-  cfg->port = np_addr_port(&far);
-  cfg->connect = au->connect;
+  if ((rc = np_agent_far_start(&au->far, args, eb)) != 0)
+    goto fail;
+  cfg->port = np_addr_port(&au->far.at);
+  cfg->connect = au->far.listening;
   if (cfg->agent_relay) {
     char listen[96];
     snprintf(listen, sizeof listen,
              cfg->family == AF_INET6 ? "[%s]:0" : "%s:0", cfg->address);
-    if ((rc = np_agent_udp_relay_start(au->client, cfg->agent_relay, listen,
-                                       au->connect, lifetime, &au->relay,
-                                       eb)) != 0)
+    if ((rc = np_agent_udp_relay_start(au->far.client, cfg->agent_relay,
+                                       listen, au->far.listening, lifetime,
+                                       &au->far.relay, eb)) != 0)
       goto fail;
-    au->has_relay = 1;
-    cfg->port = np_addr_port(&au->relay.at);
-    cfg->connect = au->relay.listening;
+    au->far.has_relay = 1;
+    cfg->port = np_addr_port(&au->far.relay.at);
+    cfg->connect = au->far.relay.listening;
   }
   *out = au;
   return 0;
@@ -231,7 +198,7 @@ static void fill_target(struct np_agent_udp *au, const cJSON *svc, int after) {
     if (t->nsocks == 0)
       snprintf(t->why_not, sizeof t->why_not,
                "the agent lists no UDP socket bound to %s on its host: the "
-               "server socket is not attributed", au->connect);
+               "server socket is not attributed", au->far.listening);
     return;
   }
   size_t missing = 0;
@@ -269,7 +236,7 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
   cJSON *args = cJSON_CreateObject(), *ids, *r = NULL;
   if (args == NULL ||
       (ids = cJSON_AddArrayToObject(args, "services")) == NULL ||
-      !cJSON_AddItemToArray(ids, cJSON_CreateString(au->service_id)) ||
+      !cJSON_AddItemToArray(ids, cJSON_CreateString(au->far.service_id)) ||
       !cJSON_AddBoolToObject(args, "processes", !after)) {
     cJSON_Delete(args);
     np_kernel_free(near);
@@ -277,7 +244,7 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
   }
   struct np_errbuf eb = {{0}};
   double t0 = np_time_mono_s();
-  rc = np_agent_client_call(au->client, "snapshot", args, CALL_SECONDS, &r,
+  rc = np_agent_client_call(au->far.client, "snapshot", args, CALL_SECONDS, &r,
                             &eb);
   au->snap_rtt_us[after] = (np_time_mono_s() - t0) * 1e6;
   if (rc == 0) {
@@ -305,7 +272,7 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
   np_time_utc_format(ms, au->snap_at[after], sizeof au->snap_at[after]);
   fill_target(au, cJSON_GetObjectItemCaseSensitive(
                       cJSON_GetObjectItemCaseSensitive(r, "services"),
-                      au->service_id),
+                      au->far.service_id),
               after);
   cJSON_Delete(r);
   au->nsnaps++;
@@ -314,30 +281,7 @@ int np_agent_udp_kernel_take(void *arg, struct np_kernel **out) {
 }
 
 int np_agent_udp_end(struct np_agent_udp *au, struct np_errbuf *eb) {
-  /* the relay first: nothing reaches the server after it; when stopping
-   * it fails, the server is still stopped (its record kept), and the
-   * relay's error is the one returned */
-  int first = 0;
-  struct np_errbuf reb = {{0}};
-  if (au->has_relay)
-    first = np_agent_udp_relay_stop(au->client, &au->relay, &reb);
-  cJSON *args = cJSON_CreateObject();
-  if (args == NULL ||
-      !cJSON_AddStringToObject(args, "service_id", au->service_id)) {
-    cJSON_Delete(args);
-    return first ? np_errbuf_set(eb, first, "%s", reb.msg)
-                 : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  }
-  int rc = np_agent_client_call(au->client, "stop", args, CALL_SECONDS,
-                                &au->stop, eb);
-  if (rc == 0 && np_json_get_number(au->stop, "record_bytes", 0) > 0)
-    rc = np_agent_client_record(au->client, au->service_id, CALL_SECONDS,
-                                &au->record, eb);
-  if (rc == 0)
-    rc = np_agent_client_clock(au->client, CLOCK_SAMPLES, &au->clock[1], eb);
-  if (first)
-    return np_errbuf_set(eb, first, "%s", reb.msg);
-  return rc;
+  return np_agent_far_end(&au->far, eb);
 }
 
 /* The server's counters out of its record. */
@@ -360,11 +304,11 @@ static void legs_of(const struct np_agent_udp *au,
   for (uint32_t i = 0; i < res->nsocks; i++)
     if (res->socks[i].role == NP_UDP_ROLE_CLIENT)
       l->near_socket_drops += (int64_t)res->socks[i].drops_after;
-  double r = rec_num(au->record, "/serve/counters/received"),
-         e = rec_num(au->record, "/serve/counters/echoed");
+  double r = rec_num(au->far.record, "/serve/counters/received"),
+         e = rec_num(au->far.record, "/serve/counters/echoed");
   l->known = isfinite(r) && isfinite(e);
-  if (au->has_relay) {
-    np_agent_udp_relay_legs_of(au->relay.record, &l->relay);
+  if (au->far.has_relay) {
+    np_agent_udp_relay_legs_of(au->far.relay.record, &l->relay);
     l->known = l->known && l->relay.known;
   }
   if (!l->known)
@@ -372,7 +316,7 @@ static void legs_of(const struct np_agent_udp *au,
   l->server_received = (int64_t)r;
   l->server_echoed = (int64_t)e;
   const cJSON *s;
-  cJSON_ArrayForEach(s, np_json_pointer(au->record, "/serve/sockets"))
+  cJSON_ArrayForEach(s, np_json_pointer(au->far.record, "/serve/sockets"))
       l->far_socket_drops += (int64_t)np_json_get_number(s, "drops", 0);
   l->request_lost = l->sent - l->server_received;
   /* the relay's drops are its leg's, its copies arrive in addition */
@@ -394,30 +338,30 @@ static int same_text(const cJSON *a, const cJSON *b, const char *key) {
 void np_agent_udp_checks(const struct np_agent_udp *au,
                          const struct np_udp_result *res,
                          struct np_udp_checks *cs) {
-  const cJSON *far = cJSON_GetObjectItemCaseSensitive(au->identify, "stack");
-  int boot = same_text(au->near_stack, far, "boot_id"),
-      ns = same_text(au->near_stack, far, "netns");
+  const cJSON *far = cJSON_GetObjectItemCaseSensitive(au->far.identify, "stack");
+  int boot = same_text(au->far.near_stack, far, "boot_id"),
+      ns = same_text(au->far.near_stack, far, "netns");
   np_udp_checks_add(cs, "far_two_stacks", !(boot && ns),
             "this end %s %s, the agent's %s %s: %s",
-            np_json_get_string(au->near_stack, "boot_id", "?"),
-            np_json_get_string(au->near_stack, "netns", "?"),
+            np_json_get_string(au->far.near_stack, "boot_id", "?"),
+            np_json_get_string(au->far.near_stack, "netns", "?"),
             np_json_get_string(far, "boot_id", "?"),
             np_json_get_string(far, "netns", "?"),
             boot && ns ? "one network stack (not two hosts)"
                        : "two network stacks");
-  const char *by = np_json_get_string(au->stop, "stopped_by", "?");
+  const char *by = np_json_get_string(au->far.stop, "stopped_by", "?");
   const char *rby = np_json_get_string(
-      cJSON_GetObjectItemCaseSensitive(au->record, "serve"), "stopped_by",
+      cJSON_GetObjectItemCaseSensitive(au->far.record, "serve"), "stopped_by",
       "?");
   int served = strcmp(by, "SIGTERM from the agent") == 0 &&
-               strcmp(rby, "SIGTERM") == 0 && au->record != NULL;
+               strcmp(rby, "SIGTERM") == 0 && au->far.record != NULL;
   np_udp_checks_add(cs, "far_server_served_run", served,
             "the server was stopped by %s after the run (its record: %s)", by,
-            au->record ? rby : "none");
-  const char *st = np_json_get_string(au->record, "status", "none");
+            au->far.record ? rby : "none");
+  const char *st = np_json_get_string(au->far.record, "status", "none");
   char failed[160] = "";
   const cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(au->record,
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(au->far.record,
                                                          "checks")) {
     if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "passed")) &&
         strlen(failed) + 40 < sizeof failed)
@@ -428,9 +372,9 @@ void np_agent_udp_checks(const struct np_agent_udp *au,
   np_udp_checks_add(cs, "far_server_passed", strcmp(st, "passed") == 0,
             "the server's own record: %s%s%s", st, failed[0] ? ", failed: " : "",
             failed);
-  if (au->has_relay) {
-    const char *rb = np_json_get_string(au->relay.stop, "stopped_by", "?");
-    const char *rs = np_json_get_string(au->relay.record, "status", "none");
+  if (au->far.has_relay) {
+    const char *rb = np_json_get_string(au->far.relay.stop, "stopped_by", "?");
+    const char *rs = np_json_get_string(au->far.relay.record, "status", "none");
     np_udp_checks_add(cs, "far_relay_passed",
                       strcmp(rb, "SIGTERM from the agent") == 0 &&
                           strcmp(rs, "passed") == 0,
@@ -441,7 +385,7 @@ void np_agent_udp_checks(const struct np_agent_udp *au,
   legs_of(au, res, &l);
   int ok = l.known && l.request_in_network >= 0 && l.at_server_lost >= 0 &&
            l.reply_in_network >= 0;
-  if (au->has_relay) /* the relay's drops (-) and copies (+) per leg */
+  if (au->far.has_relay) /* the relay's drops (-) and copies (+) per leg */
     np_udp_checks_add(cs, "far_legs_attributed", ok,
               "whole run: request leg lost %" PRId64 " (far socket %" PRId64
               ", relay -%" PRId64 " +%" PRId64 ", network %" PRId64
@@ -529,8 +473,8 @@ static cJSON *kernel_json(const struct np_agent_udp *au) {
 }
 
 static cJSON *server_json(const struct np_agent_udp *au) {
-  return np_agent_far_service_json(au->service_id, au->start, au->stop,
-                                   au->connect, au->record);
+  return np_agent_far_service_json(au->far.service_id, au->far.start, au->far.stop,
+                                   au->far.listening, au->far.record);
 }
 
 int np_agent_udp_record(const struct np_agent_udp *au,
@@ -539,36 +483,8 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON *f = cJSON_CreateObject(), *x;
   if (f == NULL)
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory");
-  cJSON *ch = np_agent_channel_json(np_agent_client_channel(au->client));
-  if (ch && !cJSON_AddStringToObject(ch, "address", au->cfg->agent)) {
-    cJSON_Delete(ch);
-    ch = NULL;
-  }
-  cJSON_AddItemToObject(f, "agent", ch);
-  cJSON_AddStringToObject(f, "session", np_agent_client_session(au->client));
-  cJSON_AddItemToObject(f, "tool", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-                                                       au->identify, "tool"),
-                                                   1));
-  cJSON_AddItemToObject(
-      f, "machine",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(au->identify,
-                                                       "machine"),
-                      1));
-  x = cJSON_AddObjectToObject(f, "stacks");
-  cJSON_AddItemToObject(x, "near", cJSON_Duplicate(au->near_stack, 1));
-  cJSON_AddItemToObject(
-      x, "far",
-      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(au->identify, "stack"),
-                      1));
-  x = cJSON_AddObjectToObject(f, "clock");
-  cJSON_AddItemToObject(x, "start", np_agent_clock_json(&au->clock[0]));
-  cJSON_AddItemToObject(x, "end", np_agent_clock_json(&au->clock[1]));
-  cJSON_AddStringToObject(
-      x, "rule",
-      "the agent's CLOCK_REALTIME against ours over the control channel "
-      "(the time action), best of the samples by round trip: offset = "
-      "agent - (t0 + t1) / 2, error at most rtt / 2; taken before the "
-      "server started and after it stopped");
+  /* the "need" list below says what failed */
+  (void)np_agent_far_head(f, &au->far, au->cfg->agent);
   cJSON_AddItemToObject(f, "kernel", kernel_json(au));
   x = cJSON_AddArrayToObject(f, "snapshots");
   for (int i = 0; x && i < au->nsnaps; i++) {
@@ -580,9 +496,9 @@ int np_agent_udp_record(const struct np_agent_udp *au,
   cJSON_AddItemToObject(f, "server", server_json(au));
   struct legs l;
   legs_of(au, res, &l);
-  cJSON_AddItemToObject(f, "legs", legs_json(&l, au->has_relay));
-  if (au->has_relay &&
-      !cJSON_AddItemToObject(f, "relay", np_agent_udp_relay_json(&au->relay))) {
+  cJSON_AddItemToObject(f, "legs", legs_json(&l, au->far.has_relay));
+  if (au->far.has_relay &&
+      !cJSON_AddItemToObject(f, "relay", np_agent_udp_relay_json(&au->far.relay))) {
     cJSON_Delete(f);
     return np_errbuf_set(eb, NP_ENOMEM, "record: out of memory (far.relay)");
   }
@@ -608,18 +524,18 @@ int np_agent_udp_record(const struct np_agent_udp *au,
 }
 
 void np_agent_udp_text(const struct np_agent_udp *au, char *buf, size_t len) {
-  const cJSON *st = cJSON_GetObjectItemCaseSensitive(au->identify, "stack");
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(au->far.identify, "stack");
   snprintf(buf, len, "%s (%s) serve pid %.0f: received %.0f, echoed %.0f",
            np_json_get_string(st, "hostname", "?"),
            np_json_get_string(st, "netns", "?"),
-           np_json_get_number(au->start, "pid", 0),
-           rec_num(au->record, "/serve/counters/received"),
-           rec_num(au->record, "/serve/counters/echoed"));
-  if (au->has_relay) {
+           np_json_get_number(au->far.start, "pid", 0),
+           rec_num(au->far.record, "/serve/counters/received"),
+           rec_num(au->far.record, "/serve/counters/echoed"));
+  if (au->far.has_relay) {
     size_t n = strlen(buf);
     if (n + 2 < len) {
       snprintf(buf + n, len - n, "; ");
-      np_agent_udp_relay_text(&au->relay, buf + n + 2, len - n - 2);
+      np_agent_udp_relay_text(&au->far.relay, buf + n + 2, len - n - 2);
     }
   }
 }
@@ -627,13 +543,7 @@ void np_agent_udp_text(const struct np_agent_udp *au, char *buf, size_t len) {
 void np_agent_udp_free(struct np_agent_udp *au) {
   if (au == NULL)
     return;
-  np_agent_client_close(au->client);
-  cJSON_Delete(au->identify);
-  cJSON_Delete(au->near_stack);
-  cJSON_Delete(au->start);
-  cJSON_Delete(au->stop);
-  cJSON_Delete(au->record);
-  np_agent_udp_relay_clear(&au->relay);
+  np_agent_far_clear(&au->far);
   np_kernel_free(au->kernel[0]);
   np_kernel_free(au->kernel[1]);
   free(au);

@@ -12,7 +12,7 @@
 
 #include "np_json.h"
 
-#define CALL_SECONDS 10.0 /* one action's deadline (a stop waits 5 s) */
+#define CALL_SECONDS NP_AGENT_CALL_SECONDS
 #define ITEM_MAX 128      /* one NAME=VALUE of the list               */
 
 /* One NAME=VALUE (or NAME) of the list into opts. */
@@ -178,6 +178,133 @@ cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
       return NULL;
     }
   return o;
+}
+
+int np_agent_udp_relay_opt_set(void *sec, const struct np_bench_opt *o,
+                               const struct np_bench_val *v,
+                               struct np_errbuf *eb) {
+  cJSON *args = NULL;
+  int rc = np_agent_udp_relay_args(v->text, "127.0.0.1:0", "127.0.0.1:1",
+                                   1.0, &args, eb);
+  cJSON_Delete(args);
+  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
+}
+
+int np_agent_far_open(struct np_agent_far *f, const char *agent,
+                      const char *token_file, const char *purpose,
+                      struct np_errbuf *eb) {
+  struct np_agent_token tok;
+  if (np_agent_token_load(token_file, "--token-file", &tok, eb) != 0)
+    return NP_EUSAGE;
+  int rc = np_agent_client_open(agent, &tok, purpose, 10.0, &f->client, eb);
+  np_agent_token_wipe(&tok);
+  if (rc == 0)
+    rc = np_agent_client_call(f->client, "identify", NULL, CALL_SECONDS,
+                              &f->identify, eb);
+  if (rc == 0)
+    rc = np_agent_client_clock(f->client, NP_AGENT_CLOCK_SAMPLES,
+                               &f->clock[0], eb);
+  if (rc == 0 && (f->near_stack = np_agent_stack_json()) == NULL)
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  return rc;
+}
+
+int np_agent_far_start(struct np_agent_far *f, cJSON *args,
+                       struct np_errbuf *eb) {
+  int rc = np_agent_client_call(f->client, "start", args, CALL_SECONDS,
+                                &f->start, eb);
+  if (rc)
+    return rc;
+  snprintf(f->service_id, sizeof f->service_id, "%s",
+           np_json_get_string(f->start, "service_id", ""));
+  snprintf(f->listening, sizeof f->listening, "%s",
+           np_json_get_string(f->start, "listening", ""));
+  if (np_addr_parse("listening", f->listening, 0, &f->at, NULL) != 0)
+    return np_errbuf_set(eb, NP_EPARSE, "agent %s: start: no port in '%s'",
+                         np_agent_client_agent(f->client), f->listening);
+  return 0;
+}
+
+int np_agent_far_end(struct np_agent_far *f, struct np_errbuf *eb) {
+  int first = 0;
+  struct np_errbuf reb = {{0}};
+  if (f->has_relay)
+    first = np_agent_udp_relay_stop(f->client, &f->relay, &reb);
+  cJSON *args = cJSON_CreateObject();
+  if (args == NULL ||
+      !cJSON_AddStringToObject(args, "service_id", f->service_id)) {
+    cJSON_Delete(args);
+    return first ? np_errbuf_set(eb, first, "%s", reb.msg)
+                 : np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  }
+  int rc = np_agent_client_call(f->client, "stop", args, CALL_SECONDS,
+                                &f->stop, eb);
+  if (rc == 0 && np_json_get_number(f->stop, "record_bytes", 0) > 0)
+    rc = np_agent_client_record(f->client, f->service_id, CALL_SECONDS,
+                                &f->record, eb);
+  if (rc == 0)
+    rc = np_agent_client_clock(f->client, NP_AGENT_CLOCK_SAMPLES,
+                               &f->clock[1], eb);
+  if (first)
+    return np_errbuf_set(eb, first, "%s", reb.msg);
+  return rc;
+}
+
+static cJSON *far_clock_json(const struct np_agent_far *f) {
+  cJSON *x = cJSON_CreateObject();
+  if (x == NULL)
+    return NULL;
+  cJSON_AddItemToObject(x, "start", np_agent_clock_json(&f->clock[0]));
+  cJSON_AddItemToObject(x, "end", np_agent_clock_json(&f->clock[1]));
+  cJSON_AddStringToObject(
+      x, "rule",
+      "the agent's CLOCK_REALTIME against ours over the control channel "
+      "(the time action), best of the samples by round trip: offset = "
+      "agent - (t0 + t1) / 2, error at most rtt / 2; taken before the "
+      "server started and after it stopped");
+  return x;
+}
+
+int np_agent_far_head(cJSON *out, const struct np_agent_far *f,
+                      const char *agent) {
+  cJSON *ch = np_agent_channel_json(np_agent_client_channel(f->client));
+  if (ch && !cJSON_AddStringToObject(ch, "address", agent)) {
+    cJSON_Delete(ch);
+    ch = NULL;
+  }
+  cJSON_AddItemToObject(out, "agent", ch);
+  cJSON_AddStringToObject(out, "session", np_agent_client_session(f->client));
+  static const char *const copied[] = {"tool", "machine"};
+  for (int i = 0; i < 2; i++)
+    cJSON_AddItemToObject(
+        out, copied[i],
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(f->identify,
+                                                         copied[i]),
+                        1));
+  cJSON *x = cJSON_AddObjectToObject(out, "stacks");
+  cJSON_AddItemToObject(x, "near", cJSON_Duplicate(f->near_stack, 1));
+  cJSON_AddItemToObject(
+      x, "far",
+      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(f->identify, "stack"),
+                      1));
+  cJSON_AddItemToObject(out, "clock", far_clock_json(f));
+  static const char *const need[] = {"agent", "session", "tool", "machine",
+                                     "stacks", "clock"};
+  for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+    if (cJSON_GetObjectItemCaseSensitive(out, need[i]) == NULL)
+      return NP_ENOMEM;
+  return 0;
+}
+
+void np_agent_far_clear(struct np_agent_far *f) {
+  np_agent_client_close(f->client);
+  cJSON_Delete(f->identify);
+  cJSON_Delete(f->near_stack);
+  cJSON_Delete(f->start);
+  cJSON_Delete(f->stop);
+  cJSON_Delete(f->record);
+  np_agent_udp_relay_clear(&f->relay);
+  memset(f, 0, sizeof *f);
 }
 
 cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r) {

@@ -26,6 +26,7 @@
 
 #include "np_addr.h"
 #include "np_agent_client.h"
+#include "np_bench_opt.h"
 #include "np_err.h"
 
 struct np_agent_udp_relay {
@@ -54,6 +55,13 @@ int np_agent_udp_relay_args(const char *list, const char *listen,
                             const char *forward, double lifetime,
                             cJSON **args, struct np_errbuf *eb);
 
+/* The option-table setter of --agent-relay LIST (udp's and rudp's rows):
+ * the list's form checked by np_agent_udp_relay_args, then stored; the
+ * agent's allowlist judges the options themselves. */
+int np_agent_udp_relay_opt_set(void *sec, const struct np_bench_opt *o,
+                               const struct np_bench_val *v,
+                               struct np_errbuf *eb);
+
 /* Start it through the session c. */
 int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,
                              const char *listen, const char *forward,
@@ -81,6 +89,59 @@ cJSON *np_agent_udp_relay_json(const struct np_agent_udp_relay *r);
 cJSON *np_agent_far_service_json(const char *service_id, const cJSON *start,
                                  const cJSON *stop, const char *listening,
                                  const cJSON *record);
+
+/* ---- what udp --agent and rudp --agent share (np_agent_udp.c,
+ * np_agent_rudp.c) ---- */
+
+#define NP_AGENT_CALL_SECONDS 10.0 /* one action's deadline (a stop waits
+                                      5 s)                                */
+#define NP_AGENT_CLOCK_SAMPLES 8   /* time actions per clock measurement */
+
+/* One far run's session and services: the session, the agent's
+ * identity and ours, the clock at both ends, the server it started (and
+ * the relay before it).  Zeroed before np_agent_far_open; cleared with
+ * np_agent_far_clear. */
+struct np_agent_far {
+  struct np_agent_client *client;
+  cJSON *identify;                /* the agent's identify result          */
+  cJSON *near_stack;              /* this process's network stack         */
+  struct np_agent_clock clock[2]; /* at open and at end                   */
+  char service_id[12];            /* the server's id                      */
+  char listening[96];             /* the server's ADDR:PORT               */
+  struct np_addr at;              /* the same, parsed                     */
+  cJSON *start, *stop, *record;   /* its start and stop results, record   */
+  struct np_agent_udp_relay relay; /* the relay before it, if has_relay   */
+  int has_relay;
+};
+
+/* Load token_file, open the session to agent (purpose "udp", "rudp"),
+ * identify it, measure the clock, take our network stack.  NP_EUSAGE for
+ * a refused token file; the client's codes otherwise. */
+int np_agent_far_open(struct np_agent_far *f, const char *agent,
+                      const char *token_file, const char *purpose,
+                      struct np_errbuf *eb);
+
+/* Start the server with args (a "start" request's, consumed): its id,
+ * listening address (parsed; NP_EPARSE when it has none) and start
+ * result. */
+int np_agent_far_start(struct np_agent_far *f, cJSON *args,
+                       struct np_errbuf *eb);
+
+/* The end of a far run: the relay (has_relay) stopped first - nothing
+ * reaches the server after it - then the server, whose record is kept
+ * even when stopping the relay failed (that error is returned); its stop
+ * result, its record (NULL when it wrote none), the clock again. */
+int np_agent_far_end(struct np_agent_far *f, struct np_errbuf *eb);
+
+/* The far part's identity fields into out: agent (the channel, with the
+ * address dialled), session, tool, machine, stacks (near, the agent's)
+ * and clock (start, end, rule).  NP_ENOMEM when one is missing. */
+int np_agent_far_head(cJSON *out, const struct np_agent_far *f,
+                      const char *agent);
+
+/* Close the session (the agent stops what is left) and free what f
+ * holds; accepts a zeroed f. */
+void np_agent_far_clear(struct np_agent_far *f);
 
 /* "relay pid N: dropped D, copied C (requests) / ... (replies)". */
 void np_agent_udp_relay_text(const struct np_agent_udp_relay *r, char *buf,

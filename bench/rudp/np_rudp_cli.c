@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "np_agent_rudp.h"
 #include "np_bench_summary.h"
 #include "np_rudp_config.h"
 #include "np_rudp_options.h"
@@ -25,6 +26,9 @@ static void usage(FILE *fp) { np_bench_opt_help(&np_rudp_optset, fp); }
 struct rudp_ctx {
   struct np_rudp_config cfg; /* parsed options                  */
   struct np_rudp_result res; /* the run, after a successful run */
+  struct np_agent_rudp *far; /* --agent: the far server endpoint  */
+  int argc;                  /* the command line (--agent passes its */
+  char **argv;               /* transport options to the far end)    */
 };
 
 static void summary(const void *ctxp, enum np_bench_status st) {
@@ -49,6 +53,8 @@ static int kind_parse(void *ctxp, int argc, char **argv,
                       struct np_bench_cli *cli, struct np_errbuf *eb) {
   struct rudp_ctx *ctx = ctxp;
   int rc = np_rudp_config_parse(argc, argv, &ctx->cfg, &cli->help, eb);
+  ctx->argc = argc;
+  ctx->argv = argv;
   cli->output = ctx->cfg.output;
   cli->quiet = ctx->cfg.quiet;
   cli->planned_seconds = ctx->cfg.interval > 0
@@ -64,17 +70,44 @@ static int kind_run(void *ctxp, struct np_bench_ctl *ctl,
                     struct np_errbuf *eb) {
   struct rudp_ctx *ctx = ctxp;
   ctx->cfg.live_rate = ctl->live;
-  return np_rudp_run(&ctx->cfg, ctl, &ctx->res, eb);
+  if (ctx->cfg.agent == NULL)
+    return np_rudp_run(&ctx->cfg, ctl, &ctx->res, eb);
+  int rc = np_agent_rudp_begin(&ctx->cfg, ctx->argc, ctx->argv, &ctx->far,
+                               eb);
+  if (rc)
+    return rc;
+  if ((rc = np_rudp_run(&ctx->cfg, ctl, &ctx->res, eb)) != 0)
+    goto fail;
+  if ((rc = np_agent_rudp_end(ctx->far, eb)) != 0 ||
+      (rc = np_agent_rudp_fold(ctx->far, &ctx->res.rounds[0],
+                               ctx->cfg.arq.delivery == NP_ARQ_UNORDERED,
+                               eb)) != 0) {
+    np_rudp_result_free(&ctx->res);
+    goto fail;
+  }
+  return 0;
+fail:
+  np_agent_rudp_free(ctx->far);
+  ctx->far = NULL;
+  return rc;
 }
 
 static int kind_build(void *ctxp, int argc, char **argv, cJSON **doc,
                       struct np_bench_verdict *v, struct np_errbuf *eb) {
   struct rudp_ctx *ctx = ctxp;
-  return np_rudp_record_build(&ctx->cfg, &ctx->res, argc, argv, doc, v, eb);
+  int rc = np_rudp_record_build(&ctx->cfg, &ctx->res, argc, argv, doc, v, eb);
+  if (rc == 0 && ctx->far && (rc = np_agent_rudp_record(ctx->far, *doc, eb))) {
+    cJSON_Delete(*doc);
+    *doc = NULL;
+  }
+  return rc;
 }
 
 static void kind_free(void *ctxp) {
-  np_rudp_result_free(&((struct rudp_ctx *)ctxp)->res);
+  struct rudp_ctx *ctx = ctxp;
+  np_rudp_result_free(&ctx->res);
+  np_agent_rudp_free(ctx->far);
+  ctx->far = NULL;
 }
 
 const struct np_bench_kind np_rudp_bench_kind = {

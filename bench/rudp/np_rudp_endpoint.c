@@ -58,7 +58,7 @@ static void on_client_readable(uv_poll_t *p, int status, int events) {
 static struct conn *server_by_addr(struct lane *l, const struct sockaddr *addr,
                                    socklen_t alen) {
   struct np_rudp_net *n = l->net;
-  for (uint32_t i = 0; i < n->cfg->clients; i++) {
+  for (uint32_t i = 0; i < n->nsv; i++) {
     struct conn *c = &n->servers[i];
     if (c->peer_set && memcmp(&c->peer, addr, alen) == 0)
       return c;
@@ -85,7 +85,7 @@ static void server_input(struct lane *l, const uint8_t *p, ssize_t n,
       np_rudp__conn_input(c, p, (size_t)n);
     return;
   }
-  if (conv == 0 || conv > l->net->cfg->clients) {
+  if (conv == 0 || conv > l->net->nsv) {
     l->foreign++;
     return;
   }
@@ -375,6 +375,41 @@ static int lane_init(struct np_rudp_net *n, struct lane *l, unsigned idx,
   return np_hist_new(1000, 60000000000ll, 3, &l->rtt);
 }
 
+/* The address family of the clients' peer (the relay, or --connect). */
+static int client_family(const struct np_rudp_config *cfg) {
+  if (cfg->role == NP_RUDP_ROLE_CLIENT)
+    return cfg->connect_addr.ss_family;
+  if (cfg->role == NP_RUDP_ROLE_SERVER)
+    return cfg->listen_addr.ss_family;
+  return cfg->relay_ext ? cfg->relay_addr.ss_family : AF_INET;
+}
+
+/* Lane 0's server socket at at: bound, buffered, polled, its queue. */
+static int server_bind(struct np_rudp_net *n, const struct sockaddr_storage *at,
+                       struct sockaddr_storage *server_addr,
+                       struct np_errbuf *eb) {
+  const struct np_rudp_config *cfg = n->cfg;
+  struct lane *l0 = &n->lanes[0];
+  uv_os_fd_t fd;
+  int r, rc;
+  uv_udp_init(&l0->loop, &l0->server);
+  l0->has_server = 1;
+  l0->server.data = l0;
+  n->reps[0].server = 1;
+  if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)at, 0)) != 0 ||
+      (r = set_buffers(&l0->server, cfg->socket_buffer, &n->reps[0])) != 0 ||
+      (r = poll_socket(&l0->loop, (uv_handle_t *)&l0->server, &l0->server_poll,
+                       l0, on_server_readable, &fd)) != 0)
+    return uv_fail(eb, r, "server socket");
+  l0->server_poll_open = 1;
+  if ((rc = np_rudp_txq_init(&l0->server_txq, fd, cfg->batch, cfg->arq.mtu,
+                             1)) != 0)
+    return np_errbuf_set(eb, rc, "rudp: out of memory");
+  int alen = sizeof *server_addr;
+  uv_udp_getsockname(&l0->server, (struct sockaddr *)server_addr, &alen);
+  return 0;
+}
+
 int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
                      uint64_t seed, const struct sockaddr *server_at,
                      struct np_rudp_net **out,
@@ -399,39 +434,31 @@ int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
   for (unsigned i = 0; i < n->nlanes; i++)
     if ((rc = lane_init(n, &n->lanes[i], i, eb)) != 0)
       goto fail_net;
-  struct lane *l0 = &n->lanes[0];
-  uv_os_fd_t fd;
   struct sockaddr_storage any, at;
   memset(&any, 0, sizeof any);
-  if (cfg->relay_ext && cfg->relay_addr.ss_family == AF_INET6)
-    uv_ip6_addr("::1", 0, (struct sockaddr_in6 *)&any);
+  if (client_family(cfg) == AF_INET6)
+    uv_ip6_addr(cfg->role == NP_RUDP_ROLE_CLIENT ? "::" : "::1", 0,
+                (struct sockaddr_in6 *)&any);
+  else if (cfg->role == NP_RUDP_ROLE_CLIENT) /* the route to a far host */
+    uv_ip4_addr("0.0.0.0", 0, (struct sockaddr_in *)&any);
   else
     uv_ip4_addr("127.0.0.1", 0, (struct sockaddr_in *)&any);
   at = any;
   if (server_at)
     memcpy(&at, server_at, np_addr_sa_len(server_at));
-  uv_udp_init(&l0->loop, &l0->server);
-  l0->has_server = 1;
-  l0->server.data = l0;
-  n->reps[0].server = 1;
-  if ((r = uv_udp_bind(&l0->server, (const struct sockaddr *)&at, 0)) != 0 ||
-      (r = set_buffers(&l0->server, cfg->socket_buffer, &n->reps[0])) != 0 ||
-      (r = poll_socket(&l0->loop, (uv_handle_t *)&l0->server, &l0->server_poll,
-                       l0, on_server_readable, &fd)) != 0) {
-    rc = uv_fail(eb, r, "server socket");
+  if (cfg->role == NP_RUDP_ROLE_SERVER)
+    memcpy(&at, &cfg->listen_addr, sizeof at);
+  n->ncl = cfg->role == NP_RUDP_ROLE_SERVER ? 0 : cfg->clients;
+  n->nsv = cfg->role == NP_RUDP_ROLE_CLIENT ? 0 : cfg->clients;
+  if (n->nsv && (rc = server_bind(n, &at, server_addr, eb)) != 0)
     goto fail_net;
-  }
-  l0->server_poll_open = 1;
-  if ((rc = np_rudp_txq_init(&l0->server_txq, fd, cfg->batch, cfg->arq.mtu,
-                             1)) != 0) {
-    rc = np_errbuf_set(eb, rc, "rudp: out of memory");
-    goto fail_net;
-  }
-  int alen = sizeof *server_addr;
-  uv_udp_getsockname(&l0->server, (struct sockaddr *)server_addr, &alen);
   for (uint32_t i = 0; i < cfg->clients; i++) {
-    if ((rc = conn_init(n, &n->servers[i], l0, i, 1, eb)) != 0)
+    /* server i before client i: the lane's order of old */
+    if (n->nsv &&
+        (rc = conn_init(n, &n->servers[i], &n->lanes[0], i, 1, eb)) != 0)
       goto fail_net;
+    if (n->ncl == 0)
+      continue;
     struct lane *l = &n->lanes[i % n->nlanes];
     struct conn *c = &n->clients[i];
     if ((rc = conn_init(n, c, l, i, 0, eb)) != 0)
@@ -457,14 +484,15 @@ fail_net:
 int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
                       struct np_errbuf *eb) {
   int r;
-  for (uint32_t i = 0; i < n->cfg->clients; i++) {
+  for (uint32_t i = 0; i < n->ncl; i++) {
     struct conn *c = &n->clients[i];
     struct sockaddr_storage ra;
     int rc = relay ? np_relay_route_addr(relay, i, &ra) : 0;
     if (rc)
       return np_errbuf_set(eb, rc, "relay route %u: no address", i);
     if (relay == NULL)
-      ra = n->cfg->relay_addr;
+      ra = n->cfg->role == NP_RUDP_ROLE_CLIENT ? n->cfg->connect_addr
+                                                : n->cfg->relay_addr;
     uv_os_fd_t fd;
     int alen = sizeof c->self;
     if ((r = uv_udp_connect(&c->sock, (const struct sockaddr *)&ra)) != 0 ||
@@ -489,7 +517,7 @@ int np_rudp_net_start(struct np_rudp_net *n, const struct np_relay *relay,
 
 int np_rudp_net_client_addr(const struct np_rudp_net *n, uint32_t i,
                             struct sockaddr_storage *out) {
-  if (i >= n->cfg->clients || n->clients[i].self.ss_family == 0)
+  if (i >= n->ncl || n->clients[i].self.ss_family == 0)
     return NP_EINVAL;
   *out = n->clients[i].self;
   return 0;
@@ -501,19 +529,23 @@ void np_rudp_net_wake(struct np_rudp_net *n) {
 }
 
 uint32_t np_rudp_net_conns(const struct np_rudp_net *n) {
-  return 2 * n->cfg->clients;
+  return n->ncl + n->nsv;
 }
 
 static void sockrep_fill(struct np_rudp_net *n, struct np_rudp_round *r) {
+  /* the server's row only when this process has the server socket */
+  uint32_t first = n->nsv ? 0 : 1;
   r->nsocks = 0;
-  r->socks = calloc(1 + (size_t)n->cfg->clients, sizeof *r->socks);
+  r->socks = calloc(1 + (size_t)n->ncl, sizeof *r->socks);
   if (r->socks == NULL)
     return;
-  memcpy(r->socks, n->reps, (1 + (size_t)n->cfg->clients) * sizeof *r->socks);
-  r->nsocks = 1 + n->cfg->clients;
-  r->socks[0].drops = n->lanes[0].server_drops;
-  for (uint32_t i = 0; i < n->cfg->clients; i++)
-    r->socks[1 + i].drops = n->clients[i].drops;
+  memcpy(r->socks, n->reps + first,
+         (1 - first + (size_t)n->ncl) * sizeof *r->socks);
+  r->nsocks = 1 - first + n->ncl;
+  if (n->nsv)
+    r->socks[0].drops = n->lanes[0].server_drops;
+  for (uint32_t i = 0; i < n->ncl; i++)
+    r->socks[1 - first + i].drops = n->clients[i].drops;
 }
 
 /* Lane samples summed by index (lanes start sampling at the same phase
@@ -551,10 +583,9 @@ int np_rudp_net_join(struct np_rudp_net *n, struct np_rudp_round *r) {
   }
   retained_merge(n, r);
   unsigned nf[2] = {0, 0};
-  r->conns = 2 * n->cfg->clients;
+  r->conns = n->ncl + n->nsv;
   for (uint32_t i = 0; i < r->conns; i++) {
-    struct conn *c = i < n->cfg->clients ? &n->clients[i]
-                                         : &n->servers[i - n->cfg->clients];
+    struct conn *c = i < n->ncl ? &n->clients[i] : &n->servers[i - n->ncl];
     struct np_rudp_app w;
     struct np_arq_stats fin, zero;
     memset(&zero, 0, sizeof zero);
@@ -596,7 +627,7 @@ void np_rudp_net_free(struct np_rudp_net *n) {
       l->th_started = 0;
     }
   }
-  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
+  for (uint32_t i = 0; n->clients && i < n->ncl; i++) {
     if (n->clients[i].poll_open && n->clients[i].lane)
       close_if_open((uv_handle_t *)&n->clients[i].poll);
     if (n->clients[i].sock_open && n->clients[i].lane)
@@ -625,13 +656,13 @@ void np_rudp_net_free(struct np_rudp_net *n) {
     np_rudp_rxb_free(&l->rxb);
     np_rudp_txq_free(&l->server_txq);
   }
-  for (uint32_t i = 0; n->clients && i < n->cfg->clients; i++) {
+  for (uint32_t i = 0; n->clients && i < n->ncl; i++) {
     np_arq_free(n->clients[i].arq);
     np_fec_free(n->clients[i].fec);
     np_rudp__conn_app_free(&n->clients[i]);
     np_rudp_txq_free(&n->clients[i].txq);
   }
-  for (uint32_t i = 0; n->servers && i < n->cfg->clients; i++) {
+  for (uint32_t i = 0; n->servers && i < n->nsv; i++) {
     np_arq_free(n->servers[i].arq);
     np_fec_free(n->servers[i].fec);
     np_rudp__conn_app_free(&n->servers[i]);

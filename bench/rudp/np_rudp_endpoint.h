@@ -42,7 +42,10 @@ struct np_rudp_net;
  * their relay route (route i for client i) obtained from relay.  The
  * server binds server_at (an external relay's forward address), or
  * 127.0.0.1 port 0 when NULL; its address is in *server_addr after
- * np_rudp_net_bind. */
+ * np_rudp_net_bind.  cfg->role builds one side only: CLIENT (--connect)
+ * no server socket or connections, the clients bound to the wildcard
+ * address and sent to cfg->connect_addr; SERVER (rudp-serve) no clients,
+ * the server bound at cfg->listen_addr. */
 int np_rudp_net_bind(const struct np_rudp_config *cfg, struct np_rudp_ctl *ctl,
                      uint64_t seed, const struct sockaddr *server_at,
                      struct np_rudp_net **out,

@@ -96,6 +96,9 @@ struct np_rudp_net {
   struct lane lanes[NP_RUDP_MAX_LANES];
   unsigned nlanes;
   struct conn *clients, *servers;
+  uint32_t ncl, nsv;            /* client / server connections built:
+                                   cfg->clients each, 0 for the role's
+                                   missing side (cfg->role)           */
   struct np_rudp_sockrep *reps; /* server, then clients (bind time)   */
   int fec;                      /* endpoints carry an np_fec          */
 };

@@ -23,6 +23,7 @@
 #define DRAIN_BOUND_S 3.0  /* outstanding requests must finish by then */
 #define CLOSE_BOUND_S 3.0  /* orderly close must finish by then        */
 #define SIGNAL_BOUND_S 0.2 /* both, after SIGINT/SIGTERM                */
+#define LINGER_S 1.0       /* --connect/--agent: acks after the close   */
 
 struct counts_goal {
   _Atomic uint32_t *v;
@@ -122,6 +123,24 @@ static int iv_sample(void *ctx, struct np_bench_iv_sample *out) {
   return 0;
 }
 
+/* The orderly close, from t2: every connection CLOSED or FAILED within
+ * the bound; the seconds it took. */
+static double close_round(const struct np_rudp_config *cfg,
+                          struct np_bench_ctl *w, struct np_rudp_ctl *ctl,
+                          struct np_rudp_net *net, double t2) {
+  set_phase(ctl, net, NP_RUDP_CLOSE);
+  struct counts_goal done = {&ctl->done, np_rudp_net_conns(net)};
+  np_bench_ctl_wait(
+      w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
+      goal_met, &done);
+  /* the clients alone: the far endpoint closes after them and may need
+   * an ack repeated (its FIN's was lost), so the lanes keep answering a
+   * while before the sockets close (as TCP's TIME-WAIT does) */
+  if (cfg->role == NP_RUDP_ROLE_CLIENT && !np_bench_ctl_signal(w))
+    np_bench_ctl_sleep(w, LINGER_S);
+  return np_time_mono_s() - t2;
+}
+
 static int run_round(const struct np_rudp_config *cfg,
                      struct np_bench_ctl *w, uint64_t seed,
                      struct np_rudp_round *r, struct np_errbuf *eb) {
@@ -142,7 +161,7 @@ static int run_round(const struct np_rudp_config *cfg,
                              cfg->relay_ext ? (struct sockaddr *)&fwd : NULL,
                              &net, &server, eb)) != 0)
     goto out_base;
-  if (!cfg->relay_ext) {
+  if (!cfg->relay_ext && cfg->role == NP_RUDP_ROLE_BOTH) {
     struct np_relay_config rcfg = cfg->relay;
     rcfg.seed = seed;
     if ((rc = np_relay_create(&rcfg, (const struct sockaddr *)&server,
@@ -186,12 +205,7 @@ static int run_round(const struct np_rudp_config *cfg,
   np_bench_cpu_since(&cpu0, &cpu);
   relay_sum(relay, cfg->clients, &r->relay_window);
   counts_sub(&r->relay_window, &rc0);
-  set_phase(&ctl, net, NP_RUDP_CLOSE);
-  struct counts_goal done = {&ctl.done, np_rudp_net_conns(net)};
-  np_bench_ctl_wait(
-      w, t2 + (np_bench_ctl_signal(w) ? SIGNAL_BOUND_S : CLOSE_BOUND_S),
-      goal_met, &done);
-  r->close_seconds = np_time_mono_s() - t2;
+  r->close_seconds = close_round(cfg, w, &ctl, net, t2);
   set_phase(&ctl, net, NP_RUDP_STOP);
   r->drain_seconds = t2 - t1;
   r->cpu_user_seconds = cpu.user_seconds;
@@ -210,6 +224,8 @@ out_relay:
   }
   np_rudp_net_free(net);
   np_relay_destroy(relay);
+  /* --connect alone: the far endpoint's counts are in its own record */
+  r->server_remote = cfg->role == NP_RUDP_ROLE_CLIENT && cfg->agent == NULL;
   if (rc == 0)
     np_rudp_round_checks(r, cfg->arq.delivery == NP_ARQ_UNORDERED);
 out_base:
@@ -227,6 +243,7 @@ void np_rudp_round_checks(struct np_rudp_round *r, int unordered) {
                                    .sequence_errors = t->sequence_errors,
                                    .send_errors = t->send_errors,
                                    .drain_complete = r->drain_complete,
+                                   .server_remote = r->server_remote,
                                    .conns = r->conns,
                                    .conns_closed = r->conns_closed,
                                    .conns_failed = r->conns_failed,

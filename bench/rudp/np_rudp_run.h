@@ -101,6 +101,8 @@ struct np_rudp_round {
   uint64_t foreign;          /* server datagrams with an unknown conv    */
   struct np_rudp_check checks[NP_RUDP_CHECKS];
   int failed;                /* any check failed                        */
+  int server_remote;         /* --connect without --agent: no server
+                                counts here (np_rudp_check_input)       */
 };
 
 struct np_rudp_result {

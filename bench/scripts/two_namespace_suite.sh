@@ -1,13 +1,16 @@
 #!/bin/sh
-# two_namespace_suite.sh BUILD_DIR OUT_DIR - the two-host suite
-# (udp-two-namespace) on one machine: two network namespaces joined by a
-# veth pair stand in for two hosts with separate network stacks.
+# two_namespace_suite.sh BUILD_DIR OUT_DIR [udp|rudp] - a two-host suite
+# on one machine: two network namespaces joined by a veth pair stand in
+# for two hosts with separate network stacks.  udp (the default) runs
+# udp-two-namespace, rudp the plan bench/scripts/rudp-two-namespace.json.
 #
 #   host a (namespace np2h-PID-a, 10.231.250.1/30) runs the matrix: the
-#     clients of every repetition, `udp --agent 10.231.250.2:7000`;
+#     clients of every repetition, `udp --agent 10.231.250.2:7000` (or
+#     `rudp --agent ...`);
 #   host b (np2h-PID-b, 10.231.250.2/30) runs `netproof-bench agent`, which
 #     starts the echo server of each repetition and sends back its kernel
-#     and socket counters.
+#     and socket counters (for rudp: the server endpoint, rudp-serve, and
+#     the relay in front of it, and their records).
 #
 # Addresses are assigned on the two veths this script creates, nothing is
 # routed anywhere else; both namespaces (and so the veths) and the agent
@@ -18,6 +21,8 @@
 set -eu
 build=$1
 out=$2
+kind=${3:-udp}
+case $kind in udp|rudp) ;; *) echo "two_namespace_suite: '$kind': udp or rudp" >&2; exit 2 ;; esac
 bench="$build/bench/netproof-bench"
 [ "$(id -u)" -eq 0 ] || { echo "two_namespace_suite: needs root (ip netns)" >&2; exit 3; }
 a="np2h-$$-a"
@@ -59,6 +64,15 @@ until ip netns exec "$a" timeout 1 bash -c ': </dev/tcp/10.231.250.2/7000' 2>/de
 done
 
 mkdir -p "$(dirname "$out")"
+if [ "$kind" = rudp ]; then
+  # the shipped plan with this run's agent and token filled in
+  plan="$work/rudp-two-namespace.json"
+  sed -e 's|"AGENT"|"10.231.250.2:7000"|' -e "s|\"TOKEN\"|\"$work/token\"|" \
+    "$(dirname "$0")/rudp-two-namespace.json" >"$plan"
+  rc=0
+  ip netns exec "$a" "$bench" matrix "$plan" --output "$out" --quiet || rc=$?
+  exit $rc
+fi
 plan="$work/udp-two-namespace.json"
 cat >"$plan" <<EOF
 {

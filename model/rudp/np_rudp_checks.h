@@ -51,7 +51,18 @@ struct np_rudp_check_input {
   uint64_t relay_overflow;  /* packets tail-dropped at the capacity      */
   int unordered;            /* --delivery unordered: "order" means each
                                message once and only if it was sent      */
+  int server_remote;        /* rudp --connect without --agent: the server
+                               endpoint's counts are in its own record
+                               (rudp-serve), not in this one, so
+                               send_completion holds this host's: every
+                               request sent came back echoed             */
 };
+
+/* One check: name (static), its verdict and its detail from fmt; returns
+ * 1 when it failed (rudp-serve's checks are built with it too). */
+int np_rudp_check_set(struct np_rudp_check *c, const char *name, int ok,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* The six checks of one round into out[]; returns 1 when any failed. */
 int np_rudp_checks_eval(const struct np_rudp_check_input *in,

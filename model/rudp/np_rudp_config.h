@@ -38,6 +38,15 @@ enum np_rudp_fec {
   NP_RUDP_FEC_WINDOW /* sliding-window RLC (bench/fec/np_fec_win.h) */
 };
 
+/* Which endpoints this process runs (docs/agent.md "rudp across hosts"). */
+enum np_rudp_role {
+  NP_RUDP_ROLE_BOTH,   /* `rudp`: clients and the server, a relay between */
+  NP_RUDP_ROLE_CLIENT, /* `rudp --connect` / `--agent`: the clients only,
+                          against a far server endpoint (or a relay in
+                          front of it)                                     */
+  NP_RUDP_ROLE_SERVER  /* `rudp-serve`: the server endpoint only          */
+};
+
 struct np_rudp_config {
   uint32_t payload;     /* application message bytes                    */
   uint32_t clients;     /* client connections                           */
@@ -71,6 +80,22 @@ struct np_rudp_config {
   struct sockaddr_storage relay_addr; /* --relay parsed                   */
   const char *relay_stats; /* --relay-stats FILE: that relay's
                               --stats-lines (not owned)                  */
+  enum np_rudp_role role; /* derived: --connect / --agent -> CLIENT,
+                             rudp-serve -> SERVER                         */
+  const char *connect;  /* --connect ADDR:PORT: a server endpoint (a
+                           `rudp-serve`, or a relay before one) instead of
+                           our own; with --agent, set from the agent's
+                           answer (not owned)                            */
+  struct sockaddr_storage connect_addr; /* the same, parsed               */
+  const char *agent;    /* --agent HOST:PORT: the far host's agent starts
+                           the server endpoint (not owned)              */
+  const char *token_file; /* --token-file FILE: the agent's token          */
+  const char *agent_relay; /* --agent-relay LIST: the agent also starts a
+                              relay in front of it, with LIST's options  */
+  /* rudp-serve only */
+  const char *listen;   /* --listen ADDR:PORT                           */
+  struct sockaddr_storage listen_addr; /* the same, parsed               */
+  double max_seconds;   /* --max-seconds: the server's whole life        */
   const char *output;   /* record path, "-" = stdout (not owned)        */
   int summary;          /* --summary: enum np_bench_summary_kind        */
   int quiet;

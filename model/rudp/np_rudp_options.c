@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "np_agent_udp_relay.h"
 #include "np_opt.h"
 
 /* CHOICE rows store the index as the enum value. */
@@ -86,13 +87,31 @@ static int set_reo(void *sec, const struct np_bench_opt *o,
   return set_ms(sec, o, &w, eb);
 }
 
-/* --relay ADDR:PORT (checked by the row's type): the text, and the
- * address parsed. */
+/* An ADDR:PORT row (checked by the row's type): the text at the row's
+ * field, and the address parsed into *at. */
+static int put_addr(void *sec, const struct np_bench_opt *o,
+                    const struct np_bench_val *v,
+                    struct sockaddr_storage *at, struct np_errbuf *eb) {
+  memcpy(at, &v->addr.ss, sizeof *at);
+  return np_bench_opt_put(o, sec, v, eb);
+}
+
+/* --relay ADDR:PORT */
 static int set_relay(void *sec, const struct np_bench_opt *o,
                      const struct np_bench_val *v, struct np_errbuf *eb) {
-  CFG *cfg = sec;
-  memcpy(&cfg->relay_addr, &v->addr.ss, sizeof cfg->relay_addr);
-  return np_bench_opt_put(o, sec, v, eb);
+  return put_addr(sec, o, v, &((CFG *)sec)->relay_addr, eb);
+}
+
+/* --listen ADDR:PORT (rudp-serve) */
+static int set_listen(void *sec, const struct np_bench_opt *o,
+                      const struct np_bench_val *v, struct np_errbuf *eb) {
+  return put_addr(sec, o, v, &((CFG *)sec)->listen_addr, eb);
+}
+
+/* --connect ADDR:PORT */
+static int set_connect(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  return put_addr(sec, o, v, &((CFG *)sec)->connect_addr, eb);
 }
 
 #define UINT(nm, lo, hi, df, field, tg, what)                                \
@@ -206,7 +225,9 @@ static const struct np_bench_opt transport_opts[] = {
      NP_BENCH_AT(CFG, arq.ack_delay_ns), .set = set_ms, .tag = "ad"},
 };
 
-static const struct np_bench_opt run_opts[] = {
+/* The endpoint sockets (rudp's "run:" section begins with them; rudp-serve
+ * takes them too). */
+static const struct np_bench_opt socket_opts[] = {
     {.name = "socket-buffer", .type = NP_BENCH_OPT_SIZE, .umin = 4096,
      .umax = INT32_MAX, .dflt = "4194304", .metavar = "N",
      .help = "SO_RCVBUF/SO_SNDBUF of endpoint sockets",
@@ -214,6 +235,9 @@ static const struct np_bench_opt run_opts[] = {
     UINT("batch", 1, NP_RUDP_MAX_BATCH, "32", batch, "bt",
          "datagrams per recvmmsg/sendmmsg on endpoint sockets (1: one "
          "syscall each)"),
+};
+
+static const struct np_bench_opt run_opts[] = {
     {.name = "warmup", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 600,
      .unit = "s", .dflt = "2", .help = "warm-up seconds per round",
      NP_BENCH_AT(CFG, warmup), .tag = "wu"},
@@ -243,6 +267,27 @@ static const struct np_bench_opt external_opts[] = {
      .tag = "xs"},
 };
 
+/* The clients alone, against a server endpoint elsewhere (docs/agent.md). */
+static const struct np_bench_opt far_opts[] = {
+    {.name = "connect", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
+     .range_text = "literal IPv4, or [IPv6], and a port",
+     .help = "clients only, against the server endpoint at ADDR:PORT (a "
+             "`netproof-bench rudp-serve`, or a relay in front of one)",
+     NP_BENCH_AT(CFG, connect), .set = set_connect, .tag = "to"},
+    {.name = "agent", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "HOST:PORT",
+     .help = "across hosts: the netproof-bench agent at HOST:PORT starts "
+             "the server endpoint (rudp-serve) there, the clients run here",
+     NP_BENCH_AT(CFG, agent), .tag = "ag"},
+    {.name = "token-file", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .help = "with --agent: the shared secret (64+ hex digits, mode 0600)",
+     NP_BENCH_AT(CFG, token_file), .set = np_bench_opt_set_path, .tag = "tf"},
+    {.name = "agent-relay", .type = NP_BENCH_OPT_STR, .metavar = "LIST",
+     .help = "with --agent: the agent also starts a relay in front of its "
+             "server endpoint, with the relay options of LIST "
+             "(NAME=VALUE,...: profile=random,delay-ms=20)",
+     NP_BENCH_AT(CFG, agent_relay), .set = np_agent_udp_relay_opt_set, .tag = "ar"},
+};
+
 #define N(a) (sizeof a / sizeof a[0])
 static const struct np_bench_opt_section rudp_sections[] = {
     {NULL, core_opts, N(core_opts), 0},
@@ -253,7 +298,10 @@ static const struct np_bench_opt_section rudp_sections[] = {
      np_relay_impair_opts, NP_RELAY_IMPAIR_NOPTS, RELAY},
     {"external relay, instead of the in-process one (docs/relay.md):",
      external_opts, N(external_opts), 0},
-    {"run:", run_opts, N(run_opts), 0},
+    {"far server endpoint, instead of our own (docs/agent.md):", far_opts,
+     N(far_opts), 0},
+    {"run:", socket_opts, N(socket_opts), 0},
+    {NULL, run_opts, N(run_opts), 0},
 };
 
 /* What no row's default sets: the FEC, ARQ and relay libraries' own. */
@@ -266,6 +314,55 @@ static void rudp_init(void *p) {
   cfg->io_threads = 1;
 }
 
+static int derive(CFG *cfg, struct np_errbuf *eb);
+
+/* --connect / --agent: the clients alone, one round (the far server
+ * endpoint serves one round's connections), no relay of ours. */
+static int far_validate(CFG *cfg, const struct np_bench_given *g,
+                        struct np_errbuf *eb) {
+  cfg->role = NP_RUDP_ROLE_BOTH;
+  if (cfg->agent && cfg->connect)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--connect: not with --agent (the agent's server "
+                         "endpoint is where the clients send)");
+  if ((cfg->agent == NULL) != (cfg->token_file == NULL))
+    return np_errbuf_set(eb, NP_EUSAGE, "--%s: needs --%s",
+                         cfg->agent ? "agent" : "token-file",
+                         cfg->agent ? "token-file FILE" : "agent HOST:PORT");
+  if (cfg->agent_relay && cfg->agent == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--agent-relay: only with --agent HOST:PORT (a "
+                         "relay the agent starts on its host)");
+  if (cfg->agent == NULL && cfg->connect == NULL)
+    return 0;
+  const char *what = cfg->agent ? "--agent" : "--connect";
+  if (cfg->relay_ext)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--relay: not with %s (the far side is a server "
+                         "endpoint, or a relay in front of it)", what);
+  if (!np_bench_opt_given(&np_rudp_optset, g, "rounds"))
+    cfg->rounds = 1; /* the default with a far server endpoint */
+  else if (cfg->rounds != 1)
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--rounds %" PRIu32 ": %s runs one round (the far "
+                         "server endpoint serves one round's connections)",
+                         cfg->rounds, what);
+  for (size_t i = 0; i <= NP_RELAY_IMPAIR_NOPTS; i++) {
+    const char *name = i < NP_RELAY_IMPAIR_NOPTS ? np_relay_impair_opts[i].name
+                                                 : "profile";
+    int set = i < NP_RELAY_IMPAIR_NOPTS
+                  ? np_bench_opt_given(&np_rudp_optset, g, name)
+                  : strcmp(cfg->relay.profile, "random") != 0;
+    if (set)
+      return np_errbuf_set(eb, NP_EUSAGE,
+                           "--%s: %s runs no relay of ours (--agent-relay "
+                           "LIST gives the far relay its options)",
+                           name, what);
+  }
+  cfg->role = NP_RUDP_ROLE_CLIENT;
+  return 0;
+}
+
 static int rudp_validate(void *p, const struct np_bench_given *g,
                          struct np_errbuf *eb) {
   CFG *cfg = p;
@@ -273,6 +370,8 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
   if (rc == 0) /* per round */
     rc = np_bench_interval_check(cfg->interval, cfg->seconds, eb);
   if (rc != 0)
+    return rc;
+  if ((rc = far_validate(cfg, g, eb)) != 0)
     return rc;
   if ((cfg->relay_ext == NULL) != (cfg->relay_stats == NULL))
     return np_errbuf_set(eb, NP_EUSAGE, "--%s: needs --%s",
@@ -303,6 +402,12 @@ static int rudp_validate(void *p, const struct np_bench_given *g,
                          cfg->io_threads);
   if (cfg->io_model == NP_RUDP_IO_POOL && !threads_set)
     cfg->io_threads = 4; /* the reference's pool */
+  return derive(cfg, eb);
+}
+
+/* The transport's derived fields and cross-field rules (rudp and
+ * rudp-serve alike: both ends must agree on them). */
+static int derive(CFG *cfg, struct np_errbuf *eb) {
   cfg->fec_cfg.mode = cfg->fec == NP_RUDP_FEC_FIXED      ? NP_FEC_FIXED
                       : cfg->fec == NP_RUDP_FEC_ADAPTIVE ? NP_FEC_ADAPTIVE
                       : cfg->fec == NP_RUDP_FEC_WINDOW   ? NP_FEC_WINDOW
@@ -362,4 +467,81 @@ const struct np_bench_optset np_rudp_optset = {
     .cfg_size = sizeof(CFG),
     .init = rudp_init,
     .validate = rudp_validate,
+};
+
+/* ---- rudp-serve: the server endpoint alone ---------------------------- */
+
+static const struct np_bench_opt serve_opts[] = {
+    {.name = "listen", .type = NP_BENCH_OPT_HOSTPORT, .metavar = "ADDR:PORT",
+     .help = "where the server endpoint listens (required); port 0 = any "
+             "(printed)",
+     NP_BENCH_AT(CFG, listen), .set = set_listen,
+     .flags = NP_BENCH_OPT_ANYPORT},
+    UINT("seed", 0, UINT64_MAX - NP_RUDP_MAX_ROUNDS, "42", seed, "seed",
+         "the clients' seed of this round (message contents are checked "
+         "against it)"),
+    {.name = "max-seconds", .type = NP_BENCH_OPT_NUM, .min = 0, .min_open = 1,
+     .max = 86400, .unit = "s", .dflt = "600",
+     .help = "stop after this long at the latest (a server never runs "
+             "unbounded)",
+     NP_BENCH_AT(CFG, max_seconds)},
+    {.name = "record", .type = NP_BENCH_OPT_STR, .dflt = "-",
+     .metavar = "FILE", .help = "the record written on exit (JSON); - = "
+                                "stdout",
+     NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path},
+    {.name = "output", .type = NP_BENCH_OPT_STR, .metavar = "FILE",
+     .help = "the same as --record (every command takes --output)",
+     NP_BENCH_AT(CFG, output), .set = np_bench_opt_set_path},
+    {.name = "summary", .type = NP_BENCH_OPT_CHOICE,
+     .choices = np_bench_summary_choices, .dflt = "text", .metavar = "KIND",
+     .help = "json: one-object summary on stdout (instead of the record "
+             "when no --record is given)",
+     NP_BENCH_AT(CFG, summary)},
+    {.name = "quiet", .type = NP_BENCH_OPT_FLAG,
+     .help = "no listening and summary lines on stderr",
+     NP_BENCH_AT(CFG, quiet)},
+    {.name = "help", .type = NP_BENCH_OPT_FLAG, .help = "this text",
+     .flags = NP_BENCH_OPT_HELP},
+};
+
+/* The clients' transport rows, the same table rudp reads: both ends parse
+ * the same names into the same fields. */
+static const struct np_bench_opt_section serve_sections[] = {
+    {NULL, core_opts, N(core_opts), 0},
+    {NULL, transport_opts, N(transport_opts), 0},
+    {"server endpoint:", socket_opts, N(socket_opts), 0},
+    {NULL, serve_opts, N(serve_opts), 0},
+};
+
+static int serve_validate(void *p, const struct np_bench_given *g,
+                          struct np_errbuf *eb) {
+  CFG *cfg = p;
+  if (cfg->listen == NULL)
+    return np_errbuf_set(eb, NP_EUSAGE, "--listen ADDR:PORT is required");
+  if (cfg->io_model != NP_RUDP_IO_SINGLE ||
+      np_bench_opt_given(&np_rudp_serve_optset, g, "io-threads"))
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "--io-model/--io-threads: the server endpoint runs "
+                         "on one loop (the clients' lanes are theirs)");
+  cfg->role = NP_RUDP_ROLE_SERVER;
+  cfg->rounds = 1;
+  return derive(cfg, eb);
+}
+
+const struct np_bench_optset np_rudp_serve_optset = {
+    .command = "rudp-serve",
+    .summary = "The server endpoint of `netproof-bench rudp` alone: it "
+               "accepts --clients\nconnections (conv 1..N, each pinned to "
+               "the first address it came from),\nchecks every request's "
+               "order and bytes against --seed and echoes it.  It\nstops "
+               "when every connection closed in order, on SIGINT/SIGTERM "
+               "or at\n--max-seconds, and writes its record.  The options "
+               "of the transport must be\nthe clients' (rudp --agent "
+               "passes them).\n",
+    .doc = "docs/agent.md",
+    .sections = serve_sections,
+    .nsections = N(serve_sections),
+    .cfg_size = sizeof(CFG),
+    .init = rudp_init,
+    .validate = serve_validate,
 };

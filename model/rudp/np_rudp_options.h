@@ -17,4 +17,10 @@
  * and the automatic reordering-window cap. */
 extern const struct np_bench_optset np_rudp_optset;
 
+/* `netproof-bench rudp-serve`: the same core and transport rows and the
+ * endpoint sockets' (so both ends parse one description), then --listen
+ * (required), --seed, --max-seconds, --record; validate applies the same
+ * derived rules and sets role SERVER, one loop. */
+extern const struct np_bench_optset np_rudp_serve_optset;
+
 #endif /* NP_RUDP_OPTIONS_H */

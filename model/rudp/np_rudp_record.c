@@ -387,6 +387,12 @@ cJSON *np_rudp_config_json(const struct np_rudp_config *cfg, uint32_t lanes,
   cJSON_AddStringToObject(o, "address", "127.0.0.1");
   cJSON_AddStringToObject(o, "family", "ipv4");
   NUM(o, "seed", cfg->seed);
+  /* the far server endpoint: as given (with --agent, far.server says
+   * where the agent's listened) */
+  if (cfg->agent)
+    cJSON_AddStringToObject(o, "agent", cfg->agent);
+  else if (cfg->connect)
+    cJSON_AddStringToObject(o, "connect", cfg->connect);
   cJSON_AddStringToObject(o, "fec", np_rudp_fec_name(cfg->fec));
   cJSON_AddStringToObject(o, "cc", np_arq_cc_name(cfg->arq.cc));
   cJSON_AddStringToObject(o, "delivery",

@@ -42,17 +42,6 @@ static int set_connect(void *sec, const struct np_bench_opt *o,
   return np_bench_opt_put(o, sec, v, eb);
 }
 
-/* --agent-relay: NAME=VALUE items the agent's allowlist then judges one
- * by one (np_agent_udp_relay.h); the list's own form is checked here. */
-static int set_agent_relay(void *sec, const struct np_bench_opt *o,
-                           const struct np_bench_val *v, struct np_errbuf *eb) {
-  cJSON *args = NULL;
-  int rc = np_agent_udp_relay_args(v->text, "127.0.0.1:0", "127.0.0.1:1",
-                                   1.0, &args, eb);
-  cJSON_Delete(args);
-  return rc == 0 ? np_bench_opt_put(o, sec, v, eb) : rc;
-}
-
 /* Canonical order: the id is p, c, w, io-model, backend, then the rest. */
 static const struct np_bench_opt udp_opts[] = {
     {.name = "payload", .type = NP_BENCH_OPT_UINT, .umin = 1,
@@ -114,7 +103,7 @@ static const struct np_bench_opt udp_opts[] = {
              "front of its server, with the relay options of LIST "
              "(NAME=VALUE,...: loss-percent=5,delay-ms=20); the clients send "
              "through it and its record comes back in far.relay",
-     NP_BENCH_AT(CFG, agent_relay), .set = set_agent_relay, .tag = "ar"},
+     NP_BENCH_AT(CFG, agent_relay), .set = np_agent_udp_relay_opt_set, .tag = "ar"},
     {.name = "count-syscalls", .type = NP_BENCH_OPT_FLAG,
      .help = "record system calls (raw, uring) and context switches per "
              "round trip",

@@ -17,24 +17,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "far_test_util.h"
 #include "np_json.h"
 #include "np_results_far.h"
 #include "np_schema.h"
 #include "np_test.h"
 #include "np_time.h"
 
-struct seen {
-  size_t n;
-  char ptrs[2048];
-};
-
-static void on_problem(void *ctx, const char *ptr, const char *reason) {
-  struct seen *s = ctx;
-  (void)reason;
-  s->n++;
-  size_t used = strlen(s->ptrs);
-  snprintf(s->ptrs + used, sizeof s->ptrs - used, "%s ", ptr);
-}
 
 static cJSON *load(const char *path) {
   cJSON *d = NULL;
@@ -43,23 +32,6 @@ static cJSON *load(const char *path) {
   return d;
 }
 
-static cJSON *at(cJSON *d, const char *ptr) {
-  cJSON *v = (cJSON *)np_json_pointer(d, ptr);
-  if (v == NULL)
-    NP_TEST_FAIL_("the fixture has no %s", ptr);
-  return v;
-}
-
-static void add(cJSON *d, const char *ptr, double k) {
-  cJSON *v = at(d, ptr);
-  cJSON_SetNumberValue(v, v->valuedouble + k);
-}
-
-static void set_str(cJSON *d, const char *ptr, const char *s) {
-  cJSON *v = at(d, ptr);
-  ASSERT_TRUE(cJSON_IsString(v));
-  cJSON_SetValuestring(v, s);
-}
 
 /* A check's passed flag. */
 static void flip(cJSON *d, const char *name) {

@@ -25,7 +25,7 @@
 
 static const struct np_bench_optset *const sets[] = {
     &np_udp_optset, &np_udp_serve_optset, &np_relay_cmd_optset,
-    &np_rudp_optset, &np_agent_optset};
+    &np_rudp_optset, &np_agent_optset, &np_rudp_serve_optset};
 
 static void test_tables(void) {
   size_t rows = 0;
@@ -49,8 +49,8 @@ static void test_tables(void) {
     }
   }
   /* udp --connect --agent, serve/relay/agent --listen, relay --forward,
-   * rudp --relay */
-  ASSERT_EQ(rows, 7);
+   * rudp --relay --connect --agent, rudp-serve --listen */
+  ASSERT_EQ(rows, 10);
 }
 
 /* argv (NULL-terminated, after the command) refused by s with msg. */

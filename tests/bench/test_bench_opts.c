@@ -71,6 +71,9 @@ static const struct {
     {"udp", "agent", {"token-file", "token"}}, /* they go together */
     {"udp", "token-file", {"agent", "127.0.0.1:7000"}},
     {"udp", "agent-relay", {"agent", "127.0.0.1:7000", "token-file", "token"}},
+    {"rudp", "agent", {"token-file", "token"}},
+    {"rudp", "token-file", {"agent", "127.0.0.1:7000"}},
+    {"rudp", "agent-relay", {"agent", "127.0.0.1:7000", "token-file", "token"}},
 };
 
 static const char *const *context_for(const struct np_bench_optset *s,

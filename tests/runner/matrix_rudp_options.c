@@ -51,10 +51,11 @@ static void check_table(void) {
     plan_opts++;
     char name[64], val[64];
     snprintf(name, sizeof name, "--%s", o->name);
-    char *args[4] = {name, val, NULL, NULL};
+    char *args[6] = {name, val, NULL, NULL, NULL, NULL};
     int nargs = 2;
     /* io-threads above 1 needs the pool model; --relay and --relay-stats
-     * go together */
+     * go together, and --agent and --token-file (--agent-relay needs
+     * both) */
     if (strcmp(o->name, "io-threads") == 0) {
       args[2] = "--io-model";
       args[3] = "pool";
@@ -65,6 +66,17 @@ static void check_table(void) {
       args[3] = strcmp(o->name, "relay") == 0 ? "relay.jsonl"
                                               : "127.0.0.1:9000";
       nargs = 4;
+    } else if (strcmp(o->name, "agent") == 0 ||
+               strcmp(o->name, "token-file") == 0) {
+      args[2] = strcmp(o->name, "agent") == 0 ? "--token-file" : "--agent";
+      args[3] = strcmp(o->name, "agent") == 0 ? "token" : "127.0.0.1:7000";
+      nargs = 4;
+    } else if (strcmp(o->name, "agent-relay") == 0) {
+      args[2] = "--agent";
+      args[3] = "127.0.0.1:7000";
+      args[4] = "--token-file";
+      args[5] = "token";
+      nargs = 6;
     }
     struct np_errbuf eb = {{0}};
     if (o->type == NP_BENCH_OPT_HOSTPORT) { /* both families, both ports */
