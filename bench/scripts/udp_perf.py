@@ -14,8 +14,10 @@ the medians against its target:
               --loads: round trips/s, system calls and context switches
               per round trip; then netproof's best against the probe's
               best (target >= 0.90), uring connected x2 against the probe
-              of that design (target >= 1.0) and raw single against the
-              epoll probe of the same design (1 thread; target >= 1.0)
+              of its design - lock-step, connected, as many threads as
+              have clients (target >= 1.0) - and against the connected
+              probe without lock-step, and raw single against the epoll
+              probe of the same design (1 thread; target >= 1.0)
   uv-raw      netproof uv vs netproof raw (16 clients, window 1, 1024 B,
               single)                                  target uv >= 0.90 x raw
   raw-probe   netproof raw single vs the epoll probe, 1 thread (same load)
@@ -254,6 +256,12 @@ def cmp_ceiling(opts):
         print("\n  best netproof: %s; best probe: %s" % (best, pbest))
         verdict("best netproof / best probe round trips/s",
                 ratio(res, best, pbest), 0.90)
+        # netproof's connected uring lanes receive in lock-step
+        # (np_udp_uring.c): the same design is the lock-step probe
+        same = "probe uring x%d connected lock-step" % min(clients, 2)
+        if same in probes:
+            verdict("netproof uring connected x2 / %s" % same[6:],
+                    ratio(res, "netproof uring connected x2", same), 1.0)
         if clients >= 2:
             verdict("netproof uring connected x2 / probe uring x2 connected",
                     ratio(res, "netproof uring connected x2",
