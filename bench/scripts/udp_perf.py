@@ -26,6 +26,13 @@ the medians against its target:
               `sockperf ping-pong --full-rtt`: rate >= 1.0 x, p50 within 15 %
   models      every IO model at 16 clients (2 threads where it has
               threads) vs single, per backend
+  connect     netproof as the client of a server (--connect, uring, pool)
+              from one core (taskset -c 0, 1 lane) and from two (taskset
+              -c 0,1, 2 lanes) against `serve --backend uring --io-model
+              single` pinned to core 1 (started per run, stopped with
+              SIGINT), 16 clients at window 1 and 32: round trips/s, the
+              client's busiest lane fraction and client_saturated, the
+              server's CPU % over the time it served (needs 2 cores)
 
 Benchmarks, not tests: run them on a quiet machine with a Release build.
 The load average is printed before and after.
@@ -327,6 +334,78 @@ def cmp_models(opts):
                                     ratio(res, label, sides[0][0])))
 
 
+def serve_and_connect(port, cores, lanes, window, opts):
+    out = os.path.join(TMP, "serve.json")
+    srv = subprocess.Popen(
+        ["timeout", str(int(opts.seconds * 4 + 20)), "taskset", "-c", "1",
+         opts.bench, "serve", "--listen", "127.0.0.1:%d" % port, "--backend",
+         "uring", "--io-model", "single", "--max-seconds",
+         str(int(opts.seconds * 4 + 15)), "--quiet", "--record", out],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        r = bench_connect(port, cores, lanes, window, opts)
+    finally:
+        srv.send_signal(signal.SIGINT)
+        try:
+            srv.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            srv.wait()
+    with open(out) as f:
+        r["server_cpu"] = json.load(f)["serve"]["cpu_percent"]
+    return r
+
+
+def bench_connect(port, cores, lanes, window, opts):
+    rec = os.path.join(TMP, "client.json")
+    cmd = ["taskset", "-c", cores, opts.bench, "udp", "--connect",
+           "127.0.0.1:%d" % port, "--clients", "16", "--window", str(window),
+           "--payload", "1024", "--backend", "uring", "--io-model", "pool",
+           "--io-threads", str(lanes), "--seconds", str(opts.seconds),
+           "--quiet", "--output", rec]
+    p = subprocess.run(cmd, capture_output=True, text=True,
+                       timeout=opts.seconds * 4 + 20)
+    if p.returncode not in (0, 1):
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
+                                                p.stderr.strip()))
+    with open(rec) as f:
+        doc = json.load(f)
+    cc = doc["external"]["client_cpu"]
+    return {"rate": doc["measurement"]["roundtrips_per_sec"], "p50": None,
+            "cpu": None, "busiest": cc["busiest_fraction"],
+            "saturated": cc["client_saturated"]}
+
+
+def cmp_connect(opts):
+    if (os.cpu_count() or 1) < 2:
+        print("\n== connect: needs 2 cores (client on 0, server on 1)")
+        return
+    port = 12000 + os.getpid() % 1000
+    for window in (1, 32):
+        sides = []
+        for cores, lanes in (("0", 1), ("0,1", 2)):
+            label = "client cores %s, %d lane%s" % (cores, lanes,
+                                                   "s" if lanes > 1 else "")
+            sides.append((label, (lambda c, n: lambda: serve_and_connect(
+                port, c, n, window, opts))(cores, lanes)))
+        res = ab("--connect 16 clients x window %d x 1024 B against serve "
+                 "--backend uring (core 1)" % window, sides, opts)
+        print("\n  | client | round trips/s median [min - max] | busiest "
+              "lane (fraction of the window) | client_saturated | server "
+              "CPU % |")
+        print("  |---|---:|---:|---|---:|")
+        for label, _ in sides:
+            r = res[label]
+            rates = [x["rate"] for x in r]
+            print("  | %s | %.0f [%.0f - %.0f] | %.2f | %d of %d runs | "
+                  "%.0f |" % (label, statistics.median(rates), min(rates),
+                              max(rates),
+                              statistics.median([x["busiest"] for x in r]),
+                              sum(1 for x in r if x["saturated"]), len(r),
+                              statistics.median([x["server_cpu"] for x in r])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", required=True)
@@ -347,7 +426,7 @@ def main():
                      "16x1x1024" % load)
     table = {"ceiling": cmp_ceiling, "uv-raw": cmp_uv_raw,
              "raw-probe": cmp_raw_probe, "sockperf": cmp_sockperf,
-             "models": cmp_models}
+             "models": cmp_models, "connect": cmp_connect}
     for name in opts.only.split(","):
         if name not in table:
             ap.error("unknown comparison %s" % name)
