@@ -56,18 +56,24 @@ import time
 TMP = tempfile.mkdtemp(prefix="np-udp-perf-")
 
 
-def bench(args, opts):
-    out = os.path.join(TMP, "run.json")
-    cmd = [opts.bench, "udp", "--seconds", str(opts.seconds), "--quiet",
-           "--output", out] + args
+def run_record(cmd, out, opts):
+    """Run a netproof command that writes its record to out: (exit, doc);
+    exit 0 passed, 1 a check failed (record written), anything else raises."""
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=opts.seconds * 4 + 20)
     if p.returncode not in (0, 1):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
                                                 p.stderr.strip()))
     with open(out) as f:
-        doc = json.load(f)
-    if p.returncode == 1:  # a failed run is kept out of the medians, named
+        return p.returncode, json.load(f)
+
+
+def bench(args, opts):
+    out = os.path.join(TMP, "run.json")
+    cmd = [opts.bench, "udp", "--seconds", str(opts.seconds), "--quiet",
+           "--output", out] + args
+    rc, doc = run_record(cmd, out, opts)
+    if rc == 1:  # a failed run is kept out of the medians, named
         print("  (failed run, excluded: %s: %s)" % (
             " ".join(args), "; ".join(doc.get("reasons", []))))
         return {"rate": None, "p50": None, "p99": None, "cpu": None,
@@ -280,6 +286,16 @@ def cmp_ceiling(opts):
               "libuv's and not counted)" % (opts.rounds, opts.seconds))
 
 
+def stop(proc, sig, seconds):
+    """Signal a background server and wait for it (killed after seconds)."""
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def cmp_sockperf(opts):
     if not shutil.which("sockperf"):
         print("\n== sockperf: not installed (Debian package sockperf)")
@@ -308,12 +324,7 @@ def cmp_sockperf(opts):
                     ratio(res, side, "sockperf ping-pong", "p50"), 1.15,
                     higher_is_better=False)
     finally:
-        srv.send_signal(signal.SIGTERM)
-        try:
-            srv.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            srv.wait()
+        stop(srv, signal.SIGTERM, 5)
 
 
 def cmp_models(opts):
@@ -341,17 +352,12 @@ def serve_and_connect(port, cores, lanes, window, opts):
          opts.bench, "serve", "--listen", "127.0.0.1:%d" % port, "--backend",
          "uring", "--io-model", "single", "--max-seconds",
          str(int(opts.seconds * 4 + 15)), "--quiet", "--record", out],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(0.3)
         r = bench_connect(port, cores, lanes, window, opts)
     finally:
-        srv.send_signal(signal.SIGINT)
-        try:
-            srv.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            srv.wait()
+        stop(srv, signal.SIGINT, 10)
     with open(out) as f:
         r["server_cpu"] = json.load(f)["serve"]["cpu_percent"]
     return r
@@ -364,13 +370,7 @@ def bench_connect(port, cores, lanes, window, opts):
            "--payload", "1024", "--backend", "uring", "--io-model", "pool",
            "--io-threads", str(lanes), "--seconds", str(opts.seconds),
            "--quiet", "--output", rec]
-    p = subprocess.run(cmd, capture_output=True, text=True,
-                       timeout=opts.seconds * 4 + 20)
-    if p.returncode not in (0, 1):
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
-                                                p.stderr.strip()))
-    with open(rec) as f:
-        doc = json.load(f)
+    _, doc = run_record(cmd, rec, opts)  # a failed check still measured
     cc = doc["external"]["client_cpu"]
     return {"rate": doc["measurement"]["roundtrips_per_sec"], "p50": None,
             "cpu": None, "busiest": cc["busiest_fraction"],
