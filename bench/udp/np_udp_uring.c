@@ -38,9 +38,10 @@
  *   IORING_OP_WRITE_FIXED from registered slot memory: the write path's
  *   kiocb set-up, buffer import and fsnotify cost more per datagram than
  *   the send path, measured 2026-12-02; this kernel's SEND takes no fixed
- *   buffer), IORING_OP_SENDMSG to the slot's copy of the address otherwise, and submitted with the next wait.  Sockets are
- *   blocking for the ring, so a full send buffer makes io_uring wait for
- *   room instead of failing.  A send the kernel refuses later is reported
+ *   buffer), IORING_OP_SENDMSG to the slot's copy of the address
+ *   otherwise, and submitted with the next wait.  Sockets are blocking
+ *   for the ring, so a full send buffer makes io_uring wait for room
+ *   instead of failing.  A send the kernel refuses later is reported
  *   through on_send_fail.  With every slot in flight a send is made with a
  *   plain send/sendto (counted: sync_sends).
  * - Files: the eventfd and every socket are registered files.
