@@ -433,11 +433,13 @@ def main():
     print("machine: %s, %d logical cores, kernel %s; load average before: %s"
           % (os.uname().nodename, os.cpu_count(), os.uname().release,
              " ".join(open("/proc/loadavg").read().split()[:3])))
-    for name in opts.only.split(","):
-        table[name](opts)
+    try:
+        for name in opts.only.split(","):
+            table[name](opts)
+    finally:  # also when a run fails: /tmp is left as it was
+        shutil.rmtree(TMP, ignore_errors=True)
     print("\nload average after: %s" %
           " ".join(open("/proc/loadavg").read().split()[:3]))
-    shutil.rmtree(TMP, ignore_errors=True)
 
 
 if __name__ == "__main__":
