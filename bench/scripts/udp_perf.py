@@ -42,6 +42,7 @@ usage: udp_perf.py --bench BUILD/bench/netproof-bench
                    [--loads 16x1x1024,16x1x64,16x1x16384,1x1x1024]
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -54,6 +55,8 @@ import tempfile
 import time
 
 TMP = tempfile.mkdtemp(prefix="np-udp-perf-")
+# removed at any exit (a failed run, a usage error): /tmp is left as it was
+atexit.register(shutil.rmtree, TMP, True)
 
 
 def run_record(cmd, out, opts):
@@ -433,11 +436,8 @@ def main():
     print("machine: %s, %d logical cores, kernel %s; load average before: %s"
           % (os.uname().nodename, os.cpu_count(), os.uname().release,
              " ".join(open("/proc/loadavg").read().split()[:3])))
-    try:
-        for name in opts.only.split(","):
-            table[name](opts)
-    finally:  # also when a run fails: /tmp is left as it was
-        shutil.rmtree(TMP, ignore_errors=True)
+    for name in opts.only.split(","):
+        table[name](opts)
     print("\nload average after: %s" %
           " ".join(open("/proc/loadavg").read().split()[:3]))
 
