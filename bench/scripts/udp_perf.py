@@ -14,8 +14,10 @@ the medians against its target:
               --loads: round trips/s, system calls and context switches
               per round trip; then netproof's best against the probe's
               best (target >= 0.90), uring connected x2 against the probe
-              of that design (target >= 1.0) and raw single against the
-              epoll probe of the same design (1 thread; target >= 1.0)
+              of its design - lock-step, connected, as many threads as
+              have clients (target >= 1.0) - and against the connected
+              probe without lock-step, and raw single against the epoll
+              probe of the same design (1 thread; target >= 1.0)
   uv-raw      netproof uv vs netproof raw (16 clients, window 1, 1024 B,
               single)                                  target uv >= 0.90 x raw
   raw-probe   netproof raw single vs the epoll probe, 1 thread (same load)
@@ -24,6 +26,13 @@ the medians against its target:
               `sockperf ping-pong --full-rtt`: rate >= 1.0 x, p50 within 15 %
   models      every IO model at 16 clients (2 threads where it has
               threads) vs single, per backend
+  connect     netproof as the client of a server (--connect, uring, pool)
+              from one core (taskset -c 0, 1 lane) and from two (taskset
+              -c 0,1, 2 lanes) against `serve --backend uring --io-model
+              single` pinned to core 1 (started per run, stopped with
+              SIGINT), 16 clients at window 1 and 32: round trips/s, the
+              client's busiest lane fraction and client_saturated, the
+              server's CPU % over the time it served (needs 2 cores)
 
 Benchmarks, not tests: run them on a quiet machine with a Release build.
 The load average is printed before and after.
@@ -33,6 +42,7 @@ usage: udp_perf.py --bench BUILD/bench/netproof-bench
                    [--loads 16x1x1024,16x1x64,16x1x16384,1x1x1024]
 """
 import argparse
+import atexit
 import json
 import os
 import re
@@ -45,20 +55,28 @@ import tempfile
 import time
 
 TMP = tempfile.mkdtemp(prefix="np-udp-perf-")
+# removed at any exit (a failed run, a usage error): /tmp is left as it was
+atexit.register(shutil.rmtree, TMP, True)
 
 
-def bench(args, opts):
-    out = os.path.join(TMP, "run.json")
-    cmd = [opts.bench, "udp", "--seconds", str(opts.seconds), "--quiet",
-           "--output", out] + args
+def run_record(cmd, out, opts):
+    """Run a netproof command that writes its record to out: (exit, doc);
+    exit 0 passed, 1 a check failed (record written), anything else raises."""
     p = subprocess.run(cmd, capture_output=True, text=True,
                        timeout=opts.seconds * 4 + 20)
     if p.returncode not in (0, 1):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode,
                                                 p.stderr.strip()))
     with open(out) as f:
-        doc = json.load(f)
-    if p.returncode == 1:  # a failed run is kept out of the medians, named
+        return p.returncode, json.load(f)
+
+
+def bench(args, opts):
+    out = os.path.join(TMP, "run.json")
+    cmd = [opts.bench, "udp", "--seconds", str(opts.seconds), "--quiet",
+           "--output", out] + args
+    rc, doc = run_record(cmd, out, opts)
+    if rc == 1:  # a failed run is kept out of the medians, named
         print("  (failed run, excluded: %s: %s)" % (
             " ".join(args), "; ".join(doc.get("reasons", []))))
         return {"rate": None, "p50": None, "p99": None, "cpu": None,
@@ -254,6 +272,12 @@ def cmp_ceiling(opts):
         print("\n  best netproof: %s; best probe: %s" % (best, pbest))
         verdict("best netproof / best probe round trips/s",
                 ratio(res, best, pbest), 0.90)
+        # netproof's connected uring lanes receive in lock-step
+        # (np_udp_uring.c): the same design is the lock-step probe
+        same = "probe uring x%d connected lock-step" % min(clients, 2)
+        if same in probes:
+            verdict("netproof uring connected x2 / %s" % same[6:],
+                    ratio(res, "netproof uring connected x2", same), 1.0)
         if clients >= 2:
             verdict("netproof uring connected x2 / probe uring x2 connected",
                     ratio(res, "netproof uring connected x2",
@@ -263,6 +287,16 @@ def cmp_ceiling(opts):
         print("  (medians of %d alternating rounds of %.3g s; syscalls are "
               "the lane threads' own, counted at each call site; uv's are "
               "libuv's and not counted)" % (opts.rounds, opts.seconds))
+
+
+def stop(proc, sig, seconds):
+    """Signal a background server and wait for it (killed after seconds)."""
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def cmp_sockperf(opts):
@@ -293,12 +327,7 @@ def cmp_sockperf(opts):
                     ratio(res, side, "sockperf ping-pong", "p50"), 1.15,
                     higher_is_better=False)
     finally:
-        srv.send_signal(signal.SIGTERM)
-        try:
-            srv.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            srv.wait()
+        stop(srv, signal.SIGTERM, 5)
 
 
 def cmp_models(opts):
@@ -317,6 +346,67 @@ def cmp_models(opts):
         for label, _ in sides[1:]:
             print("  %-52s %.3f" % (label + " / single",
                                     ratio(res, label, sides[0][0])))
+
+
+def serve_and_connect(port, cores, lanes, window, opts):
+    out = os.path.join(TMP, "serve.json")
+    srv = subprocess.Popen(
+        ["timeout", str(int(opts.seconds * 4 + 20)), "taskset", "-c", "1",
+         opts.bench, "serve", "--listen", "127.0.0.1:%d" % port, "--backend",
+         "uring", "--io-model", "single", "--max-seconds",
+         str(int(opts.seconds * 4 + 15)), "--quiet", "--record", out],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.3)
+        r = bench_connect(port, cores, lanes, window, opts)
+    finally:
+        stop(srv, signal.SIGINT, 10)
+    with open(out) as f:
+        r["server_cpu"] = json.load(f)["serve"]["cpu_percent"]
+    return r
+
+
+def bench_connect(port, cores, lanes, window, opts):
+    rec = os.path.join(TMP, "client.json")
+    cmd = ["taskset", "-c", cores, opts.bench, "udp", "--connect",
+           "127.0.0.1:%d" % port, "--clients", "16", "--window", str(window),
+           "--payload", "1024", "--backend", "uring", "--io-model", "pool",
+           "--io-threads", str(lanes), "--seconds", str(opts.seconds),
+           "--quiet", "--output", rec]
+    _, doc = run_record(cmd, rec, opts)  # a failed check still measured
+    cc = doc["external"]["client_cpu"]
+    return {"rate": doc["measurement"]["roundtrips_per_sec"], "p50": None,
+            "cpu": None, "busiest": cc["busiest_fraction"],
+            "saturated": cc["client_saturated"]}
+
+
+def cmp_connect(opts):
+    if (os.cpu_count() or 1) < 2:
+        print("\n== connect: needs 2 cores (client on 0, server on 1)")
+        return
+    port = 12000 + os.getpid() % 1000
+    for window in (1, 32):
+        sides = []
+        for cores, lanes in (("0", 1), ("0,1", 2)):
+            label = "client cores %s, %d lane%s" % (cores, lanes,
+                                                   "s" if lanes > 1 else "")
+            sides.append((label, (lambda c, n: lambda: serve_and_connect(
+                port, c, n, window, opts))(cores, lanes)))
+        res = ab("--connect 16 clients x window %d x 1024 B against serve "
+                 "--backend uring (core 1)" % window, sides, opts)
+        print("\n  | client | round trips/s median [min - max] | busiest "
+              "lane (fraction of the window) | client_saturated | server "
+              "CPU % |")
+        print("  |---|---:|---:|---|---:|")
+        for label, _ in sides:
+            r = res[label]
+            rates = [x["rate"] for x in r]
+            print("  | %s | %.0f [%.0f - %.0f] | %.2f | %d of %d runs | "
+                  "%.0f |" % (label, statistics.median(rates), min(rates),
+                              max(rates),
+                              statistics.median([x["busiest"] for x in r]),
+                              sum(1 for x in r if x["saturated"]), len(r),
+                              statistics.median([x["server_cpu"] for x in r])))
 
 
 def main():
@@ -339,7 +429,7 @@ def main():
                      "16x1x1024" % load)
     table = {"ceiling": cmp_ceiling, "uv-raw": cmp_uv_raw,
              "raw-probe": cmp_raw_probe, "sockperf": cmp_sockperf,
-             "models": cmp_models}
+             "models": cmp_models, "connect": cmp_connect}
     for name in opts.only.split(","):
         if name not in table:
             ap.error("unknown comparison %s" % name)
@@ -350,7 +440,6 @@ def main():
         table[name](opts)
     print("\nload average after: %s" %
           " ".join(open("/proc/loadavg").read().split()[:3]))
-    shutil.rmtree(TMP, ignore_errors=True)
 
 
 if __name__ == "__main__":

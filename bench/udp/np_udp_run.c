@@ -767,6 +767,7 @@ out_threads:
       struct np_udp_loop_info li;
       eng.tp->loop_info(eng.lanes[i].loop, &li);
       res->transport.sync_sends += li.sync_sends;
+      res->transport.paired_sockets += li.paired_sockets;
     }
   }
 out_engine:

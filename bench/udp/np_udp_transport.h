@@ -87,6 +87,8 @@ struct np_udp_loop_info {
   unsigned buffers;          /* uring: buffers in the ring                */
   uint64_t sync_sends;       /* uring: sends made with a plain syscall
                                 because every send slot was in flight    */
+  unsigned paired_sockets;   /* uring: sockets receiving in lock-step
+                                (in-loop pairs; np_udp_uring.c)          */
 };
 
 struct np_udp_transport {

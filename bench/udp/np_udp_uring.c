@@ -15,12 +15,33 @@
  *   still drops and SO_MEMINFO still counts it; buffers go back to the
  *   ring after the echo logic has seen the batch.  A multishot receive
  *   that ends (no buffer free, an error) is re-armed after the iteration.
+ * - Receives of an in-loop pair (lock-step): two connected sockets of the
+ *   same loop connected to each other (the connected model's client and
+ *   its own server socket) receive one-shot: each send of one queues, right
+ *   after it in the same submission, one IORING_OP_RECV on the other.  On
+ *   loopback the send has queued the datagram before the receive is
+ *   issued, so the receive completes inline at submission - no poll
+ *   wake-up, no task work, no empty retry of a multishot receive.  That is
+ *   the lock-step probe's design (tools/bench/echo_probe.c --lockstep)
+ *   without its rounds: a lane's replies of one submission are the next
+ *   one's requests.  Each datagram a peer sent gets one receive
+ *   (inflight/pending below); a receive that finds nothing waits (poll)
+ *   as any other; an error ends the pair's lock-step (multishot from then
+ *   on); every UR_PROBE_NS a wake-up queues one receive on each idle
+ *   paired socket, so a datagram from anywhere else is still read.
+ *   A paired socket's first waiting receive reads into the socket's own
+ *   buffer (no provided-buffer selection: ~2 % of the CPU per round trip
+ *   at window 1), further ones from the ring; own buffers are used while
+ *   they fit in UR_OWN_BYTES.
  * - Sends: copied into a send slot (the caller's buffer may be reused at
- *   once), queued as IORING_OP_WRITE_FIXED from the registered slot memory
- *   on a connected socket, IORING_OP_SENDMSG to the slot's copy of the
- *   address otherwise, and submitted with the next wait.  Sockets are
- *   blocking for the ring, so a full send buffer makes io_uring wait for
- *   room instead of failing.  A send the kernel refuses later is reported
+ *   once), queued as IORING_OP_SEND on a connected socket (not
+ *   IORING_OP_WRITE_FIXED from registered slot memory: the write path's
+ *   kiocb set-up, buffer import and fsnotify cost more per datagram than
+ *   the send path, measured 2026-12-02; this kernel's SEND takes no fixed
+ *   buffer), IORING_OP_SENDMSG to the slot's copy of the address
+ *   otherwise, and submitted with the next wait.  Sockets are blocking
+ *   for the ring, so a full send buffer makes io_uring wait for room
+ *   instead of failing.  A send the kernel refuses later is reported
  *   through on_send_fail.  With every slot in flight a send is made with a
  *   plain send/sendto (counted: sync_sends).
  * - Files: the eventfd and every socket are registered files.
@@ -37,6 +58,8 @@
  * after the ring is gone.
  */
 #include "np_udp_transport.h"
+
+#include "np_addr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -58,7 +81,17 @@
 #define UR_SLOT_BYTES (16u << 20) /* cap on send slot memory            */
 #define UR_NAME_LEN ((unsigned)sizeof(struct sockaddr_storage))
 
-enum ur_kind { UR_WAKE = 1, UR_RECV = 2, UR_SEND = 3 };
+#define UR_PROBE_NS 100000000 /* idle paired sockets re-read this often */
+#define UR_OWN_BYTES (8u << 20) /* cap on paired sockets' own buffers    */
+#define UR_OWN_BID 0xFFFFu   /* held[] mark: the socket's own buffer     */
+
+enum ur_kind {
+  UR_WAKE = 1,
+  UR_RECV = 2,
+  UR_SEND = 3,
+  UR_RECV1 = 4,   /* a paired socket's one-shot receive, from the ring */
+  UR_RECVOWN = 5  /* ... into the socket's own buffer                 */
+};
 #define UD(kind, idx) (((uint64_t)(kind) << 56) | (uint64_t)(idx))
 #define UD_KIND(u) ((unsigned)((u) >> 56))
 #define UD_IDX(u) ((unsigned)((u) & 0xFFFFFFFFu))
@@ -102,7 +135,6 @@ struct np_udp_loop {
   unsigned nfree;
   size_t slotlen;             /* largest payload                        */
   uint8_t *slotmem;           /* nslots * slotlen; fixed buffer 0       */
-  int fixed_bufs;             /* 1 = slotmem is a registered buffer     */
   struct np_udp_rx rx[UR_RX_BATCH]; /* the batch being collected        */
   uint16_t held[UR_RX_BATCH]; /* its buffer ids                         */
   unsigned nrx;
@@ -110,6 +142,9 @@ struct np_udp_loop {
   uint64_t nsys;              /* system calls of the loop's thread      */
   _Atomic int64_t nsys_pub;   /* nsys, published before each wait       */
   uint64_t sync_sends;
+  unsigned paired;            /* sockets receiving in lock-step          */
+  uint8_t *ownmem;            /* paired * buflen: their own buffers      */
+  int64_t probed_ns;          /* last re-read of idle paired sockets     */
 };
 
 struct np_udp_sock {
@@ -120,6 +155,14 @@ struct np_udp_sock {
   unsigned rx_batch;          /* the caller's receive batch (sizing)    */
   size_t max_payload;
   int armed;                  /* a multishot receive is queued          */
+  struct sockaddr_storage local, peer; /* connected sockets: both ends  */
+  socklen_t local_len, peer_len;
+  struct np_udp_sock *feeds;  /* in-loop pair: where our sends arrive   */
+  int oneshot;                /* 1 = lock-step receives (see the top)   */
+  unsigned pending;           /* one-shot receives queued or waiting    */
+  unsigned inflight;          /* datagrams the peer sent, not yet read  */
+  uint8_t *own;               /* own receive buffer (NULL: ring only)   */
+  int own_busy;               /* a receive or on_recv holds it          */
   np_udp_recv_fn on_recv;
   np_udp_send_fail_fn on_send_fail;
   void *ctx;
@@ -179,7 +222,8 @@ int np_udp_uring_available(struct np_errbuf *eb) {
     const char *name;
   } ops[] = {{IORING_OP_RECVMSG, "RECVMSG"},
              {IORING_OP_SENDMSG, "SENDMSG"},
-             {IORING_OP_WRITE_FIXED, "WRITE_FIXED"},
+             {IORING_OP_SEND, "SEND"},
+             {IORING_OP_RECV, "RECV"},
              {IORING_OP_READ, "READ"}};
   struct io_uring_probe *pr = io_uring_get_probe_ring(&ring);
   for (size_t i = 0; rc == 0 && i < sizeof ops / sizeof ops[0]; i++)
@@ -260,6 +304,78 @@ static void ur_arm_recv(struct np_udp_sock *s) {
   s->armed = 1;
 }
 
+/* One one-shot receive on a paired socket, into a provided buffer of the
+ * whole buffer length; MSG_TRUNC makes res the datagram's real length. */
+static void ur_arm_recv1(struct np_udp_sock *s) {
+  struct np_udp_loop *l = s->loop;
+  struct io_uring_sqe *sqe = ur_sqe(l);
+  if (!sqe)
+    return; /* the wake-up's re-read or the next send tries again */
+  int own = s->own && !s->own_busy;
+  io_uring_prep_recv(sqe, s->fd, own ? s->own : NULL, (unsigned)l->buflen,
+                     MSG_TRUNC);
+  ur_file(l, sqe, 1 + s->index);
+  if (own) {
+    s->own_busy = 1;
+  } else {
+    sqe->flags |= IOSQE_BUFFER_SELECT;
+    sqe->buf_group = 0;
+  }
+  io_uring_sqe_set_data64(sqe, UD(own ? UR_RECVOWN : UR_RECV1, s->index));
+  s->pending++;
+}
+
+/* s has just sent (queued or made) one datagram: its pair's receive for it
+ * goes right after it, unless one is already waiting for it. */
+static void ur_fed(struct np_udp_sock *s) {
+  struct np_udp_sock *p = s->feeds;
+  if (!p || !p->oneshot)
+    return;
+  p->inflight++;
+  if (p->pending < p->inflight)
+    ur_arm_recv1(p);
+}
+
+/* Pair the loop's connected sockets that are connected to each other
+ * (a's peer is b's address and b's peer a's).  The connected model opens
+ * a client's server socket right after the client: neighbours first. */
+static struct np_udp_sock *ur_find_pair(struct np_udp_loop *l, unsigned i) {
+  struct np_udp_sock *a = l->socks[i];
+  for (unsigned d = 0; d < l->nsocks; d++) {
+    unsigned j = (i + 1 + d) % l->nsocks; /* i + 1 first, i - 1 last */
+    struct np_udp_sock *b = l->socks[j];
+    if (j != i && b && b->peer_len && b->local_len &&
+        np_addr_sa_equal((const struct sockaddr *)&a->peer,
+                         (const struct sockaddr *)&b->local) &&
+        np_addr_sa_equal((const struct sockaddr *)&b->peer,
+                         (const struct sockaddr *)&a->local))
+      return b;
+  }
+  return NULL;
+}
+
+static void ur_pair(struct np_udp_loop *l) {
+  for (unsigned i = 0; i < l->nsocks; i++) {
+    struct np_udp_sock *a = l->socks[i];
+    if (!a || !a->peer_len || !a->local_len || a->feeds)
+      continue;
+    struct np_udp_sock *b = ur_find_pair(l, i);
+    if (!b || b->feeds)
+      continue;
+    a->feeds = b;
+    b->feeds = a;
+    a->oneshot = b->oneshot = 1;
+    l->paired += 2;
+  }
+  if (l->paired == 0 || (size_t)l->paired * l->buflen > UR_OWN_BYTES ||
+      (l->ownmem = malloc((size_t)l->paired * l->buflen)) == NULL)
+    return; /* every receive from the ring */
+  size_t k = 0;
+  for (unsigned i = 0; i < l->nsocks; i++)
+    if (l->socks[i] && l->socks[i]->oneshot)
+      l->socks[i]->own = l->ownmem + l->buflen * k++;
+}
+
 static unsigned pow2_at_least(unsigned v) {
   unsigned p = 1;
   while (p < v && p < (1u << 15))
@@ -311,10 +427,6 @@ static int ur_loop_prepare(struct np_udp_loop *l) {
   l->nsys++;
   l->files = io_uring_register_files(&l->ring, fds, l->nsocks + 1) == 0;
   free(fds);
-  /* the send slots as one registered buffer (WRITE_FIXED) */
-  struct iovec iov = {l->slotmem, (size_t)l->nslots * l->slotlen};
-  l->nsys++;
-  l->fixed_bufs = io_uring_register_buffers(&l->ring, &iov, 1) == 0;
   for (unsigned i = 0; i < l->nslots; i++)
     l->free_slots[i] = l->nslots - 1 - i;
   l->nfree = l->nslots;
@@ -341,13 +453,29 @@ static void ur_flush_rx(struct np_udp_loop *l) {
     return;
   struct np_udp_sock *s = l->rx_sock;
   s->on_recv(s->ctx, l->rx, l->nrx);
-  int mask = io_uring_buf_ring_mask(l->nbufs);
-  for (unsigned i = 0; i < l->nrx; i++)
+  int mask = io_uring_buf_ring_mask(l->nbufs), back = 0;
+  for (unsigned i = 0; i < l->nrx; i++) {
+    if (l->held[i] == UR_OWN_BID) {
+      s->own_busy = 0;
+      continue;
+    }
     io_uring_buf_ring_add(l->br, l->bufmem + (size_t)l->held[i] * l->buflen,
-                          (unsigned)l->buflen, l->held[i], mask, (int)i);
-  io_uring_buf_ring_advance(l->br, (int)l->nrx);
+                          (unsigned)l->buflen, l->held[i], mask, back++);
+  }
+  io_uring_buf_ring_advance(l->br, back);
   l->nrx = 0;
   l->rx_sock = NULL;
+}
+
+/* Hand one received datagram on (batched per socket); the buffer goes
+ * back to the ring after on_recv has seen it. */
+static struct np_udp_rx *ur_take(struct np_udp_loop *l, struct np_udp_sock *s,
+                                 uint16_t bid) {
+  if (l->rx_sock != s || l->nrx == UR_RX_BATCH)
+    ur_flush_rx(l);
+  l->rx_sock = s;
+  l->held[l->nrx] = bid;
+  return &l->rx[l->nrx++];
 }
 
 static void ur_on_recv(struct np_udp_loop *l, const struct io_uring_cqe *c) {
@@ -361,11 +489,7 @@ static void ur_on_recv(struct np_udp_loop *l, const struct io_uring_cqe *c) {
   uint8_t *buf = l->bufmem + (size_t)bid * l->buflen;
   struct msghdr *mh = &l->rmsg[idx];
   struct io_uring_recvmsg_out *o = io_uring_recvmsg_validate(buf, c->res, mh);
-  if (l->rx_sock != s || l->nrx == UR_RX_BATCH)
-    ur_flush_rx(l);
-  l->rx_sock = s;
-  l->held[l->nrx] = bid;
-  struct np_udp_rx *rx = &l->rx[l->nrx++];
+  struct np_udp_rx *rx = ur_take(l, s, bid);
   if (!o) { /* cannot happen with our buffer sizes; hand on an empty one */
     rx->data = buf;
     rx->len = 0;
@@ -380,6 +504,35 @@ static void ur_on_recv(struct np_udp_loop *l, const struct io_uring_cqe *c) {
   rx->from = s->connected ? NULL
                           : (const struct sockaddr *)io_uring_recvmsg_name(o);
   rx->fromlen = s->connected ? 0 : o->namelen;
+}
+
+/* A paired socket's one-shot receive: the datagram at the buffer's start. */
+static void ur_on_recv1(struct np_udp_loop *l, const struct io_uring_cqe *c) {
+  unsigned idx = UD_IDX(c->user_data);
+  struct np_udp_sock *s = idx < l->nsocks ? l->socks[idx] : NULL;
+  if (!s)
+    return;
+  if (s->pending)
+    s->pending--;
+  int own = UD_KIND(c->user_data) == UR_RECVOWN;
+  if (c->res < 0) { /* ECONNREFUSED, ENOBUFS, a cancel: lock-step ends */
+    s->oneshot = 0; /* multishot armed after the iteration */
+    if (own)
+      s->own_busy = 0;
+    return;
+  }
+  if (s->inflight)
+    s->inflight--;
+  if (!own && !(c->flags & IORING_CQE_F_BUFFER))
+    return;
+  uint16_t bid = own ? UR_OWN_BID
+                     : (uint16_t)(c->flags >> IORING_CQE_BUFFER_SHIFT);
+  struct np_udp_rx *rx = ur_take(l, s, bid);
+  rx->data = own ? s->own : l->bufmem + (size_t)bid * l->buflen;
+  rx->truncated = (size_t)c->res > l->buflen;
+  rx->len = rx->truncated ? l->buflen : (size_t)c->res;
+  rx->from = NULL;
+  rx->fromlen = 0;
 }
 
 static void ur_on_send(struct np_udp_loop *l, const struct io_uring_cqe *c) {
@@ -410,6 +563,10 @@ static int ur_reap(struct np_udp_loop *l) {
       case UR_RECV:
         ur_on_recv(l, cqes[i]);
         break;
+      case UR_RECV1:
+      case UR_RECVOWN:
+        ur_on_recv1(l, cqes[i]);
+        break;
       case UR_SEND:
         ur_on_send(l, cqes[i]);
         break;
@@ -426,6 +583,24 @@ static int ur_reap(struct np_udp_loop *l) {
   return woke;
 }
 
+/* At a wake-up, at most every UR_PROBE_NS: one receive on each paired
+ * socket with none waiting, so that a datagram its peer did not send (or
+ * one whose receive was lost to a full queue) is still read.  Until its
+ * peer's next send takes it over, that receive waits as any other. */
+static void ur_probe_idle(struct np_udp_loop *l) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no system call */
+  int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  if (now - l->probed_ns < UR_PROBE_NS)
+    return;
+  l->probed_ns = now;
+  for (unsigned i = 0; i < l->nsocks; i++) {
+    struct np_udp_sock *s = l->socks[i];
+    if (s && s->oneshot && s->pending == 0)
+      ur_arm_recv1(s);
+  }
+}
+
 static int ur_loop_run(struct np_udp_loop *l) {
   int rc, r;
   if (l->setup_accepted & IORING_SETUP_R_DISABLED) {
@@ -437,8 +612,10 @@ static int ur_loop_run(struct np_udp_loop *l) {
   }
   if ((rc = ur_loop_prepare(l)) != 0 || (rc = ur_arm_wake(l)) != 0)
     return rc;
+  ur_pair(l);
   for (unsigned i = 0; i < l->nsocks; i++)
-    ur_arm_recv(l->socks[i]);
+    if (!l->socks[i]->oneshot) /* a pair's receives follow its sends */
+      ur_arm_recv(l->socks[i]);
   while (!l->stop) {
     l->nsys++;
     atomic_store_explicit(&l->nsys_pub, (int64_t)l->nsys, memory_order_relaxed);
@@ -449,9 +626,11 @@ static int ur_loop_run(struct np_udp_loop *l) {
       if ((rc = ur_arm_wake(l)) != 0)
         return rc;
       l->on_wake(l->ctx); /* may stop the loop */
+      if (l->paired)
+        ur_probe_idle(l);
     }
     for (unsigned i = 0; i < l->nsocks; i++)
-      if (!l->socks[i]->armed)
+      if (!l->socks[i]->armed && !l->socks[i]->oneshot)
         ur_arm_recv(l->socks[i]);
   }
   if (io_uring_sq_ready(&l->ring)) { /* sends queued by the last callbacks */
@@ -484,6 +663,7 @@ static void ur_loop_free(struct np_udp_loop *l) {
   free(l->slots);
   free(l->free_slots);
   free(l->slotmem);
+  free(l->ownmem);
   free(l);
 }
 
@@ -498,11 +678,12 @@ static void ur_loop_info(const struct np_udp_loop *l,
   out->setup_requested = ur_setups[0] | IORING_SETUP_CQSIZE;
   out->setup_accepted = l->setup_accepted;
   out->registered_files = l->files;
-  out->registered_buffers = l->fixed_bufs;
+  out->registered_buffers = 0; /* sends are IORING_OP_SEND (see the top) */
   out->buffer_ring = l->br != NULL && l->nbufs > 0;
   out->ring_entries = l->ring.sq.ring_entries;
   out->buffers = l->nbufs;
   out->sync_sends = l->sync_sends;
+  out->paired_sockets = l->paired;
 }
 
 /* ---- sockets ---- */
@@ -538,6 +719,13 @@ static int ur_sock_open(struct np_udp_loop *l, const struct np_udp_sock_opts *o,
   s->loop = l;
   s->index = l->nsocks;
   s->connected = o->peer_len > 0;
+  if (s->connected) { /* both ends, for pairing in ur_pair */
+    s->peer = o->peer;
+    s->peer_len = o->peer_len;
+    s->local_len = sizeof s->local;
+    if (getsockname(s->fd, (struct sockaddr *)&s->local, &s->local_len))
+      s->local_len = 0; /* not paired */
+  }
   s->rx_batch = o->rx_batch ? o->rx_batch : 1;
   s->max_payload = o->max_payload;
   s->on_recv = o->on_recv;
@@ -586,6 +774,7 @@ static int ur_send_batch(struct np_udp_sock *s, const struct np_udp_tx *tx,
         *nsent = i;
         return rc;
       }
+      ur_fed(s);
       continue;
     }
     unsigned k = l->free_slots[--l->nfree];
@@ -594,10 +783,7 @@ static int ur_send_batch(struct np_udp_sock *s, const struct np_udp_tx *tx,
     memcpy(buf, t->data, t->len);
     sl->sock = s;
     if (s->connected || !t->to) {
-      if (l->fixed_bufs)
-        io_uring_prep_write_fixed(sqe, s->fd, buf, (unsigned)t->len, 0, 0);
-      else
-        io_uring_prep_send(sqe, s->fd, buf, t->len, 0);
+      io_uring_prep_send(sqe, s->fd, buf, t->len, 0);
     } else {
       memcpy(&sl->to, t->to, t->tolen);
       sl->iov.iov_base = buf;
@@ -611,6 +797,7 @@ static int ur_send_batch(struct np_udp_sock *s, const struct np_udp_tx *tx,
     }
     ur_file(l, sqe, 1 + s->index);
     io_uring_sqe_set_data64(sqe, UD(UR_SEND, k));
+    ur_fed(s);
   }
   *nsent = n;
   return 0;

@@ -46,6 +46,12 @@ static void check_backend(const struct np_udp_config *cfg,
     ASSERT_TRUE(t->buffer_ring);
     ASSERT_GE(t->buffers, 8);
     ASSERT_GT(t->ring_entries, 0);
+    /* lock-step receives: the connected model's client and its own server
+     * socket pair up in their lane (np_udp_uring.c); no other model has a
+     * socket connected to another of the same loop */
+    ASSERT_UINT_EQ(t->paired_sockets, cfg->io_model == NP_UDP_IO_CONNECTED
+                                          ? 2 * cfg->clients
+                                          : 0);
   } else {
     ASSERT_UINT_EQ(t->setup_requested, 0);
     ASSERT_UINT_EQ(t->sync_sends, 0);
@@ -135,6 +141,17 @@ int main(int argc, char **argv) {
   cfg.payload = 65507;
   cfg.window = 2;
   cfg.clients = 2;
+  check_run(&cfg);
+  /* the connected model at window 1 (uring: lock-step receives, one per
+   * datagram) and in open loop, where a client may send again before its
+   * reply came: every request still gets exactly one reply */
+  base(&cfg, be);
+  cfg.io_model = NP_UDP_IO_CONNECTED;
+  cfg.io_threads = 2;
+  cfg.window = 1;
+  check_run(&cfg);
+  cfg.rate = 20000;
+  cfg.window = 8;
   check_run(&cfg);
   return 0;
 }
