@@ -137,7 +137,7 @@ struct np_results_check {
     char *data;              /* its text (NULL: the content does not hash
                                 to the name, reported when fed)           */
     size_t len;
-    int used;                /* a cmd.txt refers to it                    */
+    int used;                /* a cmd.txt or a record refers to it        */
   } *snaps;
   size_t nsnaps, capsnaps;
   int finished;              /* finish was called                         */
@@ -237,6 +237,10 @@ int np_chk__snap_add(struct np_results_check *c, const char *path,
                     const void *data, size_t len);
 void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
 void np_chk__snap_finish(struct np_results_check *c);
+/* The snapshot named hex, marked as referred to; NULL when the set has
+ * none (its data NULL when its content does not hash to its name). */
+const struct np_chk_snap *np_chk__snap_use(struct np_results_check *c,
+                                          const char *hex);
 void np_chk__snap_free(struct np_results_check *c);
 
 /* udp records: counters, legs, percentiles, rates; checks[], status and
