@@ -107,6 +107,7 @@ struct np_chk_run {
   cJSON *options;      /* runner-written records: config without protocol
                           and command (plan names restored); or NULL     */
   int src_hash, bin_hash; /* interned tool hashes (-1: absent)            */
+  int meas_hash;          /* tool.measuring_source_sha256 (-1: absent)    */
   long plan_idx;          /* its configuration in the plan (-1: none)     */
   uint64_t fingerprint;   /* identifies one run's data (copies)           */
   cJSON *entry;           /* its summary.json entry (np_results_summary_rep) */

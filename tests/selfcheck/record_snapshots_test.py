@@ -15,6 +15,10 @@ file the set lacks, a malformed reference, before and after swapped (the
 delta re-derived from the references no longer matches), a changed
 counter the referenced snapshot lacks, a referenced file changed.  Prints the bytes per record beside the bytes
 the snapshots would take inline.
+
+The same records carry tool.measuring_source_sha256, equal to suite.json's
+and to `scripts/source-hash.sh --measuring` of this tree; a record with
+another value, or without one, is named (mixed builds).
 """
 import json
 import os
@@ -88,6 +92,16 @@ def missing(d):
 
 def malformed(d):
     edit_record(d, lambda k: k["before"].update(snapshot_sha256="ABC"))
+
+
+def set_tool(d, value):
+    p = os.path.join(d, REC)
+    doc = json.load(open(p))
+    if value is None:
+        del doc["tool"]["measuring_source_sha256"]
+    else:
+        doc["tool"]["measuring_source_sha256"] = value
+    json.dump(doc, open(p, "w"), indent="\t")
 
 
 def stranger(d):
@@ -187,6 +201,23 @@ def main():
         tamper(tmp, "changed", changed,
                f"{SNAP}/{h}.txt: /: its content's SHA-256 is ",
                all_referred=True)
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           os.pardir, os.pardir)
+        rc, want, _ = nptest.run(["sh", os.path.join(src, "scripts",
+                                                     "source-hash.sh"),
+                                  "--measuring", src])
+        want = want.strip()
+        suite = json.load(open(os.path.join(d, "suite.json")))
+        for p in recs:
+            got = json.load(open(p))["tool"].get("measuring_source_sha256")
+            check(got == want == suite["tool"]["measuring_source_sha256"],
+                  f"{p}: measuring hash {got}, tree {want}")
+        tamper(tmp, "othermeas", lambda x: set_tool(x, "a" * 64),
+               f"{REC}: /tool/measuring_source_sha256: {'a' * 64}, but "
+               f"suite.json's is {want} (mixed builds")
+        tamper(tmp, "nomeas", lambda x: set_tool(x, None),
+               f"{REC}: /tool/measuring_source_sha256: absent, but "
+               "suite.json's tool has one (mixed builds")
         bundle = os.path.join(tmp, "set.tar.gz")
         rc, _, err = nptest.run([archive, "pack", d, "--output", bundle],
                                 timeout=60)
