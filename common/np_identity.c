@@ -25,6 +25,10 @@ static const char *loaded_uv_version(void) {
 
 const char *np_identity_source_sha256(void) { return NP_SOURCE_SHA256; }
 
+const char *np_identity_measuring_sha256(void) {
+  return NP_MEASURING_SOURCE_SHA256;
+}
+
 int np_identity_binary_sha256(char hex[NP_SHA256_HEX_SIZE]) {
   return np_sha256_file("/proc/self/exe", hex, NULL, NULL);
 }
@@ -37,6 +41,8 @@ cJSON *np_identity_tool_json(const char *program) {
   cJSON_AddStringToObject(tool, "name", program);
   cJSON_AddStringToObject(tool, "version", NP_VERSION);
   cJSON_AddStringToObject(tool, "source_sha256", NP_SOURCE_SHA256);
+  cJSON_AddStringToObject(tool, "measuring_source_sha256",
+                          NP_MEASURING_SOURCE_SHA256);
   if (np_identity_binary_sha256(bin) == 0)
     cJSON_AddStringToObject(tool, "binary_sha256", bin);
   else
@@ -66,9 +72,11 @@ void np_identity_print_version(FILE *fp, const char *program) {
   fprintf(fp,
           "%s %s\n"
           "source-sha256: %s\n"
+          "measuring-source-sha256: %s\n"
           "binary-sha256: %s\n"
           "build: %s %s %s%s%s\n",
-          program, NP_VERSION, NP_SOURCE_SHA256, bin, NP_C_COMPILER_ID,
+          program, NP_VERSION, NP_SOURCE_SHA256, NP_MEASURING_SOURCE_SHA256,
+          bin, NP_C_COMPILER_ID,
           NP_C_COMPILER_VERSION, NP_BUILD_TYPE,
           NP_SANITIZE_MODE[0] ? " sanitize=" : "", NP_SANITIZE_MODE);
   if (loaded_uv_version() != NULL)

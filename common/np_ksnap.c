@@ -1,11 +1,13 @@
 /*
  * np_ksnap.c - content-addressed kernel snapshots of a result set: store
- * a text by its SHA-256, read a reference back from a cmd.txt.
+ * a text by its SHA-256, read a reference back from a cmd.txt or a
+ * record.
  */
 #include "np_ksnap.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,4 +89,97 @@ const char *np_ksnap_tree_get(const struct np_ftree *t, const char *stem,
     snprintf(p, sizeof p, "%s%s", stem,
              after ? ".kernel-after.txt" : ".kernel-before.txt");
   return np_ftree_get(t, p, len);
+}
+
+/* {NP_KSNAP_REF: base, NP_KSNAP_CHANGED: k's counters that differ from
+ * b's}, or NULL (inline instead) when sources or counter names differ. */
+static cJSON *diff_json(const cJSON *kj, const cJSON *bj, const char *base) {
+  const cJSON *kc = cJSON_GetObjectItemCaseSensitive(kj, "counters");
+  const cJSON *bc = cJSON_GetObjectItemCaseSensitive(bj, "counters"), *e;
+  if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(kj, "sources"),
+                     cJSON_GetObjectItemCaseSensitive(bj, "sources"), 1) ||
+      cJSON_GetArraySize(kc) != cJSON_GetArraySize(bc))
+    return NULL;
+  cJSON *o = cJSON_CreateObject(), *ch = NULL;
+  if (o == NULL || !cJSON_AddStringToObject(o, NP_KSNAP_REF, base) ||
+      (ch = cJSON_AddObjectToObject(o, NP_KSNAP_CHANGED)) == NULL)
+    goto fail;
+  cJSON_ArrayForEach(e, kc) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(bc, e->string);
+    if (v == NULL)
+      goto fail;
+    if (v->valuedouble != e->valuedouble &&
+        !cJSON_AddItemToObject(ch, e->string, cJSON_Duplicate(e, 0)))
+      goto fail;
+  }
+  return o;
+fail:
+  cJSON_Delete(o);
+  return NULL;
+}
+
+cJSON *np_ksnap_record_json(const struct np_kernel *k, const char *dir,
+                            const char *base) {
+  cJSON *kj = np_kernel_to_json(k), *out = NULL;
+  char p[4096];
+  char *text = NULL;
+  size_t len = 0;
+  struct np_kernel *b = NULL;
+  if (kj == NULL || dir == NULL || base == NULL ||
+      !is_hex64(base, strlen(base)) ||
+      (size_t)snprintf(p, sizeof p, "%s/%s.txt", dir, base) >= sizeof p ||
+      np_file_read_all(p, 0, &text, &len, NULL) != 0 ||
+      np_kernel_parse_raw(text, len, &b, NULL) != 0)
+    goto done;
+  cJSON *bj = np_kernel_to_json(b);
+  out = bj ? diff_json(kj, bj, base) : NULL;
+  cJSON_Delete(bj);
+done:
+  np_kernel_free(b);
+  free(text);
+  if (out != NULL) {
+    cJSON_Delete(kj);
+    return out;
+  }
+  return kj;
+}
+
+int np_ksnap_record_ref(const cJSON *snap, char hex[NP_SHA256_HEX_SIZE]) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(snap, NP_KSNAP_REF);
+  if (v == NULL)
+    return 0;
+  if (!cJSON_IsString(v) || !is_hex64(v->valuestring, strlen(v->valuestring)))
+    return NP_EPARSE;
+  memcpy(hex, v->valuestring, NP_SHA256_HEX_SIZE);
+  return 1;
+}
+
+int np_ksnap_record_resolve(const cJSON *snap, const char *text, size_t len,
+                            struct np_kernel **out, struct np_errbuf *eb) {
+  struct np_kernel *b = NULL;
+  int rc = np_kernel_parse_raw(text, len, &b, eb);
+  if (rc != 0)
+    return rc;
+  cJSON *bj = np_kernel_to_json(b), *e;
+  np_kernel_free(b);
+  if (bj == NULL)
+    return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+  cJSON *bc = cJSON_GetObjectItemCaseSensitive(bj, "counters");
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(snap,
+                                                         NP_KSNAP_CHANGED)) {
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(bc, e->string);
+    if (v == NULL || !cJSON_IsNumber(e)) {
+      rc = np_errbuf_set(eb, NP_EPARSE, "%s %s: %s", NP_KSNAP_CHANGED,
+                         e->string, v == NULL ? "not a counter of the "
+                                                "referenced snapshot"
+                                              : "not a number");
+      break;
+    }
+    cJSON_ReplaceItemInObjectCaseSensitive(bc, e->string,
+                                           cJSON_Duplicate(e, 0));
+  }
+  if (rc == 0)
+    rc = np_kernel_from_json(bj, out, eb);
+  cJSON_Delete(bj);
+  return rc;
 }

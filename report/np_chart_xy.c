@@ -145,6 +145,32 @@ static double ytick_mm(const struct axes *a, double y0, double y1) {
   return w;
 }
 
+/* A point's mark (np_chart_xy_mark) at world (x, y), drawn as lines so
+ * it centres on the point: a red cross over a point drawn from failed
+ * runs, a ring round one most of whose runs failed; sx, sy are world
+ * units per mm.  Leaves colour and width changed. */
+static void mark_at(double x, double y, enum np_chart_xy_mark m, double sx,
+                    double sy) {
+  const double R = 2.8; /* mm */
+  plwidth(1.4);
+  plcol0(COL_FG);
+  if (m == NP_CHART_XY_FAILED) {
+    double ax[2] = {x - R * sx, x + R * sx}, ay[2] = {y - R * sy, y + R * sy};
+    double by[2] = {y + R * sy, y - R * sy};
+    plline(2, ax, ay);
+    plline(2, ax, by);
+    return;
+  }
+  enum { NSEG = 24 };
+  double cx[NSEG + 1], cy[NSEG + 1];
+  for (int k = 0; k <= NSEG; k++) {
+    double t = 2 * M_PI * k / NSEG;
+    cx[k] = x + R * sx * cos(t);
+    cy[k] = y + R * sy * sin(t);
+  }
+  plline(NSEG + 1, cx, cy);
+}
+
 static void draw(const void *arg) {
   const struct np_chart_xy *c = arg;
   double r[4] = {0, 1, 0, 1};
@@ -167,6 +193,9 @@ static void draw(const void *arg) {
   double legend_w = 0;
   for (size_t s = 0; s < c->nseries; s++)
     legend_w = fmax(legend_w, np_chart_text_mm(c->series[s].name, 0.9));
+  for (int m = 1; m < NP_CHART_XY_MARKS_; m++)
+    if (c->mark_name[m] != NULL)
+      legend_w = fmax(legend_w, np_chart_text_mm(c->mark_name[m], 0.9));
   legend_w += 16.0;
   struct axes ax = {c->log_x, c->log_y, c->x_percentile, 0};
   double left = MARGIN + np_chart_line_h(1.0) + 2.5 + ytick_mm(&ax, r[2], r[3]) +
@@ -220,6 +249,12 @@ static void draw(const void *arg) {
       if (have)
         plline(2, px, py);
       plpoin(1, &px[1], &py[1], 17);
+      if (se->mark != NULL && se->mark[i] != NP_CHART_XY_PLAIN) {
+        mark_at(px[1], py[1], se->mark[i], (r[1] - r[0]) / (right - left),
+                (r[3] - r[2]) / (H - top - bottom));
+        plcol0(COL_SERIES + (se->style < 0 ? 0 : se->style) % NCOLOURS);
+        plwidth(1.6);
+      }
       px[0] = x;
       py[0] = y;
       have = 1;
@@ -261,7 +296,10 @@ static void draw(const void *arg) {
   np_chart_text_at(MARGIN + np_chart_line_h(1.0) / 2, bottom + ph / 2, 0, 1,
                    0.5, 1.0, c->ylabel ? c->ylabel : "");
   double lx = right + 4.0, ly = H - top, step = np_chart_line_h(0.9) + 1.0;
-  double lh = (double)c->nseries * step + 2.5;
+  size_t nmarks = 0;
+  for (int m = 1; m < NP_CHART_XY_MARKS_; m++)
+    nmarks += c->mark_name[m] != NULL;
+  double lh = (double)(c->nseries + nmarks) * step + 2.5;
   double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
          fy[5] = {ly, ly - lh, ly - lh, ly, ly};
   plcol0(COL_FG);
@@ -277,6 +315,15 @@ static void draw(const void *arg) {
     plwidth(0.6);
     plcol0(COL_FG);
     np_chart_text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->series[s].name);
+  }
+  for (int m = 1, row = (int)c->nseries; m < NP_CHART_XY_MARKS_; m++) {
+    if (c->mark_name[m] == NULL)
+      continue;
+    double cy = ly - 1.25 - ((double)row++ + 0.5) * step, mx = lx + 6.5;
+    mark_at(mx, cy, (enum np_chart_xy_mark)m, 1, 1);
+    plwidth(0.6);
+    plcol0(COL_FG);
+    np_chart_text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->mark_name[m]);
   }
   plschr(0, 1.0);
 }

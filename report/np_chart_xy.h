@@ -11,7 +11,10 @@
  * label carries the %), the axis ending just past the last tail and a
  * label that would touch its left neighbour left out.  Tick numbers are
  * np_chart_tick_text's ("100,000", "1M").  Every
- * point is also a marker, so a series of one point still shows.  The
+ * point is also a marker, so a series of one point still shows.  A point
+ * may carry a mark (np_chart_xy_mark): drawn from failed runs (a cross
+ * over it) or backed by fewer than half of its runs (a ring round
+ * it); the legend names each mark the chart uses (mark_name).  The
  * output is a pure function of the description.
  */
 #ifndef NP_CHART_XY_H
@@ -23,12 +26,21 @@
 
 #define NP_CHART_XY_MAX_SERIES 8
 
+/* What a point stands for, when it is not a plain median of passed runs. */
+enum np_chart_xy_mark {
+  NP_CHART_XY_PLAIN = 0,    /* no mark                                  */
+  NP_CHART_XY_FAILED = 1,   /* drawn from failed runs only: a cross      */
+  NP_CHART_XY_MINORITY = 2, /* fewer than half of its runs passed: a ring */
+  NP_CHART_XY_MARKS_
+};
+
 struct np_chart_xy_series {
   const char *name; /* legend text                              */
   size_t n;         /* points                                   */
   const double *x;  /* n x values (NAN = skipped)               */
   const double *y;  /* n y values (NAN = skipped)               */
   int style;        /* colour 0..7 (np_chart's palette)         */
+  const enum np_chart_xy_mark *mark; /* n marks, or NULL: all plain */
 };
 
 struct np_chart_xy {
@@ -42,6 +54,8 @@ struct np_chart_xy {
   int x_percentile;        /* x values are percentiles (see the top)    */
   double vline_x;          /* a vertical marker at this x (NAN = none)  */
   const char *vline_label; /* its label                                 */
+  const char *mark_name[NP_CHART_XY_MARKS_]; /* legend text of each mark
+                              (index: the mark; NULL: not in the legend)  */
   size_t nseries;          /* 1 .. NP_CHART_XY_MAX_SERIES               */
   const struct np_chart_xy_series *series;
 };

@@ -43,6 +43,7 @@ struct cli {
   const char *title;                /* --title or NULL                  */
   const char *lang;                 /* --lang, "en"                     */
   const char *plans;                /* --plans DIR or NULL              */
+  const char *measuring;            /* --measuring-changes FILE or NULL */
   unsigned formats;                 /* --format bits (NP_REPORT_FMT_*)  */
   int mdx;                          /* --pages-format mdx               */
   int force;                        /* --force                          */
@@ -166,6 +167,14 @@ static const struct np_bench_opt report_opts[] = {
      .help = "read a plan's headline and dimension units from DIR/PLAN-FILE "
              "for sets whose copy of the plan in suite.json lacks them",
      NP_BENCH_AT(CFG, plans)},
+    {.name = "measuring-changes", .type = NP_BENCH_OPT_STR,
+     .metavar = "FILE",
+     .help = "with --pages: the tree's measuring source hash and the "
+             "measuring files changed since each set's (lines \"tree HASH\", "
+             "\"HASH PATH\", \"HASH ?\"; scripts/regen-pages.sh writes it "
+             "from git): a page whose sets were measured by other code "
+             "opens with a banner listing them",
+     NP_BENCH_AT(CFG, measuring)},
     {.name = "force", .type = NP_BENCH_OPT_FLAG,
      .help = "render a set that fails its self-check, stamped \"self-check "
              "failed\" on every page and chart that holds it",
@@ -420,15 +429,27 @@ static int report(const struct cli *c) {
      * a missing folder has none. */
     struct np_ftree *cur = NULL;
     struct np_errbuf reb = {{0}};
+    char *changes = NULL;
+    size_t clen = 0;
+    if (c->measuring != NULL &&
+        np_file_read_all(c->measuring, 1u << 24, &changes, &clen, &reb) !=
+            0) {
+      np_text_printf(stderr, "netproof-report: --measuring-changes: %s\n",
+                     reb.msg);
+      code = NP_EXIT_USAGE;
+      goto free_sets;
+    }
     if (np_ftree_load_dir(c->output, 0, &cur, &reb) != 0)
       cur = NULL;
     struct np_report_pages_opts po = {.results_rel = NULL, .readings = cur,
                                       .readings_dir = c->output,
                                       .labels = c->labels,
                                       .check_failed = failed, .mdx = c->mdx,
-                                      .error_bars = c->error_bars};
+                                      .error_bars = c->error_bars,
+                                      .measuring_changes = changes};
     rc = np_report_pages_build(sets, c->nresults, &po, &out, &eb);
     np_ftree_free(cur);
+    free(changes);
   } else {
     rc = np_report_build(sets, c->nresults, &o, &out, &eb);
     if (rc == 0)

@@ -97,8 +97,8 @@ static int chart_one(struct np_report_ctx *ctx, const struct np_results_set *s,
       "samples: each matching line's value at the time it was read",
       "interval mean: the mean of an interval's samples, at its middle",
       NULL};
-  struct np_chart_xy_series se[2] = {{"samples", n, x, y, 0},
-                                     {"interval mean", k, ix, iy, 1}};
+  struct np_chart_xy_series se[2] = {{"samples", n, x, y, 0, NULL},
+                                     {"interval mean", k, ix, iy, 1, NULL}};
   struct np_chart_xy ch = {.title = title, .subtitle = sub,
                            .xlabel = "time since the program started / s",
                            .ylabel = ylabel, .caption = caption,

@@ -38,6 +38,8 @@ struct np_report_ctx {
   const struct np_report_opts *opts;
   struct np_report_setinfo *info; /* nsets entries, same order as sets  */
   int pages;              /* 1 = a performance page, 0 = the index     */
+  const char *measuring_changes; /* --measuring-changes text or NULL
+                                  * (np_report_measuring.c)              */
   struct np_ftree *out;   /* files produced so far                       */
   cJSON *json;            /* report.json being built                     */
   cJSON *jcharts;         /* report.json "charts" array (in json)        */
@@ -207,6 +209,10 @@ size_t np_report_headline_configs(const struct np_results_set *s,
 /* Page sections (np_report_pages_sections.c).  sets/nsets of ctx are
  * the page's sets. */
 void np_pages_dates_line(struct np_report_ctx *ctx);
+/* The measuring source hash the page's sets carry and, when
+ * ctx->measuring_changes names another tree hash, the banner listing the
+ * measuring files changed since (np_report_measuring.c). */
+void np_report__measuring(struct np_report_ctx *ctx);
 void np_pages_lost_table(struct np_report_ctx *ctx,
                          const struct np_results_set *s);
 void np_pages_kernel_evidence(struct np_report_ctx *ctx,

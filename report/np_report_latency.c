@@ -61,21 +61,31 @@ static double num(const cJSON *d, const char *ptr) {
  * overloaded configuration's latencies are still measured) into *out,
  * NAN when none has it; every run counts, however many.  0 or
  * NP_ENOMEM. */
-static int median_of(const struct np_results_config *c, const char *ptr,
-                     double *out) {
+/* Median over the runs that count (passed, or all when none passed) of
+ * the number at ptr, divided by the one at den when den is not NULL. */
+static int median_ratio(const struct np_results_config *c, const char *ptr,
+                        const char *den, double *out) {
   double *v = calloc(c->nruns ? c->nruns : 1, sizeof *v), m = NAN;
   size_t n = 0;
   if (v == NULL)
     return NP_ENOMEM;
-  for (size_t i = 0; i < c->nruns; i++)
-    if ((c->runs[i].passed || c->npassed == 0) &&
-        isfinite(num(c->runs[i].doc, ptr)))
-      v[n++] = num(c->runs[i].doc, ptr);
+  for (size_t i = 0; i < c->nruns; i++) {
+    double x = num(c->runs[i].doc, ptr);
+    if (den != NULL)
+      x /= num(c->runs[i].doc, den);
+    if ((c->runs[i].passed || c->npassed == 0) && isfinite(x))
+      v[n++] = x;
+  }
   if (n == 0 || np_stats_median(v, n, &m) != 0)
     m = NAN;
   free(v);
   *out = m;
   return 0;
+}
+
+static int median_of(const struct np_results_config *c, const char *ptr,
+                     double *out) {
+  return median_ratio(c, ptr, NULL, out);
 }
 
 void np_report_xy_point(cJSON *arr, const char *series, double x, double y,
@@ -149,7 +159,7 @@ static int hockey_draw(struct np_report_ctx *ctx,
                        size_t unpassed) {
   if (n < 2)
     return 0;
-  char sub[700], capl[64], c1[200], c2[200];
+  char sub[700], capl[64], c1[200], c2[240], c3[200];
   snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; open loop (udp "
            "--rate), latency from each intended send time",
            np_json_get_string(s->suite, "suite", s->label),
@@ -157,17 +167,39 @@ static int hockey_draw(struct np_report_ctx *ctx,
   snprintf(capl, sizeof capl, "closed-loop capacity %.0f/s", cap);
   snprintf(c1, sizeof c1, "points: medians over the passed runs of each "
            "configuration; p99.9 only where a run has 1,000 samples");
-  snprintf(c2, sizeof c2, "%zu configuration%s without a passed run (lost "
-           "datagrams: overloaded) %s drawn from %s failed runs, excluded "
-           "from rankings", unpassed, unpassed == 1 ? "" : "s",
-           unpassed == 1 ? "is" : "are", unpassed == 1 ? "its" : "their");
+  /* a point from failed runs, or from fewer than half of its runs, is
+   * marked on the chart and named in the legend and the caption */
+  enum np_chart_xy_mark *mk = calloc(n, sizeof *mk);
+  if (mk == NULL)
+    return NP_ENOMEM;
+  size_t minority = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct np_results_config *pc = pt[i].pc;
+    if (pc->npassed == 0)
+      mk[i] = NP_CHART_XY_FAILED;
+    else if (2 * pc->npassed < pc->nruns) {
+      mk[i] = NP_CHART_XY_MINORITY;
+      minority++;
+    }
+  }
+  snprintf(c2, sizeof c2, "cross: %zu configuration%s without a passed "
+           "run (lost datagrams: overloaded), %s point%s drawn from %s "
+           "failed runs, excluded from rankings", unpassed,
+           unpassed == 1 ? "" : "s", unpassed == 1 ? "its" : "their",
+           unpassed == 1 ? "" : "s", unpassed == 1 ? "its" : "their");
+  snprintf(c3, sizeof c3, "ring: %zu configuration%s where fewer than half "
+           "of the runs passed, %s point%s the median of those few only",
+           minority, minority == 1 ? "" : "s",
+           minority == 1 ? "its" : "their", minority == 1 ? "" : "s");
   const char *caption[] = {c1, isfinite(cap) ? "dashed line: the closed-loop "
                            "capacity measured first in the same suite"
                                              : "no single closed-loop "
                            "configuration: no capacity marked",
-                           unpassed ? c2 : NULL, NULL};
-  struct np_chart_xy_series se[3] = {
-      {"p50", n, x, y[0], 0}, {"p99", n, x, y[1], 1}, {"p99.9", n, x, y[2], 3}};
+                           unpassed ? c2 : minority ? c3 : NULL,
+                           unpassed && minority ? c3 : NULL, NULL};
+  struct np_chart_xy_series se[3] = {{"p50", n, x, y[0], 0, mk},
+                                     {"p99", n, x, y[1], 1, mk},
+                                     {"p99.9", n, x, y[2], 3, mk}};
   struct np_chart_xy ch = {.title = "UDP latency under load: p50 / p99 / "
                                     "p99.9 against offered load",
                            .subtitle = sub,
@@ -178,11 +210,17 @@ static int hockey_draw(struct np_report_ctx *ctx,
                            .log_y = 1,
                            .vline_x = cap,
                            .vline_label = capl,
+                           .mark_name = {[NP_CHART_XY_FAILED] =
+                                             unpassed ? "failed runs" : NULL,
+                                         [NP_CHART_XY_MINORITY] =
+                                             minority ? "< half passed"
+                                                      : NULL},
                            .nseries = 3,
                            .series = se};
   fprintf(ctx->md, "### Latency under load (open loop)\n\n");
   cJSON *js = NULL;
   int rc = np_report_xy_emit(ctx, s, &ch, "latency-load", &js);
+  free(mk);
   if (rc != 0)
     return rc;
   for (int q = 0; q < 3 && js; q++)
@@ -206,7 +244,10 @@ static int hockey_draw(struct np_report_ctx *ctx,
             "runs%s |\n", off, frac, isfinite(cap) ? " %" : "",
             pt[i].pc->npassed, pt[i].pc->nruns, p50, p99, p999, behind,
             pt[i].pc->nruns,
-            pt[i].pc->npassed ? "" : " (all failed: drawn from them)");
+            pt[i].pc->npassed == 0 ? " (all failed: drawn from them)"
+            : 2 * pt[i].pc->npassed < pt[i].pc->nruns
+                ? " (fewer than half passed: ringed)"
+                : "");
   }
   fprintf(ctx->md, "\nA run whose sender fell behind (more than 1 %% of "
           "its sends over 1 ms late) includes the load generator's own "
@@ -344,7 +385,7 @@ static int distribution(struct np_report_ctx *ctx,
     }
     pc[ns] = cfg[i];
     se[ns] = (struct np_chart_xy_series){cfg[i]->id, k, x[ns], y[ns],
-                                         (int)ns};
+                                         (int)ns, NULL};
     ns++;
     np_hist_free(h);
   }
@@ -429,8 +470,8 @@ static int series_of(struct np_report_ctx *ctx, const struct np_results_set *s,
            np_report_info(ctx, s)->name, host_of(s), run_id);
   const char *caption[] = {"points: p50 and p99 of each slice's latencies",
                            NULL};
-  struct np_chart_xy_series se[2] = {{"p50", n, x, p50, 0},
-                                     {"p99", n, x, p99, 1}};
+  struct np_chart_xy_series se[2] = {{"p50", n, x, p50, 0, NULL},
+                                     {"p99", n, x, p99, 1, NULL}};
   struct np_chart_xy ch = {.title = title, .subtitle = sub,
                            .xlabel = "time since the measurement began / s",
                            .ylabel = "latency / \xce\xbcs (log)",
@@ -503,47 +544,104 @@ int np_report_is_stream(const struct np_results_set *s) {
 }
 
 /* ---- stream table (instead of the echo table's round trips) ---- */
+
+/* The stream.clock text of the code before 0.2's per-call send stamps
+ * (commit 054c434): it says "before each send call", but that code took
+ * one stamp per batch and kept it for the retry of what a call left
+ * unsent. */
+#define STREAM_CLOCK_PRE_PER_CALL \
+  "one process: CLOCK_REALTIME before each send call,"
+
+/* 1 when a run of the set states the clock text above. */
+static int stream_clock_pre_per_call(const struct np_results_set *s) {
+  for (size_t i = 0; i < s->nruns; i++)
+    if (strstr(np_json_get_string(np_json_pointer(s->runs[i].doc, "/stream"),
+                                  "clock", ""),
+               STREAM_CLOCK_PRE_PER_CALL) != NULL)
+      return 1;
+  return 0;
+}
+
+/* The caption: what the columns are, why a marked jitter is no jitter,
+ * and what an old clock text overstates. */
+static void stream_caption(struct np_report_ctx *ctx,
+                           const struct np_results_set *s, int marked) {
+  fprintf(ctx->md, "\nMedians over the passed runs (over every run of a "
+          "configuration none of whose runs passed). Received: payload "
+          "bits/s at the receiver; loss: sent - distinct received; jitter: "
+          "RFC 3550 as iperf3; datagrams / send call: sent / send calls; "
+          "one-way delay from each send time to the kernel's receive "
+          "timestamp (one process, one clock).");
+  if (marked)
+    fprintf(ctx->md, " † Not a path's jitter: every datagram of one send "
+            "call carries that call's one send stamp (a sendmmsg batch; "
+            "with GSO, every segment of each super-datagram), so where calls "
+            "carry two or more datagrams on average at least half of the "
+            "transit differences are between datagrams of one call and "
+            "measure only how far apart the receiver got them - the figure "
+            "is an artifact of the shared stamp.");
+  if (stream_clock_pre_per_call(s))
+    fprintf(ctx->md, " These records' clock text says \"CLOCK_REALTIME "
+            "before each send call\"; the code that wrote it stamped once "
+            "per batch and kept that stamp for the retry of what a call "
+            "left unsent (the per-call stamps came later), so it overstates "
+            "the stamping where a call left datagrams unsent.");
+  fprintf(ctx->md, "\n\n");
+}
+
 static int stream_table(struct np_report_ctx *ctx,
                         const struct np_results_set *s,
                         const struct np_results_config **cfg, size_t n) {
+  enum { COL_JITTER = 3, COL_PER_CALL = 7 };
   static const struct {
-    const char *ptr;
+    const char *ptr, *den;
     const char *key;
     double scale;
     int decimals;
-  } col[] = {{"/stream/datagrams_per_sec", "datagrams_per_sec", 1, 0},
-             {"/stream/bitrate_bps", "bitrate_mbps", 1e-6, 1},
-             {"/stream/loss_percent", "loss_percent", 1, 3},
-             {"/stream/jitter_us", "jitter_us", 1, 2},
-             {"/stream/one_way_delay_us/p50", "one_way_p50_us", 1, 2},
-             {"/stream/one_way_delay_us/p99", "one_way_p99_us", 1, 2},
-             {"/stream/cpu_percent", "cpu_percent", 1, 1}};
+  } col[] = {{"/stream/datagrams_per_sec", NULL, "datagrams_per_sec", 1, 0},
+             {"/stream/bitrate_bps", NULL, "bitrate_mbps", 1e-6, 1},
+             {"/stream/loss_percent", NULL, "loss_percent", 1, 3},
+             [COL_JITTER] = {"/stream/jitter_us", NULL, "jitter_us", 1, 2},
+             {"/stream/one_way_delay_us/p50", NULL, "one_way_p50_us", 1, 2},
+             {"/stream/one_way_delay_us/p99", NULL, "one_way_p99_us", 1, 2},
+             {"/stream/cpu_percent", NULL, "cpu_percent", 1, 1},
+             [COL_PER_CALL] = {"/stream/counters/sent",
+                               "/stream/counters/send_calls",
+                               "datagrams_per_send_call", 1, 1}};
   enum { NCOL = sizeof col / sizeof col[0] };
+  int marked = 0;
   fprintf(ctx->md, "### Streams: rate, loss, jitter and one-way delay\n\n"
           "| Configuration | Runs passed | Datagrams / s | Received / Mbit/s "
           "| Loss / %% | Jitter / μs | One-way p50 / μs | One-way p99 / μs | "
-          "Process CPU / %% |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-          "\n");
+          "Process CPU / %% | Datagrams / send call |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   cJSON *rows = np_report_new_table(ctx, "streams", s);
   for (size_t i = 0; i < n; i++) {
     cJSON *r = cJSON_CreateObject();
+    double v[NCOL];
     cJSON_AddStringToObject(r, "config", cfg[i]->id);
     fprintf(ctx->md, "| %s | %zu / %zu |", cfg[i]->id, cfg[i]->npassed,
             cfg[i]->nruns);
-    for (size_t k = 0; k < NCOL; k++) {
-      double v = NAN;
-      if (median_of(cfg[i], col[k].ptr, &v) != 0) {
+    for (size_t k = 0; k < NCOL; k++)
+      if (median_ratio(cfg[i], col[k].ptr, col[k].den, &v[k]) != 0) {
         cJSON_Delete(r);
         return NP_ENOMEM;
       }
-      v *= col[k].scale;
+    /* two or more datagrams per call: at least half of the transit
+     * differences are within one call, so the jitter is marked */
+    int shared = v[COL_PER_CALL] >= 2;
+    marked |= shared;
+    for (size_t k = 0; k < NCOL; k++) {
+      double x = v[k] * col[k].scale;
       char cell[48];
-      np_fmt_num(cell, sizeof cell, v, col[k].decimals);
-      fprintf(ctx->md, " %s |", cell);
-      if (isfinite(v))
-        cJSON_AddNumberToObject(r, col[k].key, v);
+      np_fmt_num(cell, sizeof cell, x, col[k].decimals);
+      fprintf(ctx->md, " %s%s |", cell,
+              k == COL_JITTER && shared && isfinite(x) ? " †" : "");
+      if (isfinite(x))
+        cJSON_AddNumberToObject(r, col[k].key, x);
     }
     fprintf(ctx->md, "\n");
+    cJSON_AddBoolToObject(r, "jitter_from_shared_stamps", shared);
     cJSON_AddNumberToObject(r, "runs_passed", (double)cfg[i]->npassed);
     cJSON_AddItemToObject(r, "runs", np_report_run_ids(cfg[i], 0));
     if (rows)
@@ -551,11 +649,7 @@ static int stream_table(struct np_report_ctx *ctx,
     else
       cJSON_Delete(r);
   }
-  fprintf(ctx->md, "\nMedians over the passed runs (over every run of a "
-          "configuration none of whose runs passed). Received: payload "
-          "bits/s at the receiver; loss: sent - distinct received; jitter: "
-          "RFC 3550 as iperf3; one-way delay from each send time to the "
-          "kernel's receive timestamp (one process, one clock).\n\n");
+  stream_caption(ctx, s, marked);
   return 0;
 }
 

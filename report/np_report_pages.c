@@ -172,7 +172,9 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .out = out,
                               .eb = eb, .pages = 1,
                               .error_bars = o ? o->error_bars
-                                              : NP_REPORT_EB_AUTO};
+                                              : NP_REPORT_EB_AUTO,
+                              .measuring_changes =
+                                  o ? o->measuring_changes : NULL};
   rc = np_report_info_init(&ctx, labels, failed);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);
@@ -206,6 +208,7 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
     fprintf(ctx.md, "<!-- %s -->\n\n", comment);
   fprintf(ctx.md, "# %s\n\n", title);
   np_pages_dates_line(&ctx);
+  np_report__measuring(&ctx);
   np_report_banners(&ctx);
   see_also(&ctx, pg, present, ext);
   np_report_tables_correctness(&ctx);

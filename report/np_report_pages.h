@@ -37,6 +37,8 @@ struct np_report_pages_opts {
   int mdx;                        /* 1 = <page>.mdx with YAML front
                                    * matter and MDX-safe text            */
   enum np_report_error_bars error_bars; /* --error-bars (AUTO = 0)       */
+  const char *measuring_changes;  /* --measuring-changes FILE's text
+                                   * (np_report_measuring.c) or NULL     */
 };
 
 /* Build every page that has a result set.  *out is a new tree the caller

@@ -107,6 +107,7 @@ struct np_chk_run {
   cJSON *options;      /* runner-written records: config without protocol
                           and command (plan names restored); or NULL     */
   int src_hash, bin_hash; /* interned tool hashes (-1: absent)            */
+  int meas_hash;          /* tool.measuring_source_sha256 (-1: absent)    */
   long plan_idx;          /* its configuration in the plan (-1: none)     */
   uint64_t fingerprint;   /* identifies one run's data (copies)           */
   cJSON *entry;           /* its summary.json entry (np_results_summary_rep) */
@@ -137,7 +138,7 @@ struct np_results_check {
     char *data;              /* its text (NULL: the content does not hash
                                 to the name, reported when fed)           */
     size_t len;
-    int used;                /* a cmd.txt refers to it                    */
+    int used;                /* a cmd.txt or a record refers to it        */
   } *snaps;
   size_t nsnaps, capsnaps;
   int finished;              /* finish was called                         */
@@ -237,6 +238,10 @@ int np_chk__snap_add(struct np_results_check *c, const char *path,
                     const void *data, size_t len);
 void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur);
 void np_chk__snap_finish(struct np_results_check *c);
+/* The snapshot named hex, marked as referred to; NULL when the set has
+ * none (its data NULL when its content does not hash to its name). */
+const struct np_chk_snap *np_chk__snap_use(struct np_results_check *c,
+                                          const char *hex);
 void np_chk__snap_free(struct np_results_check *c);
 
 /* The kind's own record checks (np_results_check_kinds.c: the table of

@@ -3,7 +3,11 @@
  * (docs/formats.md, "Kernel cross-checks").
  *
  * 1. kernel.delta = kernel.after - kernel.before, by np_kernel_delta_json
- *    over the record's own snapshots (rebuilt with np_kernel_from_json).
+ *    over the record's own snapshots: rebuilt with np_kernel_from_json
+ *    when inline, or from a reference ({"snapshot_sha256": hex,
+ *    "changed": {...}}, np_ksnap.h): the kernel-snapshots/ file it names
+ *    (in the set, hashing to its name: np_results_check_snap.c) parsed,
+ *    with the changed counters replaced.
  * 2. The runner's snapshots (the kernel-snapshots/ files rep-N.cmd.txt
  *    refers to, or a 0.2 set's rep-N.kernel-before/after.txt, taken outside
  *    the child, before it started and after it ended) enclose the
@@ -187,19 +191,50 @@ static void enclosure(const struct np_chk_rec *r, const struct np_kernel *rb,
   }
 }
 
+/* The record's own snapshot kernel.<which>, inline or by reference, into
+ * *out; a problem reported (and -1) when it cannot be had. */
+static int record_snapshot(const struct np_chk_rec *r, const cJSON *kj,
+                           const char *which, struct np_kernel **out) {
+  const cJSON *snap = cJSON_GetObjectItemCaseSensitive(kj, which);
+  char ptr[32], hex[NP_SHA256_HEX_SIZE];
+  struct np_errbuf eb = {{0}};
+  snprintf(ptr, sizeof ptr, "/kernel/%s", which);
+  int ref = np_ksnap_record_ref(snap, hex);
+  if (ref < 0) {
+    np_chk_problem(r->c, r->file, ptr, NP_KSNAP_REF ": not 64 lowercase hex "
+                   "digits (the SHA-256 of a file of " NP_KSNAP_DIR "/)");
+    return -1;
+  }
+  if (ref == 0) {
+    if (np_kernel_from_json(snap, out, &eb) == 0)
+      return 0;
+    np_chk_problem(r->c, r->file, ptr, "%s", eb.msg);
+    return -1;
+  }
+  const struct np_chk_snap *s = np_chk__snap_use(r->c, hex);
+  if (s == NULL) {
+    np_chk_problem(r->c, r->file, ptr, NP_KSNAP_REF " %s: no " NP_KSNAP_DIR
+                   "/%s.txt in the set", hex, hex);
+    return -1;
+  }
+  if (s->data == NULL)
+    return -1; /* its hash is wrong: reported when fed */
+  if (np_ksnap_record_resolve(snap, s->data, s->len, out, &eb) == 0)
+    return 0;
+  np_chk_problem(r->c, r->file, ptr, NP_KSNAP_DIR "/%s.txt: %s", hex, eb.msg);
+  return -1;
+}
+
 void np_chk_kernel(const struct np_chk_rec *r) {
   const cJSON *kj = cJSON_GetObjectItemCaseSensitive(r->doc, "kernel");
   struct np_kernel *rb = NULL, *ra = NULL;
-  struct np_errbuf eb = {{0}};
-  if (np_kernel_from_json(cJSON_GetObjectItemCaseSensitive(kj, "before"), &rb,
-                          &eb) != 0) {
-    np_chk_problem(r->c, r->file, "/kernel/before", "%s", eb.msg);
-    return;
-  }
-  if (np_kernel_from_json(cJSON_GetObjectItemCaseSensitive(kj, "after"), &ra,
-                          &eb) != 0) {
-    np_chk_problem(r->c, r->file, "/kernel/after", "%s", eb.msg);
+  /* both resolved before either failure returns: each reference marks
+   * its file as referred to */
+  int bad = record_snapshot(r, kj, "before", &rb);
+  bad |= record_snapshot(r, kj, "after", &ra);
+  if (bad) {
     np_kernel_free(rb);
+    np_kernel_free(ra);
     return;
   }
   cJSON *delta = np_kernel_delta_json(rb, ra);

@@ -320,7 +320,7 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
   snprintf(run->file, sizeof run->file, "%s.json", cur->stem);
   run->cmd_start = run->cmd_end = NP_CHK_NO_TIME;
   run->rec_start = run->rec_end = NP_CHK_NO_TIME;
-  run->src_hash = run->bin_hash = -1;
+  run->src_hash = run->bin_hash = run->meas_hash = -1;
   np_chk__snap_resolve(c, cur);
   if (cur->data[NP_CHK_JSON] == NULL) {
     /* a repetition the runner did not finish (killed, interrupted): its
@@ -363,6 +363,8 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
                                                       NULL));
   run->bin_hash = np_chk_intern(c, np_json_get_string(tool, "binary_sha256",
                                                       NULL));
+  run->meas_hash = np_chk_intern(
+      c, np_json_get_string(tool, "measuring_source_sha256", NULL));
   run->identity =
       np_chk_identity(cJSON_GetObjectItemCaseSensitive(doc, "machine"));
   uint64_t h = 0xcbf29ce484222325ull;

@@ -1,8 +1,9 @@
 /*
  * np_results_check_snap.c - the set's content-addressed kernel snapshots
  * (np_ksnap.h, docs/formats.md "Kernel snapshots"): every file of
- * kernel-snapshots/ hashes to its name, every reference of a cmd.txt
- * resolves to one of them, and every one of them is referred to.  The
+ * kernel-snapshots/ hashes to its name, every reference of a cmd.txt or
+ * of a record's kernel.before / kernel.after resolves to one of them, and
+ * every one of them is referred to.  The
  * folder sorts before runs/, so each snapshot is here before the first
  * repetition that refers to it; memory: the set's distinct snapshots.
  */
@@ -112,13 +113,23 @@ void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
   }
 }
 
+const struct np_chk_snap *np_chk__snap_use(struct np_results_check *c,
+                                          const char *hex) {
+  struct np_chk_snap *s = find(c, hex);
+  if (s != NULL)
+    s->used = 1;
+  return s;
+}
+
 void np_chk__snap_finish(struct np_results_check *c) {
   for (size_t i = 0; i < c->nsnaps; i++)
     if (!c->snaps[i].used) {
       char f[NP_CHK_PATH_MAX];
       snprintf(f, sizeof f, "%s/%s.txt", NP_KSNAP_DIR, c->snaps[i].hex);
       np_chk_problem(c, f, "",
-                     "no repetition's cmd.txt refers to it (%s / %s)",
+                     "no repetition's cmd.txt (%s / %s) and no record's "
+                     "kernel.before / kernel.after (" NP_KSNAP_REF
+                     ") refers to it",
                      NP_KSNAP_BEFORE, NP_KSNAP_AFTER);
     }
 }

@@ -562,11 +562,11 @@ static void check_identity(struct np_results_check *c) {
   const cJSON *tool = cJSON_GetObjectItemCaseSensitive(c->suite, "tool");
   int spans = cJSON_IsTrue(
       cJSON_GetObjectItemCaseSensitive(c->suite, "spans_hosts"));
-  int ref[2] = {np_chk_intern(c, np_json_get_string(tool, "source_sha256",
-                                                    NULL)),
-                np_chk_intern(c, np_json_get_string(tool, "binary_sha256",
-                                                    NULL))};
-  static const char *const keys[2] = {"source_sha256", "binary_sha256"};
+  static const char *const keys[3] = {"source_sha256", "binary_sha256",
+                                      "measuring_source_sha256"};
+  int ref[3];
+  for (int k = 0; k < 3; k++)
+    ref[k] = np_chk_intern(c, np_json_get_string(tool, keys[k], NULL));
   char *mine = np_chk_identity(
       cJSON_GetObjectItemCaseSensitive(c->suite, "machine"));
   if (mine == NULL) {
@@ -577,8 +577,8 @@ static void check_identity(struct np_results_check *c) {
     const struct np_chk_run *r = &c->runs[i];
     if (!r->have_record)
       continue;
-    const int have[2] = {r->src_hash, r->bin_hash};
-    for (int k = 0; k < 2 && !spans; k++) {
+    const int have[3] = {r->src_hash, r->bin_hash, r->meas_hash};
+    for (int k = 0; k < 3 && !spans; k++) {
       char p[64];
       snprintf(p, sizeof p, "/tool/%s", keys[k]);
       if (have[k] >= 0 && ref[k] >= 0 && have[k] != ref[k])
@@ -586,6 +586,14 @@ static void check_identity(struct np_results_check *c) {
                        "%s, but suite.json's is %s (mixed builds are not one "
                        "experiment)",
                        c->hashes[have[k]], c->hashes[ref[k]]);
+      /* the measuring hash came in 0.3: one side without it is a record
+       * and a runner of different builds */
+      else if (k == 2 && (have[k] >= 0) != (ref[k] >= 0))
+        np_chk_problem(c, r->file, p,
+                       "%s, but suite.json's tool %s (mixed builds are not "
+                       "one experiment)",
+                       have[k] >= 0 ? c->hashes[have[k]] : "absent",
+                       ref[k] >= 0 ? "has one" : "has none");
     }
     if (!spans && r->identity != NULL && strcmp(r->identity, mine) != 0) {
       char why[400];

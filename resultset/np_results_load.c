@@ -186,6 +186,34 @@ static void mark_expected(struct np_results_set *s) {
   }
 }
 
+/* A record's kernel.before / kernel.after that refer to the set's
+ * kernel-snapshots/ (np_ksnap.h) replaced by the snapshot inline, so
+ * readers of /kernel/<which>/counters see one form.  A reference that
+ * does not resolve is left as it is (the self-check reports it). */
+static void inline_kernel_refs(const struct np_ftree *t, cJSON *doc) {
+  static const char *const which[] = {"before", "after"};
+  cJSON *kj = cJSON_GetObjectItemCaseSensitive(doc, "kernel");
+  for (size_t i = 0; kj && i < 2; i++) {
+    char hex[NP_SHA256_HEX_SIZE], p[128];
+    size_t len = 0;
+    struct np_kernel *k = NULL;
+    if (np_ksnap_record_ref(cJSON_GetObjectItemCaseSensitive(kj, which[i]),
+                            hex) != 1)
+      continue;
+    snprintf(p, sizeof p, "%s/%s.txt", NP_KSNAP_DIR, hex);
+    const char *text = np_ftree_get(t, p, &len);
+    if (text == NULL ||
+        np_ksnap_record_resolve(cJSON_GetObjectItemCaseSensitive(kj,
+                                                                  which[i]),
+                                text, len, &k, NULL) != 0)
+      continue;
+    cJSON *j = np_kernel_to_json(k);
+    np_kernel_free(k);
+    if (j != NULL)
+      cJSON_ReplaceItemInObjectCaseSensitive(kj, which[i], j);
+  }
+}
+
 static int parse_file(const struct np_ftree *t, const char *path,
                       const char *label, cJSON **out, struct np_errbuf *eb) {
   size_t len;
@@ -225,6 +253,7 @@ int np_results_load(const struct np_ftree *t, const char *label,
     rc = parse_file(t, path, label, &k->run.doc, eb);
     if (rc != 0)
       goto fail;
+    inline_kernel_refs(t, k->run.doc);
     nk++;
     k->run.file = path;
     k->run.rep = k->rep;

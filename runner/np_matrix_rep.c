@@ -245,9 +245,32 @@ static int write_kernel(const struct np_matrix_rep *r,
   return rc;
 }
 
+/* The session's environment with NP_KSNAP_BASE_ENV set to hex, the
+ * runner's snapshot before this child, which the child's record refers to
+ * (np_ksnap.h); kv is its storage.  The array is malloc'd, its strings
+ * borrowed; NULL: out of memory. */
+static char **rep_env(char *const *envp, const char *hex, char *kv,
+                      size_t kv_len) {
+  static const char key[] = NP_KSNAP_BASE_ENV "=";
+  size_t n = 0, k = 0;
+  while (envp != NULL && envp[n] != NULL)
+    n++;
+  char **env = calloc(n + 2, sizeof *env);
+  if (env == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(envp[i], key, sizeof key - 1) != 0)
+      env[k++] = envp[i];
+  snprintf(kv, kv_len, "%s%s", key, hex);
+  env[k++] = kv;
+  env[k] = NULL;
+  return env;
+}
+
 /* In the forked child: only async-signal-safe calls until exec. */
 static void child_exec(const struct np_matrix_rep *r, char *const *argv,
-                       const char *errpath, pid_t parent) {
+                       char *const *envp, const char *errpath,
+                       pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent)
@@ -261,7 +284,7 @@ static void child_exec(const struct np_matrix_rep *r, char *const *argv,
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_DFL); /* the runner ignores it; the child decides */
   sigprocmask(SIG_SETMASK, r->oldmask, NULL);
-  execve(r->binary, argv, r->envp);
+  execve(r->binary, argv, envp);
   static const char msg[] = "netproof-bench matrix: exec failed\n";
   ssize_t ignored = write(2, msg, sizeof msg - 1);
   (void)ignored;
@@ -557,7 +580,7 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
       argv[n++] = r->cf->tail[i];
   }
   char *cmd = command_text(argv);
-  char *text = NULL;
+  char *text = NULL, **envp = NULL;
   cJSON *rec = NULL;
   int rc = 0, have = 0;
   if (cmd == NULL || (text = malloc(strlen(cmd) + 768)) == NULL) {
@@ -572,6 +595,11 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
           cmd, started, kbefore);
   if ((rc = write_text(p, text, eb)) != 0)
     goto cleanup_argv;
+  char base_kv[sizeof NP_KSNAP_BASE_ENV + NP_SHA256_HEX_SIZE + 1];
+  if ((envp = rep_env(r->envp, kbefore, base_kv, sizeof base_kv)) == NULL) {
+    rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
+    goto cleanup_argv;
+  }
   pid_t parent = getpid();
   double t0 = np_time_mono_s();
   pid_t pid = fork();
@@ -580,7 +608,7 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
     goto cleanup_argv;
   }
   if (pid == 0)
-    child_exec(r, argv, errp, parent);
+    child_exec(r, argv, envp, errp, parent);
   setpgid(pid, pid);
   wait_child(r, pid, t0, oc);
   if (!oc->exited)
@@ -639,6 +667,7 @@ int np_matrix__rep_run(const struct np_matrix_rep *r,
     fill_end(rec, end);
 cleanup_argv:
   cJSON_Delete(rec);
+  free(envp);
   free(text);
   free(cmd);
   free(argv);

@@ -23,6 +23,7 @@
 #include "np_identity.h"
 #include "np_file.h"
 #include "np_json.h"
+#include "np_ksnap.h"
 #include "np_matrix_capacity.h"
 #include "np_matrix_int.h"
 #include "np_matrix_services.h"
@@ -185,21 +186,31 @@ struct np_run_ctx {
 };
 
 /* The environment of every child: the runner's own, with
- * NETPROOF_RUNNER_SESSION set to this session (kv is its storage).  The
+ * NETPROOF_RUNNER_SESSION set to this session and NETPROOF_KERNEL_SNAPSHOTS
+ * to the set's kernel-snapshots/ (where the child stores the snapshots
+ * its record refers to, np_ksnap.h); kv and snap are their storage.  The
  * array is malloc'd; its strings are borrowed. */
-static char **child_env(const char *session, char *kv, size_t kv_len) {
+static char **child_env(const char *session, const char *out_dir, char *kv,
+                        size_t kv_len, char *snap, size_t snap_len) {
   static const char key[] = NP_MATRIX_SESSION_ENV "=";
+  static const char skey[] = NP_KSNAP_ENV "=";
+  static const char bkey[] = NP_KSNAP_BASE_ENV "="; /* set per repetition */
   size_t n = 0, k = 0;
   while (environ != NULL && environ[n] != NULL)
     n++;
-  char **env = calloc(n + 2, sizeof *env);
+  char **env = calloc(n + 3, sizeof *env);
   if (env == NULL)
     return NULL;
   for (size_t i = 0; i < n; i++)
-    if (strncmp(environ[i], key, sizeof key - 1) != 0)
+    if (strncmp(environ[i], key, sizeof key - 1) != 0 &&
+        strncmp(environ[i], skey, sizeof skey - 1) != 0 &&
+        strncmp(environ[i], bkey, sizeof bkey - 1) != 0)
       env[k++] = environ[i];
   snprintf(kv, kv_len, "%s%s", key, session);
   env[k++] = kv;
+  if ((size_t)snprintf(snap, snap_len, "%s%s/%s", skey, out_dir,
+                       NP_KSNAP_DIR) < snap_len)
+    env[k++] = snap; /* too long a path: the records keep them inline */
   env[k] = NULL;
   return env;
 }
@@ -614,6 +625,7 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   struct np_matrix_lock *lock = NULL;
   char binary[PATH_MAX], now[NP_TIME_TEXT_MAX], sp[NP_MATRIX_PATH_MAX];
   char env_kv[sizeof NP_MATRIX_SESSION_ENV + NP_MATRIX_SESSION_LEN + 2];
+  char env_snap[sizeof NP_KSNAP_ENV + NP_MATRIX_PATH_MAX + 32];
   cJSON *suite = NULL, *sum = NULL;
   char **envp = NULL;
   char *sel = NULL;
@@ -657,7 +669,8 @@ int np_matrix_run(const struct np_matrix_opts *o, FILE *out,
   np_time_utc_now(now, sizeof now);
   rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   if ((suite == NULL && (suite = suite_new(o, p, binary, now)) == NULL) ||
-      (envp = child_env(res->session, env_kv, sizeof env_kv)) == NULL)
+      (envp = child_env(res->session, o->out_dir, env_kv, sizeof env_kv,
+                         env_snap, sizeof env_snap)) == NULL)
     goto cleanup_lock;
   c.o = o;
   c.p = p;

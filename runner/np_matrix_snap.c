@@ -2,9 +2,11 @@
  * np_matrix_snap.c - the set's kernel-snapshots/ kept to what runs/ refers
  * to.  A repetition redone by --resume (or one discarded after an
  * interruption) loses its rep-N.cmd.txt, and with it the references to
- * its snapshots; a snapshot no cmd.txt refers to any more is removed when
- * the session ends, so a resumed set passes the self-check's "every
- * snapshot is referred to" rule (docs/results-layout.md).
+ * its snapshots; a snapshot no cmd.txt and no record (the child's own
+ * kernel.before / kernel.after, under runs/ or kept/) refers to any more
+ * is removed when the session ends, so a resumed set passes the
+ * self-check's "every snapshot is referred to" rule
+ * (docs/results-layout.md).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "np_file.h"
+#include "np_json.h"
 #include "np_ksnap.h"
 #include "np_matrix_int.h"
 
@@ -35,10 +38,42 @@ static int add_ref(struct refs *r, const char *hex) {
   return 0;
 }
 
-/* The references of every runs/<id>/rep-N.cmd.txt under out_dir. */
-static int collect(const char *out_dir, struct refs *r) {
+/* The references in one file of a repetition: a cmd.txt's two lines, a
+ * record's (*.json) kernel.before / kernel.after.  A file that cannot be
+ * read is an error, never a reason to delete what it may refer to; a
+ * record that does not parse refers to nothing. */
+static int file_refs(const char *p, const char *name, struct refs *r) {
+  size_t fl = strlen(name);
+  int cmd = fl >= 8 && strcmp(name + fl - 8, ".cmd.txt") == 0;
+  int rec = fl >= 5 && strcmp(name + fl - 5, ".json") == 0;
+  if (!cmd && !rec)
+    return 0;
+  char *buf = NULL, hex[NP_SHA256_HEX_SIZE];
+  size_t len = 0;
+  int rc = np_file_read_all(p, 0, &buf, &len, NULL);
+  if (rc == 0 && cmd) {
+    if (np_ksnap_ref(buf, len, NP_KSNAP_BEFORE, hex) == 0)
+      rc = add_ref(r, hex);
+    if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_AFTER, hex) == 0)
+      rc = add_ref(r, hex);
+  }
+  cJSON *doc = NULL;
+  if (rc == 0 && rec && np_json_parse(buf, len, NULL, &doc, NULL) == 0) {
+    static const char *const ptr[] = {"/kernel/before", "/kernel/after"};
+    for (size_t i = 0; rc == 0 && i < 2; i++)
+      if (np_ksnap_record_ref(np_json_pointer(doc, ptr[i]), hex) == 1)
+        rc = add_ref(r, hex);
+    cJSON_Delete(doc);
+  }
+  free(buf);
+  return rc;
+}
+
+/* The references of every file of top/<id>/ under out_dir (top: runs,
+ * kept). */
+static int collect(const char *out_dir, const char *top, struct refs *r) {
   char p[NP_MATRIX_PATH_MAX + 512];
-  snprintf(p, sizeof p, "%s/runs", out_dir);
+  snprintf(p, sizeof p, "%s/%s", out_dir, top);
   DIR *d = opendir(p);
   if (d == NULL)
     return errno == ENOENT ? 0 : np_err_from_errno(errno);
@@ -48,7 +83,7 @@ static int collect(const char *out_dir, struct refs *r) {
     if (e->d_name[0] == '.')
       continue;
     char cd[NP_MATRIX_PATH_MAX + 256];
-    snprintf(cd, sizeof cd, "%s/runs/%s", out_dir, e->d_name);
+    snprintf(cd, sizeof cd, "%s/%s/%s", out_dir, top, e->d_name);
     DIR *c = opendir(cd);
     if (c == NULL) {
       /* a folder we cannot read may hold references: sweep nothing */
@@ -58,20 +93,8 @@ static int collect(const char *out_dir, struct refs *r) {
     }
     struct dirent *f;
     while (rc == 0 && (f = readdir(c)) != NULL) {
-      size_t fl = strlen(f->d_name);
-      if (fl < 8 || strcmp(f->d_name + fl - 8, ".cmd.txt") != 0)
-        continue;
-      char *buf = NULL, hex[NP_SHA256_HEX_SIZE];
-      size_t len = 0;
       snprintf(p, sizeof p, "%s/%s", cd, f->d_name);
-      /* a command file we cannot read may hold references: an error,
-       * never a reason to delete what it refers to */
-      rc = np_file_read_all(p, 0, &buf, &len, NULL);
-      if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_BEFORE, hex) == 0)
-        rc = add_ref(r, hex);
-      if (rc == 0 && np_ksnap_ref(buf, len, NP_KSNAP_AFTER, hex) == 0)
-        rc = add_ref(r, hex);
-      free(buf);
+      rc = file_refs(p, f->d_name, r);
     }
     closedir(c);
   }
@@ -86,11 +109,14 @@ int np_matrix__snap_sweep(const char *out_dir, struct np_errbuf *eb) {
   if (d == NULL)
     return 0; /* a set without snapshots (none taken yet) */
   struct refs r = {0};
-  int rc = collect(out_dir, &r);
+  int rc = collect(out_dir, "runs", &r);
+  if (rc == 0)
+    rc = collect(out_dir, "kept", &r);
   if (rc != 0) {
     closedir(d);
     free(r.hex);
-    return np_errbuf_set(eb, rc, "%s/runs: %s", out_dir, np_strerror(rc));
+    return np_errbuf_set(eb, rc, "%s/runs or kept: %s", out_dir,
+                         np_strerror(rc));
   }
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {

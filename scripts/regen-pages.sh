@@ -10,6 +10,11 @@
 # readings").  Byte-identical on regeneration: CI (tests/results) runs this
 # into a temporary folder and fails on any difference.
 #
+# Each page names the measuring hash its sets carry; in a git checkout the
+# script also passes --measuring-changes (below), so a page whose sets
+# were measured by other code than this tree's lists the measuring files
+# changed since.
+#
 # results/previous/<set>.tar.gz are the sets of the previous release,
 # stored as verified bundles (netproof-archive) to keep results/ small.
 # Each is verified, unpacked into a temporary folder and compared with the
@@ -38,9 +43,60 @@ if [ "$(cd "$out" && pwd)" != "$root/docs/performance" ]; then
   done
 fi
 "$report" --self-check "$@"
+
+# --measuring-changes (docs/report.md, "Measuring code"): the tree's
+# measuring hash and, for each distinct hash the sets carry (measuring,
+# else a pre-0.3 set's source hash), the measuring files changed since
+# the commit that has it - found among the 60 commits before the set
+# started by recomputing the hash of each (scripts/source-hash.sh over
+# git archive).  Without git (a source tarball) the pages only name the
+# sets' hashes.
+measuring_dirs="CMakeLists.txt cmake common schema model bench runner"
+source_dirs="CMakeLists.txt Makefile cmake scripts common schema resultset bench runner report archive tools"
+tool_hash() { # FILE KEY: the suite's tool.KEY
+  tr -d '\n\t ' <"$1" | sed -n "s/.*\"tool\":{[^}]*\"$2\":\"\([0-9a-f]*\)\".*/\1/p"
+}
+commit_of() { # HASH KIND(measuring|source) BEFORE: the commit, or nothing
+  for c in $(git -C "$root" rev-list --before="$3" --max-count=60 HEAD); do
+    w=$(mktemp -d)
+    # shellcheck disable=SC2086
+    paths=$(git -C "$root" ls-tree --name-only "$c" -- $source_dirs model)
+    # shellcheck disable=SC2086
+    git -C "$root" archive "$c" -- $paths | tar -x -C "$w"
+    if [ "$2" = measuring ]; then h=$(sh "$root/scripts/source-hash.sh" --measuring "$w")
+    else h=$(sh "$root/scripts/source-hash.sh" "$w"); fi
+    rm -rf "$w"
+    [ "$h" = "$1" ] && { echo "$c"; return 0; }
+  done
+  return 0
+}
+changes=$(mktemp)
+meas_opt=""
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+  echo "tree $(sh "$root/scripts/source-hash.sh" --measuring "$root")" >"$changes"
+  tree=$(sed -n 's/^tree //p' "$changes")
+  seen=" "
+  for d in "$root"/results/*/; do
+    [ -f "$d/suite.json" ] || continue
+    h=$(tool_hash "$d/suite.json" measuring_source_sha256); kind=measuring
+    [ -n "$h" ] || { h=$(tool_hash "$d/suite.json" source_sha256); kind=source; }
+    case "$seen" in *" $h "*) continue ;; esac
+    seen="$seen$h "
+    [ "$kind" = measuring ] && [ "$h" = "$tree" ] && continue
+    at=$(tr -d '\n\t ' <"$d/suite.json" | sed -n 's/.*"started_at":"\([^"]*\)".*/\1/p' | head -1)
+    c=$(commit_of "$h" "$kind" "${at:-now}")
+    if [ -z "$c" ]; then echo "$h ?" >>"$changes"; continue; fi
+    # shellcheck disable=SC2086
+    git -C "$root" diff --name-only "$c" -- $measuring_dirs | LC_ALL=C sort |
+      sed "s|^|$h |" >>"$changes"
+  done
+  meas_opt="--measuring-changes $changes"
+fi
 # --plans: the headline of a plan (bench/plans/<plan>.json) for sets run
 # before the plan named one
-"$report" --pages "$@" --plans "$root/bench/plans" --output "$out" </dev/null
+# shellcheck disable=SC2086
+"$report" --pages "$@" --plans "$root/bench/plans" $meas_opt --output "$out" </dev/null
+rm -f "$changes"
 
 # the suite a set ran: suite.json's "suite" (indented or one line)
 suite_of() {

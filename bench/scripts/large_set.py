@@ -111,6 +111,66 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+SYSCTL_NAMES = {"/sys/class/net/lo/mtu": "lo.mtu"}
+
+
+def parse_snapshot(text):
+    """A runner snapshot's raw text (common/np_kernel.h) as a record's
+    inline {sources, counters}, parsed the way np_kernel.c parses it, for
+    --per-run-snapshots (the 0.2 form: records inline too)."""
+    sources, counters = {}, {}
+    for sec in re.split(r"^==> ", text, flags=re.M)[1:]:
+        head, _, body = sec.partition("\n")
+        m = re.match(r"(\S+)(?: \((absent: .*)\))? <==$", head)
+        path, absent = m.group(1), m.group(2)
+        sources[path] = absent or "present"
+        if absent:
+            continue
+        lines = body.splitlines()
+        if path in ("/proc/net/snmp", "/proc/net/netstat"):
+            for h, v in zip(lines[0::2], lines[1::2]):
+                g, names = h.split(":", 1)
+                for n, x in zip(names.split(), v.split(":", 1)[1].split()):
+                    if re.fullmatch(r"-?\d+", x):
+                        counters[f"{g}.{n}"] = int(x)
+        elif path == "/proc/net/snmp6":
+            for ln in lines:
+                t = ln.split()
+                if len(t) == 2 and re.fullmatch(r"-?\d+", t[1]):
+                    g = re.match(r"\D*\d+", t[0])
+                    counters[f"{g.group(0) if g and g.group(0) != t[0] else 'snmp6'}.{t[0]}"] = int(t[1])
+        elif path == "/proc/net/softnet_stat":
+            rows = [[int(x, 16) for x in ln.split()[:3]] for ln in lines if len(ln.split()) >= 3]
+            for i, n in enumerate(("processed", "dropped", "time_squeeze")):
+                if rows:
+                    counters[f"softnet.{n}"] = sum(r[i] for r in rows)
+        else:
+            name = SYSCTL_NAMES.get(path) or "sysctl." + path[len("/proc/sys/"):].replace("/", ".")
+            vals = body.split()
+            if len(vals) == 1:
+                counters[name] = int(vals[0])
+            elif len(vals) == 3:
+                for part, x in zip((".min", ".pressure", ".max"), vals):
+                    counters[name + part] = int(x)
+    return {"sources": sources, "counters": counters}
+
+
+def inline_record_snapshots(rec, snapdir):
+    """A record whose kernel.before/after refer to snapdir
+    ({snapshot_sha256, changed}) with both written out inline."""
+    doc = json.loads(rec)
+    k = doc.get("kernel") or {}
+    changed = False
+    for w in ("before", "after"):
+        ref = k.get(w) or {}
+        if "snapshot_sha256" in ref:
+            snap = parse_snapshot(open(os.path.join(snapdir, ref["snapshot_sha256"] + ".txt")).read())
+            snap["counters"].update(ref.get("changed", {}))
+            k[w] = snap
+            changed = True
+    return json.dumps(doc, separators=(",", ":")) if changed else rec
+
+
 def build_set(bench, report, src, out, want_runs, tmp, per_run_snapshots=False):
     suite = json.load(open(os.path.join(src, "suite.json")))
     if suite.get("status") != "complete":
@@ -179,6 +239,8 @@ def build_set(bench, report, src, out, want_runs, tmp, per_run_snapshots=False):
                                     f"{dstem}.kernel-{when}.txt")
             open(dstem + ".cmd.txt", "w").write(cmdtext)
             rec = open(sstem + ".json").read()
+            if per_run_snapshots:
+                rec = inline_record_snapshots(rec, os.path.join(src, "kernel-snapshots"))
             rec = TIME_RE.sub(lambda m: m.group(1) + fmt_time(parse_time(m.group(2))[0] + shift, ms)
                               + m.group(3), rec)
             rec = rec.replace(json.dumps(old_out), json.dumps(new_out))

@@ -12,6 +12,7 @@
 
 #include "np_identity.h"
 #include "np_kernel.h"
+#include "np_ksnap.h"
 #include "np_schema.h"
 #include "np_sysinfo.h"
 
@@ -128,11 +129,21 @@ fail_kind:
   return NULL;
 }
 
+/* kernel {before, after, delta}: under the runner (its session, the
+ * set's snapshot folder and the runner's snapshot before this child in the
+ * environment) the two snapshots refer to the runner's by hash with the
+ * counters that changed since (np_ksnap.h); a standalone run keeps them
+ * inline.  The delta is always inline. */
 static cJSON *kernel_json(const struct np_bench_run *run) {
+  int runner = np_bench_runner_session_ok(getenv(NP_BENCH_RUNNER_ENV));
+  const char *dir = runner ? getenv(NP_KSNAP_ENV) : NULL;
+  const char *base = runner ? getenv(NP_KSNAP_BASE_ENV) : NULL;
   cJSON *k = cJSON_CreateObject();
   if (k == NULL ||
-      !cJSON_AddItemToObject(k, "before", np_kernel_to_json(run->kernel_before)) ||
-      !cJSON_AddItemToObject(k, "after", np_kernel_to_json(run->kernel_after)) ||
+      !cJSON_AddItemToObject(k, "before",
+                             np_ksnap_record_json(run->kernel_before, dir, base)) ||
+      !cJSON_AddItemToObject(k, "after",
+                             np_ksnap_record_json(run->kernel_after, dir, base)) ||
       !cJSON_AddItemToObject(k, "delta", np_kernel_delta_json(
                                               run->kernel_before,
                                               run->kernel_after))) {

@@ -162,6 +162,35 @@ def test_stream():
         fail("pages st: streams table: %s" % rows)
     if "### Streams: rate, loss" not in md:
         fail("stream: index.md has no streams table")
+    # a jitter from shared send stamps (two or more datagrams per send
+    # call) is marked, by the row's own datagrams / send call; GSO of 10
+    # segments always is
+    for r in rows:
+        cells = [c.strip() for c in r.strip("|").split("|")]
+        per_call = float(cells[-1].replace(",", ""))
+        if cells[5].endswith(" †") != (per_call >= 2):
+            fail("pages st: jitter mark against %s per call: %s" %
+                 (per_call, r))
+        if "gso14720" in r and per_call < 10:
+            fail("pages st: GSO 14720 row sends %s per call: %s" %
+                 (per_call, r))
+    if "† Not a path's jitter: every datagram of one send call" not in pmd:
+        fail("pages st: no caption for the marked jitter")
+    if "These records' clock text says" in pmd:
+        fail("pages st: the pre-per-call clock note on new records")
+    # the committed set, written before the per-call send stamps: its
+    # clock text is called out
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       os.pardir, os.pardir)
+    old = os.path.join(src, "results", "vm-20261201-udp-stream")
+    if os.path.isdir(old):
+        o = os.path.join(TMP, "old-stream")
+        run([REPORT, "--results", old, "--output", o])
+        text = open(os.path.join(o, "index.md")).read()
+        if "These records' clock text says \"CLOCK_REALTIME before each " \
+                "send call\"; the code that wrote it stamped once per " \
+                "batch" not in text:
+            fail("committed udp-stream set: no clock note")
 
 
 def test_rudp():

@@ -228,7 +228,7 @@ static void check_no_overlap(const char *svg, const char *ylabel) {
 static void check_xy_axes(void) {
   static const double px[] = {0, 90, 99, 99.9, 99.99, 99.999},
                       py[] = {12, 220, 3300, 42000, 310000, 840000};
-  struct np_chart_xy_series se[] = {{"udp-p1024-c16-w1-single-raw", 6, px, py, 0}};
+  struct np_chart_xy_series se[] = {{"udp-p1024-c16-w1-single-raw", 6, px, py, 0, NULL}};
   struct np_chart_xy c = {.title = "Latency against percentile",
                           .subtitle = "suite s, set s, machine vm",
                           .xlabel = "percentile / %",
@@ -263,6 +263,49 @@ static void check_xy_axes(void) {
   check_no_overlap(svg, "lost echoes per run (log)");
   free(txt);
   free(svg);
+}
+
+static size_t count_of(const char *hay, const char *needle) {
+  size_t n = 0;
+  for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+    n++;
+  return n;
+}
+
+/* Issue 33: points of failed runs and of a minority of passed runs were
+ * drawn like any other.  Marked points get a cross or a ring each (lines:
+ * more paths than the same chart unmarked) and the legend names the two
+ * marks; without marks the chart is the unmarked one. */
+static void check_xy_marks(void) {
+  static const double px[] = {1000, 2000, 3000, 4000},
+                      py[] = {100, 120, 5000, 40000};
+  static const enum np_chart_xy_mark mk[] = {
+      NP_CHART_XY_PLAIN, NP_CHART_XY_PLAIN, NP_CHART_XY_MINORITY,
+      NP_CHART_XY_FAILED};
+  struct np_chart_xy_series se[] = {{"p50", 4, px, py, 0, NULL}};
+  struct np_chart_xy c = {.title = "load", .subtitle = "s",
+                          .xlabel = "offered", .ylabel = "latency (log)",
+                          .log_y = 1, .vline_x = NAN, .nseries = 1,
+                          .series = se};
+  char *plain = NULL, *marked = NULL;
+  size_t lp = 0, lm = 0;
+  ASSERT_EQ(np_chart_xy_svg(&c, &plain, &lp, NULL), 0);
+  se[0].mark = mk;
+  c.mark_name[NP_CHART_XY_FAILED] = "failed runs";
+  c.mark_name[NP_CHART_XY_MINORITY] = "< half passed";
+  ASSERT_EQ(np_chart_xy_svg(&c, &marked, &lm, NULL), 0);
+  char *txt = svg_all_text(marked);
+  ASSERT_NOT_NULL(strstr(txt, "failed runs"));
+  ASSERT_NOT_NULL(strstr(txt, "half passed"));
+  /* two points and two legend rows: a cross is two lines, a ring one */
+  ASSERT_GE(count_of(marked, "<polyline"), count_of(plain, "<polyline") + 6);
+  check_no_overlap(marked, "latency (log)");
+  free(txt);
+  txt = svg_all_text(plain);
+  ASSERT_TRUE(strstr(txt, "failed runs") == NULL);
+  free(txt);
+  free(plain);
+  free(marked);
 }
 
 /* A dozen categories of three to four short lines (a compare chart's
@@ -338,6 +381,7 @@ int main(void) {
   check_layout();
   check_tick_text();
   check_xy_axes();
+  check_xy_marks();
   check_upright();
 
   struct np_chart bad = {.ncat = 0};

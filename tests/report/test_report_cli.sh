@@ -35,6 +35,8 @@ grep -q "^bad/runs/$run/rep-2.json: /counters/lost_at_server: " "$tmp/out" || fa
 head -1 "$tmp/out" | grep -q '^netproof-report [0-9]' || fail "--version: $(cat "$tmp/out")"
 want=$(sh "$here/../../scripts/source-hash.sh")
 grep -qx "source-sha256: $want" "$tmp/out" || fail "--version source hash, want $want: $(cat "$tmp/out")"
+want=$(sh "$here/../../scripts/source-hash.sh" --measuring)
+grep -qx "measuring-source-sha256: $want" "$tmp/out" || fail "--version measuring hash, want $want: $(cat "$tmp/out")"
 "$bin" --results "$fx" --output "$tmp/report" </dev/null 2>/dev/null || fail "report"
 [ -f "$tmp/report/index.md" ] && [ -f "$tmp/report/report.json" ] || fail "outputs"
 grep -q '](assets/.*\.svg)' "$tmp/report/index.md" || fail "relative chart links"

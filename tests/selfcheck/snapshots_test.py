@@ -157,8 +157,10 @@ def main():
                f"{STEM}.kernel-before.txt: /: beside cmd.txt's "
                "kernel_before_sha256: a repetition keeps its snapshot either "
                "by reference or as its own file, not both")
-        tamper(tmp, "orphan", orphan, f"{SNAP}/{ORPHAN}.txt: /: no repetition's cmd.txt refers "
-               "to it (kernel_before_sha256 / kernel_after_sha256)")
+        tamper(tmp, "orphan", orphan,
+               f"{SNAP}/{ORPHAN}.txt: /: no repetition's cmd.txt "
+               "(kernel_before_sha256 / kernel_after_sha256) and no record's "
+               "kernel.before / kernel.after (snapshot_sha256) refers to it")
         tamper(tmp, "badname", badname,
                f"{SNAP}/notes.txt: /: not a kernel snapshot")
         # a bundle carries the folder as it is: each snapshot once
