@@ -858,54 +858,67 @@ def group_largeset():
     check(rc == 1 and "fails its self-check" in text, f"a bad source: exit {rc} {text.strip()[-300:]}")
 
 
-def verify_under_as(bundle, mib):
-    """verify with RLIMIT_AS (what `ulimit -v` sets) of mib MiB."""
+def under_as(args, mib):
+    """netproof-archive ARGS with RLIMIT_AS (what `ulimit -v` sets) of mib MiB."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))
-    p = subprocess.run([ARCHIVE, "verify", bundle], capture_output=True, text=True,
-                       preexec_fn=limit, timeout=120)
+    p = subprocess.run([ARCHIVE] + args, capture_output=True, text=True,
+                       preexec_fn=limit, timeout=600)
     return p.returncode, p.stdout + p.stderr
 
 
-def group_memory():
-    """verify's memory does not grow with the bundle's bytes: the address
-    space that verifying the small base bundle needs (shared libraries and
-    all) is measured, and a generated bundle whose payload is at least
-    1.5 x (that plus 48 MiB) verifies within that plus 48 MiB.  (What does
-    grow is a few KiB per run - file list, evidence facts, the
-    self-check's per-run summary - well inside the margin here.)"""
+def floor_as(args):
+    """The smallest address-space limit (MiB, to 1) under which ARGS
+    succeeds, or None when even 1 GiB is not enough."""
     lo, hi = 8, 1024
-    if verify_under_as(BASE, hi)[0] != 0:
-        check(False, "the base bundle verifies under a 1 GiB address-space limit")
-        return
+    if under_as(args, hi)[0] != 0:
+        return None
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if verify_under_as(BASE, mid)[0] == 0 else (mid, hi)
+        lo, hi = (lo, mid) if under_as(args, mid)[0] == 0 else (mid, hi)
+    return hi
+
+
+def group_memory():
+    """Neither verify's nor pack's memory grows with the set's bytes: the
+    address space that verifying the small base bundle needs (shared
+    libraries and all), and that packing its folder needs, is measured, and
+    a generated set whose payload is at least 1.5 x (the larger plus 48
+    MiB) packs and verifies within that plus 48 MiB.  (What does grow is a
+    few KiB per run - file list, evidence facts, the self-check's per-run
+    summary - well inside the margin here.)  pack held the whole payload
+    before it streamed: about 1.15 x its bytes."""
+    d = tempfile.mkdtemp(dir=WORK, prefix="memory-")
+    vfloor = floor_as(["verify", BASE])
+    pfloor = floor_as(["pack", FIXTURE, "-o", os.path.join(d, "floor.tar.gz")])
+    if vfloor is None or pfloor is None:
+        check(False, f"the base bundle verifies and packs under 1 GiB ({vfloor} {pfloor})")
+        return
+    hi = max(vfloor, pfloor)
     limit = hi + 48
     per_run = sum(os.path.getsize(f) for f in glob.glob(os.path.join(FIXTURE, "runs", "*", "*")))
     per_run /= len(glob.glob(os.path.join(FIXTURE, "runs", "*", "rep-*.json")))
-    # 1.8 x the limit, within the 1,000 repetitions x 4 configurations the
-    # quick fixture allows (records are one line since 0.2, ~45 KB a run)
-    runs = min(int(1.8 * (limit << 20) / per_run) + 1, 4000)
-    d = tempfile.mkdtemp(dir=WORK, prefix="memory-")
-    big, bundle = os.path.join(d, "big"), os.path.join(d, "big.tar.gz")
     # each run with its own snapshot files (the 0.2 form): a runner's set
-    # stores them once, too few bytes within 4,000 runs
+    # stores them once, too few bytes within the 1,000 repetitions x 4
+    # configurations the quick fixture allows
     per_run += 2 * max((os.path.getsize(f) for f in glob.glob(
         os.path.join(FIXTURE, "kernel-snapshots", "*.txt"))), default=0)
     runs = min(int(1.8 * (limit << 20) / per_run) + 1, 4000)
+    big, bundle = os.path.join(d, "big"), os.path.join(d, "big.tar.gz")
     rc, text = run([sys.executable, LARGE_SET, BUILD, big, "--runs", str(runs), "--source", FIXTURE,
                     "--per-run-snapshots"], timeout=600)
     check(rc == 0, f"large set of {runs} runs ({text.strip()[-200:]})")
     payload = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(big) for f in fs)
-    rc, text = run([ARCHIVE, "pack", big, "-o", bundle], timeout=600)
-    check(rc == 0, f"pack ({text.strip()[:300]})")
+    rc, text = under_as(["pack", big, "-o", bundle], limit)
+    check(rc == 0 and payload >= 1.5 * (limit << 20),
+          f"a {payload / 2**20:.0f} MiB payload packs under RLIMIT_AS {limit} MiB "
+          f"(floor {pfloor} MiB): exit {rc} {text.strip()[-300:]}")
     shutil.rmtree(big)
-    rc, text = verify_under_as(bundle, limit)
+    rc, text = under_as(["verify", bundle], limit)
     check(rc == 0 and "valid" in text and payload >= 1.5 * (limit << 20),
           f"a {payload / 2**20:.0f} MiB payload verifies under RLIMIT_AS {limit} MiB "
-          f"(floor {hi} MiB): exit {rc} {text.strip()[-300:]}")
-    os.remove(bundle)
+          f"(floor {vfloor} MiB): exit {rc} {text.strip()[-300:]}")
+    shutil.rmtree(d)
 
 
 BASE_MTIME = 0
