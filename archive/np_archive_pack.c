@@ -120,7 +120,7 @@ static int pack_collect(const struct np_bag_files *tags,
  * reader); NP_ETOOBIG with one line naming the limit. */
 static int pack_limits_check(const struct pack_list *l,
                              const struct np_archive_pack_opts *o,
-                             struct np_errbuf *eb) {
+                             uint64_t known_tags, struct np_errbuf *eb) {
   struct np_archive_limits lim;
   np_archive_limits_default(&lim);
   if (o->max_total_bytes != 0)
@@ -129,7 +129,7 @@ static int pack_limits_check(const struct pack_list *l,
     lim.max_entries = o->max_entries;
   if (o->max_file_bytes != 0)
     lim.max_file_bytes = o->max_file_bytes;
-  uint64_t total = 0;
+  uint64_t total = known_tags;
   for (size_t i = 0; i < l->n; i++) {
     const struct pack_entry *e = &l->v[i];
     if (e->file != NULL && (uint64_t)e->len > lim.max_file_bytes)
@@ -149,8 +149,9 @@ static int pack_limits_check(const struct pack_list *l,
   if (total > lim.max_total_bytes)
     return np_errbuf_set(eb, NP_ETOOBIG,
                          "the bundle's files (payload and tag files) would "
-                         "hold %llu bytes, over the %llu-byte total limit "
+                         "hold %s%llu bytes, over the %llu-byte total limit "
                          "(--max-bytes; verify needs the same); not packed",
+                         known_tags ? "at least " : "",
                          (unsigned long long)total,
                          (unsigned long long)lim.max_total_bytes);
   return 0;
@@ -406,6 +407,15 @@ static int pack_sources(const struct np_archive_pack_opts *o,
   return 0;
 }
 
+/* Bytes of manifest-sha256.txt, known from the listing (one line of a
+ * 64-digit hash, two spaces and the path per file; np_bagit_manifest). */
+static uint64_t pack_manifest_bytes(const struct np_bag_files *payload) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < payload->n; i++)
+    n += 64 + 2 + strlen(payload->v[i].path) + 1;
+  return n;
+}
+
 /* The payload as listed: every file under data/ with its size, sorted;
  * hashes and facts are filled by the self-check's pass. */
 static int pack_payload_listed(const struct np_bag *b,
@@ -576,7 +586,9 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
   }
   src.suites = suites;
   src.n = b->nsuites;
-  rc = pack_limits_check(&l, o, eb);
+  /* with the one tag file the listing gives exactly, so that a set the
+   * tag files would push over the limit is refused before the reading */
+  rc = pack_limits_check(&l, o, pack_manifest_bytes(&payload), eb);
   pack_list_free(&l);
   l = (struct pack_list){0};
   if (rc == 0)
@@ -589,7 +601,7 @@ int np_archive_pack(const struct np_archive_pack_opts *o,
     np_errbuf_set(eb, rc, "building the bag: %s", np_strerror(rc));
     goto free_all;
   }
-  rc = pack_limits_check(&l, o, eb);
+  rc = pack_limits_check(&l, o, 0, eb);
   if (rc == 0)
     rc = pack_write_file(o->out, name, &l, &src, mtime, o->use_zlib, eb);
   if (rc == 0 && verdict != NULL) {
