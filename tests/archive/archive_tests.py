@@ -798,6 +798,16 @@ def group_limits():
           f"{BASE}: {t}/bag-info.txt: states a payload of {payload} bytes (Payload-Oxum), over the "
           f"{payload - 1}-byte total limit (--max-bytes); not read further" in out,
           f"verify refuses at bag-info.txt, before the payload: exit {rc} {out.strip()[:400]}")
+    # a payload within --max-bytes whose manifest (a line of >= 75 bytes a
+    # file) cannot be: refused at bag-info.txt too, not at the tag files
+    nfiles = sum(1 for k, v in members.items() if v is not None and k.startswith(t + "/data/"))
+    cap = payload + 75 * nfiles - 1
+    rc, out = run([ARCHIVE, "verify", BASE, "--max-bytes", str(cap)])
+    lines = [l for l in out.splitlines() if l.startswith(BASE + ":")]
+    check(rc == 1 and len(lines) == 1 and
+          f"{t}/bag-info.txt: states a payload of {payload} bytes in {nfiles} files (Payload-Oxum), "
+          f"which with its manifest makes at least {cap + 1}, over the {cap}-byte total limit" in out,
+          f"verify counts the manifest at bag-info.txt: exit {rc} {out.strip()[:400]}")
     rc, out = run([ARCHIVE, "verify", BASE, "--max-entries", "3"])
     check(rc == 1 and "files (Payload-Oxum), over the limit of 3 entries (--max-entries); "
           "not read further" in out, f"--max-entries 3: exit {rc} {out.strip()[:300]}")
