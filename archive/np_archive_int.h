@@ -117,4 +117,34 @@ void np_archive_sc_free(struct np_archive_sc *s);
  * summary.json and every *.json under runs/. */
 int np_archive_sc_validates(const char *path);
 
+/* pack's streaming passes (np_archive_pack_stream.c).  A suite being
+ * packed: its name under data/, the folder it is read from and that
+ * folder's files as listed (sizes only, np_ftree_list_dir). */
+struct np_archive__pack_suite {
+  const char *name;
+  const char *dir;
+  const struct np_ftree *list;
+};
+
+/* Pass 1 over one suite: each file read once in path order, refused when
+ * it holds a PEM private key, its SHA-256 and evidence facts written into
+ * its entry of payload (sorted, every listed file present), its bytes fed
+ * to the suite's streaming self-check.  Returns the self-check's code (0,
+ * NP_ECHECK, NP_EINCOMPLETE; *oc filled) or an error with eb set (a file
+ * that cannot be read or changed size since it was listed: NP_EIO). */
+int np_archive__pack_check_suite(const struct np_archive__pack_suite *s,
+                                 uint64_t max_file,
+                                 struct np_bag_files *payload,
+                                 np_results_problem_fn fn, void *ctx,
+                                 struct np_results_outcome *oc,
+                                 struct np_errbuf *eb);
+
+/* Pass 2: the bytes of payload file f ("data/<suite>/...") read again into
+ * *buf (caller frees); NP_EIO when they no longer hash to f->sha256, what
+ * pass 1 checked. */
+int np_archive__pack_reread(const struct np_archive__pack_suite *suites,
+                            size_t nsuites, const struct np_bag_file *f,
+                            uint64_t max_file, char **buf, size_t *len,
+                            struct np_errbuf *eb);
+
 #endif /* NP_ARCHIVE_INT_H */

@@ -271,6 +271,17 @@ static int rd_oxum_over(struct rd_ctx *r, const char *name, const char *data,
                "further", octets, (unsigned long long)lim->max_total_bytes);
     return 1;
   }
+  /* its manifest-sha256.txt follows with a line per payload file: a
+   * 64-digit hash, two spaces, a path of at least "data/S/F", '\n' */
+  unsigned long long least = octets + files * (64 + 2 + 8 + 1);
+  if (files <= lim->max_entries && least > lim->max_total_bytes) {
+    np_problem(r->p, name, "states a payload of %llu bytes in %llu files "
+               "(Payload-Oxum), which with its manifest makes at least %llu, "
+               "over the %llu-byte total limit (--max-bytes); not read "
+               "further", octets, files, least,
+               (unsigned long long)lim->max_total_bytes);
+    return 1;
+  }
   if (files > lim->max_entries) {
     np_problem(r->p, name, "states a payload of %llu files (Payload-Oxum), "
                "over the limit of %llu entries (--max-entries); not read "

@@ -1,9 +1,10 @@
 /*
  * np_bag.h - the model of a bundle shared by pack, verify and extract.
  *
- * Pack holds a whole bag in memory: a top-folder name, the tag files at
- * the top and one np_ftree per suite under data/.  Verify never does: it
- * keeps only a file list (struct np_bag_files: path, SHA-256, size and the
+ * Pack holds a bag's outline: a top-folder name, the tag files at the top
+ * (their bytes) and one np_ftree per suite under data/ (listed: paths and
+ * sizes, no bytes; np_archive_pack_stream.c reads the files one at a
+ * time).  Verify keeps only a file list (struct np_bag_files: path, SHA-256, size and the
  * few facts evidence.json needs), built as the tar streams past.  Both
  * sides derive the manifests and evidence.json from that list, so the two
  * cannot disagree on what they mean.  Paths in np_bag_files are relative
@@ -37,7 +38,8 @@ struct np_bag {
 /* One file of the bag, for manifests, evidence and writing. */
 struct np_bag_file {
   char *path;        /* relative to the top folder (owned)                */
-  const char *data;  /* bytes owned by the bag's trees; NULL in verify    */
+  const char *data;  /* a tag file's bytes (owned by the bag's tree); NULL
+                        for payload files and in verify                  */
   size_t len;        /* bytes                                             */
   char sha256[NP_SHA256_HEX_SIZE]; /* lowercase hex                       */
   cJSON *facts;      /* what evidence.json takes from a run record or a

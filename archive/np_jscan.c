@@ -7,6 +7,8 @@
  */
 #include "np_jscan.h"
 
+#include "np_json.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +100,7 @@ static int take(const char *b, size_t n, int esc, char **out) {
     *out = strndup(b, n);
     return *out ? 0 : NP_ENOMEM;
   }
-  cJSON *v = cJSON_ParseWithLength(b - 1, n + 2);
+  cJSON *v = np_json_cjson_parse(b - 1, n + 2, NULL);
   if (!cJSON_IsString(v)) {
     cJSON_Delete(v);
     return NP_EPARSE;

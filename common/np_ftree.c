@@ -94,10 +94,10 @@ static size_t find(const struct np_ftree *t, const char *path, int *found) {
   return lo;
 }
 
-int np_ftree_add(struct np_ftree *t, const char *path, const void *data,
-                 size_t len) {
-  if (t == NULL || !valid_path(path) || (data == NULL && len > 0))
-    return NP_EINVAL;
+/* Insert path with a copy of data[0..len), or with no bytes (listed:
+ * data NULL, len the file's size) when listed != 0. */
+static int add_entry(struct np_ftree *t, const char *path, const void *data,
+                     size_t len, int listed) {
   int found;
   size_t at = find(t, path, &found);
   if (found)
@@ -113,18 +113,37 @@ int np_ftree_add(struct np_ftree *t, const char *path, const void *data,
     t->v = v;
     t->cap = cap;
   }
-  char *mem = malloc(plen + 1 + len + 1);
+  char *mem = malloc(plen + 1 + (listed ? 0 : len + 1));
   if (mem == NULL)
     return NP_ENOMEM;
   memcpy(mem, path, plen + 1);
-  char *d = mem + plen + 1;
-  if (len > 0)
+  char *d = listed ? NULL : mem + plen + 1;
+  if (!listed && len > 0)
     memcpy(d, data, len);
-  d[len] = '\0';
+  if (!listed)
+    d[len] = '\0';
   memmove(&t->v[at + 1], &t->v[at], (t->n - at) * sizeof(*t->v));
   t->v[at] = (struct np_ftree_entry){.path = mem, .data = d, .len = len};
   t->n++;
   return 0;
+}
+
+int np_ftree_add(struct np_ftree *t, const char *path, const void *data,
+                 size_t len) {
+  if (t == NULL || !valid_path(path) || (data == NULL && len > 0))
+    return NP_EINVAL;
+  return add_entry(t, path, data, len, 0);
+}
+
+int np_ftree_has(const struct np_ftree *t, const char *path) {
+  int found = 0;
+  if (t != NULL && path != NULL)
+    find(t, path, &found);
+  return found;
+}
+
+size_t np_ftree_len_at(const struct np_ftree *t, size_t i) {
+  return t != NULL && i < t->n ? t->v[i].len : 0;
 }
 
 const char *np_ftree_get(const struct np_ftree *t, const char *path,
@@ -155,7 +174,8 @@ struct load_ctx {
   struct np_ftree *t;     /* tree being filled                      */
   size_t max_total;       /* byte limit over all files              */
   size_t max_file;        /* byte limit of one file (0: none)       */
-  size_t total;           /* bytes loaded so far                    */
+  size_t total;           /* bytes loaded (or listed) so far        */
+  int list_only;          /* 1: sizes only, no byte read            */
   const char *root;       /* folder given by the caller (messages)  */
   struct np_errbuf *eb;   /* detail for the caller                  */
 };
@@ -175,6 +195,13 @@ static int load_file(struct load_ctx *c, int dirfd, const char *name,
     return np_errbuf_set(c->eb, NP_ETOOBIG,
                          "%s: files exceed the %zu-byte limit", c->root,
                          c->max_total);
+  if (c->list_only) {
+    c->total += size_hint;
+    rc = add_entry(c->t, rel, NULL, size_hint, 1);
+    return rc == 0 ? 0
+                   : np_errbuf_set(c->eb, rc, "%s/%s: %s", c->root, rel,
+                                   np_strerror(rc));
+  }
   int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return np_errbuf_set(c->eb, np_err_from_errno(errno), "%s/%s: %s",
@@ -292,9 +319,9 @@ int np_ftree_load_dir(const char *dir, size_t max_total_bytes,
   return np_ftree_load_dir_max(dir, max_total_bytes, 0, out, eb);
 }
 
-int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
-                          size_t max_file_bytes, struct np_ftree **out,
-                          struct np_errbuf *eb) {
+static int walk_dir(const char *dir, size_t max_total_bytes,
+                    size_t max_file_bytes, int list_only,
+                    struct np_ftree **out, struct np_errbuf *eb) {
   if (dir == NULL || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "np_ftree_load_dir: NULL argument");
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -311,6 +338,7 @@ int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
       .t = t,
       .max_total = max_total_bytes ? max_total_bytes : NP_FTREE_DEFAULT_MAX,
       .max_file = max_file_bytes,
+      .list_only = list_only,
       .root = dir,
       .eb = eb,
   };
@@ -321,4 +349,16 @@ int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
   }
   *out = t;
   return 0;
+}
+
+int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
+                          size_t max_file_bytes, struct np_ftree **out,
+                          struct np_errbuf *eb) {
+  return walk_dir(dir, max_total_bytes, max_file_bytes, 0, out, eb);
+}
+
+int np_ftree_list_dir(const char *dir, size_t max_total_bytes,
+                      size_t max_file_bytes, struct np_ftree **out,
+                      struct np_errbuf *eb) {
+  return walk_dir(dir, max_total_bytes, max_file_bytes, 1, out, eb);
 }

@@ -44,4 +44,18 @@ int np_ftree_load_dir_max(const char *dir, size_t max_total_bytes,
                           size_t max_file_bytes, struct np_ftree **out,
                           struct np_errbuf *eb);
 
+/* np_ftree_load_dir_max that reads no file: every file is listed with its
+ * size (np_ftree_len_at) and no bytes (np_ftree_get gives NULL), the
+ * limits applied to the sizes.  For a reader that then streams the files
+ * one at a time (pack). */
+int np_ftree_list_dir(const char *dir, size_t max_total_bytes,
+                      size_t max_file_bytes, struct np_ftree **out,
+                      struct np_errbuf *eb);
+
+/* 1 when path is in t (loaded or listed). */
+int np_ftree_has(const struct np_ftree *t, const char *path);
+
+/* Bytes of the i-th file in sorted order (its size when listed). */
+size_t np_ftree_len_at(const struct np_ftree *t, size_t i);
+
 #endif /* NP_FTREE_H */

@@ -152,8 +152,10 @@ int np_hist_new(int64_t lowest, int64_t highest, int sigfigs,
   int32_t sub_count = l.sub_count, half_count = sub_count / 2;
   int32_t buckets = l.buckets, counts_len = l.counts_len;
 
-  struct np_hist *h = calloc(1, sizeof(*h) + (size_t)counts_len *
-                                                 sizeof(h->counts[0]));
+  /* np_hist_reset below zeroes the counters: calloc would zero them a
+   * second time (the self-check decodes a histogram per record) */
+  struct np_hist *h = malloc(sizeof(*h) + (size_t)counts_len *
+                                              sizeof(h->counts[0]));
   if (h == NULL)
     return NP_ENOMEM;
   h->lowest = lowest;
@@ -268,9 +270,11 @@ int np_hist_percentile(const struct np_hist *h, double pct, int64_t *out) {
   if (rank > h->total)
     rank = h->total;
 
+  /* no counter below min's holds a sample (min is the smallest value
+   * recorded, or decoded from the first non-zero counter) */
   uint64_t seen = 0;
   int64_t value = h->max;
-  for (int32_t i = 0; i < h->counts_len; i++) {
+  for (int32_t i = np_hist_counts_index_(h, h->min); i < h->counts_len; i++) {
     seen += h->counts[i];
     if (seen >= rank) {
       value = np_hist_highest_equivalent_(h, np_hist_value_at_index_(h, i));

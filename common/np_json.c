@@ -15,6 +15,7 @@
 #include "np_json.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -208,6 +209,20 @@ static int walk(cJSON *item, const struct chain *at, struct walk *w) {
   return 0;
 }
 
+/* cJSON writes a process-wide error position (global_error) on every
+ * parse, so two threads parsing at once race on it (netproof-archive
+ * checks on a second thread while the first reads): every cJSON parse of
+ * the project goes through this one lock.  The only mutable static here,
+ * guarding the library's own. */
+static pthread_mutex_t cjson_parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cJSON *np_json_cjson_parse(const char *buf, size_t len, const char **end) {
+  pthread_mutex_lock(&cjson_parse_lock);
+  cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, end, 0);
+  pthread_mutex_unlock(&cjson_parse_lock);
+  return doc;
+}
+
 int np_json_is_exact_integer(const cJSON *n) {
   return cJSON_IsNumber(n) &&
          !(n->type & (NP_JSON_NUM_REAL_TEXT | NP_JSON_NUM_INEXACT)) &&
@@ -250,7 +265,7 @@ int np_json_parse_at(const char *buf, size_t len,
   if (rc != 0)
     return rc;
   const char *end = NULL;
-  cJSON *doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+  cJSON *doc = np_json_cjson_parse(buf, len, &end);
   if (doc == NULL) {
     /* The scan accepted the grammar; only memory or a cJSON limit remain. */
     np_json_numtags_free(&tags);

@@ -68,6 +68,12 @@ int np_json_parse_at(const char *buf, size_t len,
                      const struct np_json_limits *lim, cJSON **out,
                      struct np_json_error *err);
 
+/* cJSON_ParseWithLengthOpts(buf, len, end, 0) - no validation, no limits:
+ * np_json_parse is the reader of untrusted text - under the lock that
+ * makes cJSON's parse safe from two threads (it writes a global error
+ * position).  Every direct use of cJSON's parser goes through here. */
+cJSON *np_json_cjson_parse(const char *buf, size_t len, const char **end);
+
 /* Read and parse a file ("-" is not accepted).  eb messages start with the
  * path.  Additional errors: NP_ENOENT, NP_EACCES, NP_EISDIR, NP_EIO. */
 int np_json_load_file(const char *path, const struct np_json_limits *lim,

@@ -40,36 +40,59 @@ enum kw_kind {
 struct kw_def {
   const char *name;
   enum kw_kind kind;
+  enum np_kw id; /* what validation does with it (np_schema_int.h) */
 };
 
 static const struct kw_def kw_table[] = {
-    {"$schema", KW_SPECIAL},         {"$id", KW_SPECIAL},
-    {"$anchor", KW_SPECIAL},         {"$ref", KW_SPECIAL},
-    {"$defs", KW_SCHEMA_MAP},        {"$comment", KW_STRING},
-    {"title", KW_STRING},            {"description", KW_STRING},
-    {"format", KW_STRING},           {"default", KW_ANY},
-    {"examples", KW_ARRAY},          {"deprecated", KW_BOOL},
-    {"readOnly", KW_BOOL},           {"writeOnly", KW_BOOL},
-    {"type", KW_TYPE},               {"enum", KW_ARRAY},
-    {"const", KW_ANY},               {"properties", KW_SCHEMA_MAP},
-    {"patternProperties", KW_SCHEMA_MAP},
-    {"additionalProperties", KW_SCHEMA},
-    {"propertyNames", KW_SCHEMA},    {"required", KW_NAMES},
-    {"minProperties", KW_COUNT},     {"maxProperties", KW_COUNT},
-    {"dependentRequired", KW_DEPREQ},
-    {"dependentSchemas", KW_SCHEMA_MAP},
-    {"items", KW_SCHEMA},            {"prefixItems", KW_SCHEMA_LIST},
-    {"contains", KW_SCHEMA},         {"minContains", KW_COUNT},
-    {"maxContains", KW_COUNT},       {"minItems", KW_COUNT},
-    {"maxItems", KW_COUNT},          {"uniqueItems", KW_BOOL},
-    {"minimum", KW_NUMBER},          {"maximum", KW_NUMBER},
-    {"exclusiveMinimum", KW_NUMBER}, {"exclusiveMaximum", KW_NUMBER},
-    {"multipleOf", KW_POSITIVE},     {"minLength", KW_COUNT},
-    {"maxLength", KW_COUNT},         {"pattern", KW_PATTERN},
-    {"allOf", KW_SCHEMA_LIST},       {"anyOf", KW_SCHEMA_LIST},
-    {"oneOf", KW_SCHEMA_LIST},       {"not", KW_SCHEMA},
-    {"if", KW_SCHEMA},               {"then", KW_SCHEMA},
-    {"else", KW_SCHEMA},
+    {"$schema", KW_SPECIAL, NP_KW_NONE},
+    {"$id", KW_SPECIAL, NP_KW_NONE},
+    {"$anchor", KW_SPECIAL, NP_KW_NONE},
+    {"$ref", KW_SPECIAL, NP_KW_REF},
+    {"$defs", KW_SCHEMA_MAP, NP_KW_NONE},
+    {"$comment", KW_STRING, NP_KW_NONE},
+    {"title", KW_STRING, NP_KW_NONE},
+    {"description", KW_STRING, NP_KW_NONE},
+    {"format", KW_STRING, NP_KW_NONE},
+    {"default", KW_ANY, NP_KW_NONE},
+    {"examples", KW_ARRAY, NP_KW_NONE},
+    {"deprecated", KW_BOOL, NP_KW_NONE},
+    {"readOnly", KW_BOOL, NP_KW_NONE},
+    {"writeOnly", KW_BOOL, NP_KW_NONE},
+    {"type", KW_TYPE, NP_KW_TYPE},
+    {"enum", KW_ARRAY, NP_KW_ENUM},
+    {"const", KW_ANY, NP_KW_CONST},
+    {"properties", KW_SCHEMA_MAP, NP_KW_PROPERTIES},
+    {"patternProperties", KW_SCHEMA_MAP, NP_KW_PATTERN_PROPERTIES},
+    {"additionalProperties", KW_SCHEMA, NP_KW_ADDITIONAL_PROPERTIES},
+    {"propertyNames", KW_SCHEMA, NP_KW_PROPERTY_NAMES},
+    {"required", KW_NAMES, NP_KW_REQUIRED},
+    {"minProperties", KW_COUNT, NP_KW_MIN_PROPERTIES},
+    {"maxProperties", KW_COUNT, NP_KW_MAX_PROPERTIES},
+    {"dependentRequired", KW_DEPREQ, NP_KW_DEPENDENT_REQUIRED},
+    {"dependentSchemas", KW_SCHEMA_MAP, NP_KW_DEPENDENT_SCHEMAS},
+    {"items", KW_SCHEMA, NP_KW_ITEMS},
+    {"prefixItems", KW_SCHEMA_LIST, NP_KW_PREFIX_ITEMS},
+    {"contains", KW_SCHEMA, NP_KW_CONTAINS},
+    {"minContains", KW_COUNT, NP_KW_NONE},
+    {"maxContains", KW_COUNT, NP_KW_NONE},
+    {"minItems", KW_COUNT, NP_KW_MIN_ITEMS},
+    {"maxItems", KW_COUNT, NP_KW_MAX_ITEMS},
+    {"uniqueItems", KW_BOOL, NP_KW_UNIQUE_ITEMS},
+    {"minimum", KW_NUMBER, NP_KW_MINIMUM},
+    {"maximum", KW_NUMBER, NP_KW_MAXIMUM},
+    {"exclusiveMinimum", KW_NUMBER, NP_KW_EXCLUSIVE_MINIMUM},
+    {"exclusiveMaximum", KW_NUMBER, NP_KW_EXCLUSIVE_MAXIMUM},
+    {"multipleOf", KW_POSITIVE, NP_KW_MULTIPLE_OF},
+    {"minLength", KW_COUNT, NP_KW_MIN_LENGTH},
+    {"maxLength", KW_COUNT, NP_KW_MAX_LENGTH},
+    {"pattern", KW_PATTERN, NP_KW_PATTERN},
+    {"allOf", KW_SCHEMA_LIST, NP_KW_ALL_OF},
+    {"anyOf", KW_SCHEMA_LIST, NP_KW_ANY_OF},
+    {"oneOf", KW_SCHEMA_LIST, NP_KW_ONE_OF},
+    {"not", KW_SCHEMA, NP_KW_NOT},
+    {"if", KW_SCHEMA, NP_KW_IF},
+    {"then", KW_SCHEMA, NP_KW_NONE},
+    {"else", KW_SCHEMA, NP_KW_NONE},
 };
 
 struct named_node {
@@ -432,7 +455,9 @@ static int walk(struct compile_ctx *c, const cJSON *node, const char *base,
                          "#%s: %s: unsupported keyword", c->ptr, kv->string);
       break;
     }
-    if (strcmp(kv->string, "$ref") == 0) {
+    /* kv is a node of the schema's own copy (s->doc) */
+    ((cJSON *)kv)->type |= (int)def->id << NP_SCHEMA_KW_SHIFT;
+    if (def->id == NP_KW_REF) {
       if (!cJSON_IsString(kv)) {
         rc = fail(c, NP_EPARSE, "$ref", "must be a string");
         break;

@@ -34,6 +34,50 @@ enum np_schema_aux_kind {
   NP_AUX_REF = 3     /* key is a $ref string node; target resolved    */
 };
 
+/* What a keyword does at validation, decided once by the compiler (its
+ * table in np_schema_compile.c) and kept in the keyword node's type above
+ * cJSON's bits (cJSON tests types with & 0xFF; np_json.h uses bits 12-13
+ * of numbers), so evaluation dispatches without comparing names.
+ * NP_KW_NONE: nothing to evaluate (annotations, $id/$defs/$schema, and
+ * then/else/minContains/maxContains, which their siblings read). */
+enum np_kw {
+  NP_KW_NONE = 0,
+  NP_KW_REF,
+  NP_KW_ALL_OF,
+  NP_KW_ANY_OF,
+  NP_KW_ONE_OF,
+  NP_KW_NOT,
+  NP_KW_IF,
+  NP_KW_PROPERTIES,
+  NP_KW_PATTERN_PROPERTIES,
+  NP_KW_ADDITIONAL_PROPERTIES,
+  NP_KW_PROPERTY_NAMES,
+  NP_KW_DEPENDENT_SCHEMAS,
+  NP_KW_ITEMS,
+  NP_KW_PREFIX_ITEMS,
+  NP_KW_CONTAINS,
+  NP_KW_TYPE,
+  NP_KW_ENUM,
+  NP_KW_CONST,
+  NP_KW_MINIMUM,
+  NP_KW_MAXIMUM,
+  NP_KW_EXCLUSIVE_MINIMUM,
+  NP_KW_EXCLUSIVE_MAXIMUM,
+  NP_KW_MULTIPLE_OF,
+  NP_KW_MIN_LENGTH,
+  NP_KW_MAX_LENGTH,
+  NP_KW_PATTERN,
+  NP_KW_MIN_ITEMS,
+  NP_KW_MAX_ITEMS,
+  NP_KW_UNIQUE_ITEMS,
+  NP_KW_MIN_PROPERTIES,
+  NP_KW_MAX_PROPERTIES,
+  NP_KW_REQUIRED,
+  NP_KW_DEPENDENT_REQUIRED
+};
+#define NP_SCHEMA_KW_SHIFT 16
+#define NP_SCHEMA_KW(kv) ((enum np_kw)(((kv)->type >> NP_SCHEMA_KW_SHIFT) & 0xFF))
+
 struct np_schema_aux {
   const cJSON *key;      /* node in the schema's own copy              */
   int kind;              /* enum np_schema_aux_kind                    */

@@ -41,23 +41,23 @@ static bool check_type(struct np_vctx *v, const cJSON *kv, const cJSON *inst) {
   return false;
 }
 
-static bool check_number(struct np_vctx *v, const char *kw, double lim,
-                         double x) {
+static bool check_number(struct np_vctx *v, const char *kw, enum np_kw id,
+                         double lim, double x) {
   bool ok = true;
   const char *rel = "";
-  if (strcmp(kw, "minimum") == 0) {
+  if (id == NP_KW_MINIMUM) {
     ok = x >= lim;
     rel = "less than the minimum";
-  } else if (strcmp(kw, "maximum") == 0) {
+  } else if (id == NP_KW_MAXIMUM) {
     ok = x <= lim;
     rel = "greater than the maximum";
-  } else if (strcmp(kw, "exclusiveMinimum") == 0) {
+  } else if (id == NP_KW_EXCLUSIVE_MINIMUM) {
     ok = x > lim;
     rel = "not greater than the exclusive minimum";
-  } else if (strcmp(kw, "exclusiveMaximum") == 0) {
+  } else if (id == NP_KW_EXCLUSIVE_MAXIMUM) {
     ok = x < lim;
     rel = "not less than the exclusive maximum";
-  } else if (strcmp(kw, "multipleOf") == 0) {
+  } else if (id == NP_KW_MULTIPLE_OF) {
     ok = np_schema__multiple_of(x, lim);
     rel = "not a multiple of";
   }
@@ -118,7 +118,7 @@ static bool check_required(struct np_vctx *v, const char *kw,
 
 static bool check_enum(struct np_vctx *v, const char *kw, const cJSON *kv,
                        const cJSON *inst) {
-  if (strcmp(kw, "const") == 0) {
+  if (NP_SCHEMA_KW(kv) == NP_KW_CONST) {
     if (np_schema__json_equal(kv, inst))
       return true;
     np_schema__report(v, kw, "value is not the required constant");
@@ -143,51 +143,57 @@ static bool check_pattern(struct np_vctx *v, const cJSON *kv,
   return m == 1;
 }
 
+/* One leaf keyword, by the id the compiler gave it; a keyword that does
+ * not apply to the instance's type holds. */
 bool np_schema__assert(struct np_vctx *v, const cJSON *schema,
                        const cJSON *kv, const cJSON *inst) {
   (void)schema;
   const char *kw = kv->string;
-  if (strcmp(kw, "type") == 0)
+  enum np_kw id = NP_SCHEMA_KW(kv);
+  switch (id) {
+  case NP_KW_TYPE:
     return check_type(v, kv, inst);
-  if (strcmp(kw, "enum") == 0 || strcmp(kw, "const") == 0)
+  case NP_KW_ENUM:
+  case NP_KW_CONST:
     return check_enum(v, kw, kv, inst);
-  if (cJSON_IsNumber(inst)) {
-    if (strcmp(kw, "minimum") == 0 || strcmp(kw, "maximum") == 0 ||
-        strcmp(kw, "exclusiveMinimum") == 0 ||
-        strcmp(kw, "exclusiveMaximum") == 0 || strcmp(kw, "multipleOf") == 0)
-      return check_number(v, kw, kv->valuedouble, inst->valuedouble);
+  case NP_KW_MINIMUM:
+  case NP_KW_MAXIMUM:
+  case NP_KW_EXCLUSIVE_MINIMUM:
+  case NP_KW_EXCLUSIVE_MAXIMUM:
+  case NP_KW_MULTIPLE_OF:
+    return !cJSON_IsNumber(inst) ||
+           check_number(v, kw, id, kv->valuedouble, inst->valuedouble);
+  case NP_KW_MIN_LENGTH:
+  case NP_KW_MAX_LENGTH:
+    return !cJSON_IsString(inst) ||
+           check_count(v, kw, kv->valuedouble,
+                       np_schema__utf8_len(inst->valuestring), "characters");
+  case NP_KW_PATTERN:
+    return !cJSON_IsString(inst) || check_pattern(v, kv, inst);
+  case NP_KW_MIN_ITEMS:
+  case NP_KW_MAX_ITEMS:
+    return !cJSON_IsArray(inst) ||
+           check_count(v, kw, kv->valuedouble,
+                       (size_t)cJSON_GetArraySize(inst), "items");
+  case NP_KW_UNIQUE_ITEMS:
+    return !cJSON_IsArray(inst) || !cJSON_IsTrue(kv) || check_unique(v, inst);
+  case NP_KW_MIN_PROPERTIES:
+  case NP_KW_MAX_PROPERTIES:
+    return !cJSON_IsObject(inst) ||
+           check_count(v, kw, kv->valuedouble,
+                       (size_t)cJSON_GetArraySize(inst), "properties");
+  case NP_KW_REQUIRED:
+    return !cJSON_IsObject(inst) || check_required(v, kw, kv, inst, NULL);
+  case NP_KW_DEPENDENT_REQUIRED: {
+    bool ok = true;
+    if (!cJSON_IsObject(inst))
+      return true;
+    for (const cJSON *d = kv->child; d && (ok || !v->silent); d = d->next)
+      if (cJSON_GetObjectItemCaseSensitive(inst, d->string))
+        ok = check_required(v, kw, d, inst, d->string) && ok;
+    return ok;
+  }
+  default:
     return true;
   }
-  if (cJSON_IsString(inst)) {
-    if (strcmp(kw, "minLength") == 0 || strcmp(kw, "maxLength") == 0)
-      return check_count(v, kw, kv->valuedouble,
-                         np_schema__utf8_len(inst->valuestring),
-                         "characters");
-    if (strcmp(kw, "pattern") == 0)
-      return check_pattern(v, kv, inst);
-    return true;
-  }
-  if (cJSON_IsArray(inst)) {
-    if (strcmp(kw, "minItems") == 0 || strcmp(kw, "maxItems") == 0)
-      return check_count(v, kw, kv->valuedouble,
-                         (size_t)cJSON_GetArraySize(inst), "items");
-    if (strcmp(kw, "uniqueItems") == 0 && cJSON_IsTrue(kv))
-      return check_unique(v, inst);
-    return true;
-  }
-  if (cJSON_IsObject(inst)) {
-    if (strcmp(kw, "minProperties") == 0 || strcmp(kw, "maxProperties") == 0)
-      return check_count(v, kw, kv->valuedouble,
-                         (size_t)cJSON_GetArraySize(inst), "properties");
-    if (strcmp(kw, "required") == 0)
-      return check_required(v, kw, kv, inst, NULL);
-    if (strcmp(kw, "dependentRequired") == 0) {
-      bool ok = true;
-      for (const cJSON *d = kv->child; d && (ok || !v->silent); d = d->next)
-        if (cJSON_GetObjectItemCaseSensitive(inst, d->string))
-          ok = check_required(v, kw, d, inst, d->string) && ok;
-      return ok;
-    }
-  }
-  return true;
 }

@@ -139,14 +139,15 @@ static bool eval_quiet(struct np_vctx *v, const cJSON *schema,
 static bool apply_combinator(struct np_vctx *v, const cJSON *kv,
                              const cJSON *inst, int depth) {
   const char *kw = kv->string;
+  enum np_kw id = NP_SCHEMA_KW(kv);
   int n = cJSON_GetArraySize(kv), matched = 0;
   bool ok = true;
-  if (strcmp(kw, "allOf") == 0) {
+  if (id == NP_KW_ALL_OF) {
     for (const cJSON *x = kv->child; x && (ok || !v->silent); x = x->next)
       ok = np_schema__eval(v, x, inst, depth + 1) && ok;
     return ok;
   }
-  bool one = strcmp(kw, "oneOf") == 0;
+  bool one = id == NP_KW_ONE_OF;
   for (const cJSON *x = kv->child; x && !v->fatal; x = x->next) {
     if (eval_quiet(v, x, inst, depth))
       matched++;
@@ -168,8 +169,9 @@ static bool apply_combinator(struct np_vctx *v, const cJSON *kv,
 static bool apply_object(struct np_vctx *v, const cJSON *schema,
                          const cJSON *kv, const cJSON *inst, int depth) {
   const char *kw = kv->string;
+  enum np_kw id = NP_SCHEMA_KW(kv);
   bool ok = true;
-  if (strcmp(kw, "properties") == 0) {
+  if (id == NP_KW_PROPERTIES) {
     for (const cJSON *p = kv->child; p && (ok || !v->silent); p = p->next) {
       const cJSON *iv = cJSON_GetObjectItemCaseSensitive(inst, p->string);
       if (iv)
@@ -177,7 +179,7 @@ static bool apply_object(struct np_vctx *v, const cJSON *schema,
     }
     return ok;
   }
-  if (strcmp(kw, "dependentSchemas") == 0) {
+  if (id == NP_KW_DEPENDENT_SCHEMAS) {
     for (const cJSON *p = kv->child; p && (ok || !v->silent); p = p->next)
       if (cJSON_GetObjectItemCaseSensitive(inst, p->string))
         ok = np_schema__eval(v, p, inst, depth + 1) && ok;
@@ -188,7 +190,7 @@ static bool apply_object(struct np_vctx *v, const cJSON *schema,
       cJSON_GetObjectItemCaseSensitive(schema, "patternProperties");
   for (const cJSON *m = inst->child; m && (ok || !v->silent) && !v->fatal;
        m = m->next) {
-    if (strcmp(kw, "propertyNames") == 0) {
+    if (id == NP_KW_PROPERTY_NAMES) {
       cJSON name = {0};
       name.type = cJSON_String;
       name.valuestring = m->string;
@@ -201,10 +203,10 @@ static bool apply_object(struct np_vctx *v, const cJSON *schema,
       if (r < 0)
         return false;
       by_pattern = by_pattern || r == 1;
-      if (r == 1 && strcmp(kw, "patternProperties") == 0)
+      if (r == 1 && id == NP_KW_PATTERN_PROPERTIES)
         ok = eval_at(v, p, m, m->string, 0, depth) && ok;
     }
-    if (strcmp(kw, "additionalProperties") != 0 || by_pattern ||
+    if (id != NP_KW_ADDITIONAL_PROPERTIES || by_pattern ||
         (props && cJSON_GetObjectItemCaseSensitive(props, m->string)))
       continue;
     if (cJSON_IsFalse(kv)) {
@@ -248,10 +250,11 @@ static bool apply_contains(struct np_vctx *v, const cJSON *schema,
 static bool apply_array(struct np_vctx *v, const cJSON *schema,
                         const cJSON *kv, const cJSON *inst, int depth) {
   const char *kw = kv->string;
+  enum np_kw id = NP_SCHEMA_KW(kv);
   bool ok = true;
-  if (strcmp(kw, "contains") == 0)
+  if (id == NP_KW_CONTAINS)
     return apply_contains(v, schema, kv, inst, depth);
-  if (strcmp(kw, "prefixItems") == 0) {
+  if (id == NP_KW_PREFIX_ITEMS) {
     const cJSON *x = inst->child;
     int i = 0;
     for (const cJSON *p = kv->child; p && x && (ok || !v->silent);
@@ -278,23 +281,26 @@ static bool apply_array(struct np_vctx *v, const cJSON *schema,
   return ok;
 }
 
+/* One keyword, by the id the compiler gave it (no name comparisons). */
 static bool apply_keyword(struct np_vctx *v, const cJSON *schema,
                           const cJSON *kv, const cJSON *inst, int depth) {
-  const char *kw = kv->string;
-  if (strcmp(kw, "$ref") == 0) {
+  switch (NP_SCHEMA_KW(kv)) {
+  case NP_KW_NONE:
+    return true;
+  case NP_KW_REF: {
     const struct np_schema_aux *a = np_schema__aux(v->s, kv, NP_AUX_REF);
     return a && np_schema__eval(v, a->target, inst, depth + 1);
   }
-  if (strcmp(kw, "allOf") == 0 || strcmp(kw, "anyOf") == 0 ||
-      strcmp(kw, "oneOf") == 0)
+  case NP_KW_ALL_OF:
+  case NP_KW_ANY_OF:
+  case NP_KW_ONE_OF:
     return apply_combinator(v, kv, inst, depth);
-  if (strcmp(kw, "not") == 0) {
+  case NP_KW_NOT:
     if (!eval_quiet(v, kv, inst, depth))
       return !v->fatal;
-    np_schema__report(v, kw, "matches a schema it must not match");
+    np_schema__report(v, kv->string, "matches a schema it must not match");
     return false;
-  }
-  if (strcmp(kw, "if") == 0) {
+  case NP_KW_IF: {
     bool cond = eval_quiet(v, kv, inst, depth);
     const cJSON *branch =
         cJSON_GetObjectItemCaseSensitive(schema, cond ? "then" : "else");
@@ -302,17 +308,21 @@ static bool apply_keyword(struct np_vctx *v, const cJSON *schema,
       return false;
     return branch ? np_schema__eval(v, branch, inst, depth + 1) : true;
   }
-  if (cJSON_IsObject(inst) &&
-      (strcmp(kw, "properties") == 0 || strcmp(kw, "patternProperties") == 0 ||
-       strcmp(kw, "additionalProperties") == 0 ||
-       strcmp(kw, "propertyNames") == 0 ||
-       strcmp(kw, "dependentSchemas") == 0))
-    return apply_object(v, schema, kv, inst, depth);
-  if (cJSON_IsArray(inst) &&
-      (strcmp(kw, "items") == 0 || strcmp(kw, "prefixItems") == 0 ||
-       strcmp(kw, "contains") == 0))
-    return apply_array(v, schema, kv, inst, depth);
-  return np_schema__assert(v, schema, kv, inst);
+  case NP_KW_PROPERTIES:
+  case NP_KW_PATTERN_PROPERTIES:
+  case NP_KW_ADDITIONAL_PROPERTIES:
+  case NP_KW_PROPERTY_NAMES:
+  case NP_KW_DEPENDENT_SCHEMAS:
+    return cJSON_IsObject(inst) ? apply_object(v, schema, kv, inst, depth)
+                                : true;
+  case NP_KW_ITEMS:
+  case NP_KW_PREFIX_ITEMS:
+  case NP_KW_CONTAINS:
+    return cJSON_IsArray(inst) ? apply_array(v, schema, kv, inst, depth)
+                               : true;
+  default:
+    return np_schema__assert(v, schema, kv, inst);
+  }
 }
 
 bool np_schema__eval(struct np_vctx *v, const cJSON *schema,

@@ -6,7 +6,8 @@
 # fails unless the set passes its self-check.  Prints the median of 3
 # renders and the self-check's time (best of 3) and peak RSS, beside the
 # time of `gzip -dc | sha256sum` of the set packed as a bundle, measured
-# alternating with it, and their ratio.  Fails (exit 1) when the
+# alternating with it, and their ratio (of the bests, and of each round:
+# median, min, max; ROUNDS in the environment, default 3).  Fails (exit 1) when the
 # self-check is not clean.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,15 +34,20 @@ med=$(echo $times | tr ' ' '\n' | sort -n | sed -n 2p)
 # (`gzip -dc BUNDLE | sha256sum`), alternating, best of 3 each
 "$build/archive/netproof-archive" pack "$tmp/set" -o "$tmp/b.tar.gz" >/dev/null
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-sc_s=999999; rd_s=999999
-for i in 1 2 3; do
+sc_s=999999; rd_s=999999; ratios=""
+for i in $(seq "${ROUNDS:-3}"); do
   /usr/bin/time -f '%e %M' -o "$tmp/time" "$bin" --self-check --results "$tmp/set" \
     >"$tmp/check" 2>&1 || { cat "$tmp/check"; echo "report_bench: self-check not clean" >&2; exit 1; }
   read -r s sc_kb <"$tmp/time"
+  last_sc=$s
   sc_s=$(awk -v d="$s" -v b="$sc_s" 'BEGIN {print (d<b)?d:b}')
   /usr/bin/time -f '%e' -o "$tmp/time" sh -c 'gzip -dc "$1" | sha256sum >/dev/null' sh "$tmp/b.tar.gz"
   read -r s <"$tmp/time"
+  ratios="$ratios $(awk -v a="$last_sc" -v b="$s" 'BEGIN {printf "%.3f", a/b}')"
   rd_s=$(awk -v d="$s" -v b="$rd_s" 'BEGIN {print (d<b)?d:b}')
 done
 ratio=$(awk -v a="$sc_s" -v b="$rd_s" 'BEGIN {printf "%.2f", a/b}')
-echo "report_bench: $n runs, $charts charts: render median ${med} s (runs:$times); self-check ${sc_s} s (best of 3), peak RSS $((sc_kb / 1024)) MiB; gzip -dc | sha256sum of its bundle ${rd_s} s, ratio ${ratio}; targets: self-check <= 1.5 s for 2,000 runs; load $load0 -> $(cut -d' ' -f1-3 /proc/loadavg)"
+rounds=$(echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{r[NR] = $1}
+  END {printf "median %.2f, min %.2f, max %.2f of %d rounds",
+       (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2, r[1], r[NR], NR}')
+echo "report_bench: $n runs, $charts charts: render median ${med} s (runs:$times); self-check ${sc_s} s (best of 3), peak RSS $((sc_kb / 1024)) MiB; gzip -dc | sha256sum of its bundle ${rd_s} s, ratio ${ratio} (round by round: $rounds); targets: self-check <= 1.5 s for 2,000 runs; load $load0 -> $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -95,6 +95,26 @@ static void test_load_dir(void) {
   ASSERT_STR_EQ(np_ftree_get(t, "runs/c1/rep-1.json", NULL), "{\"n\":1}\n");
   np_ftree_free(t);
 
+  /* Listed, not read: the same paths with their sizes, no bytes; the
+   * limits apply to the sizes (pack lists, then streams). */
+  t = NULL;
+  ASSERT_OK(np_ftree_list_dir(dir, 0, 0, &t, &eb));
+  ASSERT_EQ(np_ftree_count(t), 3);
+  ASSERT_STR_EQ(np_ftree_path_at(t, 1), "runs/c1/rep-1.json");
+  ASSERT_EQ(np_ftree_len_at(t, 0), 0);
+  ASSERT_EQ(np_ftree_len_at(t, 1), 8);
+  ASSERT_EQ(np_ftree_len_at(t, 2), 2);
+  ASSERT_TRUE(np_ftree_has(t, "suite.json"));
+  ASSERT_TRUE(!np_ftree_has(t, "runs"));
+  ASSERT_TRUE(np_ftree_get(t, "suite.json", NULL) == NULL);
+  np_ftree_free(t);
+  t = NULL;
+  ASSERT_EQ(np_ftree_list_dir(dir, 9, 0, &t, &eb), NP_ETOOBIG);
+  ASSERT_TRUE(t == NULL);
+  ASSERT_EQ(np_ftree_list_dir(dir, 0, 7, &t, &eb), NP_ETOOBIG);
+  ASSERT_TRUE(strstr(eb.msg, "rep-1.json") != NULL);
+  ASSERT_TRUE(t == NULL);
+
   /* Size limit: 10 bytes in total, limit 9. */
   t = NULL;
   ASSERT_EQ(np_ftree_load_dir(dir, 9, &t, &eb), NP_ETOOBIG);
