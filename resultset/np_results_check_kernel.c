@@ -96,8 +96,10 @@ static void udp_claims(const cJSON *d, struct claims *cl) {
                   np_json_get_number(w, "server_replied", 0);
 }
 
-static void rudp_claims(const cJSON *d, struct claims *cl) {
+static void rudp_claims(const struct np_chk_rec *r, const cJSON *d,
+                        struct claims *cl) {
   const cJSON *rd;
+  int i = 0;
   double in = 0, out = 0;
   cJSON_ArrayForEach(rd, np_json_pointer(d, "/rudp/rounds")) {
     const cJSON *rl = cJSON_GetObjectItemCaseSensitive(rd, "relay");
@@ -108,6 +110,24 @@ static void rudp_claims(const cJSON *d, struct claims *cl) {
       in += rec;
       out += rec + np_json_get_number(dir, "forwarded", 0);
     }
+    /* The relay sends runs of copies as one UDP_SEGMENT message: the
+     * sending kernel counts OutDatagrams once per message (one skb,
+     * split after the count), the receiving side every datagram.  So
+     * the sent claim is the datagrams less those that left inside a
+     * group beyond its first (gso_datagrams - gso_sends). */
+    const cJSON *io = np_json_pointer(rl, "/stats/io");
+    double gd = np_json_get_number(io, "gso_datagrams", 0);
+    double gs = np_json_get_number(io, "gso_sends", 0);
+    double sd = np_json_get_number(io, "send_datagrams", 0);
+    if (gs > gd || gd > sd) {
+      char ptr[96];
+      snprintf(ptr, sizeof ptr, "/rudp/rounds/%d/relay/stats/io", i);
+      np_chk_problem(r->c, r->file, ptr, "gso_sends %.0f <= gso_datagrams "
+                     "%.0f <= send_datagrams %.0f does not hold", gs, gd, sd);
+    }
+    else
+      out -= gd - gs;
+    i++;
   }
   cl->in_window = cl->in_child = in;
   cl->out_window = cl->out_child = out;
@@ -259,7 +279,7 @@ void np_chk_kernel(const struct np_chk_rec *r) {
   struct claims cl;
   int rudp = cJSON_HasObjectItem(r->doc, "rudp");
   if (rudp)
-    rudp_claims(r->doc, &cl);
+    rudp_claims(r, r->doc, &cl);
   else
     udp_claims(r->doc, &cl);
   cl.drops = np_results_num(r->doc, "/sockets/kernel_drops");
