@@ -58,7 +58,7 @@ tool_hash() { # FILE KEY: the suite's tool.KEY
 }
 commit_of() { # HASH KIND(measuring|source) BEFORE: the commit, or nothing
   for c in $(git -C "$root" rev-list --before="$3" --max-count=60 HEAD); do
-    w=$(mktemp -d)
+    w=$(mktemp -d "${TMPDIR:-/tmp}/np-regen-pages.XXXXXX")
     # shellcheck disable=SC2086
     paths=$(git -C "$root" ls-tree --name-only "$c" -- $source_dirs model)
     # shellcheck disable=SC2086
@@ -106,7 +106,7 @@ suite_of() {
 
 ls "$root"/results/previous/*.tar.gz >/dev/null 2>&1 || exit 0
 [ -x "$archive" ] || { echo "regen-pages: $archive not built" >&2; exit 2; }
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-regen-pages.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for b in "$root"/results/previous/*.tar.gz; do
   name=$(basename "$b" .tar.gz)

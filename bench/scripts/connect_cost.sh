@@ -13,7 +13,7 @@ SECS=${3:-1}
 [ $# -ge 3 ] && shift 3 || shift $#
 [ $# -eq 0 ] && set -- --clients 16 --window 1 --payload 1024
 BENCH=$BUILD/bench/netproof-bench
-TMP=$(mktemp -d)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/np-connect-cost.XXXXXX")
 trap 'kill "$SRV" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$TMP"' EXIT
 "$BENCH" serve --listen 127.0.0.1:0 --max-seconds $((ROUNDS * (SECS + 3) * 2 + 30)) \
   --record "$TMP/serve.json" 2>"$TMP/serve.err" &

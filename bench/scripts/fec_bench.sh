@@ -19,7 +19,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$build" --target fec-bench -j 2 >/dev/null
-tmp=$(mktemp)
+tmp=$(mktemp "${TMPDIR:-/tmp}/np-fec-bench.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 "$build/bench/fec/fec-bench" --k 8 --m 2 --shard 1194 --lose 2 \
   --seconds "$seconds" >"$tmp"

@@ -15,7 +15,7 @@ build=$(cd "${1:-$here/build}" && pwd)
 runs=${2:-500}
 source=${3:-}
 bin=$build/report/netproof-report
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-report-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 python3 "$here/bench/scripts/large_set.py" "$build" "$tmp/set" --runs "$runs" \
   ${source:+--source "$source"}

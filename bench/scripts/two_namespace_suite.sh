@@ -27,7 +27,7 @@ bench="$build/bench/netproof-bench"
 [ "$(id -u)" -eq 0 ] || { echo "two_namespace_suite: needs root (ip netns)" >&2; exit 3; }
 a="np2h-$$-a"
 b="np2h-$$-b"
-work=$(mktemp -d)
+work=$(mktemp -d "${TMPDIR:-/tmp}/np-two-namespace.XXXXXX")
 agent=""
 cleanup() {
   [ -n "$agent" ] && kill "$agent" 2>/dev/null && wait "$agent" 2>/dev/null

@@ -9,7 +9,7 @@ set -u
 src=$1
 export NP_REPORT=$2
 chk="$src/scripts/check-readings.sh"
-tmp=$(mktemp -d) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-check-readings-cli-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

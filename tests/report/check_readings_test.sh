@@ -8,7 +8,7 @@
 set -u
 src=$1
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-check-readings-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

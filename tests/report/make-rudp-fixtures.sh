@@ -8,7 +8,7 @@
 set -eu
 build=${1:?usage: make-rudp-fixtures.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-make-rudp-fixtures.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/plans"
 cat > "$tmp/plans/rudp.json" <<'PLAN'

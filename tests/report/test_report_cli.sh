@@ -10,7 +10,7 @@
 set -u
 bin=$1 fx=$2 iso=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-test-report-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

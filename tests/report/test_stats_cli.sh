@@ -18,7 +18,7 @@
 #   the shipped plan udp-stable is valid (--dry-run).
 set -u
 bin=$1 st=$2 udp=$3 aa=$4 bb=$5 bench=${6:-}
-tmp=$(mktemp -d) || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-test-stats-cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 jq_py() { f=$1 c=$2; shift 2; python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $c" "$f" "$@"; }

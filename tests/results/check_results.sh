@@ -14,7 +14,7 @@ root=$2
 what=$3
 report="$build/report/netproof-report"
 archive="$build/archive/netproof-archive"
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-check-results.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 set --

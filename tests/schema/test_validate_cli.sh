@@ -6,7 +6,7 @@
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 CASES=$(cd "$2" && pwd)
-T=$(mktemp -d)
+T=$(mktemp -d "${TMPDIR:-/tmp}/np-test-validate-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 mkdir "$T/w"
 cd "$T/w" || exit 1

@@ -29,7 +29,7 @@ only=${2:-}
 build=$(cd "$build" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$build/bench/netproof-bench
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/np-make-fixtures.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/udp.json" <<'PLAN'
 {"schema": "netproof/plan/1", "suite": "selfcheck-udp",
