@@ -134,7 +134,7 @@ static int chk_suite_end(struct np_check *c) {
   char label[600];
   struct np_results_outcome o;
   snprintf(label, sizeof label, "%s/data/%s", c->top, c->sc_suite);
-  int rc = np_archive_sc_finish(c->sc, &o);
+  int rc = np_archive__sc_finish(c->sc, &o);
   c->sc = NULL;
   if (rc == NP_EINCOMPLETE) {
     char **v = realloc(c->incomplete, (c->nincomplete + 1) * sizeof(*v));
@@ -165,11 +165,11 @@ static int chk_selfcheck_feed(struct np_check *c, const char *suite,
     snprintf(label, sizeof label, "%s/data/%s", c->top, suite);
     snprintf(c->sc_suite, sizeof c->sc_suite, "%s", suite);
     c->nsuites++;
-    rc = np_archive_sc_new(label, chk_selfcheck_cb, c, &c->sc);
+    rc = np_archive__sc_new(label, chk_selfcheck_cb, c, &c->sc);
     if (rc != 0)
       return rc;
   }
-  return np_archive_sc_file(c->sc, sub, data, len);
+  return np_archive__sc_file(c->sc, sub, data, len);
 }
 
 /* A payload file data/<suite>/<sub>: listed, JSON checked, self-checked. */
@@ -189,7 +189,7 @@ static int chk_payload(struct np_check *c, const char *where, const char *rel,
     return 0;
   }
   /* JSON the self-check parses and validates is not validated twice */
-  if (ends_with(rel, ".json") && !np_archive_sc_validates(s + 1))
+  if (ends_with(rel, ".json") && !np_archive__sc_validates(s + 1))
     cJSON_Delete(chk_json(c, where, data, len));
   cJSON *facts = NULL;
   int rc = np_evidence_facts(rel, data, len, &facts);
@@ -233,8 +233,9 @@ static int chk_file(void *ctx, const struct np_read_result *res,
   return rc;
 }
 
-int np_archive_check_new(struct np_problems *p, const struct np_read_sink *also,
-                         struct np_check **out) {
+int np_archive__check_new(struct np_problems *p,
+                          const struct np_read_sink *also,
+                          struct np_check **out) {
   struct np_check *c = calloc(1, sizeof(*c));
   if (c == NULL || np_ftree_new(&c->tags) != 0) {
     free(c);
@@ -246,7 +247,7 @@ int np_archive_check_new(struct np_problems *p, const struct np_read_sink *also,
   return 0;
 }
 
-struct np_read_sink np_archive_check_sink(struct np_check *c) {
+struct np_read_sink np_archive__check_sink(struct np_check *c) {
   return (struct np_read_sink){.file = chk_file, .ctx = c};
 }
 
@@ -409,12 +410,12 @@ static void chk_evidence(struct np_check *c, const struct np_read_result *res,
   cJSON_Delete(want);
 }
 
-void np_archive_check_finish(struct np_check *c,
-                             const struct np_read_result *res,
-                             struct np_verified *out) {
+void np_archive__check_finish(struct np_check *c,
+                              const struct np_read_result *res,
+                              struct np_verified *out) {
   memset(out, 0, sizeof(*out));
   if (!res->complete) { /* a broken stream: the suite is not all there */
-    np_archive_sc_free(c->sc);
+    np_archive__sc_free(c->sc);
     c->sc = NULL;
   }
   if (chk_suite_end(c) != 0)
@@ -445,10 +446,10 @@ void np_archive_check_finish(struct np_check *c,
   memset(&c->payload, 0, sizeof c->payload);
 }
 
-void np_archive_check_free(struct np_check *c) {
+void np_archive__check_free(struct np_check *c) {
   if (c == NULL)
     return;
-  np_archive_sc_free(c->sc);
+  np_archive__sc_free(c->sc);
   np_ftree_free(c->tags);
   np_bag_files_free(&c->tagfiles);
   np_bag_files_free(&c->payload);
@@ -462,7 +463,7 @@ void np_archive_check_free(struct np_check *c) {
   free(c);
 }
 
-void np_verified_free(struct np_verified *v) {
+void np_verified__free(struct np_verified *v) {
   if (v == NULL)
     return;
   np_bag_files_free(&v->tags);

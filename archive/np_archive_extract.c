@@ -117,10 +117,9 @@ int np_archive_extract(const char *path, const char *dest,
                   ARCHIVE_EXTRACT_NO_OVERWRITE | ARCHIVE_EXTRACT_TIME |
                   ARCHIVE_EXTRACT_PERM);
   struct np_read_sink sink = {.file = xw_file, .ctx = &w};
-  rc = np_archive_verify_run(path, lim, sc, &sink, on_problem, ctx, NULL, eb);
+  rc = np_archive__verify_run(path, lim, sc, &sink, on_problem, ctx, NULL, eb);
   if (archive_write_close(w.disk) != ARCHIVE_OK && rc == 0)
-    rc = np_errbuf_set(eb, NP_EIO, "%s: %s", tmp,
-                       archive_error_string(w.disk));
+    rc = np_errbuf_set(eb, NP_EIO, "%s: %s", tmp, archive_error_string(w.disk));
   if (rc == 0 && rename(tmp, dest) != 0)
     rc = np_errbuf_set(eb, errno == ENOTEMPTY || errno == EEXIST
                                ? NP_EEXIST

@@ -1,6 +1,6 @@
 /*
  * np_archive_int.h - pieces shared inside np_archive: the streaming reader
- * that hands each file of a bundle to a sink (np_archive_read.c), the
+ * that hands each file of a bundle to a sink (np_archive__read.c), the
  * content checks that are such a sink (np_archive_check.c), the
  * self-check seam (np_archive_selfcheck.c) and read + check + signature
  * (np_archive_verify.c).  Problems go through the collector of
@@ -48,9 +48,9 @@ struct np_read_sink {
  * sink.  Returns 0 when the file could be read (problems go to p), or
  * NP_ENOENT/NP_EACCES/NP_EIO/NP_EISDIR/NP_ENOMEM when it could not be read
  * at all (detail in eb), or the sink's fatal code (eb untouched). */
-int np_archive_read(const char *path, const struct np_archive_limits *lim,
-                    struct np_problems *p, const struct np_read_sink *sink,
-                    struct np_read_result *res, struct np_errbuf *eb);
+int np_archive__read(const char *path, const struct np_archive_limits *lim,
+                     struct np_problems *p, const struct np_read_sink *sink,
+                     struct np_read_result *res, struct np_errbuf *eb);
 
 /* What a checked bundle leaves for list, sign and the signature check. */
 struct np_verified {
@@ -68,34 +68,35 @@ struct np_verified {
   char bundle_sha256[NP_SHA256_HEX_SIZE]; /* every byte of the file read  */
 };
 
-void np_verified_free(struct np_verified *v); /* accepts NULL */
+void np_verified__free(struct np_verified *v); /* accepts NULL */
 
 /* The content checks as a sink: BagIt, schemas, evidence, the result-set
  * self-check per suite (as its files go by), and a PEM private key
  * anywhere.  also (may be NULL) receives every file after the checks saw
- * it (extract writes them).  Free with np_archive_check_free. */
+ * it (extract writes them).  Free with np_archive__check_free. */
 struct np_check;
-int np_archive_check_new(struct np_problems *p, const struct np_read_sink *also,
-                         struct np_check **out);
-struct np_read_sink np_archive_check_sink(struct np_check *c);
+int np_archive__check_new(struct np_problems *p,
+                          const struct np_read_sink *also,
+                          struct np_check **out);
+struct np_read_sink np_archive__check_sink(struct np_check *c);
 /* After the read: the end-of-stream checks when res->complete (the
  * manifests, tag files and evidence.json come after the payload), and the
  * lists moved to out (which the caller frees). */
-void np_archive_check_finish(struct np_check *c,
-                             const struct np_read_result *res,
-                             struct np_verified *out);
-void np_archive_check_free(struct np_check *c); /* accepts NULL */
+void np_archive__check_finish(struct np_check *c,
+                              const struct np_read_result *res,
+                              struct np_verified *out);
+void np_archive__check_free(struct np_check *c); /* accepts NULL */
 
 /* Signature (when sc is non-NULL), read + check; also (may be NULL)
  * receives every file after the checks (extract).  0 valid, NP_ECORRUPT
  * after at least one problem, or a code for input that could not be read.
  * On 0 *out (if non-NULL) is filled and owned by the caller. */
-int np_archive_verify_run(const char *path,
-                          const struct np_archive_limits *lim,
-                          const struct np_archive_sigcheck *sc,
-                          const struct np_read_sink *also,
-                          np_archive_problem_fn fn, void *ctx,
-                          struct np_verified *out, struct np_errbuf *eb);
+int np_archive__verify_run(const char *path,
+                           const struct np_archive_limits *lim,
+                           const struct np_archive_sigcheck *sc,
+                           const struct np_read_sink *also,
+                           np_archive_problem_fn fn, void *ctx,
+                           struct np_verified *out, struct np_errbuf *eb);
 
 /* The self-check of one suite fed file by file in path order (the seam to
  * resultset/): problems go to fn.  finish fills *out (may be NULL) and
@@ -104,18 +105,18 @@ int np_archive_verify_run(const char *path,
  * another code when the check could not run; it frees s.  free (without
  * finishing) accepts NULL. */
 struct np_archive_sc;
-int np_archive_sc_new(const char *label, np_results_problem_fn fn, void *ctx,
-                      struct np_archive_sc **out);
-int np_archive_sc_file(struct np_archive_sc *s, const char *path,
-                       const char *data, size_t len);
-int np_archive_sc_finish(struct np_archive_sc *s,
-                         struct np_results_outcome *out);
-void np_archive_sc_free(struct np_archive_sc *s);
+int np_archive__sc_new(const char *label, np_results_problem_fn fn, void *ctx,
+                       struct np_archive_sc **out);
+int np_archive__sc_file(struct np_archive_sc *s, const char *path,
+                        const char *data, size_t len);
+int np_archive__sc_finish(struct np_archive_sc *s,
+                          struct np_results_outcome *out);
+void np_archive__sc_free(struct np_archive_sc *s);
 
 /* 1 when the self-check itself parses path (relative to the suite) and
  * validates it against its schema, so the archive need not: suite.json,
  * summary.json and every *.json under runs/. */
-int np_archive_sc_validates(const char *path);
+int np_archive__sc_validates(const char *path);
 
 /* pack's streaming passes (np_archive_pack_stream.c).  A suite being
  * packed: its name under data/, the folder it is read from and that

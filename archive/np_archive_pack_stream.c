@@ -80,7 +80,7 @@ static int check_file(const struct np_archive__pack_suite *s, size_t i,
     rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   if (rc == 0 && np_evidence_facts(full, buf, len, &f->facts) != 0)
     rc = np_errbuf_set(eb, NP_ENOMEM, "out of memory");
-  if (rc == 0 && np_archive_sc_file(sc, rel, buf, len) != 0)
+  if (rc == 0 && np_archive__sc_file(sc, rel, buf, len) != 0)
     rc = np_errbuf_set(eb, NP_ENOMEM, "%s/%s: self-check: out of memory",
                        s->dir, rel);
   free(buf);
@@ -94,17 +94,17 @@ int np_archive__pack_check_suite(const struct np_archive__pack_suite *s,
                                  struct np_results_outcome *oc,
                                  struct np_errbuf *eb) {
   struct np_archive_sc *sc = NULL;
-  if (np_archive_sc_new(s->name, fn, ctx, &sc) != 0)
+  if (np_archive__sc_new(s->name, fn, ctx, &sc) != 0)
     return np_errbuf_set(eb, NP_ENOMEM, "out of memory");
   size_t n = np_ftree_count(s->list);
   for (size_t i = 0; i < n; i++) {
     int rc = check_file(s, i, max_file, payload, sc, eb);
     if (rc != 0) {
-      np_archive_sc_free(sc);
+      np_archive__sc_free(sc);
       return rc;
     }
   }
-  return np_archive_sc_finish(sc, oc);
+  return np_archive__sc_finish(sc, oc);
 }
 
 int np_archive__pack_reread(const struct np_archive__pack_suite *suites,

@@ -1,5 +1,5 @@
 /*
- * np_archive_read.c - stream a bundle once, handing each file to a sink.
+ * np_archive__read.c - stream a bundle once, handing each file to a sink.
  *
  * libarchive parses the tar (tar format only, no filter) from plain bytes
  * that np_gzsrc inflates and bounds.  Each entry is checked before any of
@@ -515,9 +515,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int np_archive_read(const char *path, const struct np_archive_limits *lim,
-                    struct np_problems *p, const struct np_read_sink *sink,
-                    struct np_read_result *res, struct np_errbuf *eb) {
+int np_archive__read(const char *path, const struct np_archive_limits *lim,
+                     struct np_problems *p, const struct np_read_sink *sink,
+                     struct np_read_result *res, struct np_errbuf *eb) {
   struct rd_ctx r = {.p = p, .lim = lim, .sink = sink, .res = res};
   memset(res, 0, sizeof(*res));
   int fd = open(path, O_RDONLY | O_CLOEXEC);

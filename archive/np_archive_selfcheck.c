@@ -10,11 +10,11 @@
  *
  * The check runs on a thread of its own, so that checking the files
  * overlaps inflating, parsing the tar and hashing them (verify) or reading
- * and hashing them (pack): np_archive_sc_file copies the file into a queue
+ * and hashing them (pack): np_archive__sc_file copies the file into a queue
  * bounded by NP_ARCHIVE_SC_QUEUE_BYTES (the reader waits when it is full)
  * and the thread feeds the queue to np_results_check_file in the order
  * given.  The check's problems are kept and handed to the caller's
- * function by np_archive_sc_finish, on the caller's thread, in the order
+ * function by np_archive__sc_finish, on the caller's thread, in the order
  * the check found them, so the caller's collector needs no lock and the
  * report does not depend on how the two threads were scheduled.
  */
@@ -129,8 +129,8 @@ static void *sc_thread(void *arg) {
   return NULL;
 }
 
-int np_archive_sc_new(const char *label, np_results_problem_fn fn, void *ctx,
-                      struct np_archive_sc **out) {
+int np_archive__sc_new(const char *label, np_results_problem_fn fn, void *ctx,
+                       struct np_archive_sc **out) {
   struct np_archive_sc *s = calloc(1, sizeof(*s));
   if (s == NULL)
     return NP_ENOMEM;
@@ -141,7 +141,7 @@ int np_archive_sc_new(const char *label, np_results_problem_fn fn, void *ctx,
   pthread_cond_init(&s->room, NULL);
   if (np_results_check_new(label, sc_keep_problem, s, &s->c) != 0 ||
       pthread_create(&s->thread, NULL, sc_thread, s) != 0) {
-    np_archive_sc_free(s);
+    np_archive__sc_free(s);
     return NP_ENOMEM;
   }
   s->started = 1;
@@ -149,8 +149,8 @@ int np_archive_sc_new(const char *label, np_results_problem_fn fn, void *ctx,
   return 0;
 }
 
-int np_archive_sc_file(struct np_archive_sc *s, const char *path,
-                       const char *data, size_t len) {
+int np_archive__sc_file(struct np_archive_sc *s, const char *path,
+                        const char *data, size_t len) {
   struct sc_item *it = calloc(1, sizeof(*it));
   if (it == NULL || (it->a = strdup(path)) == NULL ||
       (it->b = malloc(len + 1)) == NULL) {
@@ -183,8 +183,8 @@ static void sc_join(struct np_archive_sc *s) {
   s->started = 0;
 }
 
-int np_archive_sc_finish(struct np_archive_sc *s,
-                         struct np_results_outcome *out) {
+int np_archive__sc_finish(struct np_archive_sc *s,
+                          struct np_results_outcome *out) {
   sc_join(s);
   int rc = s->failed;
   if (rc == 0) /* reports the suite-wide problems, on this thread */
@@ -192,19 +192,18 @@ int np_archive_sc_finish(struct np_archive_sc *s,
   for (struct sc_item *it = s->problems.head; it != NULL; it = it->next)
     if (s->fn != NULL)
       s->fn(s->ctx, it->a, it->b, it->c);
-  np_archive_sc_free(s);
+  np_archive__sc_free(s);
   return rc;
 }
 
-int np_archive_sc_validates(const char *path) {
+int np_archive__sc_validates(const char *path) {
   size_t n = strlen(path);
-  return strcmp(path, "suite.json") == 0 ||
-         strcmp(path, "summary.json") == 0 ||
+  return strcmp(path, "suite.json") == 0 || strcmp(path, "summary.json") == 0 ||
          (strncmp(path, "runs/", 5) == 0 && n > 5 &&
           strcmp(path + n - 5, ".json") == 0);
 }
 
-void np_archive_sc_free(struct np_archive_sc *s) {
+void np_archive__sc_free(struct np_archive_sc *s) {
   if (s == NULL)
     return;
   sc_join(s);

@@ -288,7 +288,7 @@ int np_archive_sign(const char *bundle, const char *key, const char *sig,
   struct np_verified v;
   struct np_sigfile sf;
   memset(&sf, 0, sizeof sf);
-  rc = np_archive_verify_run(bundle, lim, NULL, NULL, fn, ctx, &v, eb);
+  rc = np_archive__verify_run(bundle, lim, NULL, NULL, fn, ctx, &v, eb);
   if (rc != 0)
     goto free_key; /* never sign a bundle that does not verify */
   snprintf(sf.bag, sizeof sf.bag, "%s", v.top);
@@ -296,7 +296,7 @@ int np_archive_sign(const char *bundle, const char *key, const char *sig,
   /* the digest of the very bytes that were verified, from the same read */
   memcpy(sf.bundle_sha256, v.bundle_sha256, NP_SHA256_HEX_SIZE);
   sf.version = NP_SIGFILE_VERSION_CURRENT;
-  np_verified_free(&v);
+  np_verified__free(&v);
   EVP_MD_CTX *md = NULL;
   size_t siglen = sizeof sf.sig, textlen = 0;
   char text[NP_SIGFILE_MAX];

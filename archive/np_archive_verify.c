@@ -42,12 +42,12 @@ static void sig_compare(struct np_problems *sp, const struct np_sigfile *sf,
                "signed)", sf->bundle_sha256, v->bundle_sha256);
 }
 
-int np_archive_verify_run(const char *path,
-                          const struct np_archive_limits *lim,
-                          const struct np_archive_sigcheck *sc,
-                          const struct np_read_sink *also,
-                          np_archive_problem_fn fn, void *ctx,
-                          struct np_verified *out, struct np_errbuf *eb) {
+int np_archive__verify_run(const char *path,
+                           const struct np_archive_limits *lim,
+                           const struct np_archive_sigcheck *sc,
+                           const struct np_read_sink *also,
+                           np_archive_problem_fn fn, void *ctx,
+                           struct np_verified *out, struct np_errbuf *eb) {
   struct np_archive_limits dl;
   if (lim == NULL) {
     np_archive_limits_default(&dl);
@@ -70,15 +70,15 @@ int np_archive_verify_run(const char *path,
       (rc = np_archive_sig_check(sigpath, sc->pubkey, &sp, &sf, signer, eb)) !=
           0)
     goto free_problems;
-  if ((rc = np_archive_check_new(&p, also, &chk)) != 0) {
+  if ((rc = np_archive__check_new(&p, also, &chk)) != 0) {
     np_errbuf_set(eb, rc, "out of memory");
     goto free_problems;
   }
-  struct np_read_sink sink = np_archive_check_sink(chk);
-  rc = np_archive_read(path, lim, &p, &sink, &res, eb);
+  struct np_read_sink sink = np_archive__check_sink(chk);
+  rc = np_archive__read(path, lim, &p, &sink, &res, eb);
   if (rc != 0)
     goto free_check;
-  np_archive_check_finish(chk, &res, &v);
+  np_archive__check_finish(chk, &res, &v);
   memcpy(v.bundle_sha256, res.file_sha256, sizeof v.bundle_sha256);
   /* never valid unless read to the end */
   if (!res.complete && p.count == 0)
@@ -94,9 +94,9 @@ int np_archive_verify_run(const char *path,
     *out = v;
     memset(&v, 0, sizeof v);
   }
-  np_verified_free(&v);
+  np_verified__free(&v);
 free_check:
-  np_archive_check_free(chk);
+  np_archive__check_free(chk);
 free_problems:
   np_problems_free(&sp);
   np_problems_free(&p);
@@ -106,8 +106,8 @@ free_problems:
 int np_archive_verify(const char *path, const struct np_archive_limits *lim,
                       np_archive_problem_fn on_problem, void *ctx,
                       struct np_errbuf *eb) {
-  return np_archive_verify_run(path, lim, NULL, NULL, on_problem, ctx, NULL,
-                               eb);
+  return np_archive__verify_run(path, lim, NULL, NULL, on_problem, ctx, NULL,
+                                eb);
 }
 
 int np_archive_verify_ex(const char *path, const struct np_archive_limits *lim,
@@ -116,7 +116,7 @@ int np_archive_verify_ex(const char *path, const struct np_archive_limits *lim,
                          struct np_archive_verdict *verdict,
                          struct np_errbuf *eb) {
   struct np_verified v;
-  int rc = np_archive_verify_run(path, lim, sc, NULL, on_problem, ctx, &v, eb);
+  int rc = np_archive__verify_run(path, lim, sc, NULL, on_problem, ctx, &v, eb);
   if (rc != 0)
     return rc;
   if (verdict != NULL) {
@@ -127,7 +127,7 @@ int np_archive_verify_ex(const char *path, const struct np_archive_limits *lim,
     memcpy(verdict->incomplete_note, v.incomplete_note,
            sizeof verdict->incomplete_note);
   }
-  np_verified_free(&v);
+  np_verified__free(&v);
   return 0;
 }
 
@@ -136,7 +136,7 @@ int np_archive_list(const char *path, const struct np_archive_limits *lim,
                     np_archive_problem_fn on_problem, void *ctx,
                     struct np_errbuf *eb) {
   struct np_verified v;
-  int rc = np_archive_verify_run(path, lim, sc, NULL, on_problem, ctx, &v, eb);
+  int rc = np_archive__verify_run(path, lim, sc, NULL, on_problem, ctx, &v, eb);
   if (rc != 0)
     return rc;
   const struct np_bag_files *lists[2] = {&v.tags, &v.payload};
@@ -144,6 +144,6 @@ int np_archive_list(const char *path, const struct np_archive_limits *lim,
     for (size_t i = 0; i < lists[w]->n; i++)
       printf("%s  %10zu  %s/%s\n", lists[w]->v[i].sha256, lists[w]->v[i].len,
              v.top, lists[w]->v[i].path);
-  np_verified_free(&v);
+  np_verified__free(&v);
   return 0;
 }

@@ -32,10 +32,10 @@
 #include "np_chart_int.h"
 #include "np_file.h"
 
-double np_chart_line_h(double scale) { return 1.32 * EM_MM * scale; }
+double np_chart__line_h(double scale) { return 1.32 * EM_MM * scale; }
 
 /* plplot treats '#' as its text escape; double it so labels print as-is. */
-char *np_chart_pl_text(const char *s) {
+char *np_chart__pl_text(const char *s) {
   size_t n = 0;
   for (const char *p = s; *p; p++)
     n += (*p == '#') ? 2 : 1;
@@ -54,9 +54,9 @@ char *np_chart_pl_text(const char *s) {
 
 /* Text at (x, y) in the current world coordinates along (dx, dy); just 0
  * left, 0.5 centre, 1 right; allocation failure only loses the text. */
-void np_chart_text_at(double x, double y, double dx, double dy, double just,
-                    double scale, const char *s) {
-  char *t = np_chart_pl_text(s);
+void np_chart__text_at(double x, double y, double dx, double dy, double just,
+                       double scale, const char *s) {
+  char *t = np_chart__pl_text(s);
   plschr(0, scale);
   if (t != NULL)
     plptex(x, y, dx, dy, just, t);
@@ -65,8 +65,8 @@ void np_chart_text_at(double x, double y, double dx, double dy, double just,
 
 /* Greedy word wrap of s into out (appending) so no line is wider than
  * max_mm at scale; a word wider than that gets a line of its own. */
-void np_chart_wrap(const char *s, double scale, double max_mm,
-                 struct lines *out) {
+void np_chart__wrap(const char *s, double scale, double max_mm,
+                    struct lines *out) {
   char line[LINE_LEN] = "";
   const char *p = s;
   while (*p && out->n < MAX_CAPTION) {
@@ -93,7 +93,7 @@ void np_chart_wrap(const char *s, double scale, double max_mm,
     snprintf(out->t[out->n++], LINE_LEN, "%s", line);
 }
 
-int np_chart_svg_device_present(void) {
+int np_chart__svg_device_present(void) {
   const char *menu[128], *names[128];
   const char **mp = menu, **np = names; /* plgDevs fills caller arrays */
   int n = 128;
@@ -214,7 +214,7 @@ static void stub(const struct plot_geom *g, double x0, double x1,
     plline(5, xs, ys);
   }
   plcol0(COL_FG);
-  np_chart_text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
+  np_chart__text_at((x0 + x1) / 2, g->ylo + 1.0 * g->wy_mm, 0, 1, 0, sc, word);
 }
 
 /* Draw bars, error bars and marks of every series; category i spans
@@ -243,7 +243,8 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
       if (c->log_y && m == 0) {
         /* Zero has no place on a log axis: say it at the base. */
         plcol0(COL_FG);
-        np_chart_text_at(x0 + w / 2, g->ylo + 2.5 * g->wy_mm, 1, 0, 0.5, 0.8, "0");
+        np_chart__text_at(x0 + w / 2, g->ylo + 2.5 * g->wy_mm, 1, 0, 0.5, 0.8,
+                          "0");
         continue;
       }
       if (!isfinite(m) || (c->log_y && m <= 0))
@@ -281,7 +282,8 @@ static void draw_bars(const struct np_chart *c, const struct plot_geom *g) {
                           : (mk & NP_CHART_UNSTABLE) ? "\xe2\x80\xa0"
                                                      : "\xe2\x80\xa1";
         plcol0(COL_FG);
-        np_chart_text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95, sym);
+        np_chart__text_at(x0 + w / 2, top + 4.6 * g->wy_mm, 1, 0, 0.5, 0.95,
+                          sym);
       }
     }
   }
@@ -375,7 +377,7 @@ static int cat_labels_layout(const struct np_chart *c, double cat_w,
                                 fmax(np_chart_text_mm(L->cl[i].t[k], 1), 1));
   }
   if (L->csc < 0.5 && (L->vl = calloc(c->ncat, sizeof *L->vl)) != NULL) {
-    L->vsc = fmin(0.8, 0.8 * cat_w / np_chart_line_h(1.0));
+    L->vsc = fmin(0.8, 0.8 * cat_w / np_chart__line_h(1.0));
     for (size_t i = 0; i < c->ncat; i++) {
       size_t k = 0;
       for (size_t j = 0; j < L->cl[i].n && k < LINE_LEN; j++)
@@ -386,7 +388,7 @@ static int cat_labels_layout(const struct np_chart *c, double cat_w,
   }
   L->csc = fmax(L->csc, 0.5);
   if (L->vl == NULL)
-    L->h = (double)maxl * np_chart_line_h(L->csc);
+    L->h = (double)maxl * np_chart__line_h(L->csc);
   return 0;
 }
 
@@ -397,12 +399,12 @@ static void cat_labels_draw(const struct np_chart *c,
   for (size_t i = 0; i < c->ncat; i++) {
     double x = left + ((double)i + 0.5) * cat_w;
     if (L->vl != NULL) {
-      np_chart_text_at(x, yb, 0, 1, 1.0, L->vsc, L->vl[i]);
+      np_chart__text_at(x, yb, 0, 1, 1.0, L->vsc, L->vl[i]);
       continue;
     }
     for (size_t k = 0; k < L->cl[i].n; k++)
-      np_chart_text_at(x, yb - ((double)k + 0.5) * np_chart_line_h(L->csc),
-                       1, 0, 0.5, L->csc, L->cl[i].t[k]);
+      np_chart__text_at(x, yb - ((double)k + 0.5) * np_chart__line_h(L->csc), 1,
+                        0, 0.5, L->csc, L->cl[i].t[k]);
   }
 }
 
@@ -441,11 +443,12 @@ static void draw_chart(const struct np_chart *c) {
 
   /* top: stamp, title, subtitle */
   struct lines sub = {.n = 0};
-  np_chart_wrap(c->subtitle ? c->subtitle : "", 0.95, tw, &sub);
+  np_chart__wrap(c->subtitle ? c->subtitle : "", 0.95, tw, &sub);
   const char *title = c->title ? c->title : "";
   double tsc = fmin(1.25, tw / fmax(np_chart_text_mm(title, 1.0), 1));
-  double top = MARGIN + (c->stamp ? np_chart_line_h(1.0) : 0) + np_chart_line_h(tsc) +
-               (double)sub.n * np_chart_line_h(0.95) + 3.0;
+  double top = MARGIN + (c->stamp ? np_chart__line_h(1.0) : 0) +
+               np_chart__line_h(tsc) + (double)sub.n * np_chart__line_h(0.95) +
+               3.0;
 
   /* right: legend */
   double lsc = 0.95, lmax = 0;
@@ -469,7 +472,7 @@ static void draw_chart(const struct np_chart *c) {
     label_fn(2, k, tick, sizeof tick, &log_y); /* "100,000" under "1M" */
     tick_w = fmax(tick_w, np_chart_text_mm(tick, 0.95));
   }
-  double left = MARGIN + np_chart_line_h(1.0) + 2.5 + tick_w + 2.0;
+  double left = MARGIN + np_chart__line_h(1.0) + 2.5 + tick_w + 2.0;
   double right = W - MARGIN - legend_w - 3.0;
   double cat_w = (right - left) / (double)c->ncat;
 
@@ -482,9 +485,9 @@ static void draw_chart(const struct np_chart *c) {
   size_t np = caption_parts(c, part, first, sizeof first, MAX_CAPTION);
   struct lines cap = {.n = 0};
   for (size_t k = 0; k < np; k++)
-    np_chart_wrap(part[k], 0.82, tw, &cap);
-  double bottom = MARGIN + (double)cap.n * np_chart_line_h(0.82) + 2.0 + np_chart_line_h(1.0) +
-                  1.5 + cl.h + 2.0;
+    np_chart__wrap(part[k], 0.82, tw, &cap);
+  double bottom = MARGIN + (double)cap.n * np_chart__line_h(0.82) + 2.0 +
+                  np_chart__line_h(1.0) + 1.5 + cl.h + 2.0;
 
   /* the plot */
   double ph = H - top - bottom;
@@ -517,27 +520,31 @@ static void draw_chart(const struct np_chart *c) {
   double y = H - MARGIN;
   if (c->stamp) {
     plcol0(COL_WARN);
-    np_chart_text_at(W / 2, y - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0, c->stamp);
-    y -= np_chart_line_h(1.0);
+    np_chart__text_at(W / 2, y - np_chart__line_h(1.0) / 2, 1, 0, 0.5, 1.0,
+                      c->stamp);
+    y -= np_chart__line_h(1.0);
   }
   plcol0(COL_FG);
-  np_chart_text_at(W / 2, y - np_chart_line_h(tsc) / 2, 1, 0, 0.5, tsc, title);
-  y -= np_chart_line_h(tsc);
-  for (size_t k = 0; k < sub.n; k++, y -= np_chart_line_h(0.95))
-    np_chart_text_at(W / 2, y - np_chart_line_h(0.95) / 2, 1, 0, 0.5, 0.95, sub.t[k]);
+  np_chart__text_at(W / 2, y - np_chart__line_h(tsc) / 2, 1, 0, 0.5, tsc,
+                    title);
+  y -= np_chart__line_h(tsc);
+  for (size_t k = 0; k < sub.n; k++, y -= np_chart__line_h(0.95))
+    np_chart__text_at(W / 2, y - np_chart__line_h(0.95) / 2, 1, 0, 0.5, 0.95,
+                      sub.t[k]);
   double yb = bottom - 2.0;
   cat_labels_draw(c, &cl, left, cat_w, yb);
   yb -= cl.h + 1.5;
-  np_chart_text_at((left + right) / 2, yb - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0,
-          c->xlabel ? c->xlabel : "");
-  yb -= np_chart_line_h(1.0) + 2.0;
+  np_chart__text_at((left + right) / 2, yb - np_chart__line_h(1.0) / 2, 1, 0,
+                    0.5, 1.0, c->xlabel ? c->xlabel : "");
+  yb -= np_chart__line_h(1.0) + 2.0;
   for (size_t k = 0; k < cap.n; k++)
-    np_chart_text_at(MARGIN, yb - ((double)k + 0.5) * np_chart_line_h(0.82), 1, 0, 0, 0.82,
-            cap.t[k]);
-  np_chart_text_at(MARGIN + np_chart_line_h(1.0) / 2, bottom + ph / 2, 0, 1, 0.5, 1.0,
-          c->ylabel ? c->ylabel : "");
+    np_chart__text_at(MARGIN, yb - ((double)k + 0.5) * np_chart__line_h(0.82),
+                      1, 0, 0, 0.82, cap.t[k]);
+  np_chart__text_at(MARGIN + np_chart__line_h(1.0) / 2, bottom + ph / 2, 0, 1,
+                    0.5, 1.0, c->ylabel ? c->ylabel : "");
   /* legend: framed, top-aligned with the plot */
-  double lx = right + 3.0, ly = H - top, step = fmax(np_chart_line_h(lsc), box_h + 2);
+  double lx = right + 3.0, ly = H - top,
+         step = fmax(np_chart__line_h(lsc), box_h + 2);
   double lh = (double)c->nseries * step + 2.5;
   double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
          fy[5] = {ly, ly - lh, ly - lh, ly, ly};
@@ -551,7 +558,8 @@ static void draw_chart(const struct np_chart *c) {
                     cy - box_h / 2};
     styled_box(c->series[i].style, 4, bx, by);
     plcol0(COL_FG);
-    np_chart_text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc, c->series[i].name);
+    np_chart__text_at(lx + 2.5 + box_w + 2.5, cy, 1, 0, 0, lsc,
+                      c->series[i].name);
   }
   plschr(0, 1.0);
   cat_labels_free(&cl);
@@ -571,8 +579,8 @@ static int validate(const struct np_chart *c, struct np_errbuf *eb) {
 }
 
 /* Set up a fresh plplot stream writing SVG to path; 0 or NP_EPLOT. */
-int np_chart_open_stream(const char *path, struct np_errbuf *eb) {
-  if (!np_chart_svg_device_present())
+int np_chart__open_stream(const char *path, struct np_errbuf *eb) {
+  if (!np_chart__svg_device_present())
     return np_errbuf_set(eb, NP_EPLOT,
                          "plplot: the \"svg\" output device is not "
                          "installed (Debian package libplplot17)");
@@ -623,11 +631,11 @@ int np_chart_render_svg(const struct np_chart *c, char **out, size_t *out_len,
     return rc;
   char desc[2048];
   describe(c, desc, sizeof desc);
-  return np_chart_render_(draw_bar_chart, c, c->title ? c->title : "chart",
+  return np_chart__render(draw_bar_chart, c, c->title ? c->title : "chart",
                           desc, out, out_len, eb);
 }
 
-int np_chart_render_(void (*draw)(const void *), const void *arg,
+int np_chart__render(void (*draw)(const void *), const void *arg,
                      const char *title, const char *desc, char **out,
                      size_t *out_len, struct np_errbuf *eb) {
   int rc;
@@ -648,7 +656,7 @@ int np_chart_render_(void (*draw)(const void *), const void *arg,
     rc = np_errbuf_set(eb, NP_EPLOT, "plplot: no free stream");
     goto remove_tmp;
   }
-  rc = np_chart_open_stream(path, eb);
+  rc = np_chart__open_stream(path, eb);
   if (rc == 0)
     draw(arg);
   plend1();

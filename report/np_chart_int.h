@@ -93,21 +93,22 @@ struct lines {
   size_t n;
 };
 
-double np_chart_line_h(double scale);
+double np_chart__line_h(double scale);
 /* plplot's '#' escape doubled; malloc'd */
-char *np_chart_pl_text(const char *s);
+char *np_chart__pl_text(const char *s);
 /* text at (x, y) in world coordinates along (dx, dy); just 0, 0.5, 1 */
-void np_chart_text_at(double x, double y, double dx, double dy, double just,
-             double scale, const char *s);
+void np_chart__text_at(double x, double y, double dx, double dy, double just,
+                       double scale, const char *s);
 /* greedy word wrap of s into out (appending), lines at most max_mm wide */
-void np_chart_wrap(const char *s, double scale, double max_mm, struct lines *out);
-int np_chart_svg_device_present(void);
+void np_chart__wrap(const char *s, double scale, double max_mm,
+                    struct lines *out);
+int np_chart__svg_device_present(void);
 /* a fresh plplot stream on the svg device writing path, palette set */
-int np_chart_open_stream(const char *path, struct np_errbuf *eb);
+int np_chart__open_stream(const char *path, struct np_errbuf *eb);
 
 /* Render: a fresh stream, draw(arg), the SVG read back with title and desc
  * inserted into *out (malloc'd).  NP_EPLOT, NP_EIO, NP_ENOMEM. */
-int np_chart_render_(void (*draw)(const void *), const void *arg,
+int np_chart__render(void (*draw)(const void *), const void *arg,
                      const char *title, const char *desc, char **out,
                      size_t *out_len, struct np_errbuf *eb);
 

@@ -198,22 +198,22 @@ static void draw(const void *arg) {
       legend_w = fmax(legend_w, np_chart_text_mm(c->mark_name[m], 0.9));
   legend_w += 16.0;
   struct axes ax = {c->log_x, c->log_y, c->x_percentile, 0};
-  double left = MARGIN + np_chart_line_h(1.0) + 2.5 + ytick_mm(&ax, r[2], r[3]) +
-                2.0;
+  double left =
+      MARGIN + np_chart__line_h(1.0) + 2.5 + ytick_mm(&ax, r[2], r[3]) + 2.0;
   double right = W - MARGIN - legend_w - 4.0;
   if (c->x_percentile)
     ax.skip = percentile_skip(r[0], r[1], right - left);
   double tw = W - 2 * MARGIN;
   struct lines sub = {.n = 0}, cap = {.n = 0};
   if (c->subtitle)
-    np_chart_wrap(c->subtitle, 0.95, tw, &sub);
+    np_chart__wrap(c->subtitle, 0.95, tw, &sub);
   for (size_t k = 0; c->caption && c->caption[k]; k++)
-    np_chart_wrap(c->caption[k], 0.82, tw, &cap);
-  double top = MARGIN + (c->stamp ? np_chart_line_h(1.0) : 0) +
-               np_chart_line_h(1.2) + (double)sub.n * np_chart_line_h(0.95) +
+    np_chart__wrap(c->caption[k], 0.82, tw, &cap);
+  double top = MARGIN + (c->stamp ? np_chart__line_h(1.0) : 0) +
+               np_chart__line_h(1.2) + (double)sub.n * np_chart__line_h(0.95) +
                4.0;
-  double bottom = MARGIN + (double)cap.n * np_chart_line_h(0.82) + 2.0 +
-                  np_chart_line_h(1.0) + np_chart_line_h(0.95) + 4.0;
+  double bottom = MARGIN + (double)cap.n * np_chart__line_h(0.82) + 2.0 +
+                  np_chart__line_h(1.0) + np_chart__line_h(0.95) + 4.0;
 
   plsvpa(left, right, bottom, H - top);
   plwind(r[0], r[1], r[2], r[3]);
@@ -229,8 +229,8 @@ static void draw(const void *arg) {
     plline(2, xs, ys);
     plcol0(COL_MUTED);
     if (c->vline_label)
-      np_chart_text_at(vx, r[3] - 0.04 * (r[3] - r[2]), 1, 0, 1.02, 0.8,
-                       c->vline_label);
+      np_chart__text_at(vx, r[3] - 0.04 * (r[3] - r[2]), 1, 0, 1.02, 0.8,
+                        c->vline_label);
   }
   for (size_t s = 0; s < c->nseries; s++) {
     const struct np_chart_xy_series *se = &c->series[s];
@@ -274,28 +274,28 @@ static void draw(const void *arg) {
   double y = H - MARGIN;
   if (c->stamp) {
     plcol0(COL_WARN);
-    np_chart_text_at(W / 2, y - np_chart_line_h(1.0) / 2, 1, 0, 0.5, 1.0,
-                     c->stamp);
-    y -= np_chart_line_h(1.0);
+    np_chart__text_at(W / 2, y - np_chart__line_h(1.0) / 2, 1, 0, 0.5, 1.0,
+                      c->stamp);
+    y -= np_chart__line_h(1.0);
   }
   plcol0(COL_FG);
-  np_chart_text_at(W / 2, y - np_chart_line_h(1.2) / 2, 1, 0, 0.5, 1.2,
-                   c->title ? c->title : "");
-  y -= np_chart_line_h(1.2);
-  for (size_t k = 0; k < sub.n; k++, y -= np_chart_line_h(0.95))
-    np_chart_text_at(W / 2, y - np_chart_line_h(0.95) / 2, 1, 0, 0.5, 0.95,
-                     sub.t[k]);
-  double yb = bottom - np_chart_line_h(0.95) - 2.0;
-  np_chart_text_at((left + right) / 2, yb - np_chart_line_h(1.0) / 2, 1, 0,
-                   0.5, 1.0, c->xlabel ? c->xlabel : "");
-  yb -= np_chart_line_h(1.0) + 2.0;
+  np_chart__text_at(W / 2, y - np_chart__line_h(1.2) / 2, 1, 0, 0.5, 1.2,
+                    c->title ? c->title : "");
+  y -= np_chart__line_h(1.2);
+  for (size_t k = 0; k < sub.n; k++, y -= np_chart__line_h(0.95))
+    np_chart__text_at(W / 2, y - np_chart__line_h(0.95) / 2, 1, 0, 0.5, 0.95,
+                      sub.t[k]);
+  double yb = bottom - np_chart__line_h(0.95) - 2.0;
+  np_chart__text_at((left + right) / 2, yb - np_chart__line_h(1.0) / 2, 1, 0,
+                    0.5, 1.0, c->xlabel ? c->xlabel : "");
+  yb -= np_chart__line_h(1.0) + 2.0;
   for (size_t k = 0; k < cap.n; k++)
-    np_chart_text_at(MARGIN, yb - ((double)k + 0.5) * np_chart_line_h(0.82),
-                     1, 0, 0, 0.82, cap.t[k]);
+    np_chart__text_at(MARGIN, yb - ((double)k + 0.5) * np_chart__line_h(0.82),
+                      1, 0, 0, 0.82, cap.t[k]);
   double ph = H - top - bottom;
-  np_chart_text_at(MARGIN + np_chart_line_h(1.0) / 2, bottom + ph / 2, 0, 1,
-                   0.5, 1.0, c->ylabel ? c->ylabel : "");
-  double lx = right + 4.0, ly = H - top, step = np_chart_line_h(0.9) + 1.0;
+  np_chart__text_at(MARGIN + np_chart__line_h(1.0) / 2, bottom + ph / 2, 0, 1,
+                    0.5, 1.0, c->ylabel ? c->ylabel : "");
+  double lx = right + 4.0, ly = H - top, step = np_chart__line_h(0.9) + 1.0;
   size_t nmarks = 0;
   for (int m = 1; m < NP_CHART_XY_MARKS_; m++)
     nmarks += c->mark_name[m] != NULL;
@@ -314,7 +314,7 @@ static void draw(const void *arg) {
     plpoin(1, &mx, &cy, 17);
     plwidth(0.6);
     plcol0(COL_FG);
-    np_chart_text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->series[s].name);
+    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->series[s].name);
   }
   for (int m = 1, row = (int)c->nseries; m < NP_CHART_XY_MARKS_; m++) {
     if (c->mark_name[m] == NULL)
@@ -323,7 +323,7 @@ static void draw(const void *arg) {
     mark_at(mx, cy, (enum np_chart_xy_mark)m, 1, 1);
     plwidth(0.6);
     plcol0(COL_FG);
-    np_chart_text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->mark_name[m]);
+    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->mark_name[m]);
   }
   plschr(0, 1.0);
 }
@@ -349,6 +349,6 @@ int np_chart_xy_svg(const struct np_chart_xy *c, char **out, size_t *out_len,
                               c->xlabel ? c->xlabel : "x");
   for (size_t i = 0; c->caption && c->caption[i] && k < sizeof desc; i++)
     k += (size_t)snprintf(desc + k, sizeof desc - k, " %s.", c->caption[i]);
-  return np_chart_render_(draw, c, c->title ? c->title : "chart", desc, out,
+  return np_chart__render(draw, c, c->title ? c->title : "chart", desc, out,
                           out_len, eb);
 }

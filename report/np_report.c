@@ -25,7 +25,7 @@
 #include "np_results_rudp.h"
 
 /* The default title names what the sets measured (a set of someone
- * else's server is titled by np_report_title_default instead). */
+ * else's server is titled by np_report__title_default instead). */
 static const char *default_title(struct np_results_set *const *sets,
                                  size_t nsets) {
   size_t rudp = 0, exec = 0;
@@ -47,31 +47,31 @@ static void md_intro(struct np_report_ctx *ctx, const char *title) {
     configs += ctx->sets[i]->nconfigs;
   }
   char t[600];
-  np_report_md_text(t, sizeof t, title);
+  np_report__md_text(t, sizeof t, title);
   fprintf(ctx->md, "# %s\n\n", t);
   fprintf(ctx->md,
           "%zu %s of %zu %s in %zu result %s, each run an independent "
           "process (conditions below). Every figure below is traceable to "
           "its run records through report.json.\n\n",
-          runs, np_report_plural(runs, "run", "runs"), configs,
-          np_report_plural(configs, "configuration", "configurations"),
-          ctx->nsets, np_report_plural(ctx->nsets, "set", "sets"));
+          runs, np_report__plural(runs, "run", "runs"), configs,
+          np_report__plural(configs, "configuration", "configurations"),
+          ctx->nsets, np_report__plural(ctx->nsets, "set", "sets"));
 }
 
 static int build_set(struct np_report_ctx *ctx,
                      const struct np_results_set *s) {
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  const struct np_report_setinfo *in = np_report__info(ctx, s);
   char prefix[200], name[300];
   snprintf(prefix, sizeof prefix, "%s-", in->slug);
   ctx->asset_prefix = prefix;
-  np_report_md_text(name, sizeof name, in->name);
+  np_report__md_text(name, sizeof name, in->name);
   if (np_results_is_exec(s)) /* any benchmark program: its own section */
     return np_report_exec(ctx, s);
   if (np_results_is_rudp(s)) {
     fprintf(ctx->md, "## Reliable UDP: %s\n\n", name);
-    np_report_conditions_set(ctx, s);
+    np_report__conditions_set(ctx, s);
     np_report_rudp_network(ctx, s);
-    int rc = np_report_headline(ctx, s);
+    int rc = np_report__headline(ctx, s);
     if (rc == 0)
       rc = np_report_rudp_charts(ctx, s);
     if (rc == 0)
@@ -81,29 +81,29 @@ static int build_set(struct np_report_ctx *ctx,
     return rc;
   }
   fprintf(ctx->md, "## Throughput and latency: %s\n\n", name);
-  np_report_conditions_set(ctx, s);
-  int rc = np_report_headline(ctx, s);
+  np_report__conditions_set(ctx, s);
+  int rc = np_report__headline(ctx, s);
   if (np_report_is_stream(s)) /* no round trips: the streams table */
     return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0)
-    rc = np_report_charts(ctx, s, "io");
+    rc = np_report__charts(ctx, s, "io");
   if (rc == 0)
-    rc = np_report_charts(ctx, s, "grid");
+    rc = np_report__charts(ctx, s, "grid");
   if (rc != 0)
     return rc;
-  np_report_tables_perf(ctx, s);
-  rc = np_report_charts(ctx, s, "limits");
+  np_report__tables_perf(ctx, s);
+  rc = np_report__charts(ctx, s, "limits");
   if (rc != 0)
     return rc;
-  np_report_tables_limits(ctx, s);
+  np_report__tables_limits(ctx, s);
   if (strcmp(np_json_get_string(s->suite, "suite", ""),
              "udp-buffer-isolation") == 0) {
     fprintf(ctx->md, "### Receive buffer isolation\n\n");
-    rc = np_report_isolation_chart(ctx, s);
+    rc = np_report__isolation_chart(ctx, s);
     if (rc == 0)
-      np_report_isolation_table(ctx, s);
+      np_report__isolation_table(ctx, s);
   }
-  np_report_kernel_example(ctx, s);
+  np_report__kernel_example(ctx, s);
   return np_report_latency(ctx, s); /* open loop, distributions, series */
 }
 
@@ -113,11 +113,11 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   if (sets == NULL || nsets == 0 || out == NULL)
     return np_errbuf_set(eb, NP_EINVAL, "report: no result sets");
   char server_title[512];
-  const char *title = opts && opts->title ? opts->title
-                      : np_report_title_default(sets, nsets, server_title,
-                                                sizeof server_title)
-                          ? server_title
-                          : default_title(sets, nsets);
+  const char *title =
+      opts && opts->title ? opts->title
+      : np_report__title_default(sets, nsets, server_title, sizeof server_title)
+          ? server_title
+          : default_title(sets, nsets);
   struct np_report_ctx ctx = {.sets = sets, .nsets = nsets, .opts = opts,
                               .eb = eb,
                               .error_bars = opts ? opts->error_bars
@@ -127,8 +127,8 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   int rc = np_ftree_new(&ctx.out);
   if (rc != 0)
     return rc;
-  rc = np_report_info_init(&ctx, opts ? opts->labels : NULL,
-                           opts ? opts->check_failed : NULL);
+  rc = np_report__info_init(&ctx, opts ? opts->labels : NULL,
+                            opts ? opts->check_failed : NULL);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);
   if (rc != 0 || ctx.json == NULL || ctx.md == NULL) {
@@ -154,9 +154,9 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   ctx.jtables = cJSON_AddArrayToObject(ctx.json, "tables");
   ctx.jcharts = cJSON_AddArrayToObject(ctx.json, "charts");
   md_intro(&ctx, title);
-  np_report_banners(&ctx);
-  np_report_tables_correctness(&ctx);
-  np_report_conditions_common(&ctx);
+  np_report__banners(&ctx);
+  np_report__tables_correctness(&ctx);
+  np_report__conditions_common(&ctx);
   int any_udp = 0;
   for (size_t i = 0; i < nsets && rc == 0; i++) {
     rc = build_set(&ctx, sets[i]);
@@ -165,7 +165,7 @@ int np_report_build(struct np_results_set *const *sets, size_t nsets,
   if (rc != 0)
     goto fail;
   if (any_udp)
-    np_report_tables_mtu(&ctx);
+    np_report__tables_mtu(&ctx);
   if (fclose(ctx.md) != 0) {
     ctx.md = NULL;
     rc = NP_ENOMEM;

@@ -93,7 +93,7 @@ int np_report_add_chart(struct np_report_ctx *ctx, const char *stem,
   if (rc != 0)
     return rc;
   char safe[2048];
-  np_report_md_alt(safe, sizeof safe, alt);
+  np_report__md_alt(safe, sizeof safe, alt);
   fprintf(ctx->md, "![%s](%s)\n\n", safe, file);
   cJSON *jc = cJSON_CreateObject();
   cJSON_AddStringToObject(jc, "file", file);

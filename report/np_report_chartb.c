@@ -108,7 +108,7 @@ static void cb_fill(struct cb_grid *g, const struct np_report_cbar *b,
       g->mark[cell] = b[i].mark;
       char r[160];
       if (b[i].mark & NP_CHART_EXCLUDED)
-        np_report_fail_reason(b[i].cfg, r, sizeof r);
+        np_report__fail_reason(b[i].cfg, r, sizeof r);
       else
         r[0] = '\0';
       if (r[0] && strstr(reasons, r) == NULL &&
@@ -200,7 +200,7 @@ int np_report_chartb_emit(struct np_report_ctx *ctx,
   g->ci = idx;
   g->si = idx + nb + 1;
   cb_layout(g, b, nb);
-  int use_ci = np_report_ci_bars(ctx, s), nonzero = 0;
+  int use_ci = np_report__ci_bars(ctx, s), nonzero = 0;
   size_t nmin = 0, nmax = 0;
   char reasons[256] = "";
   if (g->ns > CB_SERIES || g->nc == 0)
@@ -210,15 +210,17 @@ int np_report_chartb_emit(struct np_report_ctx *ctx,
     goto free_grid;
   struct np_chart_series ser[CB_SERIES];
   for (size_t k = 0; k < g->ns; k++)
-    ser[k] = (struct np_chart_series){
-        .name = g->ser[k], .mid = &g->mid[k * CB_MAX],
-        .lo = &g->lo[k * CB_MAX], .hi = &g->hi[k * CB_MAX],
-        .marks = &g->mark[k * CB_MAX],
-        .style = np_report_style(ctx, g->ser[k])};
+    ser[k] =
+        (struct np_chart_series){.name = g->ser[k],
+                                 .mid = &g->mid[k * CB_MAX],
+                                 .lo = &g->lo[k * CB_MAX],
+                                 .hi = &g->hi[k * CB_MAX],
+                                 .marks = &g->mark[k * CB_MAX],
+                                 .style = np_report__style(ctx, g->ser[k])};
   int any_note = 0;
   for (size_t i = 0; i < g->nc; i++)
     any_note |= g->note[i][0] != '\0';
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  const struct np_report_setinfo *in = np_report__info(ctx, s);
   char caption[200], excl[400], unst[200], nb4[4][200], alt[800];
   const char *nvp[5];
   if (use_ci)
@@ -236,16 +238,22 @@ int np_report_chartb_emit(struct np_report_ctx *ctx,
   snprintf(unst, sizeof unst,
            "\xe2\x80\xa0 dashed outline: unstable, round trips/s spread over "
            "%.0f %% across %ss",
-           np_report_spread_limit(s), ch->unit);
-  struct np_chart c = {
-      .title = ch->title, .subtitle = ch->subtitle, .xlabel = ch->xlabel,
-      .ylabel = ch->ylabel, .caption = caption,
-      .unstable_note = ch->unstable_note ? unst : NULL,
-      .excluded_note = excl,
-      .notes_extra = np_report_chart_notes(s, nb4, nvp, 5),
-      .stamp = np_report_stamp(ctx, s), .log_y = ch->log_y, .ncat = g->nc,
-      .categories = g->cat, .notes = any_note ? g->note : NULL,
-      .nseries = g->ns, .series = ser};
+           np_report__spread_limit(s), ch->unit);
+  struct np_chart c = {.title = ch->title,
+                       .subtitle = ch->subtitle,
+                       .xlabel = ch->xlabel,
+                       .ylabel = ch->ylabel,
+                       .caption = caption,
+                       .unstable_note = ch->unstable_note ? unst : NULL,
+                       .excluded_note = excl,
+                       .notes_extra = np_report__chart_notes(s, nb4, nvp, 5),
+                       .stamp = np_report__stamp(ctx, s),
+                       .log_y = ch->log_y,
+                       .ncat = g->nc,
+                       .categories = g->cat,
+                       .notes = any_note ? g->note : NULL,
+                       .nseries = g->ns,
+                       .series = ser};
   size_t len = 0;
   cJSON *jc = NULL;
   snprintf(alt, sizeof alt, "%s: %s", ch->title, ch->subtitle);

@@ -1,5 +1,5 @@
 /*
- * np_report_charts.c - which charts a result set gets, and their data.
+ * np_report__charts.c - which charts a result set gets, and their data.
  *
  * A chart spec names the dimension along the x axis (categories), the one
  * that makes the bars of a group (series) and the metric.  Configurations
@@ -7,7 +7,7 @@
  * gives "throughput by IO model and backend, one chart per payload and
  * client count" and "throughput by payload and window, one chart per IO
  * model".  A run condition that varies inside the set (address, timing,
- * buffers: np_report_cond_varying) joins the category as a second line.
+ * buffers: np_report__cond_varying) joins the category as a second line.
  * A spec yields no chart for a group with a single bar.
  *
  * Every bar carries its marks: excluded (a failed repetition; the failed
@@ -133,7 +133,7 @@ static void group_subtitle(char *buf, size_t len, const struct chart_spec *sp,
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s",
                           k ? ", " : "", t);
   }
-  unsigned vary = np_report_cond_varying(s);
+  unsigned vary = np_report__cond_varying(s);
   const cJSON *cfg = np_json_pointer(c->runs[0].doc, "/config");
   if (!(vary & (1u << NP_C_SECONDS)))
     k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%g s measured",
@@ -177,20 +177,27 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     rc = NP_ENOMEM;
     goto free_all;
   }
-  unsigned vary = np_report_cond_varying(s);
-  int use_ci = np_report_ci_bars(ctx, s);
+  unsigned vary = np_report__cond_varying(s);
+  int use_ci = np_report__ci_bars(ctx, s);
   for (size_t i = 0; i < ng; i++) {
     struct np_report_cbar *r = &b[i];
     dim_text(catx[i], 64, sp->cat, g[i]);
     dim_text(serx[i], 64, sp->ser, g[i]);
-    np_report_cond_text(note[i], 128, vary, g[i]);
+    np_report__cond_text(note[i], 128, vary, g[i]);
     snprintf(catk[i], 200, "%s|%s", catx[i], note[i]);
-    *r = (struct np_report_cbar){.key = catk[i], .label = catx[i],
-                                 .note = note[i], .jcat = catx[i],
-                                 .series = serx[i], .rank = -1, .cfg = g[i],
-                                 .med = NAN, .mn = NAN, .mx = NAN,
-                                 .clo = NAN, .chi = NAN};
-    if (np_report_short(ctx, s, g[i])) {
+    *r = (struct np_report_cbar){.key = catk[i],
+                                 .label = catx[i],
+                                 .note = note[i],
+                                 .jcat = catx[i],
+                                 .series = serx[i],
+                                 .rank = -1,
+                                 .cfg = g[i],
+                                 .med = NAN,
+                                 .mn = NAN,
+                                 .mx = NAN,
+                                 .clo = NAN,
+                                 .chi = NAN};
+    if (np_report__short(ctx, s, g[i])) {
       r->mark = NP_CHART_MISSING;
       continue;
     }
@@ -205,26 +212,32 @@ static int emit_chart(struct np_report_ctx *ctx, const struct np_results_set *s,
     if (use_ci && np_results_stat_ci(g[i], sp->m, sp->passed_only, &r->clo,
                                      &r->chi) != 0)
       r->clo = r->chi = NAN; /* fewer than 5 runs: none */
-    if (sp->passed_only && np_report_target_missed(s, g[i]->id))
+    if (sp->passed_only && np_report__target_missed(s, g[i]->id))
       r->mark |= NP_CHART_MISSED;
     /* unstable is about round trips/s of passed runs; a loss chart of
      * failed runs does not carry it */
-    if (sp->passed_only && np_report_unstable(s, g[i]->id))
+    if (sp->passed_only && np_report__unstable(s, g[i]->id))
       r->mark |= NP_CHART_UNSTABLE;
   }
-  const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(g[0]->runs[0].doc,
-                                                     "machine");
+  const cJSON *m0 =
+      cJSON_GetObjectItemCaseSensitive(g[0]->runs[0].doc, "machine");
   const char *machine = np_json_get_string(m0, "hostname", "unknown");
   char subtitle[512], slug[256], stem[300];
   group_subtitle(subtitle, sizeof subtitle, sp, g[0], s,
-                 np_report_info(ctx, s)->name, machine);
+                 np_report__info(ctx, s)->name, machine);
   group_slug(slug, sizeof slug, sp, g[0], s);
   snprintf(stem, sizeof stem, "%s%s", stem_pre ? stem_pre : "", slug);
-  struct np_report_cchart ch = {
-      .title = sp->title, .subtitle = subtitle, .xlabel = dim_name[sp->cat],
-      .ylabel = sp->ylabel, .stem = stem, .unit = "run", .log_y = sp->log_y,
-      .unstable_note = 1, .needs_nonzero = sp->needs_nonzero,
-      .json = NP_CJ_CAPTION | NP_CJ_NOTE | NP_CJ_MARKS | NP_CJ_MISSED};
+  struct np_report_cchart ch = {.title = sp->title,
+                                .subtitle = subtitle,
+                                .xlabel = dim_name[sp->cat],
+                                .ylabel = sp->ylabel,
+                                .stem = stem,
+                                .unit = "run",
+                                .log_y = sp->log_y,
+                                .unstable_note = 1,
+                                .needs_nonzero = sp->needs_nonzero,
+                                .json = NP_CJ_CAPTION | NP_CJ_NOTE |
+                                        NP_CJ_MARKS | NP_CJ_MISSED};
   rc = np_report_chartb_emit(ctx, s, &ch, b, ng);
 free_all:
   free(b);
@@ -235,10 +248,10 @@ free_all:
   return rc;
 }
 
-int np_report_charts_of(struct np_report_ctx *ctx,
-                        const struct np_results_set *s, const char *section,
-                        const struct np_results_config *const *sel, size_t n,
-                        const char *stem_pre) {
+int np_report__charts_of(struct np_report_ctx *ctx,
+                         const struct np_results_set *s, const char *section,
+                         const struct np_results_config *const *sel, size_t n,
+                         const char *stem_pre) {
   int rc = 0;
   const struct np_results_config **v = np_report_sorted_configs(s);
   const struct np_results_config **g = malloc((s->nconfigs + 1) * sizeof *g);
@@ -286,7 +299,7 @@ done:
   return rc;
 }
 
-int np_report_charts(struct np_report_ctx *ctx, const struct np_results_set *s,
-                     const char *section) {
-  return np_report_charts_of(ctx, s, section, NULL, 0, NULL);
+int np_report__charts(struct np_report_ctx *ctx, const struct np_results_set *s,
+                      const char *section) {
+  return np_report__charts_of(ctx, s, section, NULL, 0, NULL);
 }

@@ -378,7 +378,7 @@ static int load_sets(const struct cli *c, struct np_results_set **sets,
     rc = np_results_check_tree(t, label, print_problem, &problems, &oc);
     np_ftree_free(t);
     if (oc.incomplete && (rc == NP_ECHECK || rc == NP_EINCOMPLETE)) {
-      /* rendered with its banner (np_report_info_init finds the missing
+      /* rendered with its banner (np_report__info_init finds the missing
        * configurations); said here too */
       fflush(stdout);
       np_text_printf(stderr, "netproof-report: %s: %s\n", label, oc.note);

@@ -130,8 +130,8 @@ static void md_set_rows(FILE *md, const cJSON *b, const cJSON *n) {
                                       "started"};
   for (size_t k = 0; k < 4; k++) { /* text from the sets: escaped */
     char a[600], b2[600];
-    np_report_md_text(a, sizeof a, np_json_get_string(s[0], keys[k], ""));
-    np_report_md_text(b2, sizeof b2, np_json_get_string(s[1], keys[k], ""));
+    np_report__md_text(a, sizeof a, np_json_get_string(s[0], keys[k], ""));
+    np_report__md_text(b2, sizeof b2, np_json_get_string(s[1], keys[k], ""));
     fprintf(md, "| %s | %s | %s |\n", names[k], a, b2);
   }
   fprintf(md, "| configurations, runs | %.0f, %.0f | %.0f, %.0f |\n",
@@ -143,11 +143,11 @@ static void md_set_rows(FILE *md, const cJSON *b, const cJSON *n) {
   for (int i = 0; i < 2; i++) {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(s[i], "machine");
     char h[300], cpu[300], kr[300];
-    np_report_md_text(h, sizeof h, np_json_get_string(m, "hostname", "?"));
-    np_report_md_text(cpu, sizeof cpu, np_json_get_string(m, "cpu_model",
-                                                          "?"));
-    np_report_md_text(kr, sizeof kr, np_json_get_string(m, "kernel_release",
-                                                        "?"));
+    np_report__md_text(h, sizeof h, np_json_get_string(m, "hostname", "?"));
+    np_report__md_text(cpu, sizeof cpu,
+                       np_json_get_string(m, "cpu_model", "?"));
+    np_report__md_text(kr, sizeof kr,
+                       np_json_get_string(m, "kernel_release", "?"));
     fprintf(md, " %s (%s, %.0f logical cores, kernel %s) |", h, cpu,
             np_json_get_number(m, "logical_cores", 0), kr);
   }
@@ -519,13 +519,13 @@ int np_report_compare_render(const cJSON *doc, struct np_ftree **out,
   const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "new");
   const cJSON *x;
   char nl[600], bl[600];
-  np_report_md_text(nl, sizeof nl, np_json_get_string(n, "label", ""));
-  np_report_md_text(bl, sizeof bl, np_json_get_string(b, "label", ""));
+  np_report__md_text(nl, sizeof nl, np_json_get_string(n, "label", ""));
+  np_report__md_text(bl, sizeof bl, np_json_get_string(b, "label", ""));
   fprintf(md, "# %s compared with %s\n\n", nl, bl);
   md_gate(md, doc);
   cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "differences"))
-    fprintf(md, "**Not the same conditions: %s.**\n\n",
-            cJSON_GetStringValue(x));
+      fprintf(md, "**Not the same conditions: %s.**\n\n",
+              cJSON_GetStringValue(x));
   const cJSON *side[2] = {b, n};
   for (int i = 0; i < 2; i++)
     if (strcmp(np_json_get_string(side[i], "status", ""), "complete") != 0)

@@ -67,7 +67,7 @@ static void field_text(char *buf, size_t len, enum np_report_cond k,
     snprintf(buf, len, "-");
 }
 
-unsigned np_report_cond_varying(const struct np_results_set *s) {
+unsigned np_report__cond_varying(const struct np_results_set *s) {
   unsigned m = 0;
   for (int k = 0; k < NP_C_COUNT_; k++) {
     char a[64], b[64];
@@ -83,17 +83,17 @@ unsigned np_report_cond_varying(const struct np_results_set *s) {
   return m;
 }
 
-const char *np_report_cond_column(enum np_report_cond k) {
+const char *np_report__cond_column(enum np_report_cond k) {
   return cond_field[k].column;
 }
 
-void np_report_cond_cell(char *buf, size_t len, enum np_report_cond k,
-                         const struct np_results_config *c) {
+void np_report__cond_cell(char *buf, size_t len, enum np_report_cond k,
+                          const struct np_results_config *c) {
   field_text(buf, len, k, c->runs[0].doc);
 }
 
-void np_report_cond_text(char *buf, size_t len, unsigned varying,
-                         const struct np_results_config *c) {
+void np_report__cond_text(char *buf, size_t len, unsigned varying,
+                          const struct np_results_config *c) {
   size_t n = 0;
   buf[0] = '\0';
   for (int k = 0; k < NP_C_COUNT_; k++) {
@@ -199,10 +199,10 @@ static void row(struct np_report_ctx *ctx, cJSON *rows, const char *item,
   cJSON_AddItemToArray(rows, r);
 }
 
-void np_report_conditions_common(struct np_report_ctx *ctx) {
+void np_report__conditions_common(struct np_report_ctx *ctx) {
   fprintf(ctx->md, "## Test conditions\n\n| Item | Configuration |\n"
                    "|---|---|\n");
-  cJSON *rows = np_report_new_table(ctx, "conditions", NULL);
+  cJSON *rows = np_report__new_table(ctx, "conditions", NULL);
   for (int it = 0; it < CI_COUNT_; it++) {
     char v[512];
     if (common_same(ctx, (enum common_item)it))
@@ -334,7 +334,7 @@ static void stability(char *buf, size_t len, const struct np_report_ctx *ctx,
   }
   size_t unstable = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
-    unstable += (size_t)np_report_marked_unstable(ctx, s, &s->configs[i]);
+    unstable += (size_t)np_report__marked_unstable(ctx, s, &s->configs[i]);
   double cores = np_results_num(s->runs[0].doc, "/machine/logical_cores");
   size_t k = 0;
   if (known)
@@ -347,7 +347,7 @@ static void stability(char *buf, size_t len, const struct np_report_ctx *ctx,
   snprintf(buf + k, k < len ? len - k : 0,
            "%zu of %zu configurations unstable (\xe2\x80\xa0: round trips/s "
            "spread over %.0f %% across runs)",
-           unstable, s->nconfigs, np_report_spread_limit(s));
+           unstable, s->nconfigs, np_report__spread_limit(s));
 }
 
 /* Requested and effective socket buffers (the first client socket). */
@@ -374,18 +374,19 @@ static void buffers(char *buf, size_t len, const struct np_results_set *s,
            sb, rb, se, re);
 }
 
-void np_report_conditions_set(struct np_report_ctx *ctx,
-                              const struct np_results_set *s) {
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
+void np_report__conditions_set(struct np_report_ctx *ctx,
+                               const struct np_results_set *s) {
+  const struct np_report_setinfo *in = np_report__info(ctx, s);
   const cJSON *d = s->runs[0].doc;
   int rudp = np_results_is_rudp(s);
-  unsigned vary = np_report_cond_varying(s);
+  unsigned vary = np_report__cond_varying(s);
   char v[768], plan[300], name[300];
-  np_report_md_text(name, sizeof name, in->name);
-  fprintf(ctx->md, "**Conditions: %s**\n\n| Item | Configuration |\n"
-                   "|---|---|\n",
+  np_report__md_text(name, sizeof name, in->name);
+  fprintf(ctx->md,
+          "**Conditions: %s**\n\n| Item | Configuration |\n"
+          "|---|---|\n",
           name);
-  cJSON *rows = np_report_new_table(ctx, "set_conditions", s);
+  cJSON *rows = np_report__new_table(ctx, "set_conditions", s);
   char pname[200];
   if (!np_fmt_plan_path(pname, sizeof pname,
                         np_json_get_string(s->suite, "plan_file", NULL)))
@@ -401,7 +402,7 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
              "`%s` (%s): %zu %s × %g to %g repetitions, until the 95 %% "
              "interval of the median round trips/s is within %g %%%s",
              suite_of(s), plan, in->planned,
-             np_report_plural(in->planned, "configuration", "configurations"),
+             np_report__plural(in->planned, "configuration", "configurations"),
              np_json_get_number(us, "min_repetitions", 0),
              np_json_get_number(us, "max_repetitions", 0),
              np_json_get_number(us, "ci_percent", 0),
@@ -409,9 +410,9 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
   else
     snprintf(v, sizeof v, "`%s` (%s): %zu %s × %d %s%s", suite_of(s), plan,
              in->planned,
-             np_report_plural(in->planned, "configuration", "configurations"),
-             in->reps, np_report_plural((size_t)in->reps, "repetition",
-                                        "repetitions"),
+             np_report__plural(in->planned, "configuration", "configurations"),
+             in->reps,
+             np_report__plural((size_t)in->reps, "repetition", "repetitions"),
              in->nmissing ? " planned; INCOMPLETE" : "");
   row(ctx, rows, "Suite", v, "suite.json");
   snprintf(v, sizeof v, "%s → %s",
@@ -467,23 +468,23 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
       snprintf(v, sizeof v,
                "%d independent %s per configuration, each of %.0f %s: %s "
                "then %s measurement per round",
-               in->reps, np_report_plural((size_t)in->reps, "process",
-                                          "processes"),
-               rounds, np_report_plural((size_t)rounds, "round", "rounds"),
+               in->reps,
+               np_report__plural((size_t)in->reps, "process", "processes"),
+               rounds, np_report__plural((size_t)rounds, "round", "rounds"),
                warm, secs);
     if (rounds == 1)
       snprintf(v, sizeof v,
                "%d independent %s per configuration, each a single round: %s "
                "then %s measurement",
-               in->reps, np_report_plural((size_t)in->reps, "process",
-                                          "processes"),
+               in->reps,
+               np_report__plural((size_t)in->reps, "process", "processes"),
                warm, secs);
     else
       snprintf(v, sizeof v,
                "%d independent %s per configuration; %s then %s "
                "measurement",
-               in->reps, np_report_plural((size_t)in->reps, "process",
-                                          "processes"),
+               in->reps,
+               np_report__plural((size_t)in->reps, "process", "processes"),
                warm, secs);
   }
   row(ctx, rows, "Measurement", v, s->runs[0].id);
@@ -493,9 +494,10 @@ void np_report_conditions_set(struct np_report_ctx *ctx,
     np_report_rudp_env_rows(ctx, s, rows);
   char tot[48];
   np_fmt_num(tot, sizeof tot, total_roundtrips(s), 0);
-  snprintf(v, sizeof v, "%s completed in the measurement phases of the %zu "
-                        "%s%s",
-           tot, s->nruns, np_report_plural(s->nruns, "run", "runs"),
+  snprintf(v, sizeof v,
+           "%s completed in the measurement phases of the %zu "
+           "%s%s",
+           tot, s->nruns, np_report__plural(s->nruns, "run", "runs"),
            rudp ? " (every round)" : "");
   row(ctx, rows, "Round trips", v, "runs/*/rep-*.json");
   kernel_settings(v, sizeof v, s);
@@ -520,14 +522,16 @@ static double sum_of(const struct np_results_set *s, const char *ptr) {
   return sum;
 }
 
-void np_report_integrity_line(struct np_report_ctx *ctx,
-                              const struct np_results_set *s) {
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
+void np_report__integrity_line(struct np_report_ctx *ctx,
+                               const struct np_results_set *s) {
+  const struct np_report_setinfo *in = np_report__info(ctx, s);
   char name[300];
-  np_report_md_text(name, sizeof name, in->name);
+  np_report__md_text(name, sizeof name, in->name);
   if (np_results_is_exec(s)) { /* the program's own checks: its table */
-    fprintf(ctx->md, "- %s: the program's own checks and bounds, per "
-                     "configuration in its table below.\n", name);
+    fprintf(ctx->md,
+            "- %s: the program's own checks and bounds, per "
+            "configuration in its table below.\n",
+            name);
     return;
   }
   double ce = sum_of(s, "/counters/content_errors"),
@@ -535,7 +539,7 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
          sd = sum_of(s, "/counters/send_errors"),
          ss = sum_of(s, "/counters/server_send_errors"),
          tr = sum_of(s, "/counters/truncated");
-  cJSON *rows = np_report_new_table(ctx, "integrity", s);
+  cJSON *rows = np_report__new_table(ctx, "integrity", s);
   cJSON *r = cJSON_CreateObject();
   np_json_add_number(r, "content_errors", ce);
   np_json_add_number(r, "sequence_errors", se);
@@ -562,7 +566,7 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
             "errors %.0f, relay errors %.0f, relay capacity overflows %.0f "
             "in all %zu %s.\n",
             name, ce, se, sd, re, ov, s->nruns,
-            np_report_plural(s->nruns, "run", "runs"));
+            np_report__plural(s->nruns, "run", "runs"));
     return;
   }
   /* the balances apply only to runs whose record counts both sides (a
@@ -588,7 +592,7 @@ void np_report_integrity_line(struct np_report_ctx *ctx,
           "%.0f (client) / %.0f (server), truncated datagrams %.0f in all "
           "%zu %s; ",
           name, ce, se, sd, ss, tr, s->nruns,
-          np_report_plural(s->nruns, "run", "runs"));
+          np_report__plural(s->nruns, "run", "runs"));
   if (both == 0)
     fprintf(ctx->md, "the request-leg and echo balances do not apply (no "
                      "server counters in these records).\n");

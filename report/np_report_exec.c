@@ -88,7 +88,7 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
   struct np_report_cbar *b = calloc(ncfg + 1, sizeof *b);
   char (*cat)[64] = calloc(ncfg + 1, sizeof *cat);
   char (*ser)[160] = calloc(ncfg + 1, sizeof *ser);
-  int rc = 0, use_ci = np_report_ci_bars(ctx, s);
+  int rc = 0, use_ci = np_report__ci_bars(ctx, s);
   if (b == NULL || cat == NULL || ser == NULL) {
     rc = NP_ENOMEM;
     goto done;
@@ -141,9 +141,8 @@ static int chart(struct np_report_ctx *ctx, const struct np_results_set *s,
            better ? " is better)" : "");
   snprintf(subtitle, sizeof subtitle, "suite %s, set %s, machine %s",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, host);
-  snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "",
-           unit);
+           np_report__info(ctx, s)->name, host);
+  snprintf(ylabel, sizeof ylabel, "%s%s%s", label, unit[0] ? " / " : "", unit);
   const char *xu = d0 ? dim_unit(s, d0->string) : "";
   snprintf(xlabel, sizeof xlabel, "%s%s%s", d0 ? d0->string : "configuration",
            xu[0] ? " / " : "", xu);
@@ -202,13 +201,13 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
                   const struct np_results_config **cfg, size_t ncfg,
                   const cJSON *metrics, const cJSON *dims) {
   const cJSON *m, *d;
-  cJSON *rows = np_report_new_table(ctx, "exec_metrics", s);
+  cJSON *rows = np_report__new_table(ctx, "exec_metrics", s);
   fprintf(ctx->md, "| Configuration |");
   char cell[512], ucell[128], key[128];
   cJSON_ArrayForEach(d, dims) {
     const char *du = dim_unit(s, d->string);
-    np_report_md_cell(cell, sizeof cell, d->string, 0);
-    np_report_md_cell(ucell, sizeof ucell, du, 0);
+    np_report__md_cell(cell, sizeof cell, d->string, 0);
+    np_report__md_cell(ucell, sizeof ucell, du, 0);
     fprintf(ctx->md, " %s%s%s |", cell, du[0] ? " / " : "", ucell);
   }
   fprintf(ctx->md, " Runs passed | Bounds held |");
@@ -216,11 +215,10 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
     double k_unit;
     const char *unit = np_fmt_unit(np_json_get_string(m, "unit", ""), &k_unit);
     const char *better = np_json_get_string(m, "better", NULL);
-    np_report_md_cell(cell, sizeof cell,
-                      np_json_get_string(m, "label",
-                                         np_json_get_string(m, "name", "")),
-                      0);
-    np_report_md_cell(ucell, sizeof ucell, unit, 0);
+    np_report__md_cell(
+        cell, sizeof cell,
+        np_json_get_string(m, "label", np_json_get_string(m, "name", "")), 0);
+    np_report__md_cell(ucell, sizeof ucell, unit, 0);
     fprintf(ctx->md, " %s%s%s%s |", cell, unit[0] ? " / " : "", ucell,
             better ? (strcmp(better, "higher") == 0 ? " (↑)" : " (↓)") : "");
   }
@@ -238,11 +236,10 @@ static void table(struct np_report_ctx *ctx, const struct np_results_set *s,
     cJSON_ArrayForEach(d, dims) {
       char t2[64];
       dim_text(s, c, d->string, t2, sizeof t2);
-      np_report_md_cell(cell, sizeof cell, t2, 0);
+      np_report__md_cell(cell, sizeof cell, t2, 0);
       fprintf(ctx->md, " %s |", cell);
-      cJSON_AddStringToObject(r, row_key(r, d->string, "dimension", key,
-                                         sizeof key),
-                              t2);
+      cJSON_AddStringToObject(
+          r, row_key(r, d->string, "dimension", key, sizeof key), t2);
     }
     size_t nb = 0, held = bounds_held(c, &nb);
     fprintf(ctx->md, " %zu / %zu |", c->npassed, c->nruns);
@@ -298,21 +295,21 @@ static void conditions(struct np_report_ctx *ctx,
   const cJSON *cmd = np_json_pointer(s->suite, "/plan/exec/command"), *e;
   char a[1024], b[1024];
   fprintf(ctx->md, "| Item | Value |\n|---|---|\n");
-  np_report_md_cell(a, sizeof a, np_json_get_string(p, "given", "-"), 1);
-  np_report_md_cell(b, sizeof b, np_json_get_string(p, "path", "-"), 1);
+  np_report__md_cell(a, sizeof a, np_json_get_string(p, "given", "-"), 1);
+  np_report__md_cell(b, sizeof b, np_json_get_string(p, "path", "-"), 1);
   fprintf(ctx->md, "| Program | `%s` (`%s`) |\n", a, b);
-  np_report_md_cell(a, sizeof a, np_json_get_string(p, "sha256", "-"), 1);
+  np_report__md_cell(a, sizeof a, np_json_get_string(p, "sha256", "-"), 1);
   fprintf(ctx->md, "| Program SHA-256 | `%s` |\n", a);
   fprintf(ctx->md, "| Command template |");
   cJSON_ArrayForEach(e, cmd) {
-    np_report_md_cell(a, sizeof a, cJSON_GetStringValue(e), 1);
+    np_report__md_cell(a, sizeof a, cJSON_GetStringValue(e), 1);
     fprintf(ctx->md, " `%s`", a);
   }
-  np_report_md_cell(a, sizeof a, np_json_get_string(m, "cpu_model", "-"), 0);
-  np_report_md_cell(b, sizeof b,
-                    np_json_get_string(m, "kernel_release", "-"), 0);
-  fprintf(ctx->md, " |\n| Machine | %s, %.0f logical CPUs, kernel %s |\n",
-          a, np_json_get_number(m, "logical_cores", NAN), b);
+  np_report__md_cell(a, sizeof a, np_json_get_string(m, "cpu_model", "-"), 0);
+  np_report__md_cell(b, sizeof b, np_json_get_string(m, "kernel_release", "-"),
+                     0);
+  fprintf(ctx->md, " |\n| Machine | %s, %.0f logical CPUs, kernel %s |\n", a,
+          np_json_get_number(m, "logical_cores", NAN), b);
   fprintf(ctx->md, "| Repetitions | %.0f independent processes per "
           "configuration |\n\n",
           np_json_get_number(s->suite, "repetitions", NAN));

@@ -88,22 +88,26 @@ static int chart_one(struct np_report_ctx *ctx, const struct np_results_set *s,
   snprintf(title, sizeof title, "Time series: %s, %s", name, c->id);
   snprintf(sub, sizeof sub, "suite %s, set %s; run %s, every %g s",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, r->id,
+           np_report__info(ctx, s)->name, r->id,
            np_json_get_number(np_json_pointer(r->doc, "/exec/series"),
                               "interval_seconds", NAN));
-  snprintf(ylabel, sizeof ylabel, "%s%s%s%s", name, unit[0] ? " / " : "",
-           unit, "");
+  snprintf(ylabel, sizeof ylabel, "%s%s%s%s", name, unit[0] ? " / " : "", unit,
+           "");
   const char *caption[] = {
       "samples: each matching line's value at the time it was read",
       "interval mean: the mean of an interval's samples, at its middle",
       NULL};
   struct np_chart_xy_series se[2] = {{"samples", n, x, y, 0, NULL},
                                      {"interval mean", k, ix, iy, 1, NULL}};
-  struct np_chart_xy ch = {.title = title, .subtitle = sub,
+  struct np_chart_xy ch = {.title = title,
+                           .subtitle = sub,
                            .xlabel = "time since the program started / s",
-                           .ylabel = ylabel, .caption = caption,
-                           .stamp = np_report_stamp(ctx, s),
-                           .vline_x = NAN, .nseries = 2, .series = se};
+                           .ylabel = ylabel,
+                           .caption = caption,
+                           .stamp = np_report__stamp(ctx, s),
+                           .vline_x = NAN,
+                           .nseries = 2,
+                           .series = se};
   snprintf(stem, sizeof stem, "series-%s-%s", name, c->id);
   cJSON *js = NULL;
   if ((rc = np_report_xy_emit(ctx, s, &ch, stem, &js)) != 0)
@@ -132,8 +136,8 @@ static int one_series(struct np_report_ctx *ctx,
   char md_name[128], md_unit[64];
   double k_unit; /* the table shows values in the chart's unit */
   const char *shown = np_fmt_unit(unit, &k_unit);
-  np_report_md_text(md_name, sizeof md_name, name);
-  np_report_md_text(md_unit, sizeof md_unit, shown);
+  np_report__md_text(md_name, sizeof md_name, name);
+  np_report__md_text(md_unit, sizeof md_unit, shown);
   fprintf(ctx->md, "### Time series: %s\n\n", md_name);
   int rc = 0;
   for (size_t i = 0; i < ncfg && rc == 0; i++)
@@ -203,7 +207,7 @@ int np_report_exec_series(struct np_report_ctx *ctx,
   int rc = 0;
   if (cJSON_GetArraySize(all) == 0)
     return 0;
-  cJSON *rows = np_report_new_table(ctx, "exec_series", s);
+  cJSON *rows = np_report__new_table(ctx, "exec_series", s);
   cJSON_ArrayForEach(decl, all) {
     if ((rc = one_series(ctx, s, cfg, ncfg, decl, rows)) != 0)
       break;

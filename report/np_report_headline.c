@@ -1,5 +1,5 @@
 /*
- * np_report_headline.c - the focused comparison a reader sees first
+ * np_report__headline.c - the focused comparison a reader sees first
  * (reference 003's four-row "Throughput and Latency" table with its two
  * charts), chosen by the plan, not by the report: a plan's "headline"
  * entry names a title and rows, each a set of options; a configuration
@@ -69,9 +69,9 @@ static size_t match_row(const struct np_results_set *s, const cJSON *row,
   return n;
 }
 
-size_t np_report_headline_configs(const struct np_results_set *s,
-                                  const struct np_results_config **v,
-                                  size_t max) {
+size_t np_report__headline_configs(const struct np_results_set *s,
+                                   const struct np_results_config **v,
+                                   size_t max) {
   size_t n = 0;
   const cJSON *row, *rows = cJSON_GetObjectItemCaseSensitive(headline_of(s),
                                                              "rows");
@@ -141,8 +141,8 @@ static void headline_leaves_out(struct np_report_ctx *ctx,
   }
 }
 
-int np_report_headline(struct np_report_ctx *ctx,
-                       const struct np_results_set *s) {
+int np_report__headline(struct np_report_ctx *ctx,
+                        const struct np_results_set *s) {
   const cJSON *h = headline_of(s);
   if (h == NULL)
     return 0;
@@ -150,8 +150,8 @@ int np_report_headline(struct np_report_ctx *ctx,
   if (v == NULL)
     return NP_ENOMEM;
   char title[512];
-  np_report_md_text(title, sizeof title,
-                    np_json_get_string(h, "title", "the plan's comparison"));
+  np_report__md_text(title, sizeof title,
+                     np_json_get_string(h, "title", "the plan's comparison"));
   fprintf(ctx->md, "### Headline: %s\n\n", title);
   size_t n = 0, r = 0;
   const cJSON *row, *rows = cJSON_GetObjectItemCaseSensitive(h, "rows");
@@ -173,9 +173,9 @@ int np_report_headline(struct np_report_ctx *ctx,
     if (rc == 0)
       np_report_rudp_table_of(ctx, s, v, n, "headline");
   } else if (n > 0) {
-    rc = np_report_charts_of(ctx, s, "io", v, n, "headline-");
+    rc = np_report__charts_of(ctx, s, "io", v, n, "headline-");
     if (rc == 0)
-      np_report_tables_perf_of(ctx, s, v, n, "headline");
+      np_report__tables_perf_of(ctx, s, v, n, "headline");
   }
   headline_leaves_out(ctx, s, rows);
   fprintf(ctx->md, "The full grid follows.\n\n");

@@ -306,7 +306,7 @@ static void mark_text(const cJSON *r, const struct np_report_html__setctx *sc,
   } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "excluded"))) {
     char why[120] = "";
     if (c != NULL)
-      np_report_fail_reason(c, why, sizeof why);
+      np_report__fail_reason(c, why, sizeof why);
     k += (size_t)snprintf(buf + k, len - k, "excluded (%s)",
                           why[0] ? why : "failed");
     *used |= 2;
@@ -317,7 +317,7 @@ static void mark_text(const cJSON *r, const struct np_report_html__setctx *sc,
     *used |= 1;
   }
   if (k < len && sc != NULL && c != NULL &&
-      np_report_target_missed(sc->s, c->id)) {
+      np_report__target_missed(sc->s, c->id)) {
     k += (size_t)snprintf(buf + k, len - k, "%s\xe2\x80\xa1", k ? " " : "");
     *used |= 16;
   }

@@ -36,8 +36,8 @@ static double budget(const struct np_results_config *c) {
   return c->dimv[NP_D_PAYLOAD] * c->dimv[NP_D_CLIENTS] * c->dimv[NP_D_WINDOW];
 }
 
-int np_report_isolation_chart(struct np_report_ctx *ctx,
-                              const struct np_results_set *s) {
+int np_report__isolation_chart(struct np_report_ctx *ctx,
+                               const struct np_results_set *s) {
   const struct np_results_config **v = np_report_plan_order(s);
   size_t n = s->nconfigs;
   const char **cats = calloc(n, sizeof *cats), **notes = calloc(n, sizeof *notes);
@@ -67,7 +67,7 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
         np_results_stat(c, NP_M_LOST, 0, &val[i], &val[n + i], &val[2 * n + i]);
     np_results_stat(c, NP_M_KDROPS, 0, &val[3 * n + i], &val[4 * n + i],
                     &val[5 * n + i]);
-    if (np_report_short(ctx, s, c))
+    if (np_report__short(ctx, s, c))
       marks[i] = marks[n + i] = NP_CHART_MISSING;
     minruns = minruns == 0 || (k > 0 && k < minruns) ? k : minruns;
     maxruns = k > maxruns ? k : maxruns;
@@ -77,11 +77,11 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
     goto done; /* nothing lost: the table says so, a chart would be empty */
   const struct np_chart_series ser[2] = {
       {"lost echoes", &val[0], &val[n], &val[2 * n], marks,
-       np_report_style(ctx, "lost echoes")},
-      {"kernel socket drops", &val[3 * n], &val[4 * n], &val[5 * n],
-       marks + n, np_report_style(ctx, "kernel socket drops")}};
-  const cJSON *m0 = cJSON_GetObjectItemCaseSensitive(v[0]->runs[0].doc,
-                                                     "machine");
+       np_report__style(ctx, "lost echoes")},
+      {"kernel socket drops", &val[3 * n], &val[4 * n], &val[5 * n], marks + n,
+       np_report__style(ctx, "kernel socket drops")}};
+  const cJSON *m0 =
+      cJSON_GetObjectItemCaseSensitive(v[0]->runs[0].doc, "machine");
   char subtitle[700], caption[200], nb[4][200];
   const char *nv[5];
   snprintf(subtitle, sizeof subtitle,
@@ -92,7 +92,7 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
            np_results_num(v[0]->runs[0].doc, "/config/seconds"),
            np_json_get_string(np_json_pointer(v[0]->runs[0].doc, "/config"),
                               "address", "-"),
-           np_report_info(ctx, s)->name,
+           np_report__info(ctx, s)->name,
            np_json_get_string(m0, "hostname", "unknown"));
   np_chart_runs_caption(caption, sizeof caption, minruns, maxruns, "run", 0);
   struct np_chart ch = {
@@ -100,11 +100,16 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
       .subtitle = subtitle,
       .xlabel = "payload; below: window, in-flight budget / effective server "
                 "rcvbuf",
-      .ylabel = "datagrams per run (log)", .caption = caption,
-      .notes_extra = np_report_chart_notes(s, nb, nv, 5),
-      .stamp = np_report_stamp(ctx, s),
-      .log_y = 1, .ncat = n, .categories = cats,
-      .notes = notes, .nseries = 2, .series = ser};
+      .ylabel = "datagrams per run (log)",
+      .caption = caption,
+      .notes_extra = np_report__chart_notes(s, nb, nv, 5),
+      .stamp = np_report__stamp(ctx, s),
+      .log_y = 1,
+      .ncat = n,
+      .categories = cats,
+      .notes = notes,
+      .nseries = 2,
+      .series = ser};
   size_t len = 0;
   rc = np_chart_render_svg(&ch, &svg, &len, ctx->eb);
   cJSON *jc = NULL;
@@ -114,7 +119,7 @@ int np_report_isolation_chart(struct np_report_ctx *ctx,
     rc = np_report_add_chart(ctx, "isolation-lost", svg, len, alt, &jc);
   if (rc != 0)
     goto done;
-  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
+  cJSON_AddStringToObject(jc, "set", np_report__info(ctx, s)->name);
   cJSON_AddStringToObject(jc, "title", ch.title);
   cJSON_AddStringToObject(jc, "subtitle", subtitle);
   cJSON_AddStringToObject(jc, "y_label", ch.ylabel);
@@ -147,8 +152,8 @@ done:
   return rc;
 }
 
-void np_report_isolation_table(struct np_report_ctx *ctx,
-                               const struct np_results_set *s) {
+void np_report__isolation_table(struct np_report_ctx *ctx,
+                                const struct np_results_set *s) {
   const struct np_results_config **v = np_report_plan_order(s);
   if (v == NULL)
     return;
@@ -157,7 +162,7 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
           "buffer | Total outstanding payload budget | Runs passed | Loss per "
           "run (count; %% of sent) | Kernel socket drops | RcvbufErrors Δ |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, "buffer_isolation", s);
+  cJSON *rows = np_report__new_table(ctx, "buffer_isolation", s);
   size_t same = 0;
   for (size_t i = 0; i < s->nconfigs; i++) {
     const struct np_results_config *c = v[i];
@@ -180,8 +185,8 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
     fprintf(ctx->md, "| %s | %s | %s | %s | %zu / %zu%s%s | %s | %s | %s |\n",
             pay, win, srv, bud, c->npassed, c->nruns,
             c->expect_fail ? " (fail expected)" : "",
-            np_report_short(ctx, s, c) ? " (missing runs)" : "", lost,
-            cell[1], cell[2]);
+            np_report__short(ctx, s, c) ? " (missing runs)" : "", lost, cell[1],
+            cell[2]);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "config", c->id);
     np_json_add_number(r, "server_rcvbuf_effective_bytes", c->dimv[NP_D_SRVBUF]);
@@ -224,8 +229,8 @@ void np_report_isolation_table(struct np_report_ctx *ctx,
 
 /* The first run of the plan that lost echoes and has the record's own
  * kernel snapshots: Udp RcvbufErrors before -> after against its loss. */
-void np_report_kernel_example(struct np_report_ctx *ctx,
-                              const struct np_results_set *s) {
+void np_report__kernel_example(struct np_report_ctx *ctx,
+                               const struct np_results_set *s) {
   const struct np_results_config **v = np_report_plan_order(s);
   for (size_t i = 0; v && i < s->nconfigs; i++)
     for (size_t k = 0; k < v[i]->nruns; k++) {
@@ -253,7 +258,7 @@ void np_report_kernel_example(struct np_report_ctx *ctx,
               r->id, bs, as, ds,
               a - b == r->m[NP_M_LOST] ? "exactly" : "against", ls, ks,
               isfinite(rq) ? rq : 0, isfinite(fc) ? fc : 0);
-      cJSON *rows = np_report_new_table(ctx, "kernel_example", s);
+      cJSON *rows = np_report__new_table(ctx, "kernel_example", s);
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "run", r->id);
       np_json_add_number(o, "udp_rcvbuf_errors_before", b);

@@ -132,7 +132,7 @@ int np_report_xy_emit(struct np_report_ctx *ctx,
   free(svg);
   if (rc != 0)
     return rc;
-  cJSON_AddStringToObject(jc, "set", np_report_info(ctx, s)->name);
+  cJSON_AddStringToObject(jc, "set", np_report__info(ctx, s)->name);
   cJSON_AddStringToObject(jc, "title", ch->title);
   cJSON_AddStringToObject(jc, "subtitle", ch->subtitle);
   cJSON_AddStringToObject(jc, "y_label", ch->ylabel);
@@ -160,12 +160,14 @@ static int hockey_draw(struct np_report_ctx *ctx,
   if (n < 2)
     return 0;
   char sub[700], capl[64], c1[200], c2[240], c3[200];
-  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; open loop (udp "
+  snprintf(sub, sizeof sub,
+           "suite %s, set %s, machine %s; open loop (udp "
            "--rate), latency from each intended send time",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, host_of(s));
+           np_report__info(ctx, s)->name, host_of(s));
   snprintf(capl, sizeof capl, "closed-loop capacity %.0f/s", cap);
-  snprintf(c1, sizeof c1, "points: medians over the passed runs of each "
+  snprintf(c1, sizeof c1,
+           "points: medians over the passed runs of each "
            "configuration; p99.9 only where a run has 1,000 samples");
   /* a point from failed runs, or from fewer than half of its runs, is
    * marked on the chart and named in the legend and the caption */
@@ -200,23 +202,21 @@ static int hockey_draw(struct np_report_ctx *ctx,
   struct np_chart_xy_series se[3] = {{"p50", n, x, y[0], 0, mk},
                                      {"p99", n, x, y[1], 1, mk},
                                      {"p99.9", n, x, y[2], 3, mk}};
-  struct np_chart_xy ch = {.title = "UDP latency under load: p50 / p99 / "
-                                    "p99.9 against offered load",
-                           .subtitle = sub,
-                           .xlabel = "offered load / messages per second",
-                           .ylabel = "latency / \xce\xbcs (log)",
-                           .caption = caption,
-                           .stamp = np_report_stamp(ctx, s),
-                           .log_y = 1,
-                           .vline_x = cap,
-                           .vline_label = capl,
-                           .mark_name = {[NP_CHART_XY_FAILED] =
-                                             unpassed ? "failed runs" : NULL,
-                                         [NP_CHART_XY_MINORITY] =
-                                             minority ? "< half passed"
-                                                      : NULL},
-                           .nseries = 3,
-                           .series = se};
+  struct np_chart_xy ch = {
+      .title = "UDP latency under load: p50 / p99 / "
+               "p99.9 against offered load",
+      .subtitle = sub,
+      .xlabel = "offered load / messages per second",
+      .ylabel = "latency / \xce\xbcs (log)",
+      .caption = caption,
+      .stamp = np_report__stamp(ctx, s),
+      .log_y = 1,
+      .vline_x = cap,
+      .vline_label = capl,
+      .mark_name = {[NP_CHART_XY_FAILED] = unpassed ? "failed runs" : NULL,
+                    [NP_CHART_XY_MINORITY] = minority ? "< half passed" : NULL},
+      .nseries = 3,
+      .series = se};
   fprintf(ctx->md, "### Latency under load (open loop)\n\n");
   cJSON *js = NULL;
   int rc = np_report_xy_emit(ctx, s, &ch, "latency-load", &js);
@@ -395,11 +395,13 @@ static int distribution(struct np_report_ctx *ctx,
   snprintf(title, sizeof title, "%s against percentile", what);
   snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; %s",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, host_of(s),
+           np_report__info(ctx, s)->name, host_of(s),
            left ? "the passed runs of a configuration merged, some left out"
                 : "every passed run of a configuration merged");
-  snprintf(c2, sizeof c2, "%zu more configuration%s not drawn (at most %d "
-           "per chart)", more, more == 1 ? "" : "s", MAX_CFG);
+  snprintf(c2, sizeof c2,
+           "%zu more configuration%s not drawn (at most %d "
+           "per chart)",
+           more, more == 1 ? "" : "s", MAX_CFG);
   snprintf(c3, sizeof c3, "%zu passed run%s left out of the chart (no "
            "histogram, one that does not decode, or another layout)", left,
            left == 1 ? "" : "s");
@@ -413,7 +415,7 @@ static int distribution(struct np_report_ctx *ctx,
                            .xlabel = "percentile / %",
                            .ylabel = "latency / \xce\xbcs (log)",
                            .caption = caption,
-                           .stamp = np_report_stamp(ctx, s),
+                           .stamp = np_report__stamp(ctx, s),
                            .log_y = 1,
                            .x_percentile = 1,
                            .vline_x = NAN,
@@ -464,20 +466,24 @@ static int series_of(struct np_report_ctx *ctx, const struct np_results_set *s,
   }
   char sub[900], title[240], stem[240];
   snprintf(title, sizeof title, "Time series: %s", c->id);
-  snprintf(sub, sizeof sub, "suite %s, set %s, machine %s; run %s, one "
+  snprintf(sub, sizeof sub,
+           "suite %s, set %s, machine %s; run %s, one "
            "point per --interval slice",
            np_json_get_string(s->suite, "suite", s->label),
-           np_report_info(ctx, s)->name, host_of(s), run_id);
+           np_report__info(ctx, s)->name, host_of(s), run_id);
   const char *caption[] = {"points: p50 and p99 of each slice's latencies",
                            NULL};
   struct np_chart_xy_series se[2] = {{"p50", n, x, p50, 0, NULL},
                                      {"p99", n, x, p99, 1, NULL}};
-  struct np_chart_xy ch = {.title = title, .subtitle = sub,
+  struct np_chart_xy ch = {.title = title,
+                           .subtitle = sub,
                            .xlabel = "time since the measurement began / s",
                            .ylabel = "latency / \xce\xbcs (log)",
                            .caption = caption,
-                           .stamp = np_report_stamp(ctx, s),
-                           .log_y = 1, .vline_x = NAN, .nseries = 2,
+                           .stamp = np_report__stamp(ctx, s),
+                           .log_y = 1,
+                           .vline_x = NAN,
+                           .nseries = 2,
                            .series = se};
   snprintf(stem, sizeof stem, "timeseries-%s", c->id);
   cJSON *js = NULL;
@@ -615,7 +621,7 @@ static int stream_table(struct np_report_ctx *ctx,
           "| Loss / %% | Jitter / μs | One-way p50 / μs | One-way p99 / μs | "
           "Process CPU / %% | Datagrams / send call |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, "streams", s);
+  cJSON *rows = np_report__new_table(ctx, "streams", s);
   for (size_t i = 0; i < n; i++) {
     cJSON *r = cJSON_CreateObject();
     double v[NCOL];

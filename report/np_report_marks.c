@@ -29,7 +29,7 @@ static const struct {
     {"lost echoes", 6}, {"kernel socket drops", 7},
 };
 
-int np_report_style(struct np_report_ctx *ctx, const char *name) {
+int np_report__style(struct np_report_ctx *ctx, const char *name) {
   for (size_t i = 0; i < sizeof known_styles / sizeof *known_styles; i++)
     if (strcmp(known_styles[i].name, name) == 0)
       return known_styles[i].style;
@@ -42,11 +42,11 @@ int np_report_style(struct np_report_ctx *ctx, const char *name) {
   return (int)(8 + ctx->nstyles++) % NP_CHART_STYLES;
 }
 
-const char *np_report_plural(size_t n, const char *one, const char *many) {
+const char *np_report__plural(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
-void np_report_md_text(char *buf, size_t len, const char *s) {
+void np_report__md_text(char *buf, size_t len, const char *s) {
   size_t k = 0;
   for (; s && *s && k + 6 < len; s++) {
     if (*s == '<') {
@@ -72,10 +72,10 @@ void np_report_md_text(char *buf, size_t len, const char *s) {
     buf[k < len ? k : len - 1] = '\0';
 }
 
-void np_report_md_cell(char *buf, size_t len, const char *s, int code) {
+void np_report__md_cell(char *buf, size_t len, const char *s, int code) {
   size_t k = 0;
   for (; s && *s && k + 6 < len; s++) {
-    const char *rep = *s == '|'    ? "\\|"
+    const char *rep = *s == '|'                  ? "\\|"
                       : *s == '\n' || *s == '\r' ? " "
                       : code && *s == '`'        ? "'"
                       : code                     ? NULL
@@ -94,11 +94,13 @@ void np_report_md_cell(char *buf, size_t len, const char *s, int code) {
     buf[k < len ? k : len - 1] = '\0';
 }
 
-void np_report_md_alt(char *buf, size_t len, const char *s) {
+void np_report__md_alt(char *buf, size_t len, const char *s) {
   size_t k = 0;
   for (; s && *s && k + 6 < len; s++) {
-    const char *ent = *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
-                      : *s == '&' ? "&amp;" : NULL;
+    const char *ent = *s == '<'   ? "&lt;"
+                      : *s == '>' ? "&gt;"
+                      : *s == '&' ? "&amp;"
+                                  : NULL;
     if (ent != NULL) {
       memcpy(buf + k, ent, strlen(ent));
       k += strlen(ent);
@@ -171,8 +173,8 @@ static size_t count_missing(const struct np_results_set *s, size_t planned,
   return shortn + (planned > s->nconfigs ? planned - s->nconfigs : 0);
 }
 
-int np_report_info_init(struct np_report_ctx *ctx, const char *const *labels,
-                        const unsigned char *failed) {
+int np_report__info_init(struct np_report_ctx *ctx, const char *const *labels,
+                         const unsigned char *failed) {
   ctx->info = calloc(ctx->nsets + 1, sizeof *ctx->info);
   if (ctx->info == NULL)
     return NP_ENOMEM;
@@ -215,19 +217,20 @@ int np_report_info_init(struct np_report_ctx *ctx, const char *const *labels,
   return 0;
 }
 
-const struct np_report_setinfo *np_report_info(const struct np_report_ctx *ctx,
-                                               const struct np_results_set *s) {
-  static const struct np_report_setinfo none = {.name = "", .slug = "set",
-                                                .reps = 1};
+const struct np_report_setinfo *
+np_report__info(const struct np_report_ctx *ctx,
+                const struct np_results_set *s) {
+  static const struct np_report_setinfo none = {
+      .name = "", .slug = "set", .reps = 1};
   for (size_t i = 0; ctx->info && i < ctx->nsets; i++)
     if (ctx->sets[i] == s)
       return &ctx->info[i];
   return &none;
 }
 
-const char *np_report_stamp(const struct np_report_ctx *ctx,
-                            const struct np_results_set *s) {
-  return np_report_info(ctx, s)->check_failed
+const char *np_report__stamp(const struct np_report_ctx *ctx,
+                             const struct np_results_set *s) {
+  return np_report__info(ctx, s)->check_failed
              ? "SELF-CHECK FAILED: rendered with --force, not evidence"
              : NULL;
 }
@@ -244,24 +247,24 @@ static const cJSON *summary_entry(const struct np_results_set *s,
   return NULL;
 }
 
-int np_report_unstable(const struct np_results_set *s, const char *id) {
-  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(summary_entry(s, id),
-                                                       "unstable"));
+int np_report__unstable(const struct np_results_set *s, const char *id) {
+  return cJSON_IsTrue(
+      cJSON_GetObjectItemCaseSensitive(summary_entry(s, id), "unstable"));
 }
 
-int np_report_marked_unstable(const struct np_report_ctx *ctx,
-                              const struct np_results_set *s,
-                              const struct np_results_config *c) {
-  return c->npassed == c->nruns && !np_report_short(ctx, s, c) &&
-         np_report_unstable(s, c->id);
+int np_report__marked_unstable(const struct np_report_ctx *ctx,
+                               const struct np_results_set *s,
+                               const struct np_results_config *c) {
+  return c->npassed == c->nruns && !np_report__short(ctx, s, c) &&
+         np_report__unstable(s, c->id);
 }
 
-double np_report_spread_limit(const struct np_results_set *s) {
+double np_report__spread_limit(const struct np_results_set *s) {
   return 100 * np_json_get_number(s->summary, "spread_limit", 0.1);
 }
 
-int np_report_ci_bars(const struct np_report_ctx *ctx,
-                      const struct np_results_set *s) {
+int np_report__ci_bars(const struct np_report_ctx *ctx,
+                       const struct np_results_set *s) {
   if (ctx->error_bars != NP_REPORT_EB_AUTO)
     return ctx->error_bars == NP_REPORT_EB_CI95;
   for (size_t i = 0; i < s->nconfigs; i++)
@@ -270,25 +273,25 @@ int np_report_ci_bars(const struct np_report_ctx *ctx,
   return s->nconfigs > 0;
 }
 
-int np_report_target_missed(const struct np_results_set *s, const char *id) {
+int np_report__target_missed(const struct np_results_set *s, const char *id) {
   const cJSON *e;
-  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s->summary,
-                                                         "configurations"))
-    if (strcmp(np_json_get_string(e, "id", ""), id) == 0)
-      return cJSON_IsFalse(np_json_pointer(e, "/until_stable/met")) &&
-             cJSON_IsNumber(
-                 np_json_pointer(e, "/until_stable/repetitions_needed"));
+  cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(s->summary, "configura"
+                                                                     "tion"
+                                                                     "s")) if (
+      strcmp(np_json_get_string(e, "id", ""), id) ==
+      0) return cJSON_IsFalse(np_json_pointer(e, "/until_stable/met")) &&
+      cJSON_IsNumber(np_json_pointer(e, "/until_stable/repetitions_needed"));
   return 0;
 }
 
-int np_report_short(const struct np_report_ctx *ctx,
-                    const struct np_results_set *s,
-                    const struct np_results_config *c) {
-  return c->nruns < planned_reps(s, c->id, np_report_info(ctx, s)->reps);
+int np_report__short(const struct np_report_ctx *ctx,
+                     const struct np_results_set *s,
+                     const struct np_results_config *c) {
+  return c->nruns < planned_reps(s, c->id, np_report__info(ctx, s)->reps);
 }
 
-void np_report_fail_reason(const struct np_results_config *c, char *buf,
-                           size_t len) {
+void np_report__fail_reason(const struct np_results_config *c, char *buf,
+                            size_t len) {
   size_t k = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < c->nruns; i++) {
@@ -319,12 +322,12 @@ void np_report_fail_reason(const struct np_results_config *c, char *buf,
   }
 }
 
-void np_report_banners(struct np_report_ctx *ctx) {
+void np_report__banners(struct np_report_ctx *ctx) {
   for (size_t i = 0; i < ctx->nsets; i++) {
     const struct np_results_set *s = ctx->sets[i];
     const struct np_report_setinfo *in = &ctx->info[i];
     char name[300];
-    np_report_md_text(name, sizeof name, in->name);
+    np_report__md_text(name, sizeof name, in->name);
     if (in->check_failed)
       fprintf(ctx->md,
               "> **Self-check failed: %s.** This set was rendered with "
@@ -340,8 +343,8 @@ void np_report_banners(struct np_report_ctx *ctx) {
             "their rows and bars are marked \"missing\":",
             name, np_json_get_string(s->suite, "status", "unknown"),
             in->nmissing, in->planned, in->nmissing == 1 ? "is" : "are",
-            in->reps, np_report_plural((size_t)in->reps, "repetition",
-                                       "repetitions"));
+            in->reps,
+            np_report__plural((size_t)in->reps, "repetition", "repetitions"));
     size_t shown = 0;
     for (size_t c = 0; c < s->nconfigs; c++) {
       size_t want = planned_reps(s, s->configs[c].id, in->reps);
@@ -368,9 +371,9 @@ void np_report_banners(struct np_report_ctx *ctx) {
   }
 }
 
-const char *const *np_report_chart_notes(const struct np_results_set *s,
-                                         char (*buf)[200], const char **v,
-                                         size_t max) {
+const char *const *np_report__chart_notes(const struct np_results_set *s,
+                                          char (*buf)[200], const char **v,
+                                          size_t max) {
   size_t n = 0;
   const cJSON *f, *flags =
                       cJSON_GetObjectItemCaseSensitive(s->suite,

@@ -98,7 +98,7 @@ void np_report__measuring(struct np_report_ctx *ctx) {
       nsets += strcmp(set_hash(ctx->sets[j], &mj), h) == 0;
     }
     fprintf(ctx->md, "%s %zu %s with %s `%s`", i ? ";" : "", nsets,
-            np_report_plural(nsets, "set", "sets"),
+            np_report__plural(nsets, "set", "sets"),
             m ? "measuring source hash"
               : "no measuring source hash (written before 0.3), source hash",
             h);

@@ -50,9 +50,9 @@ static const char *host_of(const struct np_results_set *s) {
  * when it is not the suite's (two sets of one suite on the page). */
 static void heading(struct np_report_ctx *ctx, const struct np_results_set *s,
                     const char *what) {
-  const struct np_report_setinfo *in = np_report_info(ctx, s);
+  const struct np_report_setinfo *in = np_report__info(ctx, s);
   char name[300];
-  np_report_md_text(name, sizeof name, in->name);
+  np_report__md_text(name, sizeof name, in->name);
   if (strcmp(in->name, suite_of(s)) == 0 && what != NULL)
     fprintf(ctx->md, "## %s\n\n", what);
   else
@@ -68,11 +68,11 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     return np_report_exec(ctx, s);
   if (strcmp(n, "udp-buffer-isolation") == 0) {
     heading(ctx, s, "Receive buffer isolation");
-    np_report_conditions_set(ctx, s);
-    rc = np_report_isolation_chart(ctx, s);
+    np_report__conditions_set(ctx, s);
+    rc = np_report__isolation_chart(ctx, s);
     if (rc == 0)
-      np_report_isolation_table(ctx, s);
-    np_report_kernel_example(ctx, s);
+      np_report__isolation_table(ctx, s);
+    np_report__kernel_example(ctx, s);
     return rc;
   }
   if (strcmp(n, "udp-payload-window") == 0)
@@ -85,18 +85,18 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     heading(ctx, s, "One-way streams");
   else
     heading(ctx, s, NULL);
-  np_report_conditions_set(ctx, s);
-  rc = np_report_headline(ctx, s);
+  np_report__conditions_set(ctx, s);
+  rc = np_report__headline(ctx, s);
   if (np_report_is_stream(s)) /* no round trips: the streams table */
     return rc == 0 ? np_report_latency(ctx, s) : rc;
   if (rc == 0 && strcmp(n, "udp-payload-window") != 0)
-    rc = np_report_charts(ctx, s, "io");
+    rc = np_report__charts(ctx, s, "io");
   if (rc == 0 && strcmp(n, "udp-io-models") != 0)
-    rc = np_report_charts(ctx, s, "grid");
+    rc = np_report__charts(ctx, s, "grid");
   if (rc == 0)
-    np_report_tables_perf(ctx, s);
+    np_report__tables_perf(ctx, s);
   if (rc == 0)
-    np_report_kernel_example(ctx, s);
+    np_report__kernel_example(ctx, s);
   if (rc == 0) /* open loop, distributions, time series where recorded */
     rc = np_report_latency(ctx, s);
   return rc;
@@ -105,15 +105,15 @@ static int udp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
 static int limits_set(struct np_report_ctx *ctx,
                       const struct np_results_set *s) {
   heading(ctx, s, "Lost echoes by payload and window");
-  np_report_conditions_set(ctx, s);
-  int rc = np_report_charts(ctx, s, "limits");
+  np_report__conditions_set(ctx, s);
+  int rc = np_report__charts(ctx, s, "limits");
   if (rc != 0)
     return rc;
-  np_pages_lost_table(ctx, s);
+  np_pages__lost_table(ctx, s);
   fprintf(ctx->md, "## Kernel evidence\n\n");
-  np_pages_kernel_evidence(ctx, s);
-  np_report_kernel_example(ctx, s);
-  np_report_tables_limits(ctx, s);
+  np_pages__kernel_evidence(ctx, s);
+  np_report__kernel_example(ctx, s);
+  np_report__tables_limits(ctx, s);
   return 0;
 }
 
@@ -128,9 +128,9 @@ static int rudp_set(struct np_report_ctx *ctx, const struct np_results_set *s) {
     heading(ctx, s, "Sustained test");
   else
     heading(ctx, s, "Strategies by network condition");
-  np_report_conditions_set(ctx, s);
+  np_report__conditions_set(ctx, s);
   np_report_rudp_network(ctx, s);
-  int rc = np_report_headline(ctx, s);
+  int rc = np_report__headline(ctx, s);
   if (rc == 0)
     rc = np_report_rudp_charts(ctx, s);
   if (rc == 0)
@@ -175,7 +175,7 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
                                               : NP_REPORT_EB_AUTO,
                               .measuring_changes =
                                   o ? o->measuring_changes : NULL};
-  rc = np_report_info_init(&ctx, labels, failed);
+  rc = np_report__info_init(&ctx, labels, failed);
   ctx.json = cJSON_CreateObject();
   ctx.md = open_memstream(&md, &mdlen);
   if (rc != 0 || ctx.json == NULL || ctx.md == NULL) {
@@ -207,12 +207,12 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   if (!mdx)
     fprintf(ctx.md, "<!-- %s -->\n\n", comment);
   fprintf(ctx.md, "# %s\n\n", title);
-  np_pages_dates_line(&ctx);
+  np_pages__dates_line(&ctx);
   np_report__measuring(&ctx);
-  np_report_banners(&ctx);
+  np_report__banners(&ctx);
   see_also(&ctx, pg, present, ext);
-  np_report_tables_correctness(&ctx);
-  np_report_conditions_common(&ctx);
+  np_report__tables_correctness(&ctx);
+  np_report__conditions_common(&ctx);
   for (size_t i = 0; i < nsets && rc == 0; i++) {
     snprintf(prefix, sizeof prefix, "%s-", ctx.info[i].slug);
     ctx.asset_prefix = prefix;
@@ -223,10 +223,10 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   if (rc != 0)
     goto done;
   if (pg == PAGE_LIMITS) {
-    np_report_tables_mtu(&ctx);
+    np_report__tables_mtu(&ctx);
   } else {
     fprintf(ctx.md, "## Scope\n\n");
-    np_report_scope(&ctx);
+    np_report__scope(&ctx);
   }
   snprintf(path, sizeof path, "%s.reading.md", page_name[pg]);
   size_t rlen = 0;
@@ -237,14 +237,15 @@ static int build_page(enum page pg, struct np_results_set *const *sets,
   snprintf(rfile, sizeof rfile, "%s%s%s", o && o->readings_dir
                                               ? o->readings_dir : "",
            o && o->readings_dir ? "/" : "", path);
-  rc = np_pages_reading(&ctx, reading, reading ? rlen : 0, page_name[pg],
-                        rfile);
+  rc = np_pages__reading(&ctx, reading, reading ? rlen : 0, page_name[pg],
+                         rfile);
   if (rc != 0)
     goto done;
-  np_pages_reproduce(&ctx, rel);
-  np_pages_links(&ctx, rel);
-  fprintf(ctx.md, "Every value on this page, with the run ids behind it: "
-                  "[assets/%s-report.json](assets/%s-report.json).\n",
+  np_pages__reproduce(&ctx, rel);
+  np_pages__links(&ctx, rel);
+  fprintf(ctx.md,
+          "Every value on this page, with the run ids behind it: "
+          "[assets/%s-report.json](assets/%s-report.json).\n",
           page_name[pg], page_name[pg]);
   if (fclose(ctx.md) != 0) {
     ctx.md = NULL;

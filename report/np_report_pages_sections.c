@@ -15,7 +15,7 @@
 #include "np_report_int.h"
 #include "np_report_refs.h"
 
-void np_pages_dates_line(struct np_report_ctx *ctx) {
+void np_pages__dates_line(struct np_report_ctx *ctx) {
   char dates[256] = "";
   size_t runs = 0, passed = 0, k = 0;
   for (size_t i = 0; i < ctx->nsets; i++) {
@@ -31,11 +31,11 @@ void np_pages_dates_line(struct np_report_ctx *ctx) {
       passed += s->configs[c].npassed;
   }
   fprintf(ctx->md, "Measured on %s: %zu %s in %zu result %s (", dates, runs,
-          np_report_plural(runs, "run", "runs"), ctx->nsets,
-          np_report_plural(ctx->nsets, "set", "sets"));
+          np_report__plural(runs, "run", "runs"), ctx->nsets,
+          np_report__plural(ctx->nsets, "set", "sets"));
   for (size_t i = 0; i < ctx->nsets; i++) {
     char name[300];
-    np_report_md_text(name, sizeof name, ctx->info[i].name);
+    np_report__md_text(name, sizeof name, ctx->info[i].name);
     fprintf(ctx->md, "%s%s: %zu", i ? ", " : "", name, ctx->sets[i]->nruns);
   }
   fprintf(ctx->md,
@@ -62,8 +62,8 @@ static size_t distinct(const struct np_results_set *s, enum np_results_dim d,
   return n;
 }
 
-void np_pages_lost_table(struct np_report_ctx *ctx,
-                         const struct np_results_set *s) {
+void np_pages__lost_table(struct np_report_ctx *ctx,
+                          const struct np_results_set *s) {
   double *pays = calloc(s->nconfigs + 1, sizeof *pays),
          *wins = calloc(s->nconfigs + 1, sizeof *wins);
   if (pays == NULL || wins == NULL)
@@ -77,7 +77,7 @@ void np_pages_lost_table(struct np_report_ctx *ctx,
   for (size_t w = 0; w < nw; w++)
     fprintf(ctx->md, "---:|");
   fprintf(ctx->md, "\n");
-  cJSON *rows = np_report_new_table(ctx, "lost_by_payload_window", s);
+  cJSON *rows = np_report__new_table(ctx, "lost_by_payload_window", s);
   for (size_t p = 0; p < np; p++) {
     char pay[32];
     np_fmt_num(pay, sizeof pay, pays[p], 0);
@@ -135,8 +135,8 @@ static void fmt_count(char *buf, size_t len, double v) {
 
 /* Kernel counters over the whole suite (first snapshot before the first
  * run, last after the last) and summed per-run deltas. */
-void np_pages_kernel_evidence(struct np_report_ctx *ctx,
-                              const struct np_results_set *s) {
+void np_pages__kernel_evidence(struct np_report_ctx *ctx,
+                               const struct np_results_set *s) {
   double first = NAN, last = NAN, sum[NP_K_COUNT_] = {0}, lost = 0, sent = 0;
   const char *ffile = NULL, *lfile = NULL;
   const char *fat = NULL, *lat = NULL;
@@ -171,14 +171,15 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
   fmt_count(fc, sizeof fc, sum[NP_K_FRAG_CREATES]);
   double pct[3] = {sent > 0 ? 100 * lost / sent : NAN, NAN, NAN};
   np_report_loss_cell(l, sizeof l, (const double[3]){lost, NAN, NAN}, pct);
-  fprintf(ctx->md,
-          "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ "
-          "(runner's snapshots, warm-up included) | IPv4 "
-          "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured (count; "
-          "%% of sent) |\n"
-          "|---|---:|---:|---:|---:|\n"
-          "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
-          np_report_info(ctx, s)->name, a, b, d, rq, ok, fc, l);
+  fprintf(
+      ctx->md,
+      "| Suite | Udp RcvbufErrors: start → end | Sum of per-run Δ "
+      "(runner's snapshots, warm-up included) | IPv4 "
+      "ReasmReqds / ReasmOKs / FragCreates Δ | Lost echoes measured (count; "
+      "%% of sent) |\n"
+      "|---|---:|---:|---:|---:|\n"
+      "| %s | %s → %s | %s | %s / %s / %s | %s |\n\n",
+      np_report__info(ctx, s)->name, a, b, d, rq, ok, fc, l);
   fprintf(ctx->md,
           "Start is the runner's snapshot before `%s`, end the one after "
           "`%s` (`rep-N.kernel-before.txt` / `-after.txt`). The kernel "
@@ -189,7 +190,7 @@ void np_pages_kernel_evidence(struct np_report_ctx *ctx,
           "quantity: each run's delta over its measurement phase alone "
           "(median over the repetitions).\n\n",
           ffile ? ffile : "-", lfile ? lfile : "-");
-  cJSON *rows = np_report_new_table(ctx, "kernel_evidence", s);
+  cJSON *rows = np_report__new_table(ctx, "kernel_evidence", s);
   cJSON *r = cJSON_CreateObject();
   cJSON_AddItemToArray(rows, r);
   np_json_add_number(r, "udp_rcvbuf_errors_start", first);
@@ -284,7 +285,7 @@ example_run(const struct np_results_set *s, const struct np_results_config **cf)
   return r;
 }
 
-void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
+void np_pages__reproduce(struct np_report_ctx *ctx, const char *results_rel) {
   (void)results_rel;
   fprintf(ctx->md, "## Reproduce\n\n"
                    "Build Release (`cmake -S . -B build -DCMAKE_BUILD_TYPE="
@@ -333,7 +334,7 @@ void np_pages_reproduce(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "\n```\n\n");
 }
 
-void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
+void np_pages__links(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "## Raw evidence\n\n");
   for (size_t i = 0; i < ctx->nsets; i++) {
     const char *l = ctx->sets[i]->label;
@@ -347,8 +348,8 @@ void np_pages_links(struct np_report_ctx *ctx, const char *results_rel) {
   fprintf(ctx->md, "\n");
 }
 
-int np_pages_reading(struct np_report_ctx *ctx, const char *text, size_t len,
-                     const char *page, const char *file) {
+int np_pages__reading(struct np_report_ctx *ctx, const char *text, size_t len,
+                      const char *page, const char *file) {
   fprintf(ctx->md, "## Reading the results\n\n");
   if (text == NULL || len == 0) {
     fprintf(ctx->md,

@@ -237,7 +237,7 @@ static void rudp_bar(struct np_report_ctx *ctx, const struct np_results_set *s,
       .jcat = key, .series = np_report_rudp_strategies[w->strategy].label,
       .jseries = np_report_rudp_strategy_label(w), .rank = w->strategy,
       .cfg = w->c, .med = NAN, .mn = NAN, .mx = NAN, .clo = NAN, .chi = NAN};
-  if (np_report_short(ctx, s, w->c)) {
+  if (np_report__short(ctx, s, w->c)) {
     r->mark = NP_CHART_MISSING;
     return;
   }
@@ -254,9 +254,9 @@ static void rudp_bar(struct np_report_ctx *ctx, const struct np_results_set *s,
     r->clo = lo * sp->scale;
     r->chi = hi * sp->scale;
   }
-  if (np_report_unstable(s, w->c->id))
+  if (np_report__unstable(s, w->c->id))
     r->mark |= NP_CHART_UNSTABLE;
-  if (np_report_target_missed(s, w->c->id))
+  if (np_report__target_missed(s, w->c->id))
     r->mark |= NP_CHART_MISSED;
 }
 
@@ -268,7 +268,7 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
                 const char *stem_pre) {
   struct np_report_cbar *b = calloc(ng, sizeof *b);
   char (*key)[128] = calloc(ng, sizeof *key), (*label)[128] = calloc(ng, sizeof *label);
-  int rc = 0, use_ci = np_report_ci_bars(ctx, s);
+  int rc = 0, use_ci = np_report__ci_bars(ctx, s);
   if (b == NULL || key == NULL || label == NULL) {
     rc = NP_ENOMEM;
     goto done;
@@ -283,7 +283,7 @@ static int emit(struct np_report_ctx *ctx, const struct np_results_set *s,
                                                      "machine");
   char subtitle[512], stem[300];
   subtitle_of(subtitle, sizeof subtitle, g[0], all, nall,
-              np_report_info(ctx, s)->name,
+              np_report__info(ctx, s)->name,
               np_json_get_string(m0, "hostname", "unknown"));
   int by_rounds = g[0]->c->nruns == 1;
   /* chart file: stem plus what splits the set's charts (the set's slug

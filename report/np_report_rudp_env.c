@@ -209,7 +209,7 @@ void np_report_rudp_network(struct np_report_ctx *ctx,
           "| Profile | Direction | Random loss | Burst loss | Gilbert-Elliott "
           "| One-way delay | Jitter | Duplication | Reordering (extra delay) "
           "| Rate |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, "rudp_network_conditions", s);
+  cJSON *rows = np_report__new_table(ctx, "rudp_network_conditions", s);
   char seen[1024] = "";
   for (size_t i = 0; i < s->nruns; i++) {
     const cJSON *relay = np_json_pointer(s->runs[i].doc, "/config/relay");

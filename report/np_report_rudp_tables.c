@@ -52,14 +52,14 @@ static const char *no_figures(struct np_report_ctx *ctx,
                               const struct np_results_set *s,
                               const struct np_report_rudp_view *v, char *buf,
                               size_t len) {
-  if (np_report_short(ctx, s, v->c)) {
+  if (np_report__short(ctx, s, v->c)) {
     snprintf(buf, len, "missing (%zu of %d runs)", v->c->nruns,
-             np_report_info(ctx, s)->reps);
+             np_report__info(ctx, s)->reps);
     return buf;
   }
   if (v->excluded) {
     char why[120];
-    np_report_fail_reason(v->c, why, sizeof why);
+    np_report__fail_reason(v->c, why, sizeof why);
     snprintf(buf, len, "excluded (%s)", why[0] ? why : "failed");
     return buf;
   }
@@ -120,7 +120,7 @@ static void results_rows(struct np_report_ctx *ctx,
           "Applied loss / %% |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
           "---:|---:|---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, name, s);
+  cJSON *rows = np_report__new_table(ctx, name, s);
   int any_unstable = 0, any_excl = 0, any_missing = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_report_rudp_view *v = &vs[i];
@@ -131,10 +131,10 @@ static void results_rows(struct np_report_ctx *ctx,
                                      1.0 / 1024, 1.0 / 1024, 1.0 / 1048576,
                                      1};
     const char *nf = no_figures(ctx, s, v, first, sizeof first);
-    int unstable = nf == NULL && np_report_unstable(s, v->c->id);
+    int unstable = nf == NULL && np_report__unstable(s, v->c->id);
     any_unstable |= unstable;
-    any_missing |= np_report_short(ctx, s, v->c);
-    any_excl |= nf != NULL && !np_report_short(ctx, s, v->c);
+    any_missing |= np_report__short(ctx, s, v->c);
+    any_excl |= nf != NULL && !np_report__short(ctx, s, v->c);
     for (size_t k = 0; k < 13; k++) {
       if (nf != NULL)
         snprintf(cell[k], sizeof cell[k], "-");
@@ -156,8 +156,8 @@ static void results_rows(struct np_report_ctx *ctx,
     }
     fprintf(ctx->md, "\n");
     cJSON *r = row_json(rows, v, ms, sizeof ms / sizeof *ms);
-    cJSON_AddBoolToObject(r, "unstable", np_report_unstable(s, v->c->id));
-    cJSON_AddBoolToObject(r, "missing", np_report_short(ctx, s, v->c));
+    cJSON_AddBoolToObject(r, "unstable", np_report__unstable(s, v->c->id));
+    cJSON_AddBoolToObject(r, "missing", np_report__short(ctx, s, v->c));
   }
   int by_rounds = n > 0 && vs[0].c->nruns == 1;
   double cores = np_results_num(s->runs[0].doc, "/machine/logical_cores");
@@ -177,7 +177,7 @@ static void results_rows(struct np_report_ctx *ctx,
                     : "Values are medians over the repetitions' median "
                       "rounds.",
           cores);
-  np_report_table_footnote(ctx, any_unstable, any_excl, any_missing);
+  np_report__table_footnote(ctx, any_unstable, any_excl, any_missing);
 }
 
 static void results_table(struct np_report_ctx *ctx,
@@ -279,7 +279,7 @@ static void payload_window_table(struct np_report_ctx *ctx,
   fprintf(ctx->md, "### Payload and window (round trips/s / p99 ms)\n\n");
   fprintf(ctx->md, "| Payload / B | Window | Condition | ARQ only | fixed FEC "
                    "| adaptive FEC |\n|---:|---:|---|---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, "rudp_payload_window", s);
+  cJSON *rows = np_report__new_table(ctx, "rudp_payload_window", s);
   for (size_t k = 0; k < nc; k++) {
     const struct np_report_rudp_view *f = &vs[firsts[k]];
     char pay[32], cond[160], cell[3][64];
@@ -348,7 +348,7 @@ static void sustained_table(struct np_report_ctx *ctx,
           "| Max RSS / MiB |\n"
           "|---|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
           "---:|---:|---:|\n");
-  cJSON *rows = np_report_new_table(ctx, "rudp_sustained", s);
+  cJSON *rows = np_report__new_table(ctx, "rudp_sustained", s);
   for (size_t i = 0; i < n; i++) {
     const struct np_report_rudp_view *v = &vs[i];
     if (strcmp(v->profile, "sustained") != 0)
@@ -426,7 +426,7 @@ static void wins_table(struct np_report_ctx *ctx,
   fprintf(ctx->md, "### Which strategy wins where\n\n");
   fprintf(ctx->md, "| Condition | Highest round trips / s | Lowest p99 RTT "
                    "|\n|---|---|---|\n");
-  cJSON *rows = np_report_new_table(ctx, "rudp_wins", s);
+  cJSON *rows = np_report__new_table(ctx, "rudp_wins", s);
   for (size_t k = 0; k < nc; k++) {
     const struct np_report_rudp_view *f = &vs[firsts[k]];
     char cond[160], cell[2][128];

@@ -22,11 +22,11 @@
 #define DAGGER "\xe2\x80\xa0"
 #define DDAGGER "\xe2\x80\xa1"
 
-cJSON *np_report_new_table(struct np_report_ctx *ctx, const char *name,
-                           const struct np_results_set *s) {
-  const char *set = s ? np_report_info(ctx, s)->name : "";
+cJSON *np_report__new_table(struct np_report_ctx *ctx, const char *name,
+                            const struct np_results_set *s) {
+  const char *set = s ? np_report__info(ctx, s)->name : "";
   char id[400];
-  snprintf(id, sizeof id, "%s%s%s", s ? np_report_info(ctx, s)->slug : "",
+  snprintf(id, sizeof id, "%s%s%s", s ? np_report__info(ctx, s)->slug : "",
            s ? "-" : "", name);
   /* a second table of one name in a set (two headlines) gets a number */
   size_t same = 0;
@@ -46,8 +46,8 @@ cJSON *np_report_new_table(struct np_report_ctx *ctx, const char *name,
   return cJSON_AddArrayToObject(o, "rows");
 }
 
-void np_report_table_footnote(struct np_report_ctx *ctx, int unstable,
-                              int excluded, int missing) {
+void np_report__table_footnote(struct np_report_ctx *ctx, int unstable,
+                               int excluded, int missing) {
   if (unstable)
     fprintf(ctx->md,
             "%s unstable: round trips/s spread over the set's limit across "
@@ -65,11 +65,11 @@ void np_report_table_footnote(struct np_report_ctx *ctx, int unstable,
                      "incomplete set); no median is shown.\n\n");
 }
 
-void np_report_tables_correctness(struct np_report_ctx *ctx) {
+void np_report__tables_correctness(struct np_report_ctx *ctx) {
   fprintf(ctx->md, "## Correctness and load range\n\n");
   fprintf(ctx->md, "| Group | Configurations | Runs passed | Unstable | "
                    "Failed configurations |\n|---|---:|---:|---:|---|\n");
-  cJSON *jrows = np_report_new_table(ctx, "correctness", NULL);
+  cJSON *jrows = np_report__new_table(ctx, "correctness", NULL);
   for (size_t i = 0; i < ctx->nsets; i++) {
     const struct np_results_set *s = ctx->sets[i];
     const struct np_report_setinfo *in = &ctx->info[i];
@@ -81,7 +81,7 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
     for (size_t c = 0; c < s->nconfigs; c++) {
       const struct np_results_config *cf = &s->configs[c];
       passed += cf->npassed;
-      unstable += (size_t)np_report_marked_unstable(ctx, s, cf);
+      unstable += (size_t)np_report__marked_unstable(ctx, s, cf);
       if (cf->expect_fail && cf->npassed == 0)
         confirmed++;
       if (cf->npassed < cf->nruns) {
@@ -95,7 +95,7 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
     if (k >= sizeof failed)
       snprintf(failed + sizeof failed - 6, 6, " ...");
     char name[300], planned[64] = "";
-    np_report_md_text(name, sizeof name, in->name);
+    np_report__md_text(name, sizeof name, in->name);
     if (in->nmissing)
       snprintf(planned, sizeof planned, " of %zu planned (INCOMPLETE)",
                in->planned);
@@ -124,7 +124,7 @@ void np_report_tables_correctness(struct np_report_ctx *ctx) {
           "excludes every run of that configuration from throughput "
           "rankings and charts. Content and sequence checks, per set:\n\n");
   for (size_t i = 0; i < ctx->nsets; i++)
-    np_report_integrity_line(ctx, ctx->sets[i]);
+    np_report__integrity_line(ctx, ctx->sets[i]);
   fprintf(ctx->md, "\n");
 }
 
@@ -160,26 +160,27 @@ static void stat_ptr(const struct np_results_config *c, const char *ptr,
   free(v);
 }
 
-void np_report_tables_perf_of(struct np_report_ctx *ctx,
-                              const struct np_results_set *s,
-                              const struct np_results_config *const *v,
-                              size_t n, const char *name) {
-  unsigned vary = np_report_cond_varying(s);
-  int use_ci = np_report_ci_bars(ctx, s);
+void np_report__tables_perf_of(struct np_report_ctx *ctx,
+                               const struct np_results_set *s,
+                               const struct np_results_config *const *v,
+                               size_t n, const char *name) {
+  unsigned vary = np_report__cond_varying(s);
+  int use_ci = np_report__ci_bars(ctx, s);
   fprintf(ctx->md, "| Payload / B | Clients | Window | IO model | Backend |");
   for (int k = 0; k < NP_C_COUNT_; k++)
     if (vary & (1u << k))
-      fprintf(ctx->md, " %s |", np_report_cond_column((enum np_report_cond)k));
-  fprintf(ctx->md, " Runs passed | Round trips / s |%s p50 RTT / μs | p99 RTT "
-                   "/ μs | Process CPU / %% | Machine CPU / %% | Max RSS / "
-                   "MiB |\n|---:|---:|---:|---|---|",
+      fprintf(ctx->md, " %s |", np_report__cond_column((enum np_report_cond)k));
+  fprintf(ctx->md,
+          " Runs passed | Round trips / s |%s p50 RTT / μs | p99 RTT "
+          "/ μs | Process CPU / %% | Machine CPU / %% | Max RSS / "
+          "MiB |\n|---:|---:|---:|---|---|",
           use_ci ? " 95 % interval |" : "");
   for (int k = 0; k < NP_C_COUNT_; k++)
     if (vary & (1u << k))
       fprintf(ctx->md, "---|");
   fprintf(ctx->md, "---:|---:|%s---:|---:|---:|---:|---:|\n",
           use_ci ? "---:|" : "");
-  cJSON *jrows = np_report_new_table(ctx, name, s);
+  cJSON *jrows = np_report__new_table(ctx, name, s);
   int any_unstable = 0, any_excl = 0, any_missing = 0, any_missed = 0;
   for (size_t i = 0; i < n; i++) {
     const struct np_results_config *c = v[i];
@@ -194,8 +195,8 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     double clo = NAN, chi = NAN;
     np_fmt_num(pay, sizeof pay, c->dimv[NP_D_PAYLOAD], 0);
     int excluded = c->npassed < c->nruns;
-    int missing = np_report_short(ctx, s, c);
-    int unstable = np_report_marked_unstable(ctx, s, c);
+    int missing = np_report__short(ctx, s, c);
+    int unstable = np_report__marked_unstable(ctx, s, c);
     any_unstable |= unstable;
     any_excl |= excluded && !missing;
     any_missing |= missing;
@@ -206,14 +207,14 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     snprintf(rss, sizeof rss, "-");
     if (missing) {
       snprintf(rps, sizeof rps, "missing (%zu of %d runs)", c->nruns,
-               np_report_info(ctx, s)->reps);
+               np_report__info(ctx, s)->reps);
     } else if (excluded) {
       char why[120];
-      np_report_fail_reason(c, why, sizeof why);
+      np_report__fail_reason(c, why, sizeof why);
       snprintf(rps, sizeof rps, "excluded (%s)", why[0] ? why : "failed");
     } else {
       char num[48], a[48], b[48];
-      int missed = np_report_target_missed(s, c->id);
+      int missed = np_report__target_missed(s, c->id);
       any_missed |= missed;
       np_fmt_num(num, sizeof num, med[0], 0);
       snprintf(rps, sizeof rps, "%s%s%s", num, unstable ? " " DAGGER : "",
@@ -238,10 +239,10 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     for (int k = 0; k < NP_C_COUNT_; k++)
       if (vary & (1u << k)) {
         char cell[64];
-        np_report_cond_cell(cell, sizeof cell, (enum np_report_cond)k, c);
+        np_report__cond_cell(cell, sizeof cell, (enum np_report_cond)k, c);
         fprintf(ctx->md, " %s |", cell);
-        cJSON_AddStringToObject(r, np_report_cond_column((enum np_report_cond)k),
-                                cell);
+        cJSON_AddStringToObject(
+            r, np_report__cond_column((enum np_report_cond)k), cell);
       }
     fprintf(ctx->md, " %zu / %zu | %s |", c->npassed, c->nruns, rps);
     if (use_ci)
@@ -252,7 +253,7 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
     cJSON_AddNumberToObject(r, "runs_total", (double)c->nruns);
     cJSON_AddBoolToObject(r, "excluded", excluded);
     cJSON_AddBoolToObject(r, "missing", missing);
-    cJSON_AddBoolToObject(r, "unstable", np_report_unstable(s, c->id));
+    cJSON_AddBoolToObject(r, "unstable", np_report__unstable(s, c->id));
     if (!excluded && !missing) {
       add_stat(r, "roundtrips_per_sec", med[0], mn[0], mx[0]);
       if (use_ci && isfinite(clo)) {
@@ -308,22 +309,22 @@ void np_report_tables_perf_of(struct np_report_ctx *ctx,
             use_ci ? " " : "", DDAGGER);
   if (use_ci || any_missed)
     fprintf(ctx->md, "\n\n");
-  np_report_table_footnote(ctx, any_unstable, any_excl, any_missing);
+  np_report__table_footnote(ctx, any_unstable, any_excl, any_missing);
 }
 
-void np_report_tables_perf(struct np_report_ctx *ctx,
-                           const struct np_results_set *s) {
+void np_report__tables_perf(struct np_report_ctx *ctx,
+                            const struct np_results_set *s) {
   const struct np_results_config **v = np_report_sorted_configs(s);
   if (v == NULL)
     return;
   fprintf(ctx->md, "### Throughput, latency and CPU\n\n");
-  np_report_tables_perf_of(ctx, s, v, s->nconfigs, "throughput_latency_cpu");
+  np_report__tables_perf_of(ctx, s, v, s->nconfigs, "throughput_latency_cpu");
   free(v);
 }
 
 /* Size limits and buffer isolation: loss, with the kernel's own counters. */
-void np_report_tables_limits(struct np_report_ctx *ctx,
-                             const struct np_results_set *s) {
+void np_report__tables_limits(struct np_report_ctx *ctx,
+                              const struct np_results_set *s) {
   int any = 0;
   for (size_t i = 0; i < s->nconfigs; i++)
     any |= s->configs[i].expect_fail || s->configs[i].npassed < s->configs[i].nruns;
@@ -340,7 +341,7 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
           "| RcvbufErrors Δ | "
           "IPv4 reassembly Δ |\n"
           "|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  cJSON *jrows = np_report_new_table(ctx, "size_limits_buffer_isolation", s);
+  cJSON *jrows = np_report__new_table(ctx, "size_limits_buffer_isolation", s);
   for (size_t i = 0; i < s->nconfigs; i++) {
     const struct np_results_config *c = v[i];
     double med[4], mn[4], mx[4];
@@ -366,8 +367,8 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
             pay, c->dim[NP_D_CLIENTS], c->dim[NP_D_WINDOW], c->dim[NP_D_MODEL],
             c->dim[NP_D_BACKEND], srv, bud, c->npassed, c->nruns,
             c->expect_fail ? " (fail expected)" : "",
-            np_report_short(ctx, s, c) ? " (missing runs)" : "", lost,
-            cell[1], cell[2], cell[3]);
+            np_report__short(ctx, s, c) ? " (missing runs)" : "", lost, cell[1],
+            cell[2], cell[3]);
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "config", c->id);
     cJSON_AddBoolToObject(r, "expect_fail", c->expect_fail);
@@ -394,7 +395,7 @@ void np_report_tables_limits(struct np_report_ctx *ctx,
   free(v);
 }
 
-void np_report_scope(struct np_report_ctx *ctx) {
+void np_report__scope(struct np_report_ctx *ctx) {
   char v4[512] = "", v6[512] = "";
   size_t k4 = 0, k6 = 0;
   for (size_t i = 0; i < ctx->nsets; i++) {
@@ -408,7 +409,7 @@ void np_report_scope(struct np_report_ctx *ctx) {
       has4 |= a[0] && strchr(a, ':') == NULL;
     }
     char name[300];
-    np_report_md_text(name, sizeof name, ctx->info[i].name);
+    np_report__md_text(name, sizeof name, ctx->info[i].name);
     if (has4)
       k4 += (size_t)snprintf(v4 + k4, k4 < sizeof v4 ? sizeof v4 - k4 : 0,
                              "%s%s", k4 ? ", " : "", name);
@@ -425,7 +426,7 @@ void np_report_scope(struct np_report_ctx *ctx) {
                     "these sets.");
 }
 
-void np_report_tables_mtu(struct np_report_ctx *ctx) {
+void np_report__tables_mtu(struct np_report_ctx *ctx) {
   double lo_mtu = NAN;
   for (size_t i = 0; i < ctx->nsets; i++)
     for (size_t r = 0; r < ctx->sets[i]->nruns; r++) {
@@ -451,5 +452,5 @@ void np_report_tables_mtu(struct np_report_ctx *ctx) {
           "being split on the way. The loopback MTU recorded in these runs: "
           "%s.\n\n",
           mtu);
-  np_report_scope(ctx);
+  np_report__scope(ctx);
 }

@@ -36,8 +36,8 @@ static const char *server_of(const cJSON *doc, char *buf, size_t len) {
   return buf;
 }
 
-int np_report_title_default(struct np_results_set *const *sets, size_t nsets,
-                            char *buf, size_t len) {
+int np_report__title_default(struct np_results_set *const *sets, size_t nsets,
+                             char *buf, size_t len) {
   char first[256] = "", one[256];
   int mixed = 0;
   size_t n = 0;

@@ -42,8 +42,8 @@ static void cur_reset(struct np_chk_cur *cur) {
   memset(cur, 0, sizeof *cur);
 }
 
-const char *np_chk_cur_other(struct np_chk_cur *cur, const char *path,
-                             size_t *len) {
+const char *np_chk__cur_other(struct np_chk_cur *cur, const char *path,
+                              size_t *len) {
   size_t sl = strlen(cur->stem);
   if (strncmp(path, cur->stem, sl) != 0)
     return NULL;
@@ -83,7 +83,7 @@ static void flush(struct np_results_check *c) {
   }
   struct np_chk_run *r = &c->runs[c->nruns++];
   memset(r, 0, sizeof *r);
-  np_chk_run_check(c, &c->cur, r);
+  np_chk__run_check(c, &c->cur, r);
   cur_reset(&c->cur);
 }
 
@@ -121,8 +121,8 @@ static int add_run_file(struct np_results_check *c, const char *path,
   memset(&k, 0, sizeof k);
   if (!run_path(path, &k, &rest)) {
     flush(c);
-    np_chk_problem(c, path, "",
-                   "not a file of a repetition (runs/<config-id>/rep-<n>.*)");
+    np_chk__problem(c, path, "",
+                    "not a file of a repetition (runs/<config-id>/rep-<n>.*)");
     return 0;
   }
   if (!c->cur.active || strcmp(c->cur.stem, k.stem) != 0) {
@@ -141,7 +141,7 @@ static int add_run_file(struct np_results_check *c, const char *path,
     return 0;
   }
   for (int i = 0; i < NP_CHK_NFILES; i++) {
-    if (strcmp(rest, np_chk_suffix[i]) != 0)
+    if (strcmp(rest, np_chk__suffix[i]) != 0)
       continue;
     char *copy = malloc(len + 1);
     if (copy == NULL)
@@ -157,9 +157,10 @@ static int add_run_file(struct np_results_check *c, const char *path,
    * record's kept output), reported at the check when none does */
   struct np_chk_cur *cur = &c->cur;
   if (cur->nother == NP_CHK_OTHERS || strlen(rest) >= sizeof cur->other[0].suffix) {
-    np_chk_problem(c, path, "", "not a file of a repetition (rep-N.json, "
-                                ".cmd.txt, .stderr.txt, .kernel-before.txt, "
-                                ".kernel-after.txt, kept output)");
+    np_chk__problem(c, path, "",
+                    "not a file of a repetition (rep-N.json, "
+                    ".cmd.txt, .stderr.txt, .kernel-before.txt, "
+                    ".kernel-after.txt, kept output)");
     return 0;
   }
   struct np_chk_other *o = &cur->other[cur->nother];
@@ -181,7 +182,7 @@ static void add_doc(struct np_results_check *c, const char *path,
   int valid;
   *seen = 1;
   cJSON_Delete(*slot);
-  *slot = np_chk_json(c, path, data, len, tag, &valid);
+  *slot = np_chk__json(c, path, data, len, tag, &valid);
   (void)valid;
 }
 
@@ -190,10 +191,10 @@ int np_results_check_file(struct np_results_check *c, const char *path,
   if (c->finished)
     return NP_EINVAL;
   if (c->last[0] && strcmp(path, c->last) <= 0)
-    np_chk_problem(c, path, "",
-                   "fed out of order or twice (after %s): the self-check "
-                   "reads a set in sorted path order",
-                   c->last);
+    np_chk__problem(c, path, "",
+                    "fed out of order or twice (after %s): the self-check "
+                    "reads a set in sorted path order",
+                    c->last);
   snprintf(c->last, sizeof c->last, "%s", path);
   if (strncmp(path, "runs/", 5) == 0)
     return add_run_file(c, path, data, len);
@@ -242,17 +243,17 @@ int np_results_check_finish(struct np_results_check *c,
     /* "suite.json: /dimensions/...: reason": the plan's own pointer */
     const char *why = strncmp(eb.msg, "suite.json: ", 12) == 0 ? eb.msg + 12
                                                                : eb.msg;
-    np_chk_problem(c, "suite.json", "/plan",
-                   "does not expand with this build's plan rules: %s", why);
+    np_chk__problem(c, "suite.json", "/plan",
+                    "does not expand with this build's plan rules: %s", why);
     plan = NULL;
   }
   if (plan != NULL) /* the summary states how its intervals were made */
     plan->ci_method = (int)np_results_ci_method_of(c->summary);
-  np_chk_plan_index_all(c, plan);
-  np_chk_ids(c);
-  np_chk_suite(c, plan, out);
+  np_chk__plan_index_all(c, plan);
+  np_chk__ids(c);
+  np_chk__suite(c, plan, out);
   if (plan != NULL)
-    np_chk_summary(c, plan);
+    np_chk__summary(c, plan);
   np_matrix_plan_free(plan);
   if (c->oom)
     return NP_ENOMEM;
@@ -372,7 +373,7 @@ int np_results_check_refuse(struct np_results_check *c, const char *path,
                             const char *reason) {
   if (c->finished)
     return NP_EINVAL;
-  np_chk_problem(c, path, "", "%s", reason);
+  np_chk__problem(c, path, "", "%s", reason);
   return 0;
 }
 

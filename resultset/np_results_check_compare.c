@@ -25,14 +25,14 @@ int np_results_check_compare(const cJSON *doc, const char *file,
   if (rc != 0)
     return rc;
   if (np_schema_validate_tagged(doc, &eb) != 0)
-    np_chk_problem(c, file, "", "%s", eb.msg);
+    np_chk__problem(c, file, "", "%s", eb.msg);
   if ((rc = np_results_compare_opts_of(doc, &o, &eb)) != 0 ||
       (rc = np_results_compare(base, new_, &o, &want, &eb)) != 0) {
     if (rc != NP_ENOMEM)
-      np_chk_problem(c, file, "/options", "%s", eb.msg);
+      np_chk__problem(c, file, "/options", "%s", eb.msg);
     goto cleanup_check;
   }
-  np_chk_diff(c, file, "", doc, want, "recomputing it from the records", 60);
+  np_chk__diff(c, file, "", doc, want, "recomputing it from the records", 60);
   rc = c->problems ? NP_ECHECK : 0;
   if (rebuilt != NULL) {
     *rebuilt = want;

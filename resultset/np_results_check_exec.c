@@ -51,10 +51,10 @@ static void want_verdict(struct np_results_check *c, const char *f,
                          const char *why) {
   int have = check_verdict(d, name);
   if (have < 0)
-    np_chk_problem(c, f, "/checks", "no %s check", name);
+    np_chk__problem(c, f, "/checks", "no %s check", name);
   else if (have != want)
-    np_chk_problem(c, f, "/checks", "%s says %s, but %s", name,
-                       have ? "passed" : "failed", why);
+    np_chk__problem(c, f, "/checks", "%s says %s, but %s", name,
+                    have ? "passed" : "failed", why);
 }
 
 /* The set's path of kept entry k of record f into path (the record's
@@ -73,7 +73,7 @@ static const char *kept_path(const char *f, const cJSON *k, char *path,
 static const char *kept_data(struct np_chk_cur *cur, const char *f,
                              const cJSON *k, size_t *len) {
   char path[NP_CHK_PATH_MAX + 64];
-  return kept_path(f, k, path, sizeof path) ? np_chk_cur_other(cur, path, len)
+  return kept_path(f, k, path, sizeof path) ? np_chk__cur_other(cur, path, len)
                                             : NULL;
 }
 
@@ -85,24 +85,24 @@ static const char *kept_file(struct np_results_check *c,
   char path[NP_CHK_PATH_MAX + 64], hex[NP_SHA256_HEX_SIZE];
   if (kept_path(f, k, path, sizeof path) == NULL)
     return NULL;
-  const char *data = np_chk_cur_other(cur, path, len);
+  const char *data = np_chk__cur_other(cur, path, len);
   if (data == NULL) {
-    np_chk_problem(c, path, "", "missing (%s names it at %s)", f, ptr);
+    np_chk__problem(c, path, "", "missing (%s names it at %s)", f, ptr);
     return NULL;
   }
   double bytes = np_json_get_number(k, "bytes", NAN),
          total = np_json_get_number(k, "total_bytes", NAN);
   int trunc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(k, "truncated"));
   if (bytes != (double)*len)
-    np_chk_problem(c, path, "", "%zu bytes, but %s says %.0f at %s/bytes",
-                   *len, f, bytes, ptr);
+    np_chk__problem(c, path, "", "%zu bytes, but %s says %.0f at %s/bytes",
+                    *len, f, bytes, ptr);
   if (np_sha256_buf(data, *len, hex) == 0 &&
       strcmp(hex, np_json_get_string(k, "sha256", "")) != 0)
-    np_chk_problem(c, path, "", "SHA-256 %s, but %s says %s at %s/sha256",
-                   hex, f, np_json_get_string(k, "sha256", "?"), ptr);
+    np_chk__problem(c, path, "", "SHA-256 %s, but %s says %s at %s/sha256", hex,
+                    f, np_json_get_string(k, "sha256", "?"), ptr);
   if (isfinite(total) && isfinite(bytes) && trunc != (total > bytes))
-    np_chk_problem(c, f, ptr, "truncated is %s with %.0f of %.0f bytes kept",
-                   trunc ? "true" : "false", bytes, total);
+    np_chk__problem(c, f, ptr, "truncated is %s with %.0f of %.0f bytes kept",
+                    trunc ? "true" : "false", bytes, total);
   return data;
 }
 
@@ -117,12 +117,12 @@ static void check_metric(struct np_results_check *c, struct np_chk_cur *t,
   struct np_exec_metric_spec spec;
   struct np_errbuf eb = {{0}};
   if (np_exec_metric_parse(text, &spec, &eb) != 0) {
-    np_chk_problem(c, f, ptr, "spec does not parse: %s", eb.msg);
+    np_chk__problem(c, f, ptr, "spec does not parse: %s", eb.msg);
     return;
   }
   if (strcmp(spec.expr, np_json_get_string(m, "expr", "")) != 0 ||
       strcmp(spec.unit, np_json_get_string(m, "unit", "")) != 0)
-    np_chk_problem(c, f, ptr, "expr or unit differ from its spec");
+    np_chk__problem(c, f, ptr, "expr or unit differ from its spec");
   const char *data = NULL;
   size_t len = 0;
   int trunc = 0, readable = 1;
@@ -141,8 +141,8 @@ static void check_metric(struct np_results_check *c, struct np_chk_cur *t,
         hit = e;
     }
     if (hit == NULL) {
-      np_chk_problem(c, f, ptr, "reads %s, which /exec/files lacks",
-                         spec.path);
+      np_chk__problem(c, f, ptr, "reads %s, which /exec/files lacks",
+                      spec.path);
       return;
     }
     readable = cJSON_GetObjectItemCaseSensitive(hit, "error") == NULL;
@@ -163,15 +163,16 @@ static void check_metric(struct np_results_check *c, struct np_chk_cur *t,
   const char *now = v.fail == NP_EXEC_OK ? NULL : np_exec_fail_name(v.fail);
   if ((fail == NULL) != (now == NULL) ||
       (fail != NULL && strcmp(fail, now) != 0))
-    np_chk_problem(c, f, ptr,
-                       "re-derived from the kept output: %s%s, but the "
-                       "record says %s",
-                       now ? now : "the value ", now ? "" : v.raw,
-                       fail ? fail : "it has a value");
+    np_chk__problem(c, f, ptr,
+                    "re-derived from the kept output: %s%s, but the "
+                    "record says %s",
+                    now ? now : "the value ", now ? "" : v.raw,
+                    fail ? fail : "it has a value");
   else if (now == NULL && (!cJSON_IsNumber(val) || val->valuedouble != v.value))
-    np_chk_problem(c, f, ptr, "re-derived value %.17g from the kept "
-                       "output, but the record says %.17g", v.value,
-                       cJSON_IsNumber(val) ? val->valuedouble : NAN);
+    np_chk__problem(c, f, ptr,
+                    "re-derived value %.17g from the kept "
+                    "output, but the record says %.17g",
+                    v.value, cJSON_IsNumber(val) ? val->valuedouble : NAN);
   snprintf(name, sizeof name, "metric_%s", spec.name);
   want_verdict(c, f, d, name, now == NULL,
                now == NULL ? "the metric has its value" : "it has none");
@@ -185,7 +186,7 @@ static void check_bound(struct np_results_check *c, const char *f,
   snprintf(ptr, sizeof ptr, "/exec/bounds/%d", i);
   struct np_exec_bound bound;
   if (np_exec_bound_parse(np_json_get_string(b, "check", ""), &bound, NULL)) {
-    np_chk_problem(c, f, ptr, "check does not parse");
+    np_chk__problem(c, f, ptr, "check does not parse");
     return;
   }
   double rhs = bound.value;
@@ -196,8 +197,8 @@ static void check_bound(struct np_results_check *c, const char *f,
   }
   double have = np_json_get_number(b, "rhs", NAN);
   if (isfinite(rhs) != isfinite(have) || (isfinite(rhs) && rhs != have))
-    np_chk_problem(c, f, ptr, "rhs %.17g, but %s gives %.17g", have,
-                       bound.kernel ? "kernel.delta" : "the check", rhs);
+    np_chk__problem(c, f, ptr, "rhs %.17g, but %s gives %.17g", have,
+                    bound.kernel ? "kernel.delta" : "the check", rhs);
   double lhs = np_results_exec_value(d, bound.metric);
   int ok = np_exec_bound_eval(&bound, lhs, rhs, detail, sizeof detail);
   snprintf(name, sizeof name, "bound_%d", i + 1);
@@ -213,8 +214,8 @@ static void check_intervals(struct np_results_check *c, const char *f,
   size_t k = np_exec_series_nintervals(interval, wall);
   const cJSON *ia = cJSON_GetObjectItemCaseSensitive(m, "intervals");
   if ((size_t)cJSON_GetArraySize(ia) != k) {
-    np_chk_problem(c, f, ptr, "%d intervals, but %g s of %g s make %zu",
-                   cJSON_GetArraySize(ia), wall, interval, k);
+    np_chk__problem(c, f, ptr, "%d intervals, but %g s of %g s make %zu",
+                    cJSON_GetArraySize(ia), wall, interval, k);
     return;
   }
   struct np_exec_interval *iv = calloc(k, sizeof *iv);
@@ -233,9 +234,11 @@ static void check_intervals(struct np_results_check *c, const char *f,
                                          v->valuedouble == want[j]
                                    : cJSON_IsNull(v);
       if (!same) {
-        np_chk_problem(c, f, ptr, "intervals/%zu/%s: rebuilt %.17g from the "
-                       "samples, the record says %.17g", i, key[j], want[j],
-                       cJSON_IsNumber(v) ? v->valuedouble : NAN);
+        np_chk__problem(c, f, ptr,
+                        "intervals/%zu/%s: rebuilt %.17g from the "
+                        "samples, the record says %.17g",
+                        i, key[j], want[j],
+                        cJSON_IsNumber(v) ? v->valuedouble : NAN);
         free(iv);
         return;
       }
@@ -255,14 +258,15 @@ static void check_series(struct np_results_check *c, struct np_chk_cur *t,
   struct np_exec_metric_spec spec;
   struct np_errbuf eb = {{0}};
   if (np_exec_metric_parse(text, &spec, &eb) != 0) {
-    np_chk_problem(c, f, ptr, "spec does not parse: %s", eb.msg);
+    np_chk__problem(c, f, ptr, "spec does not parse: %s", eb.msg);
     return;
   }
   if (spec.source != NP_EXEC_SOURCE_STDOUT || spec.kind != NP_EXEC_KIND_REGEX ||
       strcmp(spec.expr, np_json_get_string(m, "expr", "")) != 0 ||
       strcmp(spec.unit, np_json_get_string(m, "unit", "")) != 0) {
-    np_chk_problem(c, f, ptr, "not a regex on stdout, or expr or unit differ "
-                   "from its spec");
+    np_chk__problem(c, f, ptr,
+                    "not a regex on stdout, or expr or unit differ "
+                    "from its spec");
     return;
   }
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(d, "exec");
@@ -278,8 +282,10 @@ static void check_series(struct np_results_check *c, struct np_chk_cur *t,
   const cJSON *sa = cJSON_GetObjectItemCaseSensitive(m, "samples");
   double wall = np_json_get_number(x, "wall_seconds", NAN), prev = 0;
   if ((size_t)cJSON_GetArraySize(sa) != s.n) {
-    np_chk_problem(c, f, ptr, "%d samples, but the kept stdout has %zu "
-                   "matching lines", cJSON_GetArraySize(sa), s.n);
+    np_chk__problem(c, f, ptr,
+                    "%d samples, but the kept stdout has %zu "
+                    "matching lines",
+                    cJSON_GetArraySize(sa), s.n);
     goto done;
   }
   for (size_t j = 0; j < s.n; j++) {
@@ -288,14 +294,18 @@ static void check_series(struct np_results_check *c, struct np_chk_cur *t,
                 *vv = cJSON_GetArrayItem(row, 2);
     if (!cJSON_IsNumber(ln) || ln->valuedouble != s.v[j].line ||
         !cJSON_IsNumber(vv) || vv->valuedouble != s.v[j].value) {
-      np_chk_problem(c, f, ptr, "samples/%zu: the kept stdout gives line %u "
-                     "value %.17g", j, s.v[j].line, s.v[j].value);
+      np_chk__problem(c, f, ptr,
+                      "samples/%zu: the kept stdout gives line %u "
+                      "value %.17g",
+                      j, s.v[j].line, s.v[j].value);
       goto done;
     }
     double tv = cJSON_IsNumber(tt) ? tt->valuedouble : NAN;
     if (!(tv >= prev) || !(tv <= wall)) {
-      np_chk_problem(c, f, ptr, "samples/%zu: time %.17g is not within "
-                     "[%.17g, wall_seconds %.17g]", j, tv, prev, wall);
+      np_chk__problem(c, f, ptr,
+                      "samples/%zu: time %.17g is not within "
+                      "[%.17g, wall_seconds %.17g]",
+                      j, tv, prev, wall);
       goto done;
     }
     prev = tv;
@@ -303,9 +313,11 @@ static void check_series(struct np_results_check *c, struct np_chk_cur *t,
   }
   if (np_json_get_number(m, "unparsed", NAN) != (double)s.unparsed ||
       np_json_get_number(m, "over_limit", NAN) != (double)s.over_limit)
-    np_chk_problem(c, f, ptr, "unparsed / over_limit: the kept stdout gives "
-                   "%llu / %llu", (unsigned long long)s.unparsed,
-                   (unsigned long long)s.over_limit);
+    np_chk__problem(c, f, ptr,
+                    "unparsed / over_limit: the kept stdout gives "
+                    "%llu / %llu",
+                    (unsigned long long)s.unparsed,
+                    (unsigned long long)s.over_limit);
   check_intervals(c, f, ptr, m, &s, interval, wall);
   snprintf(name, sizeof name, "series_%s", spec.name);
   want_verdict(c, f, d, name, s.n > 0 && s.unparsed == 0 && s.over_limit == 0,
@@ -318,11 +330,11 @@ done:
 static int command_has(const cJSON *d, const char *opt) {
   char **argv = NULL;
   int argc = 0, hit = 0;
-  if (np_chk_record_argv(d, &argv, &argc) != 0)
+  if (np_chk__record_argv(d, &argv, &argc) != 0)
     return -1;
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     hit |= strcmp(argv[i], opt) == 0;
-  np_chk_argv_free(argv, argc);
+  np_chk__argv_free(argv, argc);
   return hit;
 }
 
@@ -333,27 +345,26 @@ static void check_leftovers(struct np_results_check *c, const char *f,
   const char *ver =
       np_json_get_string(np_json_pointer(d, "/tool"), "version", "");
   if (lo == NULL) {
-    if (!np_chk_version_before(ver, "0.3.0"))
-      np_chk_problem(c, f, "/exec", "no leftovers (required from 0.3.0)");
+    if (!np_chk__version_before(ver, "0.3.0"))
+      np_chk__problem(c, f, "/exec", "no leftovers (required from 0.3.0)");
     return;
   }
   const cJSON *procs = cJSON_GetObjectItemCaseSensitive(lo, "processes");
   double count = np_json_get_number(lo, "count", NAN);
   int n = cJSON_GetArraySize(procs), survived = 0;
   if (count != (double)n)
-    np_chk_problem(c, f, "/exec/leftovers/count",
-                   "%.0f, but the list holds %d processes", count, n);
+    np_chk__problem(c, f, "/exec/leftovers/count",
+                    "%.0f, but the list holds %d processes", count, n);
   cJSON_ArrayForEach(p, procs) {
     survived += strcmp(np_json_get_string(p, "fate", ""), "survived") == 0;
   }
   int allowed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "allowed"));
   int given = command_has(d, "--allow-leftovers");
   if (given >= 0 && given != allowed)
-    np_chk_problem(c, f, "/exec/leftovers/allowed",
-                   "%s, but the command %s --allow-leftovers",
-                   allowed ? "true" : "false", given ? "has" : "lacks");
-  int complete =
-      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "complete"));
+    np_chk__problem(c, f, "/exec/leftovers/allowed",
+                    "%s, but the command %s --allow-leftovers",
+                    allowed ? "true" : "false", given ? "has" : "lacks");
+  int complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(lo, "complete"));
   int ok = complete && (n == 0 || (allowed && survived == 0));
   char why[160];
   snprintf(why, sizeof why, "%d left running (%d survived), %s%s", n,
@@ -362,7 +373,7 @@ static void check_leftovers(struct np_results_check *c, const char *f,
   want_verdict(c, f, d, "no_leftover_processes", ok, why);
 }
 
-void np_chk_exec_record(const struct np_chk_rec *r) {
+void np_chk__exec_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   struct np_chk_cur *t = r->cur;
   const char *f = r->file;
@@ -404,9 +415,9 @@ void np_chk_exec_record(const struct np_chk_rec *r) {
     prev = a;
   }
   if (series != NULL && !(interval == asked))
-    np_chk_problem(c, f, "/exec/series/interval_seconds",
-                   "%.17g, but the command asked for --interval %.17g",
-                   interval, asked);
+    np_chk__problem(c, f, "/exec/series/interval_seconds",
+                    "%.17g, but the command asked for --interval %.17g",
+                    interval, asked);
   i = 0;
   cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(series, "metrics"))
     check_series(c, t, f, d, e, interval, i++);

@@ -37,15 +37,15 @@ static void sums(struct np_results_check *c, const char *f, const cJSON *d) {
          len = np_results_num(d, "/external/replies/wrong_length"),
          cor = np_results_num(d, "/external/replies/corrupted");
   if (isfinite(seq) && dup + reo + sta != seq)
-    np_chk_problem(c, f, "/external/replies",
-                       "duplicates + reordered + stale = %.0f, but "
-                       "counters.sequence_errors is %.0f",
-                       dup + reo + sta, seq);
+    np_chk__problem(c, f, "/external/replies",
+                    "duplicates + reordered + stale = %.0f, but "
+                    "counters.sequence_errors is %.0f",
+                    dup + reo + sta, seq);
   if (isfinite(con) && len + cor != con)
-    np_chk_problem(c, f, "/external/replies",
-                       "wrong_length + corrupted = %.0f, but "
-                       "counters.content_errors is %.0f",
-                       len + cor, con);
+    np_chk__problem(c, f, "/external/replies",
+                    "wrong_length + corrupted = %.0f, but "
+                    "counters.content_errors is %.0f",
+                    len + cor, con);
   static const struct {
     const char *check; /* the check's name          */
     const char *ptr;   /* the count it judges        */
@@ -59,12 +59,12 @@ static void sums(struct np_results_check *c, const char *f, const cJSON *d) {
     double v = np_results_num(d, kinds[i].ptr);
     int passed = check_verdict(d, kinds[i].check);
     if (passed < 0 || !isfinite(v))
-      np_chk_problem(c, f, "/checks", "no %s check or no %s",
-                         kinds[i].check, kinds[i].ptr);
+      np_chk__problem(c, f, "/checks", "no %s check or no %s", kinds[i].check,
+                      kinds[i].ptr);
     else if (passed != (v == 0))
-      np_chk_problem(c, f, "/checks",
-                         "%s says %s, but %s is %.0f", kinds[i].check,
-                         passed ? "passed" : "failed", kinds[i].ptr, v);
+      np_chk__problem(c, f, "/checks", "%s says %s, but %s is %.0f",
+                      kinds[i].check, passed ? "passed" : "failed",
+                      kinds[i].ptr, v);
   }
 }
 
@@ -78,24 +78,24 @@ static void attribution(struct np_results_check *c, const char *f,
          between = np_results_num(d, "/external/attribution/in_between"),
          rest = np_results_num(d, "/external/attribution/not_attributed");
   if (lost != np_results_num(d, "/counters/lost"))
-    np_chk_problem(c, f, "/external/attribution/lost",
-                       "%.0f, but counters.lost is %.0f", lost,
-                       np_results_num(d, "/counters/lost"));
+    np_chk__problem(c, f, "/external/attribution/lost",
+                    "%.0f, but counters.lost is %.0f", lost,
+                    np_results_num(d, "/counters/lost"));
   double list = 0;
   const cJSON *s;
   cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
                             cJSON_GetObjectItemCaseSensitive(d, "sockets"),
                             "list")) list += np_json_get_number(s, "drops", 0);
   if (client != list)
-    np_chk_problem(c, f, "/external/attribution/client_socket",
-                       "%.0f, but the client sockets' drops sum to %.0f",
-                       client, list);
+    np_chk__problem(c, f, "/external/attribution/client_socket",
+                    "%.0f, but the client sockets' drops sum to %.0f", client,
+                    list);
   int known = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(a, "possible"), "server_socket"));
   if (known != isfinite(server))
-    np_chk_problem(c, f, "/external/attribution/possible/server_socket",
-                       "%s, but server_socket is %s", known ? "true" : "false",
-                       isfinite(server) ? "a number" : "null");
+    np_chk__problem(c, f, "/external/attribution/possible/server_socket",
+                    "%s, but server_socket is %s", known ? "true" : "false",
+                    isfinite(server) ? "a number" : "null");
   if (isfinite(server)) {
     double sum = 0;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(
@@ -108,19 +108,19 @@ static void attribution(struct np_results_check *c, const char *f,
       sum += after - before;
     }
     if (sum != server)
-      np_chk_problem(c, f, "/external/attribution/server_socket",
-                         "%.0f, but the server sockets' drops (after - "
-                         "before) sum to %.0f",
-                         server, sum);
+      np_chk__problem(c, f, "/external/attribution/server_socket",
+                      "%.0f, but the server sockets' drops (after - "
+                      "before) sum to %.0f",
+                      server, sum);
     if (between != lost - client - server)
-      np_chk_problem(c, f, "/external/attribution/in_between",
-                         "%.0f, not lost - client_socket - server_socket = "
-                         "%.0f",
-                         between, lost - client - server);
+      np_chk__problem(c, f, "/external/attribution/in_between",
+                      "%.0f, not lost - client_socket - server_socket = "
+                      "%.0f",
+                      between, lost - client - server);
   } else if (rest != lost - client) {
-    np_chk_problem(c, f, "/external/attribution/not_attributed",
-                       "%.0f, not lost - client_socket = %.0f", rest,
-                       lost - client);
+    np_chk__problem(c, f, "/external/attribution/not_attributed",
+                    "%.0f, not lost - client_socket = %.0f", rest,
+                    lost - client);
   }
 }
 
@@ -135,10 +135,10 @@ static void late(const struct np_chk_rec *r) {
              cJSON_GetObjectItemCaseSensitive(d, "counters"), "late", 0);
   if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
       sent - recv - late_n != lost)
-    np_chk_problem(r->c, r->file, "/counters/lost",
-                   "sent - received - late = %.0f, record says %.0f",
-                   sent - recv - late_n, lost);
-  np_chk_udp_timeouts(r);
+    np_chk__problem(r->c, r->file, "/counters/lost",
+                    "sent - received - late = %.0f, record says %.0f",
+                    sent - recv - late_n, lost);
+  np_chk__udp_timeouts(r);
   struct np_udp_late_input li;
   np_udp_late_input_json(d, &li);
   struct np_udp_checks cs = {0};
@@ -146,14 +146,16 @@ static void late(const struct np_chk_rec *r) {
   for (unsigned i = 0; i < cs.n; i++) {
     int passed = check_verdict(d, cs.item[i].name);
     if (passed < 0)
-      np_chk_problem(r->c, r->file, "/checks", "no %s check, but the record "
-                     "has a timeouts section", cs.item[i].name);
+      np_chk__problem(r->c, r->file, "/checks",
+                      "no %s check, but the record "
+                      "has a timeouts section",
+                      cs.item[i].name);
     else if (passed != cs.item[i].passed)
-      np_chk_problem(r->c, r->file, "/checks",
-                     "%s says %s, but the record's numbers give %s (%s)",
-                     cs.item[i].name, passed ? "passed" : "failed",
-                     cs.item[i].passed ? "passed" : "failed",
-                     cs.item[i].detail);
+      np_chk__problem(r->c, r->file, "/checks",
+                      "%s says %s, but the record's numbers give %s (%s)",
+                      cs.item[i].name, passed ? "passed" : "failed",
+                      cs.item[i].passed ? "passed" : "failed",
+                      cs.item[i].detail);
   }
 }
 
@@ -172,22 +174,22 @@ static void client_cpu(struct np_results_check *c, const char *f,
          threads = np_results_num(d, "/config/io_threads"),
          got = np_results_num(o, "/busiest_fraction");
   if (isfinite(threads) && cJSON_GetArraySize(lanes) != (int)threads)
-    np_chk_problem(c, f, "/external/client_cpu/lane_cpu_seconds",
-                   "%d lanes, but config.io_threads is %.0f",
-                   cJSON_GetArraySize(lanes), threads);
+    np_chk__problem(c, f, "/external/client_cpu/lane_cpu_seconds",
+                    "%d lanes, but config.io_threads is %.0f",
+                    cJSON_GetArraySize(lanes), threads);
   if (!(win == secs))
-    np_chk_problem(c, f, "/external/client_cpu/window_seconds",
-                   "%.9g is not measurement.seconds (%.9g)", win, secs);
+    np_chk__problem(c, f, "/external/client_cpu/window_seconds",
+                    "%.9g is not measurement.seconds (%.9g)", win, secs);
   double busiest = 0;
   int i = 0;
   const cJSON *v;
   cJSON_ArrayForEach(v, lanes) {
     if (cJSON_IsNumber(v)) {
       if (v->valuedouble > win + 0.01)
-        np_chk_problem(c, f, "/external/client_cpu/lane_cpu_seconds",
-                       "lane %d used %.6g CPU seconds in a %.6g s window: "
-                       "a thread runs on one CPU at a time",
-                       i, v->valuedouble, win);
+        np_chk__problem(c, f, "/external/client_cpu/lane_cpu_seconds",
+                        "lane %d used %.6g CPU seconds in a %.6g s window: "
+                        "a thread runs on one CPU at a time",
+                        i, v->valuedouble, win);
       double b = np_busy_fraction(v->valuedouble, win);
       if (b > busiest)
         busiest = b;
@@ -195,23 +197,23 @@ static void client_cpu(struct np_results_check *c, const char *f,
     i++;
   }
   if (!(fabs(got - busiest) <= 1e-12 * (busiest > 1 ? busiest : 1)))
-    np_chk_problem(c, f, "/external/client_cpu/busiest_fraction",
-                   "%.9g is not the largest lane_cpu_seconds / "
-                   "window_seconds (%.9g)",
-                   got, busiest);
+    np_chk__problem(c, f, "/external/client_cpu/busiest_fraction",
+                    "%.9g is not the largest lane_cpu_seconds / "
+                    "window_seconds (%.9g)",
+                    got, busiest);
   int sat = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "client_saturated"));
   if (sat != np_busy_saturated(busiest))
-    np_chk_problem(c, f, "/external/client_cpu/client_saturated",
-                   "%s, but the busiest lane's fraction %.3f is %s %.2f",
-                   sat ? "true" : "false", busiest,
-                   np_busy_saturated(busiest) ? "at least" : "below",
-                   NP_BUSY_SATURATED);
+    np_chk__problem(c, f, "/external/client_cpu/client_saturated",
+                    "%s, but the busiest lane's fraction %.3f is %s %.2f",
+                    sat ? "true" : "false", busiest,
+                    np_busy_saturated(busiest) ? "at least" : "below",
+                    NP_BUSY_SATURATED);
   if (strcmp(np_json_get_string(o, "rule", ""), NP_BUSY_RULE) != 0)
-    np_chk_problem(c, f, "/external/client_cpu/rule",
-                   "not the rule this self-check applies");
+    np_chk__problem(c, f, "/external/client_cpu/rule",
+                    "not the rule this self-check applies");
 }
 
-void np_chk_external_record(const struct np_chk_rec *r) {
+void np_chk__external_record(const struct np_chk_rec *r) {
   struct np_results_check *c = r->c;
   const char *f = r->file;
   const cJSON *d = r->doc;

@@ -1,7 +1,7 @@
 /*
  * np_results_check_far.c - the self-check's rules for two-host
  * records (see np_results_far.h), and the one call the set's engine makes
- * (np_chk_far_record).
+ * (np_chk__far_record).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -598,10 +598,10 @@ struct trampoline {
 
 static void report(void *ctx, const char *ptr, const char *reason) {
   struct trampoline *t = ctx;
-  np_chk_problem(t->c, t->file, ptr, "%s", reason);
+  np_chk__problem(t->c, t->file, ptr, "%s", reason);
 }
 
-void np_chk_far_record(const struct np_chk_rec *r) {
+void np_chk__far_record(const struct np_chk_rec *r) {
   struct trampoline t = {.c = r->c, .file = r->file};
   np_results_far_check(r->doc, report, &t);
 }

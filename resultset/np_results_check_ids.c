@@ -14,7 +14,7 @@
 
 #include "np_results_check_int.h"
 
-void np_chk_ids(struct np_results_check *c) {
+void np_chk__ids(struct np_results_check *c) {
   /* runs come in sorted path order: one configuration's are adjacent */
   for (size_t i = 0; i < c->nruns; i++) {
     const struct np_chk_run *r = &c->runs[i];
@@ -24,14 +24,15 @@ void np_chk_ids(struct np_results_check *c) {
     for (size_t j = first; j < i; j++) {
       const struct np_chk_run *o = &c->runs[j];
       if (o->rep == r->rep)
-        np_chk_problem(c, r->file, "", "duplicated run id %s/rep-%ld (also %s)",
-                       r->cid, r->rep, o->file);
+        np_chk__problem(c, r->file, "",
+                        "duplicated run id %s/rep-%ld (also %s)", r->cid,
+                        r->rep, o->file);
       else if (r->have_record && o->have_record &&
                r->fingerprint == o->fingerprint)
-        np_chk_problem(c, r->file, "",
-                       "same run as %s (equal times and measurements: one "
-                       "run recorded twice)",
-                       o->file);
+        np_chk__problem(c, r->file, "",
+                        "same run as %s (equal times and measurements: one "
+                        "run recorded twice)",
+                        o->file);
     }
   }
 }

@@ -3,7 +3,7 @@
  * (internal to resultset/; not a public interface).
  *
  * The engine (np_results_check.c) gathers the files of one run, then
- * np_chk_run_check (np_results_check_run.c) checks them and leaves a
+ * np_chk__run_check (np_results_check_run.c) checks them and leaves a
  * compact struct np_chk_run; the cross-file checks at the end
  * (np_results_check_suite.c, np_results_check_summary.c,
  * np_results_check_ids.c) see only those, suite.json and summary.json.
@@ -39,7 +39,7 @@ enum np_chk_file {
 };
 
 /* Suffix of each (".cmd.txt", ...). */
-extern const char *const np_chk_suffix[NP_CHK_NFILES];
+extern const char *const np_chk__suffix[NP_CHK_NFILES];
 
 /* One repetition's files as fed (copies, freed after the run's check). */
 struct np_chk_cur {
@@ -68,8 +68,8 @@ struct np_chk_cur {
 
 /* The bytes of the repetition's file at path (a set path beside the
  * record), marked used; NULL when it has no such file. */
-const char *np_chk_cur_other(struct np_chk_cur *cur, const char *path,
-                             size_t *len);
+const char *np_chk__cur_other(struct np_chk_cur *cur, const char *path,
+                              size_t *len);
 
 /* rep-N.cmd.txt, parsed. */
 struct np_chk_cmd {
@@ -160,60 +160,59 @@ static inline int64_t np_chk_i64(double v) {
 
 /* Report one problem about file (relative to the set), JSON pointer ptr
  * ("" for the whole file). */
-void np_chk_problem(struct np_results_check *c, const char *file,
-                    const char *ptr, const char *fmt, ...)
+void np_chk__problem(struct np_results_check *c, const char *file,
+                     const char *ptr, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Parse data as JSON, check its "schema" tag and validate it (problems
  * reported on file).  Returns the document, or NULL when it does not
  * parse (then reported); *valid is 0 when the tag or the schema failed. */
-cJSON *np_chk_json(struct np_results_check *c, const char *file,
-                   const char *data, size_t len, const char *tag,
-                   int *valid);
+cJSON *np_chk__json(struct np_results_check *c, const char *file,
+                    const char *data, size_t len, const char *tag, int *valid);
 
 /* A timestamp (np_time_parse) in ms, NP_CHK_NO_TIME when s is NULL or
  * not one; *whole = 1 when it has no fraction (sets before 0.2). */
-int64_t np_chk_time(const char *s, int *whole);
+int64_t np_chk__time(const char *s, int *whole);
 
 /* a <= b, allowing the second a whole-second timestamp hides. */
-int np_chk_time_le(int64_t a, int a_whole, int64_t b, int b_whole);
+int np_chk__time_le(int64_t a, int a_whole, int64_t b, int b_whole);
 
 /* Compare have (the file's) with want (re-derived) recursively; every
  * difference becomes one problem at base + its pointer, "<have>, but
  * <what> gives <want>" (numbers equal within 1e-9 relative).  Returns the
  * number of differences reported (at most max; then one more line says
  * how many were left out). */
-size_t np_chk_diff(struct np_results_check *c, const char *file,
-                   const char *base, const cJSON *have, const cJSON *want,
-                   const char *what, size_t max);
+size_t np_chk__diff(struct np_results_check *c, const char *file,
+                    const char *base, const cJSON *have, const cJSON *want,
+                    const char *what, size_t max);
 
-/* np_chk_diff for a record's config against the one its command gives:
+/* np_chk__diff for a record's config against the one its command gives:
  * fields the record does not hold (added by later versions) and rules in
  * words ("drain_rule", "work_unit": each version's own text) are not
  * compared; every other field is, including any the record adds. */
-size_t np_chk_diff_subset(struct np_results_check *c, const char *file,
-                          const char *base, const cJSON *have,
-                          const cJSON *want, const char *what, size_t max);
+size_t np_chk__diff_subset(struct np_results_check *c, const char *file,
+                           const char *base, const cJSON *have,
+                           const cJSON *want, const char *what, size_t max);
 
 /* JSON pointer base + "/" + escaped key into buf. */
-void np_chk_ptr(char *buf, size_t len, const char *base, const char *key);
+void np_chk__ptr(char *buf, size_t len, const char *base, const char *key);
 
 /* Index of the interned copy of s (added when new), -1 for NULL. */
-int np_chk_intern(struct np_results_check *c, const char *s);
+int np_chk__intern(struct np_results_check *c, const char *s);
 
 /* Split a shell-quoted command line (the runner's quoting: plain words
  * and '...' with '\'' for a quote) into *argv (malloc'd array and strings;
- * free with np_chk_argv_free).  0 or NP_EPARSE / NP_ENOMEM. */
-int np_chk_shell_split(const char *line, char ***argv, int *argc);
-void np_chk_argv_free(char **argv, int argc);
+ * free with np_chk__argv_free).  0 or NP_EPARSE / NP_ENOMEM. */
+int np_chk__shell_split(const char *line, char ***argv, int *argc);
+void np_chk__argv_free(char **argv, int argc);
 
 /* Parse rep-N.cmd.txt into *out (out->ok 0 when it has no command line). */
-void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out);
-void np_chk_cmd_free(struct np_chk_cmd *cmd);
+void np_chk__cmd_parse(const char *text, size_t len, struct np_chk_cmd *out);
+void np_chk__cmd_free(struct np_chk_cmd *cmd);
 
 /* The checks of one repetition's files into run (np_results_check_run.c). */
-void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
-                      struct np_chk_run *run);
+void np_chk__run_check(struct np_results_check *c, struct np_chk_cur *cur,
+                       struct np_chk_run *run);
 
 /* What the record-level checks of one record share. */
 struct np_chk_rec {
@@ -252,7 +251,7 @@ void np_chk__kind_record(const struct np_kind *k, const struct np_chk_rec *r);
 
 /* The record's config.command through its kind's parser into cfg
  * (k->cfg_size bytes; k->parse not NULL): 0 with the argv (free with
- * np_chk_argv_free), or -1 after reporting at /config/command why it is
+ * np_chk__argv_free), or -1 after reporting at /config/command why it is
  * not the command the benchmark ran. */
 int np_chk__config_argv(const struct np_chk_rec *r, const struct np_kind *k,
                         void *cfg, char ***argv, int *argc);
@@ -260,38 +259,38 @@ int np_chk__config_argv(const struct np_chk_rec *r, const struct np_kind *k,
 /* udp records: counters, legs, percentiles, rates; checks[], status and
  * reasons derived by np_udp_checks; sockets sums; config from the command
  * (np_results_check_udp.c). */
-void np_chk_udp_record(const struct np_chk_rec *r);
+void np_chk__udp_record(const struct np_chk_rec *r);
 /* udp and udp-external: the "timeouts" section (0.3.0 on) against the
  * counters and config it derives from; nothing when absent. */
-void np_chk_udp_timeouts(const struct np_chk_rec *r);
+void np_chk__udp_timeouts(const struct np_chk_rec *r);
 
 /* exec records: the kept output beside the record, every metric
  * re-derived from it by np_exec_metric, every bound and check verdict
  * (np_results_check_exec.c). */
-void np_chk_exec_record(const struct np_chk_rec *r);
+void np_chk__exec_record(const struct np_chk_rec *r);
 
 /* udp-external records (udp --connect): attribution and reply kinds add
  * up, check verdicts follow their counts (np_results_check_external.c). */
-void np_chk_external_record(const struct np_chk_rec *r);
+void np_chk__external_record(const struct np_chk_rec *r);
 
 /* udp-stream records: checks, status and reasons from the stream part by
  * np_udp_stream_checks, loss and drop sums (np_results_check_stream.c). */
-void np_chk_stream_record(const struct np_chk_rec *r);
+void np_chk__stream_record(const struct np_chk_rec *r);
 
 /* Two-host records (udp --agent, np_results_far.h): both machine
  * identities, far kernel deltas, server counters, legs, attribution and
  * clocks; nothing without a far part (np_results_check_far.c). */
-void np_chk_far_record(const struct np_chk_rec *r);
+void np_chk__far_record(const struct np_chk_rec *r);
 
 /* rudp records: per-round invariants, round and record checks, reasons,
  * relay sums and applied rates, config from the command
  * (np_results_check_rudp.c; relay: np_results_check_relay.c). */
-void np_chk_rudp_record(const struct np_chk_rec *r);
+void np_chk__rudp_record(const struct np_chk_rec *r);
 /* np_results_check_rudp_fec.c: rounds[].fec.window (--fec window). */
 void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
-                            const char *base);
-void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *round,
-                        const cJSON *relay_cfg, int i);
+                             const char *base);
+void np_chk__relay_round(const struct np_chk_rec *r, const cJSON *round,
+                         const cJSON *relay_cfg, int i);
 
 /* The record's verdict against the re-derived checks (n of them): its
  * checks[] as np_bench_record_checks writes them, its status by
@@ -299,75 +298,75 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *round,
  * reasons[] by np_bench_record_reasons (kind_reasons: the kind's own list,
  * consumed; NULL for one line per failed check)
  * (np_results_check_verdict.c). */
-void np_chk_verdict(const struct np_chk_rec *r,
-                    const struct np_bench_check *checks, unsigned n,
-                    cJSON *kind_reasons);
+void np_chk__verdict(const struct np_chk_rec *r,
+                     const struct np_bench_check *checks, unsigned n,
+                     cJSON *kind_reasons);
 
 /* Every line of want[0..n) is a whole line of the record's stderr file;
  * prefix ("netproof-bench udp: ") finds the line shown instead. */
 /* 1 when a line of the record's kept stderr starts with prefix and
  * contains sub. */
-int np_chk_stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
-                          const char *sub);
-void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
-                         size_t n, const char *prefix);
+int np_chk__stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
+                           const char *sub);
+void np_chk__stderr_lines(const struct np_chk_rec *r, char *const *want,
+                          size_t n, const char *prefix);
 
-/* The record's config.command as a malloc'd argv (np_chk_argv_free).
+/* The record's config.command as a malloc'd argv (np_chk__argv_free).
  * 0, NP_EPARSE (not all strings) or NP_ENOMEM. */
-int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc);
+int np_chk__record_argv(const cJSON *doc, char ***argv, int *argc);
 
 /* 1 when version v ("0.1.0") is older than ref ("0.2.0"), comparing the
  * dotted numbers in turn; an empty or unreadable v counts as older. */
-int np_chk_version_before(const char *v, const char *ref);
+int np_chk__version_before(const char *v, const char *ref);
 
 /* A phase measured for `measured` s against `configured` s: at least the
  * configured time (unless the record is interrupted), at most 5 % + 0.5 s
  * more; a problem at ptr otherwise. */
-void np_chk_phase_seconds(const struct np_chk_rec *r, const char *ptr,
-                          double measured, double configured);
+void np_chk__phase_seconds(const struct np_chk_rec *r, const char *ptr,
+                           double measured, double configured);
 
 /* Kernel evidence of one record: kernel.delta = after - before, the
  * record's snapshots inside the runner's, and the datagrams the record
  * claims covered by the kernel's counts (np_results_check_kernel.c). */
-void np_chk_kernel(const struct np_chk_rec *r);
+void np_chk__kernel(const struct np_chk_rec *r);
 
 /* Each session's services against its runs: the plan's names, every
  * passed run inside each service's ready_at .. ended_at, none ended by
  * itself in a complete session (np_results_check_services.c).  of[i]:
  * run i's index in suite.json's sessions, or -1. */
-void np_chk_services(struct np_results_check *c, const long *of);
+void np_chk__services(struct np_results_check *c, const long *of);
 
 /* Cross-file checks at the end (np_results_check_suite.c): fills out. */
-void np_chk_suite(struct np_results_check *c,
-                  const struct np_matrix_plan *plan,
-                  struct np_results_outcome *out);
+void np_chk__suite(struct np_results_check *c,
+                   const struct np_matrix_plan *plan,
+                   struct np_results_outcome *out);
 
 /* planned[ci]: the repetitions configuration ci of the plan calls for -
  * repetitions, or for an until_stable plan where its rule stops given the
  * runs' records (their entries' round trips/s; the maximum when the
  * records end first) - with a problem for every record past that stop
  * (np_results_check_stable.c).  idx[i]: run i's configuration or -1. */
-void np_chk_stable(struct np_results_check *c,
-                   const struct np_matrix_plan *plan, const long *idx,
-                   size_t *planned);
+void np_chk__stable(struct np_results_check *c,
+                    const struct np_matrix_plan *plan, const long *idx,
+                    size_t *planned);
 
 /* summary.json rebuilt from the runs' entries and compared
  * (np_results_check_summary.c). */
-void np_chk_summary(struct np_results_check *c,
-                    const struct np_matrix_plan *plan);
+void np_chk__summary(struct np_results_check *c,
+                     const struct np_matrix_plan *plan);
 
 /* Duplicated ids, copies, config against the folder's id
  * (np_results_check_ids.c). */
-void np_chk_ids(struct np_results_check *c);
+void np_chk__ids(struct np_results_check *c);
 
 /* The fields that name one machine (hostname, cpu_model, logical_cores,
  * mem_total_bytes, kernel_release, os_pretty_name, arch, hypervisor) as
  * "key=value" joined by '\x1f' (malloc'd; NULL on no memory). */
-char *np_chk_identity(const cJSON *machine);
+char *np_chk__identity(const cJSON *machine);
 
 /* Every run's plan_idx: the index of its configuration in the plan, or
  * -1 (plan NULL, or not one of its ids). */
-void np_chk_plan_index_all(struct np_results_check *c,
-                           const struct np_matrix_plan *p);
+void np_chk__plan_index_all(struct np_results_check *c,
+                            const struct np_matrix_plan *p);
 
 #endif /* NP_RESULTS_CHECK_INT_H */

@@ -122,10 +122,11 @@ static void rudp_claims(const struct np_chk_rec *r, const cJSON *d,
     if (gs > gd || gd > sd) {
       char ptr[96];
       snprintf(ptr, sizeof ptr, "/rudp/rounds/%d/relay/stats/io", i);
-      np_chk_problem(r->c, r->file, ptr, "gso_sends %.0f <= gso_datagrams "
-                     "%.0f <= send_datagrams %.0f does not hold", gs, gd, sd);
-    }
-    else
+      np_chk__problem(r->c, r->file, ptr,
+                      "gso_sends %.0f <= gso_datagrams "
+                      "%.0f <= send_datagrams %.0f does not hold",
+                      gs, gd, sd);
+    } else
       out -= gd - gs;
     i++;
   }
@@ -141,23 +142,23 @@ static void coverage(const struct np_chk_rec *r, const char *file,
   int h1, h2;
   int64_t din = total(a, in_names, 2, &h1) - total(b, in_names, 2, &h2);
   if (h1 && h2 && (double)din < in)
-    np_chk_problem(r->c, file, ptr,
-                   "%s: the kernel counted %" PRId64 " UDP datagrams read "
-                   "(InDatagrams, Udp + Udp6), but %s claims at least %.0f",
-                   window, din, r->file, in);
+    np_chk__problem(r->c, file, ptr,
+                    "%s: the kernel counted %" PRId64 " UDP datagrams read "
+                    "(InDatagrams, Udp + Udp6), but %s claims at least %.0f",
+                    window, din, r->file, in);
   int64_t dout = total(a, out_names, 2, &h1) - total(b, out_names, 2, &h2);
   if (h1 && h2 && (double)dout < out)
-    np_chk_problem(r->c, file, ptr,
-                   "%s: the kernel counted %" PRId64 " UDP datagrams sent "
-                   "(OutDatagrams, Udp + Udp6), but %s claims at least %.0f",
-                   window, dout, r->file, out);
+    np_chk__problem(r->c, file, ptr,
+                    "%s: the kernel counted %" PRId64 " UDP datagrams sent "
+                    "(OutDatagrams, Udp + Udp6), but %s claims at least %.0f",
+                    window, dout, r->file, out);
   int64_t ddrop = total(a, drop_names, 4, &h1) - total(b, drop_names, 4, &h2);
   if (h1 && h2 && (double)ddrop < drops)
-    np_chk_problem(r->c, file, ptr,
-                   "%s: the kernel charged %" PRId64 " receive drops "
-                   "(RcvbufErrors + MemErrors, Udp + Udp6), fewer than the "
-                   "%.0f per-socket drops %s claims (/sockets/kernel_drops)",
-                   window, ddrop, drops, r->file);
+    np_chk__problem(r->c, file, ptr,
+                    "%s: the kernel charged %" PRId64 " receive drops "
+                    "(RcvbufErrors + MemErrors, Udp + Udp6), fewer than the "
+                    "%.0f per-socket drops %s claims (/sockets/kernel_drops)",
+                    window, ddrop, drops, r->file);
 }
 
 /* Runner before <= record before <= record after <= runner after. */
@@ -174,22 +175,22 @@ static void enclosure(const struct np_chk_rec *r, const struct np_kernel *rb,
     int ha = np_kernel_get(ra, name, &a) == 0;
     int hka = r->ka && np_kernel_get(r->ka, name, &ka) == 0;
     if (hkb && hb && kb > b)
-      np_chk_problem(r->c, fb, "",
-                     "%s %" PRId64 ", above the record's kernel.before "
-                     "(%" PRId64 "): the runner's snapshot before the child "
-                     "cannot count more than the child's own",
-                     name, kb, b);
+      np_chk__problem(r->c, fb, "",
+                      "%s %" PRId64 ", above the record's kernel.before "
+                      "(%" PRId64 "): the runner's snapshot before the child "
+                      "cannot count more than the child's own",
+                      name, kb, b);
     if (hb && ha && b > a)
-      np_chk_problem(r->c, r->file, "/kernel/after/counters",
-                     "%s %" PRId64 " is below kernel.before's %" PRId64
-                     " (a counter only grows)",
-                     name, a, b);
+      np_chk__problem(r->c, r->file, "/kernel/after/counters",
+                      "%s %" PRId64 " is below kernel.before's %" PRId64
+                      " (a counter only grows)",
+                      name, a, b);
     if (hka && ha && ka < a)
-      np_chk_problem(r->c, fa, "",
-                     "%s %" PRId64 ", below the record's kernel.after "
-                     "(%" PRId64 "): the runner's snapshot after the child "
-                     "cannot count less than the child's own",
-                     name, ka, a);
+      np_chk__problem(r->c, fa, "",
+                      "%s %" PRId64 ", below the record's kernel.after "
+                      "(%" PRId64 "): the runner's snapshot after the child "
+                      "cannot count less than the child's own",
+                      name, ka, a);
   }
   for (size_t i = 0; i < sizeof fixed_counters / sizeof *fixed_counters; i++) {
     const char *name = fixed_counters[i];
@@ -201,13 +202,14 @@ static void enclosure(const struct np_chk_rec *r, const struct np_kernel *rb,
       have[j] = k[j] && np_kernel_get(k[j], name, &v[j]) == 0;
     for (int j = 1; j < 4; j++)
       if (have[0] && have[j] && v[j] != v[0])
-        np_chk_problem(r->c, where[j], j == 1 ? "/kernel/before/counters"
-                                       : j == 2 ? "/kernel/after/counters"
-                                                : "",
-                       "%s %" PRId64 ", but %" PRId64 " in the runner's "
-                       "snapshot before the run (a setting the run cannot "
-                       "change)",
-                       name, v[j], v[0]);
+        np_chk__problem(r->c, where[j],
+                        j == 1   ? "/kernel/before/counters"
+                        : j == 2 ? "/kernel/after/counters"
+                                 : "",
+                        "%s %" PRId64 ", but %" PRId64 " in the runner's "
+                        "snapshot before the run (a setting the run cannot "
+                        "change)",
+                        name, v[j], v[0]);
   }
 }
 
@@ -221,31 +223,34 @@ static int record_snapshot(const struct np_chk_rec *r, const cJSON *kj,
   snprintf(ptr, sizeof ptr, "/kernel/%s", which);
   int ref = np_ksnap_record_ref(snap, hex);
   if (ref < 0) {
-    np_chk_problem(r->c, r->file, ptr, NP_KSNAP_REF ": not 64 lowercase hex "
-                   "digits (the SHA-256 of a file of " NP_KSNAP_DIR "/)");
+    np_chk__problem(r->c, r->file, ptr,
+                    NP_KSNAP_REF
+                    ": not 64 lowercase hex "
+                    "digits (the SHA-256 of a file of " NP_KSNAP_DIR "/)");
     return -1;
   }
   if (ref == 0) {
     if (np_kernel_from_json(snap, out, &eb) == 0)
       return 0;
-    np_chk_problem(r->c, r->file, ptr, "%s", eb.msg);
+    np_chk__problem(r->c, r->file, ptr, "%s", eb.msg);
     return -1;
   }
   const struct np_chk_snap *s = np_chk__snap_use(r->c, hex);
   if (s == NULL) {
-    np_chk_problem(r->c, r->file, ptr, NP_KSNAP_REF " %s: no " NP_KSNAP_DIR
-                   "/%s.txt in the set", hex, hex);
+    np_chk__problem(r->c, r->file, ptr,
+                    NP_KSNAP_REF " %s: no " NP_KSNAP_DIR "/%s.txt in the set",
+                    hex, hex);
     return -1;
   }
   if (s->data == NULL)
     return -1; /* its hash is wrong: reported when fed */
   if (np_ksnap_record_resolve(snap, s->data, s->len, out, &eb) == 0)
     return 0;
-  np_chk_problem(r->c, r->file, ptr, NP_KSNAP_DIR "/%s.txt: %s", hex, eb.msg);
+  np_chk__problem(r->c, r->file, ptr, NP_KSNAP_DIR "/%s.txt: %s", hex, eb.msg);
   return -1;
 }
 
-void np_chk_kernel(const struct np_chk_rec *r) {
+void np_chk__kernel(const struct np_chk_rec *r) {
   const cJSON *kj = cJSON_GetObjectItemCaseSensitive(r->doc, "kernel");
   struct np_kernel *rb = NULL, *ra = NULL;
   /* both resolved before either failure returns: each reference marks
@@ -261,9 +266,9 @@ void np_chk_kernel(const struct np_chk_rec *r) {
   if (delta == NULL)
     r->c->oom = 1;
   else
-    np_chk_diff(r->c, r->file, "/kernel/delta",
-                cJSON_GetObjectItemCaseSensitive(kj, "delta"), delta,
-                "kernel.after - kernel.before", 8);
+    np_chk__diff(r->c, r->file, "/kernel/delta",
+                 cJSON_GetObjectItemCaseSensitive(kj, "delta"), delta,
+                 "kernel.after - kernel.before", 8);
   cJSON_Delete(delta);
   enclosure(r, rb, ra);
   /* the coverage rule for the loopback benchmarks only: an exec record

@@ -52,10 +52,10 @@ static void binomial(const struct np_chk_rec *r, const char *ptr, double k,
   double bound = p <= 0 || p >= 1 ? 0 : 4 * sqrt(n * p * (1 - p)) + 1;
   if (fabs(k - mean) <= bound)
     return;
-  np_chk_problem(r->c, r->file, ptr,
-                 "%.0f %s of %.0f (%.3g %%), but the configured %.4g %% gives "
-                 "%.1f +- %.1f (4 sigma + 1 of the binomial)",
-                 k, what, n, 100 * k / n, pct, mean, bound);
+  np_chk__problem(r->c, r->file, ptr,
+                  "%.0f %s of %.0f (%.3g %%), but the configured %.4g %% gives "
+                  "%.1f +- %.1f (4 sigma + 1 of the binomial)",
+                  k, what, n, 100 * k / n, pct, mean, bound);
 }
 
 /* Per-route accounting and the sums over routes of direction d. */
@@ -77,24 +77,25 @@ static void route_sums(const struct np_chk_rec *r, const cJSON *stats,
            fw = num(c, "forwarded"), st = num(c, "dropped_at_stop");
     snprintf(p, sizeof p, "%s/relay/stats/routes/%d/%s", base, ri, dirs[d]);
     if (ls != rec + dup)
-      np_chk_problem(r->c, r->file, p,
-                     "loss_stage %.0f is not received %.0f + duplicated %.0f",
-                     ls, rec, dup);
+      np_chk__problem(r->c, r->file, p,
+                      "loss_stage %.0f is not received %.0f + duplicated %.0f",
+                      ls, rec, dup);
     if (ls != lb + lg + lr + ov + q)
-      np_chk_problem(r->c, r->file, p,
-                     "loss_stage %.0f is not lost_burst + lost_ge + "
-                     "lost_random + overflow + queued = %.0f",
-                     ls, lb + lg + lr + ov + q);
+      np_chk__problem(r->c, r->file, p,
+                      "loss_stage %.0f is not lost_burst + lost_ge + "
+                      "lost_random + overflow + queued = %.0f",
+                      ls, lb + lg + lr + ov + q);
     if (q != fw + st)
-      np_chk_problem(r->c, r->file, p,
-                     "queued %.0f is not forwarded %.0f + dropped_at_stop %.0f",
-                     q, fw, st);
-    double errs = num(c, "recv_errors") + num(c, "send_errors") +
-                  num(c, "truncated");
+      np_chk__problem(
+          r->c, r->file, p,
+          "queued %.0f is not forwarded %.0f + dropped_at_stop %.0f", q, fw,
+          st);
+    double errs =
+        num(c, "recv_errors") + num(c, "send_errors") + num(c, "truncated");
     if (num(c, "relay_errors") != errs)
-      np_chk_problem(r->c, r->file, p,
-                     "relay_errors %.0f is not recv + send + truncated = %.0f",
-                     num(c, "relay_errors"), errs);
+      np_chk__problem(r->c, r->file, p,
+                      "relay_errors %.0f is not recv + send + truncated = %.0f",
+                      num(c, "relay_errors"), errs);
     /* burst loss: exactly n of every window of m copies of this route */
     if (isfinite(bn) && isfinite(bm) && isfinite(ls) && isfinite(lb)) {
       double lo = 0, hi = 0;
@@ -104,10 +105,10 @@ static void route_sums(const struct np_chk_rec *r, const cJSON *stats,
         hi = lo + fmin(bn, rest);
       }
       if (lb < lo || lb > hi)
-        np_chk_problem(r->c, r->file, p,
-                       "lost_burst %.0f, but burst loss %.0f/%.0f of %.0f "
-                       "copies loses %.0f to %.0f",
-                       lb, bn, bm, ls, lo, hi);
+        np_chk__problem(r->c, r->file, p,
+                        "lost_burst %.0f, but burst loss %.0f/%.0f of %.0f "
+                        "copies loses %.0f to %.0f",
+                        lb, bn, bm, ls, lo, hi);
     }
     ri++;
   }
@@ -118,8 +119,8 @@ static void route_sums(const struct np_chk_rec *r, const cJSON *stats,
     sum[k] += np_json_get_number(c, route_keys[k], 0);
 }
 
-void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
-                        const cJSON *cfg, int i) {
+void np_chk__relay_round(const struct np_chk_rec *r, const cJSON *rd,
+                         const cJSON *cfg, int i) {
   char base[64], p[200];
   snprintf(base, sizeof base, "/rudp/rounds/%d", i);
   const cJSON *rl = cJSON_GetObjectItemCaseSensitive(rd, "relay");
@@ -140,10 +141,10 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
       if (cJSON_IsNumber(v) && v->valuedouble != sum[k]) {
         snprintf(p, sizeof p, "%s/relay/%s/%s", base, dirs[d],
                  strcmp(key, "relay_errors") == 0 ? "errors" : key);
-        np_chk_problem(r->c, r->file, p,
-                       "%.0f, but the routes' counters (relay/stats/routes) "
-                       "sum to %.0f",
-                       v->valuedouble, sum[k]);
+        np_chk__problem(r->c, r->file, p,
+                        "%.0f, but the routes' counters (relay/stats/routes) "
+                        "sum to %.0f",
+                        v->valuedouble, sum[k]);
       }
       v = np_json_pointer(stats, "/totals");
       v = cJSON_GetObjectItemCaseSensitive(
@@ -151,9 +152,9 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
       if (cJSON_IsNumber(v) && v->valuedouble != sum[k]) {
         snprintf(p, sizeof p, "%s/relay/stats/totals/%s/%s", base, dirs[d],
                  key);
-        np_chk_problem(r->c, r->file, p,
-                       "%.0f, but the routes' counters sum to %.0f",
-                       v->valuedouble, sum[k]);
+        np_chk__problem(r->c, r->file, p,
+                        "%.0f, but the routes' counters sum to %.0f",
+                        v->valuedouble, sum[k]);
       }
     }
     double lost = num(dir, "lost_random") + num(dir, "lost_burst") +
@@ -163,9 +164,9 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
     snprintf(p, sizeof p, "%s/relay/%s/applied_loss_percent", base, dirs[d]);
     if (isfinite(ap) && isfinite(ls) &&
         fabs(ap - (ls > 0 ? 100 * lost / ls : 0)) > 1e-9 * fmax(1, ap))
-      np_chk_problem(r->c, r->file, p,
-                     "%.6g, but 100 x lost / loss_stage = %.6g", ap,
-                     ls > 0 ? 100 * lost / ls : 0);
+      np_chk__problem(r->c, r->file, p,
+                      "%.6g, but 100 x lost / loss_stage = %.6g", ap,
+                      ls > 0 ? 100 * lost / ls : 0);
     /* applied against configured */
     snprintf(p, sizeof p, "%s/relay/%s/duplicated", base, dirs[d]);
     binomial(r, p, num(dir, "duplicated"), num(dir, "received"),
@@ -180,10 +181,10 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
     snprintf(p, sizeof p, "%s/relay/%s/lost_ge", base, dirs[d]);
     if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(im, "ge_enabled")) &&
         num(dir, "lost_ge") > 0)
-      np_chk_problem(r->c, r->file, p,
-                     "%.0f, but the Gilbert-Elliott model is off in the "
-                     "configuration",
-                     num(dir, "lost_ge"));
+      np_chk__problem(r->c, r->file, p,
+                      "%.0f, but the Gilbert-Elliott model is off in the "
+                      "configuration",
+                      num(dir, "lost_ge"));
     errors += sum[16];
     overflow += sum[6];
     recv_all += sum[0];
@@ -195,26 +196,26 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
     double have = num(rl, tot[k]);
     snprintf(p, sizeof p, "%s/relay/%s", base, tot[k]);
     if (isfinite(have) && have != want[k])
-      np_chk_problem(r->c, r->file, p,
-                     "%.0f, but both directions' %s sum to %.0f", have, tot[k],
-                     want[k]);
+      np_chk__problem(r->c, r->file, p,
+                      "%.0f, but both directions' %s sum to %.0f", have, tot[k],
+                      want[k]);
   }
   /* the window (measurement + drain) is part of the round */
   const cJSON *w = cJSON_GetObjectItemCaseSensitive(rl, "window");
   snprintf(p, sizeof p, "%s/relay/window", base);
   if (num(w, "received") > recv_all || num(w, "forwarded") > fwd_all)
-    np_chk_problem(r->c, r->file, p,
-                   "counts more than the whole round (received %.0f of %.0f, "
-                   "forwarded %.0f of %.0f)",
-                   num(w, "received"), recv_all, num(w, "forwarded"), fwd_all);
+    np_chk__problem(r->c, r->file, p,
+                    "counts more than the whole round (received %.0f of %.0f, "
+                    "forwarded %.0f of %.0f)",
+                    num(w, "received"), recv_all, num(w, "forwarded"), fwd_all);
   double wl = num(w, "lost"), wls = num(w, "loss_stage"),
          wap = num(w, "applied_loss_percent");
   if (isfinite(wap) && isfinite(wls) &&
       fabs(wap - (wls > 0 ? 100 * wl / wls : 0)) > 1e-9 * fmax(1, wap))
-    np_chk_problem(r->c, r->file, p,
-                   "applied_loss_percent %.6g, but 100 x lost / loss_stage = "
-                   "%.6g",
-                   wap, wls > 0 ? 100 * wl / wls : 0);
+    np_chk__problem(r->c, r->file, p,
+                    "applied_loss_percent %.6g, but 100 x lost / loss_stage = "
+                    "%.6g",
+                    wap, wls > 0 ? 100 * wl / wls : 0);
   /* peaks: the routes' */
   double pb = 0, pp = 0;
   const cJSON *ro;
@@ -225,11 +226,11 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
   if (stats != NULL && (num(rl, "route_peak_bytes_sum") != pb ||
                         num(rl, "route_peak_packets_sum") != pp)) {
     snprintf(p, sizeof p, "%s/relay/route_peak_bytes_sum", base);
-    np_chk_problem(r->c, r->file, p,
-                   "%.0f bytes / %.0f packets, but the routes' peaks sum to "
-                   "%.0f / %.0f",
-                   num(rl, "route_peak_bytes_sum"),
-                   num(rl, "route_peak_packets_sum"), pb, pp);
+    np_chk__problem(r->c, r->file, p,
+                    "%.0f bytes / %.0f packets, but the routes' peaks sum to "
+                    "%.0f / %.0f",
+                    num(rl, "route_peak_bytes_sum"),
+                    num(rl, "route_peak_packets_sum"), pb, pp);
   }
   /* the relay ran the record's configuration, seeded seed + round */
   const cJSON *sc = cJSON_GetObjectItemCaseSensitive(stats, "config");
@@ -244,8 +245,8 @@ void np_chk_relay_round(const struct np_chk_rec *r, const cJSON *rd,
       cJSON_ReplaceItemInObjectCaseSensitive(
           want_cfg, "seed", cJSON_CreateNumber(seed + (double)i));
     snprintf(p, sizeof p, "%s/relay/stats/config", base);
-    np_chk_diff(r->c, r->file, p, sc, want_cfg,
-                "/config/relay (seed + round)", 8);
+    np_chk__diff(r->c, r->file, p, sc, want_cfg, "/config/relay (seed + round)",
+                 8);
     cJSON_Delete(want_cfg);
   }
 }

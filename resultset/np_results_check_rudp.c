@@ -48,7 +48,7 @@ static void check_counters(const struct np_chk_rec *r, const cJSON *round,
   cJSON_ArrayForEach(e, cn) {
     if (cJSON_IsNumber(e) && e->valuedouble < 0) {
       snprintf(p, sizeof p, "%s/counters/%s", base, e->string);
-      np_chk_problem(r->c, r->file, p, "negative count %g", e->valuedouble);
+      np_chk__problem(r->c, r->file, p, "negative count %g", e->valuedouble);
     }
   }
   /* rudp --connect alone: no server counts here (they are 0), so only
@@ -62,8 +62,8 @@ static void check_counters(const struct np_chk_rec *r, const cJSON *round,
     double b = np_json_get_number(cn, order[i], NAN);
     if (isfinite(a) && isfinite(b) && b > a) {
       snprintf(p, sizeof p, "%s/counters/%s", base, order[i]);
-      np_chk_problem(r->c, r->file, p, "%s %.0f exceeds %s %.0f", order[i], b,
-                     prev, a);
+      np_chk__problem(r->c, r->file, p, "%s %.0f exceeds %s %.0f", order[i], b,
+                      prev, a);
     }
   }
   double sent = np_json_get_number(cn, "sent", NAN);
@@ -72,8 +72,9 @@ static void check_counters(const struct np_chk_rec *r, const cJSON *round,
   if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
       sent - recv != lost) {
     snprintf(p, sizeof p, "%s/counters/lost", base);
-    np_chk_problem(r->c, r->file, p, "sent - received = %.0f, record says %.0f",
-                   sent - recv, lost);
+    np_chk__problem(r->c, r->file, p,
+                    "sent - received = %.0f, record says %.0f", sent - recv,
+                    lost);
   }
 }
 
@@ -85,8 +86,8 @@ static void check_rate(const struct np_chk_rec *r, const char *ptr, double rate,
     return;
   double want = scale * count / denom;
   if (!near(rate, want, 0.005, 1e-9))
-    np_chk_problem(r->c, r->file, ptr, "%.6g is not %s (%.6g) within 0.5 %%",
-                   rate, what, want);
+    np_chk__problem(r->c, r->file, ptr, "%.6g is not %s (%.6g) within 0.5 %%",
+                    rate, what, want);
 }
 
 static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
@@ -108,10 +109,10 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
   double win = np_results_num(rd, "/counters_window/received");
   snprintf(p, sizeof p, "%s/measurement/roundtrips", base);
   if (isfinite(rt) && isfinite(win) && rt != win)
-    np_chk_problem(r->c, r->file, p,
-                   "%.0f, but counters_window.received (echoes delivered in "
-                   "the window) is %.0f",
-                   rt, win);
+    np_chk__problem(r->c, r->file, p,
+                    "%.0f, but counters_window.received (echoes delivered in "
+                    "the window) is %.0f",
+                    rt, win);
   const cJSON *arq = cJSON_GetObjectItemCaseSensitive(rd, "arq");
   double retx = np_json_get_number(arq, "retransmits", NAN);
   snprintf(p, sizeof p, "%s/arq/retransmits_per_1000_roundtrips", base);
@@ -123,8 +124,8 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
                  np_json_get_number(arq, "retransmits_rto", NAN);
   snprintf(p, sizeof p, "%s/arq/retransmits", base);
   if (isfinite(retx) && isfinite(parts) && parts != retx)
-    np_chk_problem(r->c, r->file, p, "%.0f, but RACK + TLP + RTO = %.0f",
-                   retx, parts);
+    np_chk__problem(r->c, r->file, p, "%.0f, but RACK + TLP + RTO = %.0f", retx,
+                    parts);
   /* Spurious proofs of the window may be for retransmits sent in the
    * warm-up, so the window's counts need not order; the whole round's
    * must (records that have them: 0.2 on). */
@@ -132,15 +133,15 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
   double retx_round = np_json_get_number(arq, "retransmits_round", NAN);
   snprintf(p, sizeof p, "%s/arq/retransmits_round", base);
   if (isfinite(spur) && isfinite(retx_round) && spur > retx_round)
-    np_chk_problem(r->c, r->file, p,
-                   "fewer than the %.0f spurious retransmits of the round",
-                   spur);
+    np_chk__problem(r->c, r->file, p,
+                    "fewer than the %.0f spurious retransmits of the round",
+                    spur);
   if (!isfinite(retx_round)) { /* 0.1: one counter pair, whole rounds */
     spur = np_json_get_number(arq, "spurious_retransmits", NAN);
     snprintf(p, sizeof p, "%s/arq/retransmits", base);
     if (isfinite(spur) && isfinite(retx) && spur > retx)
-      np_chk_problem(r->c, r->file, p,
-                     "fewer than the %.0f spurious retransmits", spur);
+      np_chk__problem(r->c, r->file, p,
+                      "fewer than the %.0f spurious retransmits", spur);
   }
   double wire = np_json_get_number(arq, "udp_payload_bytes_sent", NAN);
   double app = np_json_get_number(arq, "app_message_bytes", NAN);
@@ -148,10 +149,10 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
   snprintf(p, sizeof p, "%s/arq/network_overhead_percent", base);
   if (isfinite(wire) && isfinite(app) && isfinite(ovh) && app > 0 &&
       !near(ovh, (wire / app - 1) * 100, 0.005, 0.01))
-    np_chk_problem(r->c, r->file, p,
-                   "%.4g %% is not (udp_payload_bytes_sent / "
-                   "app_message_bytes - 1) x 100 = %.4g %%",
-                   ovh, (wire / app - 1) * 100);
+    np_chk__problem(r->c, r->file, p,
+                    "%.4g %% is not (udp_payload_bytes_sent / "
+                    "app_message_bytes - 1) x 100 = %.4g %%",
+                    ovh, (wire / app - 1) * 100);
   const cJSON *fec = cJSON_GetObjectItemCaseSensitive(rd, "fec");
   snprintf(p, sizeof p, "%s/fec/recoveries_per_1000_roundtrips", base);
   check_rate(r, p,
@@ -162,8 +163,8 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
   double pmax = np_json_get_number(fec, "parity_max", NAN);
   snprintf(p, sizeof p, "%s/fec/parity_mean", base);
   if (isfinite(pmean) && isfinite(pmax) && pmean > pmax + 1e-9)
-    np_chk_problem(r->c, r->file, p, "mean %g above the maximum %g", pmean,
-                   pmax);
+    np_chk__problem(r->c, r->file, p, "mean %g above the maximum %g", pmean,
+                    pmax);
   static const char *const pct[] = {"min", "p50", "p90", "p99", "p999", "max"};
   double prev = NAN;
   const char *prevk = NULL;
@@ -175,8 +176,9 @@ static void check_round_numbers(const struct np_chk_rec *r, const cJSON *rd,
       continue;
     snprintf(p, sizeof p, "%s/measurement/rtt_us", base);
     if (isfinite(prev) && v < prev)
-      np_chk_problem(r->c, r->file, p, "percentiles not monotone: %s %g < %s %g",
-                     pct[k], v, prevk, prev);
+      np_chk__problem(r->c, r->file, p,
+                      "percentiles not monotone: %s %g < %s %g", pct[k], v,
+                      prevk, prev);
     prev = v;
     prevk = pct[k];
   }
@@ -227,15 +229,16 @@ static void check_round_verdict(const struct np_chk_rec *r, const cJSON *rd,
   cJSON *want = np_bench_record_checks(list, NP_RUDP_CHECKS);
   snprintf(p, sizeof p, "%s/checks", base);
   if (want != NULL)
-    np_chk_diff(r->c, r->file, p, cJSON_GetObjectItemCaseSensitive(rd, "checks"),
-                want, "re-deriving the round's checks from its counters", 12);
+    np_chk__diff(r->c, r->file, p,
+                 cJSON_GetObjectItemCaseSensitive(rd, "checks"), want,
+                 "re-deriving the round's checks from its counters", 12);
   cJSON_Delete(want);
   const char *st = np_json_get_string(rd, "status", "");
   snprintf(p, sizeof p, "%s/status", base);
   if (strcmp(st, failed ? "failed" : "passed") != 0)
-    np_chk_problem(r->c, r->file, p,
-                   "\"%s\", but the round's counters give \"%s\"", st,
-                   failed ? "failed" : "passed");
+    np_chk__problem(r->c, r->file, p,
+                    "\"%s\", but the round's counters give \"%s\"", st,
+                    failed ? "failed" : "passed");
 }
 
 /* rudp.summary: median = the median round, min / max over rounds. */
@@ -267,8 +270,8 @@ static void check_spreads(const struct np_chk_rec *r, const cJSON *rounds,
         continue;
       char p[160];
       snprintf(p, sizeof p, "/rudp/summary/%s/%s", key, fld[j]);
-      np_chk_problem(r->c, r->file, p, "%.6g, but the rounds give %.6g", got,
-                     want[j]);
+      np_chk__problem(r->c, r->file, p, "%.6g, but the rounds give %.6g", got,
+                      want[j]);
     }
   }
 }
@@ -287,8 +290,8 @@ static void check_sums(const struct np_chk_rec *r, const cJSON *rounds) {
     if (isfinite(have) && have != sum) {
       char p[64];
       snprintf(p, sizeof p, "/counters/%s", keys[k]);
-      np_chk_problem(r->c, r->file, p,
-                     "%.0f, but the rounds' counters sum to %.0f", have, sum);
+      np_chk__problem(r->c, r->file, p,
+                      "%.0f, but the rounds' counters sum to %.0f", have, sum);
     }
   }
   double drops = 0;
@@ -297,10 +300,10 @@ static void check_sums(const struct np_chk_rec *r, const cJSON *rounds) {
       drops += np_json_get_number(s, "drops", 0);
   double kd = np_results_num(r->doc, "/sockets/kernel_drops");
   if (isfinite(kd) && kd != drops)
-    np_chk_problem(r->c, r->file, "/sockets/kernel_drops",
-                   "%.0f, but the per-socket drops of /sockets/list sum to "
-                   "%.0f",
-                   kd, drops);
+    np_chk__problem(r->c, r->file, "/sockets/kernel_drops",
+                    "%.0f, but the per-socket drops of /sockets/list sum to "
+                    "%.0f",
+                    kd, drops);
 }
 
 /* Defaults that changed with a version: a record of an older version ran
@@ -331,7 +334,7 @@ static int has_arg(char **argv, int argc, const char *opt) {
 static int add_old_defaults(const char *ver, const struct np_rudp_config *cfg,
                             char ***argv, int *argc) {
   for (size_t k = 0; k < sizeof old_defaults / sizeof old_defaults[0]; k++) {
-    if (!np_chk_version_before(ver, old_defaults[k].before) ||
+    if (!np_chk__version_before(ver, old_defaults[k].before) ||
         has_arg(*argv, *argc, old_defaults[k].option) ||
         (old_defaults[k].fec_only && cfg->fec == NP_RUDP_FEC_NONE))
       continue;
@@ -369,11 +372,11 @@ static void check_config(const struct np_chk_rec *r, const cJSON *rounds) {
   const char *ver =
       np_json_get_string(np_json_pointer(r->doc, "/tool"), "version", "");
   int argc_given = argc; /* the command as run, before any old default */
-  if (np_chk_version_before(ver, NP_VERSION)) {
+  if (np_chk__version_before(ver, NP_VERSION)) {
     if (add_old_defaults(ver, &cfg, &argv, &argc) != 0 ||
         np_rudp_config_parse(argc, argv, &cfg, &help, &eb) != 0) {
       r->c->oom = 1; /* the command parsed a moment ago */
-      np_chk_argv_free(argv, argc);
+      np_chk__argv_free(argv, argc);
       return;
     }
   }
@@ -384,35 +387,35 @@ static void check_config(const struct np_chk_rec *r, const cJSON *rounds) {
   if (want == NULL)
     r->c->oom = 1;
   else
-    np_chk_diff_subset(r->c, r->file, "/config",
-                cJSON_GetObjectItemCaseSensitive(r->doc, "config"), want,
-                "its command", 16);
+    np_chk__diff_subset(r->c, r->file, "/config",
+                        cJSON_GetObjectItemCaseSensitive(r->doc, "config"),
+                        want, "its command", 16);
   cJSON_Delete(want);
-  np_chk_argv_free(argv, argc);
+  np_chk__argv_free(argv, argc);
   int n = cJSON_GetArraySize(rounds), i = 0;
   int interrupted =
       strcmp(np_json_get_string(r->doc, "status", ""), "interrupted") == 0;
   if (n > (int)cfg.rounds || (!interrupted && n != (int)cfg.rounds))
-    np_chk_problem(r->c, r->file, "/rudp/rounds",
-                   "%d rounds, but the command asks for %u (fewer only when "
-                   "interrupted)",
-                   n, cfg.rounds);
+    np_chk__problem(r->c, r->file, "/rudp/rounds",
+                    "%d rounds, but the command asks for %u (fewer only when "
+                    "interrupted)",
+                    n, cfg.rounds);
   const cJSON *rd;
   cJSON_ArrayForEach(rd, rounds) {
     char p[160];
     snprintf(p, sizeof p, "/rudp/rounds/%d/seed", i);
     double seed = np_json_get_number(rd, "seed", NAN);
     if (isfinite(seed) && seed != (double)(cfg.seed + (uint64_t)i))
-      np_chk_problem(r->c, r->file, p,
-                     "%.0f, but round %d of seed %llu uses seed + %d", seed, i,
-                     (unsigned long long)cfg.seed, i);
+      np_chk__problem(r->c, r->file, p,
+                      "%.0f, but round %d of seed %llu uses seed + %d", seed, i,
+                      (unsigned long long)cfg.seed, i);
     snprintf(p, sizeof p, "/rudp/rounds/%d/measurement/seconds", i);
-    np_chk_phase_seconds(r, p, np_results_num(rd, "/measurement/seconds"),
-                         cfg.seconds);
+    np_chk__phase_seconds(r, p, np_results_num(rd, "/measurement/seconds"),
+                          cfg.seconds);
     snprintf(p, sizeof p, "/rudp/rounds/%d/warmup_seconds", i);
-    np_chk_phase_seconds(r, p, np_json_get_number(rd, "warmup_seconds", NAN),
-                         cfg.warmup);
-    np_chk_relay_round(r, rd, np_json_pointer(r->doc, "/config/relay"), i);
+    np_chk__phase_seconds(r, p, np_json_get_number(rd, "warmup_seconds", NAN),
+                          cfg.warmup);
+    np_chk__relay_round(r, rd, np_json_pointer(r->doc, "/config/relay"), i);
     i++;
   }
 }
@@ -464,18 +467,18 @@ static void check_stderr(const struct np_chk_rec *r, const cJSON *rounds,
       }
     i++;
   }
-  np_chk_stderr_lines(r, lines, k, "netproof-bench rudp: ");
+  np_chk__stderr_lines(r, lines, k, "netproof-bench rudp: ");
 cleanup_lines:
   free(lines);
   free(buf);
 }
 
-void np_chk_rudp_record(const struct np_chk_rec *r) {
+void np_chk__rudp_record(const struct np_chk_rec *r) {
   const cJSON *rounds = np_json_pointer(r->doc, "/rudp/rounds");
   int n = cJSON_GetArraySize(rounds), i = 0;
   if (n < 1 || n > (int)NP_RUDP_MEDIAN_MAX) {
-    np_chk_problem(r->c, r->file, "/rudp/rounds",
-                   "%d rounds (a record has 1 to %u)", n, NP_RUDP_MEDIAN_MAX);
+    np_chk__problem(r->c, r->file, "/rudp/rounds",
+                    "%d rounds (a record has 1 to %u)", n, NP_RUDP_MEDIAN_MAX);
     return;
   }
   struct np_rudp_check(*checks)[NP_RUDP_CHECKS] =
@@ -510,23 +513,23 @@ void np_chk_rudp_record(const struct np_chk_rec *r) {
   for (unsigned k = 0; k < NP_RUDP_CHECKS; k++)
     list[k] = (struct np_bench_check){all[k].name, all[k].passed,
                                       all[k].detail};
-  np_chk_verdict(r, list, NP_RUDP_CHECKS, reasons);
+  np_chk__verdict(r, list, NP_RUDP_CHECKS, reasons);
   reasons = NULL;
   uint32_t med = np_rudp_median_index(rate, (uint32_t)n);
   double mr = np_results_num(r->doc, "/rudp/median_round");
   if (mr != (double)med)
-    np_chk_problem(r->c, r->file, "/rudp/median_round",
-                   "%g, but round %u has the median round trips/s", mr, med);
+    np_chk__problem(r->c, r->file, "/rudp/median_round",
+                    "%g, but round %u has the median round trips/s", mr, med);
   const cJSON *mround = cJSON_GetArrayItem(rounds, (int)med);
-  np_chk_diff(r->c, r->file, "/measurement",
-              cJSON_GetObjectItemCaseSensitive(r->doc, "measurement"),
-              cJSON_GetObjectItemCaseSensitive(mround, "measurement"),
-              "the median round's measurement", 8);
+  np_chk__diff(r->c, r->file, "/measurement",
+               cJSON_GetObjectItemCaseSensitive(r->doc, "measurement"),
+               cJSON_GetObjectItemCaseSensitive(mround, "measurement"),
+               "the median round's measurement", 8);
   check_spreads(r, rounds, mround);
   check_sums(r, rounds);
   check_config(r, rounds);
   check_stderr(r, rounds, checks);
-  np_chk_far_record(r); /* rudp --agent: the far endpoint's evidence */
+  np_chk__far_record(r); /* rudp --agent: the far endpoint's evidence */
 cleanup_rounds:
   cJSON_Delete(reasons);
   free(checks);

@@ -33,10 +33,10 @@ void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
   int is_window = strcmp(mode, "window") == 0;
   snprintf(p, sizeof p, "%s/fec/window", base);
   if (is_window != (w != NULL)) {
-    np_chk_problem(r->c, r->file, p,
-                   is_window ? "missing although fec.mode is \"window\""
-                             : "present although fec.mode is \"%s\"",
-                   mode);
+    np_chk__problem(r->c, r->file, p,
+                    is_window ? "missing although fec.mode is \"window\""
+                              : "present although fec.mode is \"%s\"",
+                    mode);
     return;
   }
   if (!is_window)
@@ -50,51 +50,51 @@ void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
     double sw = num(sides[i], "window");
     if (isfinite(sw) && isfinite(W) && sw != W) {
       snprintf(p, sizeof p, "%s/fec/%s/window", base, side[i]);
-      np_chk_problem(r->c, r->file, p, "%g, but fec.window.window is %g", sw,
-                     W);
+      np_chk__problem(r->c, r->file, p, "%g, but fec.window.window is %g", sw,
+                      W);
     }
   }
   double cfgw = np_results_num(r->doc, "/config/fec_params/window");
   if (isfinite(cfgw) && isfinite(W) && cfgw != W) {
     snprintf(p, sizeof p, "%s/fec/window/window", base);
-    np_chk_problem(r->c, r->file, p, "%g, but config.fec_params.window is %g",
-                   W, cfgw);
+    np_chk__problem(r->c, r->file, p, "%g, but config.fec_params.window is %g",
+                    W, cfgw);
   }
   double reps = num(w, "repairs"), psent = num(fec, "parity_sent");
   snprintf(p, sizeof p, "%s/fec/window/repairs", base);
   if (isfinite(reps) && isfinite(psent) && reps != psent)
-    np_chk_problem(r->c, r->file, p, "%.0f, but fec.parity_sent is %.0f",
-                   reps, psent);
+    np_chk__problem(r->c, r->file, p, "%.0f, but fec.parity_sent is %.0f", reps,
+                    psent);
   double tail = num(w, "repairs_tail");
   snprintf(p, sizeof p, "%s/fec/window/repairs_tail", base);
   if (isfinite(tail) && isfinite(reps) && tail > reps)
-    np_chk_problem(r->c, r->file, p, "%.0f tail repairs of %.0f repairs",
-                   tail, reps);
+    np_chk__problem(r->c, r->file, p, "%.0f tail repairs of %.0f repairs", tail,
+                    reps);
   double src = num(fec, "data_shards_sent");
   double pct = num(w, "repair_percent_of_sources");
   snprintf(p, sizeof p, "%s/fec/window/repair_percent_of_sources", base);
   if (isfinite(pct) && isfinite(src) && isfinite(reps) && src > 0 &&
       fabs(pct - 100.0 * reps / src) > 1e-6 * fmax(1.0, pct))
-    np_chk_problem(r->c, r->file, p,
-                   "%.6g, but 100 x repairs / data_shards_sent = %.6g", pct,
-                   100.0 * reps / src);
+    np_chk__problem(r->c, r->file, p,
+                    "%.6g, but 100 x repairs / data_shards_sent = %.6g", pct,
+                    100.0 * reps / src);
   double hdr = num(fec, "header_bytes");
   snprintf(p, sizeof p, "%s/fec/header_bytes", base);
   if (isfinite(hdr) && isfinite(src) && hdr != 3 * src)
-    np_chk_problem(r->c, r->file, p,
-                   "%.0f, but %.0f source datagrams carry 3 B each", hdr, src);
+    np_chk__problem(r->c, r->file, p,
+                    "%.0f, but %.0f source datagrams carry 3 B each", hdr, src);
   double pbytes = num(fec, "parity_bytes");
   snprintf(p, sizeof p, "%s/fec/parity_bytes", base);
   if (isfinite(pbytes) && isfinite(reps) && pbytes < 9 * reps)
-    np_chk_problem(r->c, r->file, p,
-                   "%.0f B for %.0f repairs: below 6 B header + 3 B each",
-                   pbytes, reps);
+    np_chk__problem(r->c, r->file, p,
+                    "%.0f B for %.0f repairs: below 6 B header + 3 B each",
+                    pbytes, reps);
   double reserve = np_results_num(r->doc, "/rudp/header/fec_reserve_bytes");
   if (isfinite(reserve) && reserve != 8)
-    np_chk_problem(r->c, r->file, "/rudp/header/fec_reserve_bytes",
-                   "%g, but --fec window leaves 8 B (6 B repair header + "
-                   "2 B length)",
-                   reserve);
+    np_chk__problem(r->c, r->file, "/rudp/header/fec_reserve_bytes",
+                    "%g, but --fec window leaves 8 B (6 B repair header + "
+                    "2 B length)",
+                    reserve);
   double rin = num(cl, "parity_in") + num(sv, "parity_in");
   double useless = num(w, "repairs_redundant") + num(w, "repairs_late");
   double held = num(w, "equations_at_start");
@@ -102,9 +102,9 @@ void np_chk__rudp_fec_window(const struct np_chk_rec *r, const cJSON *rd,
   snprintf(p, sizeof p, "%s/fec/recoveries", base);
   if (isfinite(rin) && isfinite(useless) && isfinite(rec) &&
       isfinite(held) && rec > rin - useless + held)
-    np_chk_problem(r->c, r->file, p,
-                   "%.0f rebuilt, but only %.0f of the %.0f repairs received "
-                   "were neither redundant nor late (one equation each), "
-                   "with %.0f equations held at the start",
-                   rec, rin - useless, rin, held);
+    np_chk__problem(r->c, r->file, p,
+                    "%.0f rebuilt, but only %.0f of the %.0f repairs received "
+                    "were neither redundant nor late (one equation each), "
+                    "with %.0f equations held at the start",
+                    rec, rin - useless, rin, held);
 }

@@ -44,7 +44,7 @@ static struct np_kernel *kernel_of(struct np_results_check *c,
   if (cur->data[which] == NULL)
     return NULL;
   if (np_kernel_parse_raw(cur->data[which], cur->len[which], &k, &eb) != 0) {
-    np_chk_problem(c, cur->kfile[which], "", "%s", eb.msg);
+    np_chk__problem(c, cur->kfile[which], "", "%s", eb.msg);
     return NULL;
   }
   return k;
@@ -78,29 +78,29 @@ static void check_failure_outcome(struct np_results_check *c, const char *f,
   char want[128] = "";
   if (strcmp(kind, "timeout") == 0) {
     if (strncmp(outcome, "timeout: killed after ", 22) != 0)
-      np_chk_problem(c, cf, "",
-                     "outcome \"%s\", but %s says the child timed out", outcome,
-                     f);
+      np_chk__problem(c, cf, "",
+                      "outcome \"%s\", but %s says the child timed out",
+                      outcome, f);
     return;
   }
   if (strcmp(kind, "signal") == 0 && sig != NULL) {
     const char *paren = strchr(outcome, '(');
     if (strncmp(outcome, "signal ", 7) != 0 || paren == NULL ||
         strncmp(paren + 1, sig + 3, strlen(sig + 3)) != 0)
-      np_chk_problem(c, cf, "",
-                     "outcome \"%s\", but %s says the child was killed by %s",
-                     outcome, f, sig);
+      np_chk__problem(c, cf, "",
+                      "outcome \"%s\", but %s says the child was killed by %s",
+                      outcome, f, sig);
   } else if (cJSON_IsNumber(code)) {
     snprintf(want, sizeof want, "exit %.0f", code->valuedouble);
     if (strcmp(outcome, want) != 0)
-      np_chk_problem(c, cf, "", "outcome \"%s\", but %s says \"%s\"", outcome,
-                     f, want);
+      np_chk__problem(c, cf, "", "outcome \"%s\", but %s says \"%s\"", outcome,
+                      f, want);
   }
   if (outcome[0] && strncmp(reason, outcome, strlen(outcome)) != 0)
-    np_chk_problem(c, f, "/failure/reason",
-                   "\"%s\" does not start with the outcome rep-N.cmd.txt "
-                   "records (\"%s\")",
-                   reason, outcome);
+    np_chk__problem(c, f, "/failure/reason",
+                    "\"%s\" does not start with the outcome rep-N.cmd.txt "
+                    "records (\"%s\")",
+                    reason, outcome);
 }
 
 /* Join argv[from..to) by '\x1f' (malloc'd), without the runner's
@@ -135,13 +135,13 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
   if (cur->data[NP_CHK_CMD] == NULL)
     return; /* reported as a missing file */
   struct np_chk_cmd cmd;
-  np_chk_cmd_parse(cur->data[NP_CHK_CMD], cur->len[NP_CHK_CMD], &cmd);
+  np_chk__cmd_parse(cur->data[NP_CHK_CMD], cur->len[NP_CHK_CMD], &cmd);
   run->cmd_start = cmd.start;
   run->cmd_end = cmd.end;
   run->cmd_whole = cmd.start_whole || cmd.end_whole;
   if (!cmd.ok || cmd.argc < 2) {
-    np_chk_problem(c, cf, "", "no \"command: \" line the runner writes");
-    np_chk_cmd_free(&cmd);
+    np_chk__problem(c, cf, "", "no \"command: \" line the runner writes");
+    np_chk__cmd_free(&cmd);
     return;
   }
   run->binary = strdup(cmd.argv[0]);
@@ -149,8 +149,8 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
   const struct np_kind *kind = np_kind_find(run->protocol);
   const char *want_cmd = kind ? kind->command : run->protocol;
   if (strcmp(cmd.argv[1], want_cmd) != 0)
-    np_chk_problem(c, cf, "", "runs \"%s\", but %s is a %s record",
-                   cmd.argv[1], run->file, run->protocol);
+    np_chk__problem(c, cf, "", "runs \"%s\", but %s is a %s record",
+                    cmd.argv[1], run->file, run->protocol);
   /* --output: this repetition's own file, under one folder */
   char want[NP_CHK_PATH_MAX + 32];
   snprintf(want, sizeof want, "%s.json.tmp", cur->stem);
@@ -160,14 +160,15 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
       out = cmd.argv[i + 1];
   size_t ol = out ? strlen(out) : 0, wl = strlen(want);
   if (out == NULL)
-    np_chk_problem(c, cf, "", "the command has no --output (the runner "
-                              "always names the repetition's file)");
+    np_chk__problem(c, cf, "",
+                    "the command has no --output (the runner "
+                    "always names the repetition's file)");
   else if (ol < wl || strcmp(out + ol - wl, want) != 0 ||
            (ol > wl && out[ol - wl - 1] != '/'))
-    np_chk_problem(c, cf, "",
-                   "--output %s is not this repetition's file (%s of the "
-                   "set's folder)",
-                   out, want);
+    np_chk__problem(c, cf, "",
+                    "--output %s is not this repetition's file (%s of the "
+                    "set's folder)",
+                    out, want);
   else
     run->out_prefix = strndup(out, ol > wl ? ol - wl - 1 : 0);
   run->args = join_args(cmd.argv, 2, cmd.argc);
@@ -175,7 +176,7 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
    * runner's [binary, protocol, options] */
   char **rv = NULL;
   int rc_argc = 0;
-  if (np_chk_record_argv(doc, &rv, &rc_argc) == 0) {
+  if (np_chk__record_argv(doc, &rv, &rc_argc) == 0) {
     /* bench: [protocol, options..., --output X]; runner: [binary,
      * protocol, options...] */
     int from = run->runner_written ? 2 : 1;
@@ -198,20 +199,20 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
       for (int i = 1; i < cmd.argc && o < sizeof line - 2; i++)
         o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", i > 1 ? " " : "",
                               cmd.argv[i]);
-      np_chk_problem(c, cf, "",
-                     "the command (%.400s) is not the one %s ran "
-                     "(/config/command)",
-                     line, run->file);
+      np_chk__problem(c, cf, "",
+                      "the command (%.400s) is not the one %s ran "
+                      "(/config/command)",
+                      line, run->file);
     }
     free(want_args);
     free(have);
-    np_chk_argv_free(rv, rc_argc);
+    np_chk__argv_free(rv, rc_argc);
   }
   /* outcome */
   if (cmd.outcome[0] == '\0' || cmd.end == NP_CHK_NO_TIME)
-    np_chk_problem(c, cf, "",
-                   "no outcome or ended_at: the runner rewrites this file "
-                   "when the child ends, before the record is in place");
+    np_chk__problem(c, cf, "",
+                    "no outcome or ended_at: the runner rewrites this file "
+                    "when the child ends, before the record is in place");
   else if (run->runner_written)
     check_failure_outcome(c, run->file, cf, doc, cmd.outcome);
   else {
@@ -219,38 +220,38 @@ static void check_cmd(struct np_results_check *c, const struct np_chk_cur *cur,
     char w[32];
     snprintf(w, sizeof w, "exit %d", code);
     if (code >= 0 && strcmp(cmd.outcome, w) != 0)
-      np_chk_problem(c, cf, "",
-                     "outcome \"%s\", but %s is %s, which exits with %d",
-                     cmd.outcome, run->file, run->status, code);
+      np_chk__problem(c, cf, "",
+                      "outcome \"%s\", but %s is %s, which exits with %d",
+                      cmd.outcome, run->file, run->status, code);
   }
   /* times: wall_seconds and the record inside the window */
   if (cmd.start != NP_CHK_NO_TIME && cmd.end != NP_CHK_NO_TIME) {
     double span = (double)(cmd.end - cmd.start) / 1e3;
     double slack = run->cmd_whole ? 1.0 : 0.01;
     if (cmd.end < cmd.start)
-      np_chk_problem(c, cf, "", "ended_at is before started_at");
+      np_chk__problem(c, cf, "", "ended_at is before started_at");
     else if (!isnan(cmd.wall) &&
              (cmd.wall > span + slack || span - cmd.wall > 2.0 + slack))
-      np_chk_problem(c, cf, "",
-                     "wall_seconds %.3f, but started_at to ended_at is "
-                     "%.3f s",
-                     cmd.wall, span);
+      np_chk__problem(c, cf, "",
+                      "wall_seconds %.3f, but started_at to ended_at is "
+                      "%.3f s",
+                      cmd.wall, span);
   }
   if (run->rec_start != NP_CHK_NO_TIME && cmd.start != NP_CHK_NO_TIME &&
-      !np_chk_time_le(cmd.start, cmd.start_whole, run->rec_start,
-                      run->rec_whole))
-    np_chk_problem(c, run->file, "/started_at",
-                   "before the runner started the repetition (%s "
-                   "started_at)",
-                   cf);
+      !np_chk__time_le(cmd.start, cmd.start_whole, run->rec_start,
+                       run->rec_whole))
+    np_chk__problem(c, run->file, "/started_at",
+                    "before the runner started the repetition (%s "
+                    "started_at)",
+                    cf);
   int64_t rend = run->rec_end != NP_CHK_NO_TIME ? run->rec_end : run->rec_start;
   if (rend != NP_CHK_NO_TIME && cmd.end != NP_CHK_NO_TIME &&
-      !np_chk_time_le(rend, run->rec_whole, cmd.end, cmd.end_whole))
-    np_chk_problem(c, run->file,
-                   run->rec_end != NP_CHK_NO_TIME ? "/ended_at" : "/started_at",
-                   "after the runner saw the repetition end (%s ended_at)",
-                   cf);
-  np_chk_cmd_free(&cmd);
+      !np_chk__time_le(rend, run->rec_whole, cmd.end, cmd.end_whole))
+    np_chk__problem(
+        c, run->file,
+        run->rec_end != NP_CHK_NO_TIME ? "/ended_at" : "/started_at",
+        "after the runner saw the repetition end (%s ended_at)", cf);
+  np_chk__cmd_free(&cmd);
 }
 
 /* Plan names of a runner-written record's config (the runner wrote
@@ -282,9 +283,9 @@ static void check_siblings(struct np_results_check *c,
     if (i == NP_CHK_JSON || cur->data[i] != NULL || cur->kref[i])
       continue; /* a referenced snapshot: np_chk__snap_resolve's */
     char f[NP_CHK_PATH_MAX + 32];
-    snprintf(f, sizeof f, "%s%s", cur->stem, np_chk_suffix[i]);
-    np_chk_problem(c, f, "", "missing (every run keeps its %s file)",
-                   np_chk_suffix[i] + 1);
+    snprintf(f, sizeof f, "%s%s", cur->stem, np_chk__suffix[i]);
+    np_chk__problem(c, f, "", "missing (every run keeps its %s file)",
+                    np_chk__suffix[i] + 1);
   }
 }
 
@@ -295,10 +296,10 @@ static void check_others(struct np_results_check *c,
     if (!cur->other[i].used) {
       char f[NP_CHK_PATH_MAX + 80];
       snprintf(f, sizeof f, "%s%s", cur->stem, cur->other[i].suffix);
-      np_chk_problem(c, f, "",
-                     "not a file of a repetition (rep-N.json, .cmd.txt, "
-                     ".stderr.txt, .kernel-before.txt, .kernel-after.txt, "
-                     "or output its record names)");
+      np_chk__problem(c, f, "",
+                      "not a file of a repetition (rep-N.json, .cmd.txt, "
+                      ".stderr.txt, .kernel-before.txt, .kernel-after.txt, "
+                      "or output its record names)");
     }
 }
 
@@ -310,11 +311,11 @@ struct hist_ctx {
 
 static void on_hist_problem(void *ctx, const char *ptr, const char *reason) {
   struct hist_ctx *h = ctx;
-  np_chk_problem(h->c, h->file, ptr, "%s", reason);
+  np_chk__problem(h->c, h->file, ptr, "%s", reason);
 }
 
-void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
-                      struct np_chk_run *run) {
+void np_chk__run_check(struct np_results_check *c, struct np_chk_cur *cur,
+                       struct np_chk_run *run) {
   snprintf(run->cid, sizeof run->cid, "%s", cur->cid);
   run->rep = cur->rep;
   snprintf(run->file, sizeof run->file, "%s.json", cur->stem);
@@ -329,8 +330,8 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
     return;
   }
   int valid;
-  cJSON *doc = np_chk_json(c, run->file, cur->data[NP_CHK_JSON],
-                           cur->len[NP_CHK_JSON], "netproof/run/1", &valid);
+  cJSON *doc = np_chk__json(c, run->file, cur->data[NP_CHK_JSON],
+                            cur->len[NP_CHK_JSON], "netproof/run/1", &valid);
   check_siblings(c, cur);
   if (!cJSON_IsObject(doc)) {
     cJSON_Delete(doc);
@@ -351,22 +352,22 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
            np_json_get_string(cJSON_GetObjectItemCaseSensitive(doc, "runner"),
                               "session", ""));
   int w1 = 0, w2 = 0;
-  run->rec_start = np_chk_time(np_json_get_string(doc, "started_at", NULL),
-                               &w1);
-  run->rec_end = np_chk_time(np_json_get_string(doc, "ended_at", NULL), &w2);
+  run->rec_start =
+      np_chk__time(np_json_get_string(doc, "started_at", NULL), &w1);
+  run->rec_end = np_chk__time(np_json_get_string(doc, "ended_at", NULL), &w2);
   run->rec_whole = w1 || w2;
   if (run->rec_start != NP_CHK_NO_TIME && run->rec_end != NP_CHK_NO_TIME &&
       run->rec_end < run->rec_start)
-    np_chk_problem(c, run->file, "/ended_at", "before started_at");
+    np_chk__problem(c, run->file, "/ended_at", "before started_at");
   const cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
-  run->src_hash = np_chk_intern(c, np_json_get_string(tool, "source_sha256",
-                                                      NULL));
-  run->bin_hash = np_chk_intern(c, np_json_get_string(tool, "binary_sha256",
-                                                      NULL));
-  run->meas_hash = np_chk_intern(
+  run->src_hash =
+      np_chk__intern(c, np_json_get_string(tool, "source_sha256", NULL));
+  run->bin_hash =
+      np_chk__intern(c, np_json_get_string(tool, "binary_sha256", NULL));
+  run->meas_hash = np_chk__intern(
       c, np_json_get_string(tool, "measuring_source_sha256", NULL));
   run->identity =
-      np_chk_identity(cJSON_GetObjectItemCaseSensitive(doc, "machine"));
+      np_chk__identity(cJSON_GetObjectItemCaseSensitive(doc, "machine"));
   uint64_t h = 0xcbf29ce484222325ull;
   h = fnv(h, np_json_get_string(doc, "started_at", ""));
   h = fnv(h, np_json_get_string(doc, "ended_at", ""));
@@ -400,7 +401,7 @@ void np_chk_run_check(struct np_results_check *c, struct np_chk_cur *cur,
     struct hist_ctx hc = {.c = c, .file = run->file};
     np_results_check_hist(doc, on_hist_problem, &hc);
     if (!run->runner_written && cJSON_HasObjectItem(doc, "kernel"))
-      np_chk_kernel(&r);
+      np_chk__kernel(&r);
   }
   check_cmd(c, cur, doc, run);
   check_others(c, cur);

@@ -40,10 +40,10 @@ static void check_names(struct np_results_check *c, const cJSON *planned,
     ok = b != NULL && strcmp(a, b) == 0;
   }
   if (!ok)
-    np_chk_problem(c, "suite.json", ptr,
-                   "%d services, but the plan names %d (each once, in plan "
-                   "order): the session did not run the plan's services",
-                   cJSON_GetArraySize(list), n);
+    np_chk__problem(c, "suite.json", ptr,
+                    "%d services, but the plan names %d (each once, in plan "
+                    "order): the session did not run the plan's services",
+                    cJSON_GetArraySize(list), n);
 }
 
 /* Every passed run of session si inside service k's window. */
@@ -52,7 +52,7 @@ static void check_window(struct np_results_check *c, const cJSON *svc,
   int rw = 0, ew = 0;
   const char *rs = np_json_get_string(svc, "ready_at", NULL);
   const char *es = np_json_get_string(svc, "ended_at", NULL);
-  int64_t ready = np_chk_time(rs, &rw), ended = np_chk_time(es, &ew);
+  int64_t ready = np_chk__time(rs, &rw), ended = np_chk__time(es, &ew);
   size_t early = 0, late = 0;
   const char *first_early = NULL, *first_late = NULL;
   for (size_t i = 0; i < c->nruns; i++) {
@@ -63,12 +63,12 @@ static void check_window(struct np_results_check *c, const cJSON *svc,
       continue;
     run_window(r, &a, &b, &w);
     if (ready == NP_CHK_NO_TIME || a == NP_CHK_NO_TIME ||
-        !np_chk_time_le(ready, rw, a, w)) {
+        !np_chk__time_le(ready, rw, a, w)) {
       if (early++ == 0)
         first_early = r->file;
     }
     if (ended == NP_CHK_NO_TIME || b == NP_CHK_NO_TIME ||
-        !np_chk_time_le(b, w, ended, ew)) {
+        !np_chk__time_le(b, w, ended, ew)) {
       if (late++ == 0)
         first_late = r->file;
     }
@@ -76,25 +76,25 @@ static void check_window(struct np_results_check *c, const cJSON *svc,
   char p[128];
   if (early > 0) {
     snprintf(p, sizeof p, "%s/ready_at", ptr);
-    np_chk_problem(c, "suite.json", p,
-                   "%s, but %zu passed repetition%s of the session (first "
-                   "%s) started %s: outside the window where the service "
-                   "was ready, a repetition does not measure it",
-                   rs ? rs : "missing", early, early == 1 ? "" : "s",
-                   first_early, rs ? "before it" : "anyway");
+    np_chk__problem(c, "suite.json", p,
+                    "%s, but %zu passed repetition%s of the session (first "
+                    "%s) started %s: outside the window where the service "
+                    "was ready, a repetition does not measure it",
+                    rs ? rs : "missing", early, early == 1 ? "" : "s",
+                    first_early, rs ? "before it" : "anyway");
   }
   if (late > 0) {
     snprintf(p, sizeof p, "%s/ended_at", ptr);
-    np_chk_problem(c, "suite.json", p,
-                   "%s, but %zu passed repetition%s of the session (first "
-                   "%s) ended %s: outside the window where the service was "
-                   "alive, a repetition does not measure it",
-                   es ? es : "missing", late, late == 1 ? "" : "s",
-                   first_late, es ? "after it" : "anyway");
+    np_chk__problem(c, "suite.json", p,
+                    "%s, but %zu passed repetition%s of the session (first "
+                    "%s) ended %s: outside the window where the service was "
+                    "alive, a repetition does not measure it",
+                    es ? es : "missing", late, late == 1 ? "" : "s", first_late,
+                    es ? "after it" : "anyway");
   }
 }
 
-void np_chk_services(struct np_results_check *c, const long *of) {
+void np_chk__services(struct np_results_check *c, const long *of) {
   const cJSON *planned = np_json_pointer(c->suite, "/plan/services");
   const char *ver = np_json_get_string(
       cJSON_GetObjectItemCaseSensitive(c->suite, "tool"), "version", "");
@@ -107,11 +107,11 @@ void np_chk_services(struct np_results_check *c, const long *of) {
     snprintf(ptr, sizeof ptr, "/sessions/%ld/services", si);
     if (list == NULL) {
       if (cJSON_GetArraySize(planned) > 0 &&
-          !np_chk_version_before(ver, NP_SERVICES_SINCE))
-        np_chk_problem(c, "suite.json", ptr,
-                       "missing: the plan has services and netproof %s "
-                       "records each session's (since %s)",
-                       ver, NP_SERVICES_SINCE);
+          !np_chk__version_before(ver, NP_SERVICES_SINCE))
+        np_chk__problem(c, "suite.json", ptr,
+                        "missing: the plan has services and netproof %s "
+                        "records each session's (since %s)",
+                        ver, NP_SERVICES_SINCE);
       si++;
       continue;
     }
@@ -130,11 +130,11 @@ void np_chk_services(struct np_results_check *c, const long *of) {
                          svc, "lost_during_suite")))) {
         char ep[112];
         snprintf(ep, sizeof ep, "%s/ended", sp);
-        np_chk_problem(c, "suite.json", ep,
-                       "%s (%s), but the session says \"complete\": a "
-                       "service that ends before the suite fails it",
-                       itself ? "ended by itself" : "lost during the suite",
-                       np_json_get_string(end, "reason", "?"));
+        np_chk__problem(c, "suite.json", ep,
+                        "%s (%s), but the session says \"complete\": a "
+                        "service that ends before the suite fails it",
+                        itself ? "ended by itself" : "lost during the suite",
+                        np_json_get_string(end, "reason", "?"));
       }
     }
     si++;

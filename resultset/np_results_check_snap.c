@@ -19,9 +19,9 @@ int np_chk__snap_add(struct np_results_check *c, const char *path,
                     const void *data, size_t len) {
   char hex[NP_SHA256_HEX_SIZE], got[NP_SHA256_HEX_SIZE];
   if (!np_ksnap_name(path, hex)) {
-    np_chk_problem(c, path, "",
-                   "not a kernel snapshot (" NP_KSNAP_DIR "/<sha256 of the "
-                   "text, 64 lowercase hex digits>.txt)");
+    np_chk__problem(c, path, "",
+                    "not a kernel snapshot (" NP_KSNAP_DIR "/<sha256 of the "
+                    "text, 64 lowercase hex digits>.txt)");
     return 0;
   }
   if (c->nsnaps == c->capsnaps) {
@@ -39,10 +39,10 @@ int np_chk__snap_add(struct np_results_check *c, const char *path,
   if (rc != 0)
     return rc;
   if (strcmp(got, hex) != 0) {
-    np_chk_problem(c, path, "",
-                   "its content's SHA-256 is %s, not the one its name says "
-                   "(a snapshot changed after it was stored)",
-                   got);
+    np_chk__problem(c, path, "",
+                    "its content's SHA-256 is %s, not the one its name says "
+                    "(a snapshot changed after it was stored)",
+                    got);
     return 0;
   }
   if ((s->data = malloc(len + 1)) == NULL)
@@ -71,7 +71,7 @@ void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
     int w = refs[i].which;
     char hex[NP_SHA256_HEX_SIZE];
     snprintf(cur->kfile[w], sizeof cur->kfile[w], "%s%s", cur->stem,
-             np_chk_suffix[w]);
+             np_chk__suffix[w]);
     if (cur->data[NP_CHK_CMD] == NULL)
       continue;
     int rc = np_ksnap_ref(cur->data[NP_CHK_CMD], cur->len[NP_CHK_CMD],
@@ -80,22 +80,23 @@ void np_chk__snap_resolve(struct np_results_check *c, struct np_chk_cur *cur) {
       continue; /* a 0.2 repetition: its own file, or reported missing */
     cur->kref[w] = 1;
     if (rc != 0) {
-      np_chk_problem(c, cf, "", "%s: not 64 lowercase hex digits (the "
-                                "SHA-256 of a file of " NP_KSNAP_DIR "/)",
-                     refs[i].key);
+      np_chk__problem(c, cf, "",
+                      "%s: not 64 lowercase hex digits (the "
+                      "SHA-256 of a file of " NP_KSNAP_DIR "/)",
+                      refs[i].key);
       continue;
     }
     if (cur->data[w] != NULL)
-      np_chk_problem(c, cur->kfile[w], "",
-                     "beside cmd.txt's %s: a repetition keeps its snapshot "
-                     "either by reference or as its own file, not both",
-                     refs[i].key);
+      np_chk__problem(c, cur->kfile[w], "",
+                      "beside cmd.txt's %s: a repetition keeps its snapshot "
+                      "either by reference or as its own file, not both",
+                      refs[i].key);
     snprintf(cur->kfile[w], sizeof cur->kfile[w], "%s/%s.txt", NP_KSNAP_DIR,
              hex);
     struct np_chk_snap *s = find(c, hex);
     if (s == NULL) {
-      np_chk_problem(c, cf, "", "%s %s: no %s in the set", refs[i].key, hex,
-                     cur->kfile[w]);
+      np_chk__problem(c, cf, "", "%s %s: no %s in the set", refs[i].key, hex,
+                      cur->kfile[w]);
       continue;
     }
     s->used = 1;
@@ -126,11 +127,11 @@ void np_chk__snap_finish(struct np_results_check *c) {
     if (!c->snaps[i].used) {
       char f[NP_CHK_PATH_MAX];
       snprintf(f, sizeof f, "%s/%s.txt", NP_KSNAP_DIR, c->snaps[i].hex);
-      np_chk_problem(c, f, "",
-                     "no repetition's cmd.txt (%s / %s) and no record's "
-                     "kernel.before / kernel.after (" NP_KSNAP_REF
-                     ") refers to it",
-                     NP_KSNAP_BEFORE, NP_KSNAP_AFTER);
+      np_chk__problem(c, f, "",
+                      "no repetition's cmd.txt (%s / %s) and no record's "
+                      "kernel.before / kernel.after (" NP_KSNAP_REF
+                      ") refers to it",
+                      NP_KSNAP_BEFORE, NP_KSNAP_AFTER);
     }
 }
 

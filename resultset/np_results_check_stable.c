@@ -24,9 +24,8 @@ static double entry_rps(const struct np_chk_run *r) {
   return cJSON_IsNumber(x) ? x->valuedouble : NAN;
 }
 
-void np_chk_stable(struct np_results_check *c,
-                   const struct np_matrix_plan *p, const long *idx,
-                   size_t *planned) {
+void np_chk__stable(struct np_results_check *c, const struct np_matrix_plan *p,
+                    const long *idx, size_t *planned) {
   size_t R = (size_t)p->repetitions;
   for (size_t ci = 0; ci < p->nconfigs; ci++)
     planned[ci] = R;
@@ -65,13 +64,12 @@ void np_chk_stable(struct np_results_check *c,
       if (idx[i] != (long)ci || r->rep <= (long)e.needed ||
           (size_t)r->rep > R || !r->have_record)
         continue;
-      np_chk_problem(c, r->file, "",
-                     "repetition %ld was not run by the until-stable rule: "
-                     "after %zu repetitions the 95 %% interval of the median "
-                     "round trips/s was within %g %% of it (half-width "
-                     "%.3f %%), and the runner stops there",
-                     r->rep, e.needed, p->stable_ci_percent,
-                     e.half_width_pct);
+      np_chk__problem(c, r->file, "",
+                      "repetition %ld was not run by the until-stable rule: "
+                      "after %zu repetitions the 95 %% interval of the median "
+                      "round trips/s was within %g %% of it (half-width "
+                      "%.3f %%), and the runner stops there",
+                      r->rep, e.needed, p->stable_ci_percent, e.half_width_pct);
     }
   }
 cleanup:

@@ -107,26 +107,27 @@ static void check_plan_fields(struct np_results_check *c,
   const cJSON *s = c->suite;
   const char *h = np_json_get_string(s, "plan_sha256", "");
   if (strcmp(h, p->hash) != 0)
-    np_chk_problem(c, "suite.json", "/plan_sha256",
-                   "%s, but the embedded plan hashes to %s (SHA-256 of its "
-                   "compact JSON): the plan or the hash was edited",
-                   h, p->hash);
+    np_chk__problem(c, "suite.json", "/plan_sha256",
+                    "%s, but the embedded plan hashes to %s (SHA-256 of its "
+                    "compact JSON): the plan or the hash was edited",
+                    h, p->hash);
   if (strcmp(np_json_get_string(s, "suite", ""), p->suite) != 0)
-    np_chk_problem(c, "suite.json", "/suite", "\"%s\", but the plan's is \"%s\"",
-                   np_json_get_string(s, "suite", ""), p->suite);
+    np_chk__problem(c, "suite.json", "/suite",
+                    "\"%s\", but the plan's is \"%s\"",
+                    np_json_get_string(s, "suite", ""), p->suite);
   if (strcmp(np_json_get_string(s, "protocol", ""), p->protocol) != 0)
-    np_chk_problem(c, "suite.json", "/protocol",
-                   "\"%s\", but the plan's is \"%s\"",
-                   np_json_get_string(s, "protocol", ""), p->protocol);
+    np_chk__problem(c, "suite.json", "/protocol",
+                    "\"%s\", but the plan's is \"%s\"",
+                    np_json_get_string(s, "protocol", ""), p->protocol);
   double nc = np_json_get_number(s, "configurations", -1);
   if (nc != (double)p->nconfigs)
-    np_chk_problem(c, "suite.json", "/configurations",
-                   "%.0f, but the plan expands to %zu configurations", nc,
-                   p->nconfigs);
+    np_chk__problem(c, "suite.json", "/configurations",
+                    "%.0f, but the plan expands to %zu configurations", nc,
+                    p->nconfigs);
   double nr = np_json_get_number(s, "repetitions", -1);
   if (nr != (double)p->repetitions)
-    np_chk_problem(c, "suite.json", "/repetitions",
-                   "%.0f, but the plan asks for %d", nr, p->repetitions);
+    np_chk__problem(c, "suite.json", "/repetitions",
+                    "%.0f, but the plan asks for %d", nr, p->repetitions);
 }
 
 /* 1 when binary is one of a merged set's shards' programs
@@ -152,18 +153,18 @@ static void check_runs_against_plan(struct np_results_check *c,
     idx[i] = r->plan_idx;
     if (idx[i] < 0) {
       if (strcmp(last_unknown, r->cid) != 0)
-        np_chk_problem(c, r->file, "",
-                       "configuration %s is not one of the %zu the plan in "
-                       "suite.json expands to",
-                       r->cid, p->nconfigs);
+        np_chk__problem(c, r->file, "",
+                        "configuration %s is not one of the %zu the plan in "
+                        "suite.json expands to",
+                        r->cid, p->nconfigs);
       snprintf(last_unknown, sizeof last_unknown, "%s", r->cid);
       continue;
     }
     if (r->rep > p->repetitions)
-      np_chk_problem(c, r->file, "",
-                     "repetition %ld was not planned (suite.json "
-                     "repetitions: %d)",
-                     r->rep, p->repetitions);
+      np_chk__problem(c, r->file, "",
+                      "repetition %ld was not planned (suite.json "
+                      "repetitions: %d)",
+                      r->rep, p->repetitions);
     if (!r->have_record)
       continue;
     const struct np_matrix_config *cf = &p->configs[idx[i]];
@@ -172,9 +173,9 @@ static void check_runs_against_plan(struct np_results_check *c,
              r->file);
     if (strcmp(r->protocol, p->protocol) != 0 &&
         !np_kind_in_plan(np_kind_find(r->protocol), p->protocol))
-      np_chk_problem(c, r->file, "/config/protocol",
-                     "\"%s\", but the plan runs \"%s\"", r->protocol,
-                     p->protocol);
+      np_chk__problem(c, r->file, "/config/protocol",
+                      "\"%s\", but the plan runs \"%s\"", r->protocol,
+                      p->protocol);
     char *want = join_plan_args(cf);
     if (want == NULL) {
       c->oom = 1;
@@ -190,29 +191,29 @@ static void check_runs_against_plan(struct np_results_check *c,
       char h[400], w[400];
       spaced(r->rec_args, h, sizeof h);
       spaced(want, w, sizeof w);
-      np_chk_problem(c, r->file, "/config/command",
-                     "runs \"%s\", but configuration %s of the plan (its "
-                     "folder) is \"%s\"",
-                     h, cf->id, w);
+      np_chk__problem(c, r->file, "/config/command",
+                      "runs \"%s\", but configuration %s of the plan (its "
+                      "folder) is \"%s\"",
+                      h, cf->id, w);
     }
     if (r->args != NULL && strcmp(r->args, want) != 0) {
       char h[400], w[400];
       spaced(r->args, h, sizeof h);
       spaced(want, w, sizeof w);
-      np_chk_problem(c, cmdf, "",
-                     "ran with \"%s\", but configuration %s of the plan is "
-                     "\"%s\"",
-                     h, cf->id, w);
+      np_chk__problem(c, cmdf, "",
+                      "ran with \"%s\", but configuration %s of the plan is "
+                      "\"%s\"",
+                      h, cf->id, w);
     }
     free(want);
     if (r->options != NULL)
-      np_chk_diff(c, r->file, "/config", r->options, cf->options,
-                  "the plan's configuration", 8);
+      np_chk__diff(c, r->file, "/config", r->options, cf->options,
+                   "the plan's configuration", 8);
     if (bin != NULL && r->binary != NULL && strcmp(bin, r->binary) != 0 &&
         !merged_binary(c->suite, r->binary))
-      np_chk_problem(c, cmdf, "",
-                     "ran %s, but suite.json's bench_binary is %s", r->binary,
-                     bin);
+      np_chk__problem(c, cmdf, "",
+                      "ran %s, but suite.json's bench_binary is %s", r->binary,
+                      bin);
   }
 }
 
@@ -230,7 +231,7 @@ static void check_complete(struct np_results_check *c,
     c->oom = 1;
     return;
   }
-  np_chk_stable(c, p, idx, planned);
+  np_chk__stable(c, p, idx, planned);
   for (size_t ci = 0; ci < p->nconfigs; ci++)
     n += planned[ci];
   size_t partial = 0;
@@ -266,15 +267,15 @@ static void check_complete(struct np_results_check *c,
         char f[NP_CHK_PATH_MAX];
         snprintf(f, sizeof f, "runs/%s/rep-%zu.json", p->configs[k / R].id,
                  k % R + 1);
-        np_chk_problem(c, f, "",
-                       "missing, but suite.json says the suite is complete "
-                       "(every repetition leaves a record)");
+        np_chk__problem(c, f, "",
+                        "missing, but suite.json says the suite is complete "
+                        "(every repetition leaves a record)");
       }
     }
     if (shown > 20)
-      np_chk_problem(c, "suite.json", "/status",
-                     "\"complete\", but %zu more repetitions have no record",
-                     shown - 20);
+      np_chk__problem(c, "suite.json", "/status",
+                      "\"complete\", but %zu more repetitions have no record",
+                      shown - 20);
   }
   if (out->incomplete) {
     char extra[96] = "";
@@ -304,10 +305,10 @@ static int load_sessions(struct np_results_check *c, struct session **out,
   const cJSON *e;
   cJSON_ArrayForEach(e, list) {
     s[i].id = np_json_get_string(e, "session", NULL);
-    s[i].start = np_chk_time(np_json_get_string(e, "started_at", NULL),
-                             &s[i].start_whole);
-    s[i].end = np_chk_time(np_json_get_string(e, "ended_at", NULL),
-                           &s[i].end_whole);
+    s[i].start = np_chk__time(np_json_get_string(e, "started_at", NULL),
+                              &s[i].start_whole);
+    s[i].end =
+        np_chk__time(np_json_get_string(e, "ended_at", NULL), &s[i].end_whole);
     s[i].run = np_json_get_number(e, "repetitions_run", -1);
     s[i].shard = np_json_get_number(e, "shard", -1);
     i++;
@@ -333,45 +334,44 @@ static void check_session_order(struct np_results_check *c,
     snprintf(p, sizeof p, "/sessions/%zu/ended_at", i);
     if (s[i].end != NP_CHK_NO_TIME && s[i].start != NP_CHK_NO_TIME &&
         s[i].end < s[i].start)
-      np_chk_problem(c, "suite.json", p, "before the session's started_at");
-    if (nx < n && s[i].end != NP_CHK_NO_TIME &&
-        s[nx].start != NP_CHK_NO_TIME &&
-        !np_chk_time_le(s[i].end, s[i].end_whole, s[nx].start,
-                        s[nx].start_whole))
-      np_chk_problem(c, "suite.json", p,
-                     "after session %zu started (one runner at a time holds "
-                     "a folder)",
-                     nx);
+      np_chk__problem(c, "suite.json", p, "before the session's started_at");
+    if (nx < n && s[i].end != NP_CHK_NO_TIME && s[nx].start != NP_CHK_NO_TIME &&
+        !np_chk__time_le(s[i].end, s[i].end_whole, s[nx].start,
+                         s[nx].start_whole))
+      np_chk__problem(c, "suite.json", p,
+                      "after session %zu started (one runner at a time holds "
+                      "a folder)",
+                      nx);
     for (size_t j = 0; j < i && s[i].id; j++)
       if (s[j].id && strcmp(s[i].id, s[j].id) == 0) {
         snprintf(p, sizeof p, "/sessions/%zu/session", i);
-        np_chk_problem(c, "suite.json", p, "the same id as session %zu", j);
+        np_chk__problem(c, "suite.json", p, "the same id as session %zu", j);
       }
   }
   int w;
-  int64_t st = np_chk_time(np_json_get_string(c->suite, "started_at", NULL),
-                           &w);
+  int64_t st =
+      np_chk__time(np_json_get_string(c->suite, "started_at", NULL), &w);
   if (n > 0 && st != NP_CHK_NO_TIME && s[0].start != NP_CHK_NO_TIME &&
       st != s[0].start)
-    np_chk_problem(c, "suite.json", "/started_at",
-                   "not the first session's started_at (the runner writes "
-                   "both at once)");
-  int64_t en = np_chk_time(np_json_get_string(c->suite, "ended_at", NULL), &w);
+    np_chk__problem(c, "suite.json", "/started_at",
+                    "not the first session's started_at (the runner writes "
+                    "both at once)");
+  int64_t en = np_chk__time(np_json_get_string(c->suite, "ended_at", NULL), &w);
   size_t le = n - 1; /* merged: the session that ended last */
   for (size_t i = 0; merged && i < n; i++)
     if (s[i].end != NP_CHK_NO_TIME && s[i].end > s[le].end)
       le = i;
   if (n > 0 && en != NP_CHK_NO_TIME && s[le].end != NP_CHK_NO_TIME &&
       en != s[le].end)
-    np_chk_problem(c, "suite.json", "/ended_at",
-                   "not the last session's ended_at");
+    np_chk__problem(c, "suite.json", "/ended_at",
+                    "not the last session's ended_at");
   const cJSON *last = cJSON_GetArrayItem(
       cJSON_GetObjectItemCaseSensitive(c->suite, "sessions"), (int)n - 1);
   const char *ls = np_json_get_string(last, "status", NULL);
   const char *ss = np_json_get_string(c->suite, "status", "");
   if (!merged && ls != NULL && strcmp(ls, ss) != 0)
-    np_chk_problem(c, "suite.json", "/status",
-                   "\"%s\", but the last session ended \"%s\"", ss, ls);
+    np_chk__problem(c, "suite.json", "/status",
+                    "\"%s\", but the last session ended \"%s\"", ss, ls);
 }
 
 /* The session a run belongs to: by id, else by its times; -1 none. */
@@ -381,24 +381,24 @@ static long session_of(struct np_results_check *c, const struct np_chk_run *r,
     for (size_t i = 0; i < n; i++)
       if (s[i].id && strcmp(s[i].id, r->session) == 0)
         return (long)i;
-    np_chk_problem(c, r->file, "/runner/session",
-                   "%s is not one of suite.json's sessions: the run comes "
-                   "from another runner",
-                   r->session);
+    np_chk__problem(c, r->file, "/runner/session",
+                    "%s is not one of suite.json's sessions: the run comes "
+                    "from another runner",
+                    r->session);
     return -1;
   }
   if (ids) {
-    np_chk_problem(c, r->file, "/runner",
-                   "missing: every repetition of this suite's sessions "
-                   "carries its runner session (it was not run by this "
-                   "suite's runner)");
+    np_chk__problem(c, r->file, "/runner",
+                    "missing: every repetition of this suite's sessions "
+                    "carries its runner session (it was not run by this "
+                    "suite's runner)");
     return -1;
   }
   int64_t t = r->cmd_start != NP_CHK_NO_TIME ? r->cmd_start : r->rec_start;
   for (size_t i = 0; t != NP_CHK_NO_TIME && i < n; i++)
-    if (np_chk_time_le(s[i].start, s[i].start_whole, t, r->cmd_whole) &&
+    if (np_chk__time_le(s[i].start, s[i].start_whole, t, r->cmd_whole) &&
         (s[i].end == NP_CHK_NO_TIME ||
-         np_chk_time_le(t, r->cmd_whole, s[i].end, s[i].end_whole)))
+         np_chk__time_le(t, r->cmd_whole, s[i].end, s[i].end_whole)))
       return (long)i;
   return -1;
 }
@@ -443,10 +443,10 @@ static void check_timeline(struct np_results_check *c,
     of[i] = session_of(c, r, s, n, ids);
     if (of[i] < 0) {
       if (!r->session[0] && !ids)
-        np_chk_problem(c, r->file, "/started_at",
-                       "outside every session of suite.json "
-                       "(sessions[].started_at .. ended_at): the run is not "
-                       "this suite's");
+        np_chk__problem(c, r->file, "/started_at",
+                        "outside every session of suite.json "
+                        "(sessions[].started_at .. ended_at): the run is not "
+                        "this suite's");
       continue;
     }
     struct session *se = &s[of[i]];
@@ -457,13 +457,13 @@ static void check_timeline(struct np_results_check *c,
     int64_t b = r->cmd_end != NP_CHK_NO_TIME ? r->cmd_end : r->rec_end;
     int aw = r->cmd_start != NP_CHK_NO_TIME ? r->cmd_whole : r->rec_whole;
     if (a != NP_CHK_NO_TIME && se->start != NP_CHK_NO_TIME &&
-        !np_chk_time_le(se->start, se->start_whole, a, aw))
-      np_chk_problem(c, r->file, "/started_at",
-                     "before its session (suite.json %s) started", p);
+        !np_chk__time_le(se->start, se->start_whole, a, aw))
+      np_chk__problem(c, r->file, "/started_at",
+                      "before its session (suite.json %s) started", p);
     if (b != NP_CHK_NO_TIME && se->end != NP_CHK_NO_TIME &&
-        !np_chk_time_le(b, aw, se->end, se->end_whole))
-      np_chk_problem(c, r->file, "/ended_at",
-                     "after its session (suite.json %s) ended", p);
+        !np_chk__time_le(b, aw, se->end, se->end_whole))
+      np_chk__problem(c, r->file, "/ended_at",
+                      "after its session (suite.json %s) ended", p);
   }
   /* per session: one --output folder, the one most of its runs name
    * (counted over the distinct folders, usually one) */
@@ -494,10 +494,10 @@ static void check_timeline(struct np_results_check *c,
       char cf[NP_CHK_PATH_MAX + 16];
       snprintf(cf, sizeof cf, "%.*s.cmd.txt", (int)strlen(r->file) - 5,
                r->file);
-      np_chk_problem(c, cf, "",
-                     "--output names the folder %s, but the session's other "
-                     "runs name %s",
-                     r->out_prefix, s[si].out_prefix);
+      np_chk__problem(c, cf, "",
+                      "--output names the folder %s, but the session's other "
+                      "runs name %s",
+                      r->out_prefix, s[si].out_prefix);
     }
   }
   /* per session: plan order, one repetition at a time, and its count */
@@ -516,22 +516,22 @@ static void check_timeline(struct np_results_check *c,
                                                    : b->rec_start;
       int w = a->cmd_whole || b->cmd_whole || a->rec_whole || b->rec_whole;
       if (aend != NP_CHK_NO_TIME && bst != NP_CHK_NO_TIME &&
-          !np_chk_time_le(aend, 0, bst + (w ? 999 : 0), 0))
-        np_chk_problem(c, b->file, "/started_at",
-                       "began before %s ended: a runner session runs "
-                       "repetitions one at a time, in plan order%s",
-                       a->file,
-                       rounds ? " (until_stable: round by round)" : "");
+          !np_chk__time_le(aend, 0, bst + (w ? 999 : 0), 0))
+        np_chk__problem(c, b->file, "/started_at",
+                        "began before %s ended: a runner session runs "
+                        "repetitions one at a time, in plan order%s",
+                        a->file,
+                        rounds ? " (until_stable: round by round)" : "");
     }
     if (s[si].run >= 0 && (double)s[si].seen != s[si].run) {
       char p[64];
       snprintf(p, sizeof p, "/sessions/%zu/repetitions_run", si);
-      np_chk_problem(c, "suite.json", p,
-                     "%.0f, but %zu records belong to this session", s[si].run,
-                     s[si].seen);
+      np_chk__problem(c, "suite.json", p,
+                      "%.0f, but %zu records belong to this session", s[si].run,
+                      s[si].seen);
     }
   }
-  np_chk_services(c, of);
+  np_chk__services(c, of);
 cleanup_keys:
   free(keys);
   free(of);
@@ -566,9 +566,9 @@ static void check_identity(struct np_results_check *c) {
                                       "measuring_source_sha256"};
   int ref[3];
   for (int k = 0; k < 3; k++)
-    ref[k] = np_chk_intern(c, np_json_get_string(tool, keys[k], NULL));
-  char *mine = np_chk_identity(
-      cJSON_GetObjectItemCaseSensitive(c->suite, "machine"));
+    ref[k] = np_chk__intern(c, np_json_get_string(tool, keys[k], NULL));
+  char *mine =
+      np_chk__identity(cJSON_GetObjectItemCaseSensitive(c->suite, "machine"));
   if (mine == NULL) {
     c->oom = 1;
     return;
@@ -582,26 +582,26 @@ static void check_identity(struct np_results_check *c) {
       char p[64];
       snprintf(p, sizeof p, "/tool/%s", keys[k]);
       if (have[k] >= 0 && ref[k] >= 0 && have[k] != ref[k])
-        np_chk_problem(c, r->file, p,
-                       "%s, but suite.json's is %s (mixed builds are not one "
-                       "experiment)",
-                       c->hashes[have[k]], c->hashes[ref[k]]);
+        np_chk__problem(c, r->file, p,
+                        "%s, but suite.json's is %s (mixed builds are not one "
+                        "experiment)",
+                        c->hashes[have[k]], c->hashes[ref[k]]);
       /* the measuring hash came in 0.3: one side without it is a record
        * and a runner of different builds */
       else if (k == 2 && (have[k] >= 0) != (ref[k] >= 0))
-        np_chk_problem(c, r->file, p,
-                       "%s, but suite.json's tool %s (mixed builds are not "
-                       "one experiment)",
-                       have[k] >= 0 ? c->hashes[have[k]] : "absent",
-                       ref[k] >= 0 ? "has one" : "has none");
+        np_chk__problem(c, r->file, p,
+                        "%s, but suite.json's tool %s (mixed builds are not "
+                        "one experiment)",
+                        have[k] >= 0 ? c->hashes[have[k]] : "absent",
+                        ref[k] >= 0 ? "has one" : "has none");
     }
     if (!spans && r->identity != NULL && strcmp(r->identity, mine) != 0) {
       char why[400];
       first_diff(r->identity, mine, why, sizeof why);
-      np_chk_problem(c, r->file, "/machine",
-                     "another machine than suite.json's (%s); a set that "
-                     "spans hosts says so (\"spans_hosts\": true)",
-                     why);
+      np_chk__problem(c, r->file, "/machine",
+                      "another machine than suite.json's (%s); a set that "
+                      "spans hosts says so (\"spans_hosts\": true)",
+                      why);
     }
   }
   free(mine);
@@ -618,9 +618,9 @@ static void check_kept(struct np_results_check *c) {
       for (size_t i = 0; cJSON_IsString(k) && i < c->nkept; i++)
         found |= strcmp(c->kept[i], k->valuestring) == 0;
       if (!found && cJSON_IsString(k))
-        np_chk_problem(c, k->valuestring, "",
-                       "missing, but suite.json lists it among the kept "
-                       "records");
+        np_chk__problem(c, k->valuestring, "",
+                        "missing, but suite.json lists it among the kept "
+                        "records");
     }
   }
   for (size_t i = 0; i < c->nkept; i++) {
@@ -633,20 +633,20 @@ static void check_kept(struct np_results_check *c) {
                                                 c->kept[i]) == 0;
     }
     if (!listed)
-      np_chk_problem(c, c->kept[i], "",
-                     "in kept/, but no session of suite.json lists it in "
-                     "kept_records");
+      np_chk__problem(c, c->kept[i], "",
+                      "in kept/, but no session of suite.json lists it in "
+                      "kept_records");
   }
 }
 
-void np_chk_suite(struct np_results_check *c,
-                  const struct np_matrix_plan *plan,
-                  struct np_results_outcome *out) {
+void np_chk__suite(struct np_results_check *c,
+                   const struct np_matrix_plan *plan,
+                   struct np_results_outcome *out) {
   for (size_t i = 0; i < c->nruns; i++)
     out->runs += c->runs[i].have_record;
   if (!c->suite_seen) {
-    np_chk_problem(c, "suite.json", "",
-                   "missing (a result set is described by its suite.json)");
+    np_chk__problem(c, "suite.json", "",
+                    "missing (a result set is described by its suite.json)");
     out->incomplete = 0;
     return;
   }
@@ -671,8 +671,8 @@ void np_chk_suite(struct np_results_check *c,
   check_kept(c);
   const char *st = np_json_get_string(c->suite, "status", "");
   if (!c->summary_seen && strcmp(st, "running") != 0)
-    np_chk_problem(c, "summary.json", "",
-                   "missing (the runner writes it whenever it stops, except "
-                   "when killed)");
+    np_chk__problem(c, "summary.json", "",
+                    "missing (the runner writes it whenever it stops, except "
+                    "when killed)");
   free(idx);
 }

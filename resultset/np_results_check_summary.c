@@ -36,8 +36,8 @@ static void strip_new_members(cJSON *want) {
   }
 }
 
-void np_chk_summary(struct np_results_check *c,
-                    const struct np_matrix_plan *plan) {
+void np_chk__summary(struct np_results_check *c,
+                     const struct np_matrix_plan *plan) {
   if (c->summary == NULL ||
       strcmp(np_json_get_string(c->suite, "status", ""), "running") == 0)
     return;
@@ -73,8 +73,8 @@ void np_chk_summary(struct np_results_check *c,
   } else {
     if (!cJSON_HasObjectItem(c->summary, "intervals"))
       strip_new_members(want);
-    np_chk_diff(c, "summary.json", "", c->summary, want,
-                "recomputing it from the records", 40);
+    np_chk__diff(c, "summary.json", "", c->summary, want,
+                 "recomputing it from the records", 40);
   }
   cJSON_Delete(want);
   free(entries);

@@ -48,8 +48,8 @@ static void no_negatives(const struct np_chk_rec *r, const cJSON *obj,
   cJSON_ArrayForEach(e, obj) {
     if (cJSON_IsNumber(e) && e->valuedouble < 0) {
       char p[256];
-      np_chk_ptr(p, sizeof p, base, e->string);
-      np_chk_problem(r->c, r->file, p, "negative count %g", e->valuedouble);
+      np_chk__ptr(p, sizeof p, base, e->string);
+      np_chk__problem(r->c, r->file, p, "negative count %g", e->valuedouble);
     }
   }
 }
@@ -73,35 +73,35 @@ static void check_arithmetic(const struct np_chk_rec *r) {
          late = np_json_get_number(cn, "late", 0);
   if (isfinite(sent) && isfinite(srecv) && isfinite(lreq) &&
       sent - srecv != lreq)
-    np_chk_problem(c, f, "/counters/lost_request_leg",
-                   "sent - server_received = %.0f, record says %.0f",
-                   sent - srecv, lreq);
+    np_chk__problem(c, f, "/counters/lost_request_leg",
+                    "sent - server_received = %.0f, record says %.0f",
+                    sent - srecv, lreq);
   if (isfinite(srecv) && isfinite(srepl) && isfinite(lsrv) &&
       srecv - srepl != lsrv)
-    np_chk_problem(c, f, "/counters/lost_at_server",
-                   "server_received - server_replied = %.0f, record says "
-                   "%.0f",
-                   srecv - srepl, lsrv);
+    np_chk__problem(c, f, "/counters/lost_at_server",
+                    "server_received - server_replied = %.0f, record says "
+                    "%.0f",
+                    srecv - srepl, lsrv);
   if (isfinite(srepl) && isfinite(recv) && isfinite(lresp) &&
       srepl - recv - late != lresp)
-    np_chk_problem(c, f, "/counters/lost_reply_leg",
-                   "server_replied - received%s = %.0f, record says %.0f",
-                   late ? " - late" : "", srepl - recv - late, lresp);
+    np_chk__problem(c, f, "/counters/lost_reply_leg",
+                    "server_replied - received%s = %.0f, record says %.0f",
+                    late ? " - late" : "", srepl - recv - late, lresp);
   if (isfinite(sent) && isfinite(recv) && isfinite(lost) &&
       sent - recv - late != lost)
-    np_chk_problem(c, f, "/counters/lost",
-                   "sent - received%s = %.0f, record says %.0f",
-                   late ? " - late" : "", sent - recv - late, lost);
+    np_chk__problem(c, f, "/counters/lost",
+                    "sent - received%s = %.0f, record says %.0f",
+                    late ? " - late" : "", sent - recv - late, lost);
   if (isfinite(recv) && isfinite(srepl) && recv > srepl)
-    np_chk_problem(c, f, "/counters/received",
-                   "more echoes received (%.0f) than the server sent (%.0f)",
-                   recv, srepl);
+    np_chk__problem(c, f, "/counters/received",
+                    "more echoes received (%.0f) than the server sent (%.0f)",
+                    recv, srepl);
   double rt = np_results_num(d, "/measurement/roundtrips");
   if (isfinite(rt) && isfinite(recv) && rt != recv)
-    np_chk_problem(c, f, "/measurement/roundtrips",
-                   "%.0f, but counters.received (completed round trips) is "
-                   "%.0f",
-                   rt, recv);
+    np_chk__problem(c, f, "/measurement/roundtrips",
+                    "%.0f, but counters.received (completed round trips) is "
+                    "%.0f",
+                    rt, recv);
   static const char *const pct[] = {"min", "p50", "p90", "p99", "p999", "max"};
   double prev = NAN;
   const char *prevk = NULL;
@@ -112,11 +112,11 @@ static void check_arithmetic(const struct np_chk_rec *r) {
     if (!isfinite(v))
       continue;
     if (v < 0)
-      np_chk_problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
+      np_chk__problem(c, f, "/measurement/rtt_us", "%s is negative", pct[i]);
     if (isfinite(prev) && v < prev)
-      np_chk_problem(c, f, "/measurement/rtt_us",
-                     "percentiles not monotone: %s %g < %s %g", pct[i], v,
-                     prevk, prev);
+      np_chk__problem(c, f, "/measurement/rtt_us",
+                      "percentiles not monotone: %s %g < %s %g", pct[i], v,
+                      prevk, prev);
     prev = v;
     prevk = pct[i];
   }
@@ -126,10 +126,10 @@ static void check_arithmetic(const struct np_chk_rec *r) {
   if (isfinite(rt) && isfinite(rps) && isfinite(secs) && secs > 0) {
     double b = rt / (secs + (isfinite(drain) ? drain : 0));
     if (!near(rps, b, 0.005))
-      np_chk_problem(c, f, "/measurement/roundtrips_per_sec",
-                     "%.3f is not roundtrips / (seconds + drain_seconds) "
-                     "(%.3f) within 0.5 %%",
-                     rps, b);
+      np_chk__problem(c, f, "/measurement/roundtrips_per_sec",
+                      "%.3f is not roundtrips / (seconds + drain_seconds) "
+                      "(%.3f) within 0.5 %%",
+                      rps, b);
   }
   double u = np_results_num(d, "/measurement/cpu_user_seconds"),
          sy = np_results_num(d, "/measurement/cpu_sys_seconds"),
@@ -138,10 +138,10 @@ static void check_arithmetic(const struct np_chk_rec *r) {
       secs > 0) {
     double want = 100 * (u + sy) / (secs + (isfinite(drain) ? drain : 0));
     if (!near(cpu, want, 0.005))
-      np_chk_problem(c, f, "/measurement/cpu_percent",
-                     "%.4g is not 100 x (cpu_user + cpu_sys) / (seconds + "
-                     "drain_seconds) = %.4g",
-                     cpu, want);
+      np_chk__problem(c, f, "/measurement/cpu_percent",
+                      "%.4g is not 100 x (cpu_user + cpu_sys) / (seconds + "
+                      "drain_seconds) = %.4g",
+                      cpu, want);
   }
 }
 
@@ -180,10 +180,10 @@ static void check_sockets(const struct np_chk_rec *r,
     char p[64];
     snprintf(p, sizeof p, "/sockets/%s", keys[i]);
     if (cJSON_IsNumber(v) && v->valuedouble != (double)want[i])
-      np_chk_problem(r->c, r->file, p,
-                     "%.0f, but the per-socket drops of /sockets/list sum to "
-                     "%llu",
-                     v->valuedouble, (unsigned long long)want[i]);
+      np_chk__problem(r->c, r->file, p,
+                      "%.0f, but the per-socket drops of /sockets/list sum to "
+                      "%llu",
+                      v->valuedouble, (unsigned long long)want[i]);
   }
 }
 
@@ -205,30 +205,28 @@ static void check_config(const struct np_chk_rec *r) {
   const cJSON *ur = cJSON_GetObjectItemCaseSensitive(have, "uring");
   if (want != NULL && ur != NULL) {
     if (cfg.backend != NP_UDP_BACKEND_URING)
-      np_chk_problem(r->c, r->file, "/config/uring",
-                     "an io_uring set-up, but the command's backend is %s",
-                     np_udp_backend_name(cfg.backend));
-    else if (!cJSON_AddItemToObject(want, "uring",
-                                    cJSON_Duplicate(ur, 1)))
+      np_chk__problem(r->c, r->file, "/config/uring",
+                      "an io_uring set-up, but the command's backend is %s",
+                      np_udp_backend_name(cfg.backend));
+    else if (!cJSON_AddItemToObject(want, "uring", cJSON_Duplicate(ur, 1)))
       r->c->oom = 1;
   } else if (want != NULL && cfg.backend == NP_UDP_BACKEND_URING) {
-    np_chk_problem(r->c, r->file, "/config/uring",
-                   "missing: the uring backend records the set-up the "
-                   "kernel accepted");
+    np_chk__problem(r->c, r->file, "/config/uring",
+                    "missing: the uring backend records the set-up the "
+                    "kernel accepted");
   }
   if (want == NULL)
     r->c->oom = 1;
   else
-    np_chk_diff_subset(r->c, r->file, "/config", have, want,
-                       "its command", 16);
+    np_chk__diff_subset(r->c, r->file, "/config", have, want, "its command",
+                        16);
   cJSON_Delete(want);
-  np_chk_phase_seconds(r, "/measurement/seconds",
-                       np_results_num(r->doc, "/measurement/seconds"),
-                       cfg.seconds);
-  np_chk_phase_seconds(r, "/warmup/seconds",
-                       np_results_num(r->doc, "/warmup/seconds"),
-                       cfg.warmup);
-  np_chk_argv_free(argv, argc);
+  np_chk__phase_seconds(r, "/measurement/seconds",
+                        np_results_num(r->doc, "/measurement/seconds"),
+                        cfg.seconds);
+  np_chk__phase_seconds(r, "/warmup/seconds",
+                        np_results_num(r->doc, "/warmup/seconds"), cfg.warmup);
+  np_chk__argv_free(argv, argc);
 }
 
 static int quiet(const cJSON *doc) {
@@ -273,7 +271,7 @@ static void check_stderr(const struct np_chk_rec *r,
    * drops K)": no other line of a run has that) where the kept stderr's
    * summary is in that form, else today's ("lost N of M (P %; kernel
    * drops K)"); the numbers are held either way */
-  if (np_chk_stderr_has_sub(r, "netproof-bench udp: ", " (kernel drops "))
+  if (np_chk__stderr_has_sub(r, "netproof-bench udp: ", " (kernel drops "))
     np_udp_summary_line_0_2(&in, buf[0], sizeof buf[0]);
   else
     np_udp_summary_line(&in, buf[0], sizeof buf[0]);
@@ -284,10 +282,10 @@ static void check_stderr(const struct np_chk_rec *r,
       lines[n] = buf[n];
       n++;
     }
-  np_chk_stderr_lines(r, lines, n, "netproof-bench udp: ");
+  np_chk__stderr_lines(r, lines, n, "netproof-bench udp: ");
 }
 
-void np_chk_udp_timeouts(const struct np_chk_rec *r) {
+void np_chk__udp_timeouts(const struct np_chk_rec *r) {
   const cJSON *d = r->doc;
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(d, "timeouts");
   const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(d, "config");
@@ -299,10 +297,11 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
     int gives_up = np_kind_is(np_json_get_string(cfg, "protocol", ""),
                               NP_KIND_UDP_EXTERNAL) ||
                    np_json_get_number(cfg, "rate", 0) > 0;
-    if (gives_up && !np_chk_version_before(ver, "0.3.0"))
-      np_chk_problem(r->c, r->file, "/timeouts",
-                     "missing: a record of %s gives up messages and counts "
-                     "them (0.3.0 on)", ver);
+    if (gives_up && !np_chk__version_before(ver, "0.3.0"))
+      np_chk__problem(r->c, r->file, "/timeouts",
+                      "missing: a record of %s gives up messages and counts "
+                      "them (0.3.0 on)",
+                      ver);
     return;
   }
   double late = np_results_num(d, "/counters/late"),
@@ -317,43 +316,43 @@ void np_chk_udp_timeouts(const struct np_chk_rec *r) {
          rto = np_json_get_number(cfg, "reply_timeout_ms", 0);
   int closed = !(np_json_get_number(cfg, "rate", 0) > 0);
   if (late != tlate)
-    np_chk_problem(r->c, r->file, "/timeouts/late",
-                   "%.0f, but counters.late is %.0f", tlate, late);
-  if (closed != cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t,
-                                                              "closed_loop")))
-    np_chk_problem(r->c, r->file, "/timeouts/closed_loop",
-                   "does not follow config.rate (%s loop)",
-                   closed ? "closed" : "open");
+    np_chk__problem(r->c, r->file, "/timeouts/late",
+                    "%.0f, but counters.late is %.0f", tlate, late);
+  if (closed !=
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "closed_loop")))
+    np_chk__problem(r->c, r->file, "/timeouts/closed_loop",
+                    "does not follow config.rate (%s loop)",
+                    closed ? "closed" : "open");
   double want_slot = closed ? np_json_get_number(cfg, "clients", 0) *
                                   np_json_get_number(cfg, "window", 0) * secs
                             : 0;
   if (isfinite(slot) && !near(slot, want_slot, 1e-6))
-    np_chk_problem(r->c, r->file, "/timeouts/slot_seconds",
-                   "%g, not clients x window x (measurement + drain "
-                   "seconds) = %g",
-                   slot, want_slot);
+    np_chk__problem(r->c, r->file, "/timeouts/slot_seconds",
+                    "%g, not clients x window x (measurement + drain "
+                    "seconds) = %g",
+                    slot, want_slot);
   double want_frac = slot > 0 ? wait / slot : 0;
   if (isfinite(frac) && !near(frac, want_frac, 1e-6))
-    np_chk_problem(r->c, r->file, "/timeouts/waiting_fraction",
-                   "%g, not waiting_seconds / slot_seconds = %g", frac,
-                   want_frac);
+    np_chk__problem(r->c, r->file, "/timeouts/waiting_fraction",
+                    "%g, not waiting_seconds / slot_seconds = %g", frac,
+                    want_frac);
   double lo = np_results_num(d, "/timeouts/reply_timeout_ms/min"),
          hi = np_results_num(d, "/timeouts/reply_timeout_ms/max");
   if (rto > 0 && isfinite(lo) && (!near(lo, rto, 1e-9) || !near(hi, rto, 1e-9)))
-    np_chk_problem(r->c, r->file, "/timeouts/reply_timeout_ms",
-                   "%g..%g ms, but the command fixed it at %g ms", lo, hi,
-                   rto);
+    np_chk__problem(r->c, r->file, "/timeouts/reply_timeout_ms",
+                    "%g..%g ms, but the command fixed it at %g ms", lo, hi,
+                    rto);
   if (isfinite(lo) && isfinite(hi) && lo > hi)
-    np_chk_problem(r->c, r->file, "/timeouts/reply_timeout_ms",
-                   "min %g above max %g", lo, hi);
+    np_chk__problem(r->c, r->file, "/timeouts/reply_timeout_ms",
+                    "min %g above max %g", lo, hi);
   double oe = np_results_num(d, "/open_loop/expired"),
          te = np_results_num(d, "/timeouts/expired");
   if (isfinite(oe) && oe != te)
-    np_chk_problem(r->c, r->file, "/timeouts/expired",
-                   "%.0f, but open_loop.expired is %.0f", te, oe);
+    np_chk__problem(r->c, r->file, "/timeouts/expired",
+                    "%.0f, but open_loop.expired is %.0f", te, oe);
 }
 
-void np_chk_udp_record(const struct np_chk_rec *r) {
+void np_chk__udp_record(const struct np_chk_rec *r) {
   check_arithmetic(r);
   struct np_udp_check_input in;
   struct np_udp_loss loss;
@@ -361,7 +360,7 @@ void np_chk_udp_record(const struct np_chk_rec *r) {
   input_of(r->doc, &in);
   np_udp_loss_compute(&in, &loss);
   np_udp_checks_eval(&in, &loss, &cs);
-  np_chk_udp_timeouts(r); /* the timeouts section adds up */
+  np_chk__udp_timeouts(r);     /* the timeouts section adds up */
   struct np_udp_late_input li; /* given-up messages, records 0.3.0 on */
   np_udp_late_input_json(r->doc, &li);
   np_udp_late_checks(&li, &cs);
@@ -372,7 +371,7 @@ void np_chk_udp_record(const struct np_chk_rec *r) {
   for (unsigned i = 0; i < cs.n; i++)
     list[i] = (struct np_bench_check){cs.item[i].name, cs.item[i].passed,
                                       cs.item[i].detail};
-  np_chk_verdict(r, list, cs.n, NULL);
+  np_chk__verdict(r, list, cs.n, NULL);
   check_sockets(r, &loss);
   check_config(r);
   check_stderr(r, &cs);

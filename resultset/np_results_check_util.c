@@ -15,7 +15,7 @@
 #include "np_results_check_int.h"
 #include "np_time.h"
 
-const char *const np_chk_suffix[NP_CHK_NFILES] = {
+const char *const np_chk__suffix[NP_CHK_NFILES] = {
     [NP_CHK_CMD] = ".cmd.txt",
     [NP_CHK_JSON] = ".json",
     [NP_CHK_KAFTER] = ".kernel-after.txt",
@@ -23,8 +23,8 @@ const char *const np_chk_suffix[NP_CHK_NFILES] = {
     [NP_CHK_STDERR] = ".stderr.txt",
 };
 
-void np_chk_problem(struct np_results_check *c, const char *file,
-                    const char *ptr, const char *fmt, ...) {
+void np_chk__problem(struct np_results_check *c, const char *file,
+                     const char *ptr, const char *fmt, ...) {
   char reason[768], path[1400];
   va_list ap;
   va_start(ap, fmt);
@@ -42,7 +42,7 @@ void np_chk_problem(struct np_results_check *c, const char *file,
 static void on_schema_error(void *ctx, const char *pointer, const char *keyword,
                             const char *reason) {
   struct np_results_check *c = ctx;
-  np_chk_problem(c, c->vfile, pointer, "schema: %s: %s", keyword, reason);
+  np_chk__problem(c, c->vfile, pointer, "schema: %s: %s", keyword, reason);
 }
 
 /* The compiled schema for tag, compiled on first use. */
@@ -57,27 +57,26 @@ static struct np_schema *schema_for(struct np_results_check *c,
   return *slot;
 }
 
-cJSON *np_chk_json(struct np_results_check *c, const char *file,
-                   const char *data, size_t len, const char *tag,
-                   int *valid) {
+cJSON *np_chk__json(struct np_results_check *c, const char *file,
+                    const char *data, size_t len, const char *tag, int *valid) {
   cJSON *doc = NULL;
   struct np_errbuf eb = {{0}};
   *valid = 0;
   struct np_json_error jerr;
   if (np_json_parse_at(data, len, NULL, &doc, &jerr) != 0) {
-    np_chk_problem(c, file, jerr.pointer, "%s", jerr.reason);
+    np_chk__problem(c, file, jerr.pointer, "%s", jerr.reason);
     return NULL;
   }
   const char *have = np_json_get_string(doc, "schema", NULL);
   if (have == NULL || strcmp(have, tag) != 0) {
-    np_chk_problem(c, file, "/schema", "expected \"%s\"", tag);
+    np_chk__problem(c, file, "/schema", "expected \"%s\"", tag);
     return doc;
   }
   /* every tag the self-check asks for is shipped; a build without it is
    * broken, and saying so beats skipping the validation */
   struct np_schema *s = schema_for(c, tag, &eb);
   if (s == NULL) {
-    np_chk_problem(c, file, "/schema", "cannot be validated: %s", eb.msg);
+    np_chk__problem(c, file, "/schema", "cannot be validated: %s", eb.msg);
     return doc;
   }
   size_t before = c->problems;
@@ -87,7 +86,7 @@ cJSON *np_chk_json(struct np_results_check *c, const char *file,
   return doc;
 }
 
-int64_t np_chk_time(const char *s, int *whole) {
+int64_t np_chk__time(const char *s, int *whole) {
   int64_t ms;
   if (whole)
     *whole = 0;
@@ -98,13 +97,13 @@ int64_t np_chk_time(const char *s, int *whole) {
   return ms;
 }
 
-int np_chk_time_le(int64_t a, int a_whole, int64_t b, int b_whole) {
+int np_chk__time_le(int64_t a, int a_whole, int64_t b, int b_whole) {
   (void)a_whole;
   /* a whole-second b stands for [b, b + 1 s) */
   return a <= b + (b_whole ? 999 : 0);
 }
 
-void np_chk_ptr(char *buf, size_t len, const char *base, const char *key) {
+void np_chk__ptr(char *buf, size_t len, const char *base, const char *key) {
   size_t o = (size_t)snprintf(buf, len, "%s/", base);
   for (const char *k = key; *k && o + 3 < len; k++) {
     if (*k == '~' || *k == '/') {
@@ -170,7 +169,7 @@ static void diff_one(struct diff_state *d, const cJSON *have,
   char h[128], w[128];
   show(have, h, sizeof h);
   show(want, w, sizeof w);
-  np_chk_problem(d->c, d->file, d->ptr, "%s, but %s gives %s", h, d->what, w);
+  np_chk__problem(d->c, d->file, d->ptr, "%s, but %s gives %s", h, d->what, w);
 }
 
 /* Append "/" + escaped key (or the index when key is NULL) to d->ptr;
@@ -234,8 +233,8 @@ static void diff_walk(struct diff_state *d, const cJSON *have,
   if (cJSON_IsArray(have) && cJSON_IsArray(want)) {
     int nh = cJSON_GetArraySize(have), nw = cJSON_GetArraySize(want);
     if (nh != nw && d->n++ < d->max)
-      np_chk_problem(d->c, d->file, d->ptr,
-                     "%d entries, but %s gives %d", nh, d->what, nw);
+      np_chk__problem(d->c, d->file, d->ptr, "%d entries, but %s gives %d", nh,
+                      d->what, nw);
     const cJSON *a = have->child, *b = want->child;
     for (int i = 0; a != NULL && b != NULL; i++, a = a->next, b = b->next) {
       size_t old = diff_push(d, NULL, i);
@@ -263,24 +262,24 @@ static size_t diff_run(struct np_results_check *c, const char *file,
   size_t n = d->n;
   free(d);
   if (n > max)
-    np_chk_problem(c, file, base, "%zu more differences from what %s gives",
-                   n - max, what);
+    np_chk__problem(c, file, base, "%zu more differences from what %s gives",
+                    n - max, what);
   return n;
 }
 
-size_t np_chk_diff(struct np_results_check *c, const char *file,
-                   const char *base, const cJSON *have, const cJSON *want,
-                   const char *what, size_t max) {
+size_t np_chk__diff(struct np_results_check *c, const char *file,
+                    const char *base, const cJSON *have, const cJSON *want,
+                    const char *what, size_t max) {
   return diff_run(c, file, base, have, want, what, max, 0);
 }
 
-size_t np_chk_diff_subset(struct np_results_check *c, const char *file,
-                          const char *base, const cJSON *have,
-                          const cJSON *want, const char *what, size_t max) {
+size_t np_chk__diff_subset(struct np_results_check *c, const char *file,
+                           const char *base, const cJSON *have,
+                           const cJSON *want, const char *what, size_t max) {
   return diff_run(c, file, base, have, want, what, max, 1);
 }
 
-int np_chk_intern(struct np_results_check *c, const char *s) {
+int np_chk__intern(struct np_results_check *c, const char *s) {
   if (s == NULL)
     return -1;
   for (size_t i = 0; i < c->nhashes; i++)
@@ -297,13 +296,13 @@ int np_chk_intern(struct np_results_check *c, const char *s) {
   return (int)c->nhashes++;
 }
 
-void np_chk_argv_free(char **argv, int argc) {
+void np_chk__argv_free(char **argv, int argc) {
   for (int i = 0; argv && i < argc; i++)
     free(argv[i]);
   free(argv);
 }
 
-int np_chk_shell_split(const char *line, char ***argv_out, int *argc_out) {
+int np_chk__shell_split(const char *line, char ***argv_out, int *argc_out) {
   size_t n = strlen(line);
   char **argv = calloc(n / 2 + 2, sizeof *argv);
   char *word = malloc(n + 1);
@@ -345,7 +344,7 @@ int np_chk_shell_split(const char *line, char ***argv_out, int *argc_out) {
   return 0;
 fail:
   free(word);
-  np_chk_argv_free(argv, argc);
+  np_chk__argv_free(argv, argc);
   return rc;
 }
 
@@ -361,7 +360,7 @@ static const char *field(const char *text, const char *key, size_t *n) {
   return NULL;
 }
 
-void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out) {
+void np_chk__cmd_parse(const char *text, size_t len, struct np_chk_cmd *out) {
   (void)len;
   memset(out, 0, sizeof *out);
   out->start = out->end = NP_CHK_NO_TIME;
@@ -372,7 +371,7 @@ void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out) {
   if (v == NULL || strncmp(text, "command: ", 9) != 0)
     return;
   char *line = strndup(v, n);
-  if (line == NULL || np_chk_shell_split(line, &out->argv, &out->argc) != 0) {
+  if (line == NULL || np_chk__shell_split(line, &out->argv, &out->argc) != 0) {
     free(line);
     return;
   }
@@ -380,11 +379,11 @@ void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out) {
   out->ok = 1;
   if ((v = field(text, "started_at", &n)) != NULL && n < sizeof buf) {
     snprintf(buf, sizeof buf, "%.*s", (int)n, v);
-    out->start = np_chk_time(buf, &out->start_whole);
+    out->start = np_chk__time(buf, &out->start_whole);
   }
   if ((v = field(text, "ended_at", &n)) != NULL && n < sizeof buf) {
     snprintf(buf, sizeof buf, "%.*s", (int)n, v);
-    out->end = np_chk_time(buf, &out->end_whole);
+    out->end = np_chk__time(buf, &out->end_whole);
   }
   if ((v = field(text, "wall_seconds", &n)) != NULL && n < sizeof buf) {
     char *end;
@@ -397,19 +396,18 @@ void np_chk_cmd_parse(const char *text, size_t len, struct np_chk_cmd *out) {
     snprintf(out->outcome, sizeof out->outcome, "%.*s", (int)n, v);
 }
 
-void np_chk_cmd_free(struct np_chk_cmd *cmd) {
-  np_chk_argv_free(cmd->argv, cmd->argc);
+void np_chk__cmd_free(struct np_chk_cmd *cmd) {
+  np_chk__argv_free(cmd->argv, cmd->argc);
   cmd->argv = NULL;
   cmd->argc = 0;
 }
 
 /* The fields that name one machine, '\x1f'-joined (loadavg, vmstat and
  * the governor change from run to run; these do not). */
-char *np_chk_identity(const cJSON *machine) {
-  static const char *const keys[] = {"hostname",        "cpu_model",
-                                     "logical_cores",   "mem_total_bytes",
-                                     "kernel_release",  "os_pretty_name",
-                                     "arch",            "hypervisor"};
+char *np_chk__identity(const cJSON *machine) {
+  static const char *const keys[] = {
+      "hostname",       "cpu_model",      "logical_cores", "mem_total_bytes",
+      "kernel_release", "os_pretty_name", "arch",          "hypervisor"};
   char buf[2048];
   size_t o = 0;
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
@@ -431,7 +429,7 @@ char *np_chk_identity(const cJSON *machine) {
   return strdup(buf);
 }
 
-/* Plan configuration indices sorted by id, for np_chk_plan_index_all. */
+/* Plan configuration indices sorted by id, for np_chk__plan_index_all. */
 struct id_ref {
   const char *id;
   long index;
@@ -441,8 +439,8 @@ static int cmp_ref(const void *a, const void *b) {
   return strcmp(((const struct id_ref *)a)->id, ((const struct id_ref *)b)->id);
 }
 
-void np_chk_plan_index_all(struct np_results_check *c,
-                           const struct np_matrix_plan *p) {
+void np_chk__plan_index_all(struct np_results_check *c,
+                            const struct np_matrix_plan *p) {
   size_t n = p ? p->nconfigs : 0;
   struct id_ref *refs = calloc(n ? n : 1, sizeof *refs);
   if (refs == NULL) {
@@ -461,7 +459,7 @@ void np_chk_plan_index_all(struct np_results_check *c,
   free(refs);
 }
 
-int np_chk_version_before(const char *v, const char *ref) {
+int np_chk__version_before(const char *v, const char *ref) {
   for (;;) {
     char *ev, *er;
     long a = strtol(v, &ev, 10), b = strtol(ref, &er, 10);

@@ -28,9 +28,9 @@ static int record_signal(const cJSON *doc) {
   return 0;
 }
 
-void np_chk_verdict(const struct np_chk_rec *r,
-                    const struct np_bench_check *checks, unsigned n,
-                    cJSON *kind_reasons) {
+void np_chk__verdict(const struct np_chk_rec *r,
+                     const struct np_bench_check *checks, unsigned n,
+                     cJSON *kind_reasons) {
   struct np_results_check *c = r->c;
   const cJSON *doc = r->doc;
   cJSON *want = np_bench_record_checks(checks, n);
@@ -39,17 +39,17 @@ void np_chk_verdict(const struct np_chk_rec *r,
     cJSON_Delete(kind_reasons);
     return;
   }
-  np_chk_diff(c, r->file, "/checks",
-              cJSON_GetObjectItemCaseSensitive(doc, "checks"), want,
-              "re-deriving the checks from the record's counters", 24);
+  np_chk__diff(c, r->file, "/checks",
+               cJSON_GetObjectItemCaseSensitive(doc, "checks"), want,
+               "re-deriving the checks from the record's counters", 24);
   cJSON_Delete(want);
   const char *have = np_json_get_string(doc, "status", "");
   int sig = record_signal(doc);
   if (strcmp(have, "interrupted") == 0 && sig == 0)
-    np_chk_problem(c, r->file, "/reasons/0",
-                   "an interrupted record's first reason names its signal "
-                   "(\"%s\" or \"%s\")",
-                   np_bench_signal_reason(2), np_bench_signal_reason(15));
+    np_chk__problem(c, r->file, "/reasons/0",
+                    "an interrupted record's first reason names its signal "
+                    "(\"%s\" or \"%s\")",
+                    np_bench_signal_reason(2), np_bench_signal_reason(15));
   enum np_bench_status st = np_bench_status_of(checks, n, sig);
   const char *derived = np_bench_status_name(st);
   unsigned failed = 0;
@@ -57,10 +57,10 @@ void np_chk_verdict(const struct np_chk_rec *r,
     failed += !checks[i].passed;
   if (strcmp(have, derived) != 0 &&
       !(strcmp(have, "interrupted") == 0 && sig == 0))
-    np_chk_problem(c, r->file, "/status",
-                   "\"%s\", but its counters give \"%s\" (%u of %u checks "
-                   "fail when re-derived)",
-                   have, derived, failed, n);
+    np_chk__problem(c, r->file, "/status",
+                    "\"%s\", but its counters give \"%s\" (%u of %u checks "
+                    "fail when re-derived)",
+                    have, derived, failed, n);
   cJSON *reasons = NULL;
   if (st != NP_BENCH_PASSED)
     reasons = np_bench_record_reasons(checks, n, sig, kind_reasons);
@@ -68,16 +68,15 @@ void np_chk_verdict(const struct np_chk_rec *r,
     cJSON_Delete(kind_reasons);
   const cJSON *hr = cJSON_GetObjectItemCaseSensitive(doc, "reasons");
   if (st == NP_BENCH_PASSED && hr != NULL && strcmp(have, "passed") == 0)
-    np_chk_problem(c, r->file, "/reasons",
-                   "a passed record has no reasons");
+    np_chk__problem(c, r->file, "/reasons", "a passed record has no reasons");
   else if (reasons != NULL && strcmp(have, derived) == 0)
-    np_chk_diff(c, r->file, "/reasons", hr, reasons,
-                "re-deriving the reasons from the checks", 8);
+    np_chk__diff(c, r->file, "/reasons", hr, reasons,
+                 "re-deriving the reasons from the checks", 8);
   cJSON_Delete(reasons);
 }
 
-int np_chk_stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
-                          const char *sub) {
+int np_chk__stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
+                           const char *sub) {
   size_t pl = strlen(prefix), sl = strlen(sub);
   for (const char *l = r->stderr_text; l && *l;) {
     const char *e = strchr(l, '\n');
@@ -91,8 +90,8 @@ int np_chk_stderr_has_sub(const struct np_chk_rec *r, const char *prefix,
   return 0;
 }
 
-void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
-                         size_t n, const char *prefix) {
+void np_chk__stderr_lines(const struct np_chk_rec *r, char *const *want,
+                          size_t n, const char *prefix) {
   char f[NP_CHK_PATH_MAX + 32];
   snprintf(f, sizeof f, "%s.stderr.txt", r->stem);
   if (r->stderr_text == NULL)
@@ -123,13 +122,13 @@ void np_chk_stderr_lines(const struct np_chk_rec *r, char *const *want,
       }
       l = e ? e + 1 : NULL;
     }
-    np_chk_problem(r->c, f, "",
-                   "lacks the line the record implies: \"%s\" (%s)", want[i],
-                   near);
+    np_chk__problem(r->c, f, "",
+                    "lacks the line the record implies: \"%s\" (%s)", want[i],
+                    near);
   }
 }
 
-int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc) {
+int np_chk__record_argv(const cJSON *doc, char ***argv, int *argc) {
   const cJSON *cmd = np_json_pointer(doc, "/config/command");
   int n = cJSON_GetArraySize(cmd), k = 0;
   char **v = calloc((size_t)n + 1, sizeof *v);
@@ -139,7 +138,7 @@ int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc) {
   cJSON_ArrayForEach(it, cmd) {
     if (!cJSON_IsString(it) || (v[k] = strdup(it->valuestring)) == NULL) {
       int rc = cJSON_IsString(it) ? NP_ENOMEM : NP_EPARSE;
-      np_chk_argv_free(v, k);
+      np_chk__argv_free(v, k);
       return rc;
     }
     k++;
@@ -149,17 +148,17 @@ int np_chk_record_argv(const cJSON *doc, char ***argv, int *argc) {
   return 0;
 }
 
-void np_chk_phase_seconds(const struct np_chk_rec *r, const char *ptr,
-                          double measured, double configured) {
+void np_chk__phase_seconds(const struct np_chk_rec *r, const char *ptr,
+                           double measured, double configured) {
   if (!(measured == measured) || !(configured == configured))
     return;
   int interrupted =
       strcmp(np_json_get_string(r->doc, "status", ""), "interrupted") == 0;
   double hi = configured * 1.05 + 0.5;
   if (measured > hi || (!interrupted && measured < configured - 0.001))
-    np_chk_problem(r->c, r->file, ptr,
-                   "%.6g s, but the configuration asks for %.6g s (a phase "
-                   "lasts its configured time, at most 5 %% + 0.5 s more; "
-                   "less only when interrupted)",
-                   measured, configured);
+    np_chk__problem(r->c, r->file, ptr,
+                    "%.6g s, but the configuration asks for %.6g s (a phase "
+                    "lasts its configured time, at most 5 %% + 0.5 s more; "
+                    "less only when interrupted)",
+                    measured, configured);
 }

@@ -262,8 +262,8 @@ static cJSON *from_entry(const struct np_results_shard *s) {
 
 /* Machine identity or build of b differs from a's. */
 static int differs(const cJSON *a, const cJSON *b) {
-  char *ia = np_chk_identity(cJSON_GetObjectItemCaseSensitive(a, "machine"));
-  char *ib = np_chk_identity(cJSON_GetObjectItemCaseSensitive(b, "machine"));
+  char *ia = np_chk__identity(cJSON_GetObjectItemCaseSensitive(a, "machine"));
+  char *ib = np_chk__identity(cJSON_GetObjectItemCaseSensitive(b, "machine"));
   int d = ia == NULL || ib == NULL || strcmp(ia, ib) != 0;
   free(ia);
   free(ib);

@@ -118,7 +118,7 @@ int main(void) {
   struct np_report_ctx ctx = {.sets = sets, .nsets = 1, .opts = &o,
                               .eb = &eb, .asset_prefix = ""};
   ASSERT_OK(np_ftree_new(&ctx.out));
-  ASSERT_OK(np_report_info_init(&ctx, NULL, NULL));
+  ASSERT_OK(np_report__info_init(&ctx, NULL, NULL));
   ctx.json = cJSON_CreateObject();
   ctx.jcharts = cJSON_AddArrayToObject(ctx.json, "charts");
   ctx.jtables = cJSON_AddArrayToObject(ctx.json, "tables");
