@@ -19,7 +19,7 @@
 #include "np_arq.h"
 #include "np_bench_ctl.h"
 #include "np_bench_interval.h"
-#include "np_fec.h"
+#include "np_fec_params.h"
 #include "np_hist.h"
 #include "np_kernel.h"
 #include "np_relay.h"

@@ -16,7 +16,7 @@
 
 #include "np_arq.h"
 #include "np_err.h"
-#include "np_fec.h"
+#include "np_fec_params.h"
 #include "np_relay.h"
 
 #define NP_RUDP_MAX_CLIENTS 256u
