@@ -23,6 +23,8 @@ size_t np_bench_opt_count(const struct np_bench_optset *s) {
   return n;
 }
 
+const char *const np_bench_summary_choices[] = {"text", "json", NULL};
+
 const struct np_bench_opt *np_bench_opt_at(const struct np_bench_optset *s,
                                            size_t i, size_t *base) {
   for (size_t k = 0; k < s->nsections; k++) {

@@ -121,7 +121,9 @@ int np_bench_opt_offers(const struct np_bench_opt *o, size_t i);
 #define NP_BENCH_AT(st, member)                                              \
   .offset = offsetof(st, member), .size = sizeof(((st *)0)->member)
 
-/* The --summary values (np_bench_summary.c). */
+/* The --summary values, index = the stored value: "text" (the human line
+ * on stderr only), "json" (np_bench_opt.c; bench/core/np_bench_summary.h
+ * writes them). */
 extern const char *const np_bench_summary_choices[];
 
 /* The rows every benchmark command ends with, the runner's and never a

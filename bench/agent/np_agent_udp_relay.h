@@ -26,6 +26,7 @@
 
 #include "np_addr.h"
 #include "np_agent_client.h"
+#include "np_agent_relay_args.h" /* the LIST parser (model/core) */
 #include "np_bench_opt.h"
 #include "np_err.h"
 
@@ -46,21 +47,6 @@ struct np_agent_udp_relay_legs {
   int64_t reply_dropped, reply_duplicated;     /* s2c */
   int known;                                   /* the record has them */
 };
-
-/* The relay options of list into a start request for a relay listening on
- * listen and forwarding to forward, for lifetime seconds.  NP_EUSAGE
- * naming --agent-relay for a malformed list or one that sets listen or
- * forward. */
-int np_agent_udp_relay_args(const char *list, const char *listen,
-                            const char *forward, double lifetime,
-                            cJSON **args, struct np_errbuf *eb);
-
-/* The option-table setter of --agent-relay LIST (udp's and rudp's rows):
- * the list's form checked by np_agent_udp_relay_args, then stored; the
- * agent's allowlist judges the options themselves. */
-int np_agent_udp_relay_opt_set(void *sec, const struct np_bench_opt *o,
-                               const struct np_bench_val *v,
-                               struct np_errbuf *eb);
 
 /* Start it through the session c. */
 int np_agent_udp_relay_start(struct np_agent_client *c, const char *list,

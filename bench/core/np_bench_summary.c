@@ -13,8 +13,6 @@
 
 #include "np_json.h"
 
-const char *const np_bench_summary_choices[] = {"text", "json", NULL};
-
 /* The summary's fields, in order, and where the record keeps each. */
 static const struct {
   const char *key;

@@ -10,10 +10,8 @@
 
 #include <cjson/cJSON.h>
 
-/* The --summary values, index = the stored value: "text" (the human line
- * on stderr only), "json". */
-extern const char *const np_bench_summary_choices[];
-
+/* The --summary values are np_bench_summary_choices (common/np_bench_opt.h),
+ * index = the stored value. */
 enum np_bench_summary_kind { NP_BENCH_SUMMARY_TEXT, NP_BENCH_SUMMARY_JSON };
 
 /* A new "netproof/run-summary/1" object from a run record (either kind);

@@ -41,8 +41,8 @@
 #include <stdint.h>
 
 #include "np_err.h"
+#include "np_fec_params.h" /* NP_FEC_WIN_MAX_W (model/fec) */
 
-#define NP_FEC_WIN_MAX_W 32u    /* encoding window bound, source symbols */
 #define NP_FEC_WIN_DW 64u       /* decoding window, source symbols       */
 #define NP_FEC_WIN_MAX_EQ 32u   /* repair equations the decoder holds    */
 

@@ -54,6 +54,7 @@
 #include "np_addr.h"
 #include "np_bench_opt.h"
 #include "np_err.h"
+#include "np_relay_config.h" /* configuration and options (model/relay) */
 #include "np_relay_impair.h"
 #include "np_relay_tcp.h"
 
@@ -64,85 +65,6 @@
 #define NP_RELAY_CAP_BYTES_MAX (64ull << 20)
 #define NP_RELAY_CAP_PACKETS_MAX 65536ull
 #define NP_RELAY_BATCH 32u /* datagrams per recvmmsg / sendmmsg */
-
-/* Everything the relay does, filled by np_relay_config_init and the
- * option parser, handed to np_relay_create (which copies it). */
-struct np_relay_config {
-  char profile[16];                         /* name of the base profile   */
-  struct np_relay_impair dir[NP_RELAY_DIRS]; /* per direction             */
-  uint64_t seed;                            /* root of every PRNG stream  */
-  uint64_t capacity_bytes;    /* per route; 0 = NP_RELAY_CAP_BYTES_MAX    */
-  uint64_t capacity_packets;  /* per route; 0 = NP_RELAY_CAP_PACKETS_MAX  */
-  uint64_t timer_spin_ns;  /* wake this early and spin to the release
-                            * time (0 = sleep until the timerfd fires) */
-};
-
-/* ---- configuration and options (np_relay_options.c) ---- */
-
-/* The relay's options are one table (common/np_bench_opt.h), so the
- * rudp command, its --help, the matrix and a standalone relay command read
- * the same names, ranges and defaults.  Every option sets both directions
- * (the reference configures its links symmetrically); library users may
- * set cfg->dir[d] individually.  Setting any --ge-* switches the
- * Gilbert-Elliott model on with tc's defaults for the rest (r = 100 - p,
- * 1-h = 100, 1-k = 0); --profile is applied before every other option,
- * wherever it appears. */
-
-/* Profile names, NULL-terminated: none, random, burst, sustained. */
-extern const char *const np_relay_profile_names[];
-
-/* The impairment rows over struct np_relay_config: --loss-percent
- * --delay-ms --jitter-ms --duplicate-percent --reorder-percent
- * --reorder-delay-ms --burst-loss N/M --ge-p --ge-r --ge-1-h --ge-1-k
- * --rate-bytes --relay-capacity-bytes --relay-capacity-packets
- * --relay-spin-us.  rudp composes them (its section's base is the
- * offset of its struct np_relay_config). */
-#define NP_RELAY_IMPAIR_NOPTS 15
-extern const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS];
-
-/* Setter of a --profile row (CHOICE over np_relay_profile_names) whose
- * section is a struct np_relay_config: applies the named profile. */
-int np_relay_opt_profile(void *sec, const struct np_bench_opt *o,
-                         const struct np_bench_val *v, struct np_errbuf *eb);
-
-/* The --profile row (default none) and the --seed row (42) over struct
- * np_relay_config, for option sets that compose the relay's own. */
-extern const struct np_bench_opt np_relay_profile_opts[1];
-extern const struct np_bench_opt np_relay_seed_opts[1];
-
-/* The relay's own option set over struct np_relay_config: --profile
- * (default none), the impairment rows, --seed (42). */
-extern const struct np_bench_optset np_relay_optset;
-
-/* Every option's default: profile "none", capacity 8 MiB and 8,192
- * packets per route, seed 42, spin 200 us. */
-void np_relay_config_init(struct np_relay_config *cfg);
-
-/* Replace both directions' impairments with a named profile: none, random,
- * burst, sustained.  Seed and capacity are kept.  NP_EUSAGE if unknown. */
-int np_relay_profile_apply(struct np_relay_config *cfg, const char *name,
-                           struct np_errbuf *eb);
-
-/* 1 when name ("--loss-percent" or "loss-percent") is a relay option. */
-int np_relay_option_known(const char *name);
-
-/* Set one option of np_relay_optset.  NP_EUSAGE with one line in eb
- * ("--loss-percent 101: out of range 0..100") on bad names or values. */
-int np_relay_option_set(struct np_relay_config *cfg, const char *name,
-                        const char *value, struct np_errbuf *eb);
-
-/* Apply n name/value pairs: --profile first (wherever it appears), then
- * the others in order, then np_relay_config_validate. */
-int np_relay_options_parse(struct np_relay_config *cfg, size_t n,
-                           const char *const *names, const char *const *values,
-                           struct np_errbuf *eb);
-
-/* Range checks (percentages 0..100, burst N <= M, ...).  NP_EUSAGE. */
-int np_relay_config_validate(const struct np_relay_config *cfg,
-                             struct np_errbuf *eb);
-
-/* The configuration as a new cJSON object (caller deletes), or NULL. */
-cJSON *np_relay_config_json(const struct np_relay_config *cfg);
 
 /* ---- the live relay (np_relay.c, np_relay_loop.c) ---- */
 
@@ -288,9 +210,6 @@ cJSON *np_relay_sockets_json(const struct np_relay *r, uint64_t *drops);
  * of per-route peaks"). */
 void np_relay_counts_add(struct np_relay_counts *acc,
                          const struct np_relay_counts *c);
-
-/* The relay's errors in c (recv, send, truncated). */
-uint64_t np_relay_counts_errors(const struct np_relay_counts *c);
 
 /* Monotonic clock used for every release time (CLOCK_MONOTONIC, ns). */
 uint64_t np_relay_now_ns(void);

@@ -24,68 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "np_relay_config.h" /* directions, impairments, counts (model/relay) */
 #include "np_rng.h"
-
-/* Directions of a route. */
-enum np_relay_dir {
-  NP_RELAY_C2S = 0, /* client -> server */
-  NP_RELAY_S2C = 1, /* server -> client */
-  NP_RELAY_DIRS = 2
-};
-
-/* Impairments of one direction.  Percentages are 0..100. */
-struct np_relay_impair {
-  double loss_pct;           /* random loss of packets no earlier model lost */
-  uint32_t burst_n;          /* burst loss: burst_n consecutive packets ...  */
-  uint32_t burst_m;          /* ... lost in every burst_m (0 = off)           */
-  int ge_enabled;            /* Gilbert-Elliott loss as netem's gemodel       */
-  double ge_p;               /* % GOOD -> BAD transition per packet           */
-  double ge_r;               /* % BAD -> GOOD transition per packet           */
-  double ge_1h;              /* % loss while BAD  (netem "1-h")               */
-  double ge_1k;              /* % loss while GOOD (netem "1-k")               */
-  uint64_t delay_ns;         /* one-way delay D                               */
-  uint64_t jitter_ns;        /* uniform jitter J: delay in [D-J, D+J), >= 0   */
-  double dup_pct;            /* duplication; the copy gets its own fate/delay */
-  double reorder_pct;        /* % of packets given reorder_delay_ns extra     */
-  uint64_t reorder_delay_ns; /* the extra delay (reference: 15 ms)            */
-  uint64_t rate_bytes;       /* link rate, bytes/s (0 = unlimited)            */
-};
-
-/* What happened to the packets of one direction.  The decision core fills
- * the impairment counters; the live relay fills forwarded, peaks, errors. */
-struct np_relay_counts {
-  uint64_t received;         /* datagrams that entered this direction       */
-  uint64_t received_bytes;
-  uint64_t duplicated;       /* received packets that got a second copy     */
-  uint64_t loss_stage;       /* copies that reached the loss stage          */
-  uint64_t lost_burst;       /* copies lost by the burst model              */
-  uint64_t lost_ge;          /* copies lost by the Gilbert-Elliott model    */
-  uint64_t lost_random;      /* copies lost by random loss                  */
-  uint64_t overflow;         /* copies tail-dropped at the capacity limit   */
-  uint64_t queued;           /* copies admitted to the delay queue          */
-  uint64_t delayed;          /* admitted copies with a non-zero base delay  */
-  uint64_t reordered;        /* admitted copies given the reorder delay     */
-  uint64_t rate_paced;       /* admitted copies held back by the rate limit */
-  uint64_t forwarded;        /* copies sent on                              */
-  uint64_t forwarded_bytes;
-  uint64_t dropped_at_stop;  /* copies still queued when the relay stopped  */
-  uint64_t peak_queue_bytes; /* this direction's own peak queue             */
-  uint64_t peak_queue_packets;
-  uint64_t recv_errors;      /* relay errors: receive failed                */
-  uint64_t send_errors;      /* relay errors: send failed                   */
-  uint64_t truncated;        /* relay errors: datagram larger than buffer   */
-  uint64_t foreign;          /* datagrams from an unexpected source         */
-  uint64_t send_deferred;    /* sends that hit EAGAIN and waited            */
-};
-
-/* Every field of struct np_relay_counts, in order: X(name).  The stats
- * JSON writes them by these names and np_relay_link.c reads them back. */
-#define NP_RELAY_COUNT_FIELDS(X)                                              \
-  X(received) X(received_bytes) X(duplicated) X(loss_stage) X(lost_burst)     \
-  X(lost_ge) X(lost_random) X(overflow) X(queued) X(delayed) X(reordered)     \
-  X(rate_paced) X(forwarded) X(forwarded_bytes) X(dropped_at_stop)            \
-  X(peak_queue_bytes) X(peak_queue_packets) X(recv_errors) X(send_errors)     \
-  X(truncated) X(foreign) X(send_deferred)
 
 /* Streams of one direction, in the order their index enters the seed. */
 enum np_relay_stream {

@@ -86,10 +86,6 @@ void np_relay_counts_add(struct np_relay_counts *acc,
     a[i] += b[i];
 }
 
-uint64_t np_relay_counts_errors(const struct np_relay_counts *c) {
-  return c->recv_errors + c->send_errors + c->truncated;
-}
-
 static double ratio(uint64_t num, uint64_t den) {
   return den ? (double)num / (double)den : 0.0;
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_fec.h"
 #include "np_rudp_endpoint_int.h"
 
 /* ---- message content --------------------------------------------------- */

@@ -18,6 +18,7 @@
  * carry no conv), by the client route's address pinned by its first
  * datagram.
  */
+#include "np_fec.h"
 #include "np_rudp_endpoint_int.h"
 
 #include <linux/sock_diag.h>

@@ -19,6 +19,8 @@
 #include <stdatomic.h>
 #include <sys/socket.h>
 
+#include "np_arq.h"
+#include "np_relay.h"
 #include "np_rudp_run.h"
 
 enum np_rudp_phase {

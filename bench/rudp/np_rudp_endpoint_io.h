@@ -26,19 +26,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "np_rudp_result.h" /* struct np_rudp_io_stats (model/rudp) */
+
 struct mmsghdr;
 struct iovec;
-
-/* System calls and datagrams, per lane (summed into the record). */
-struct np_rudp_io_stats {
-  uint64_t recv_calls;      /* recvmmsg calls                            */
-  uint64_t recv_datagrams;  /* datagrams they returned                   */
-  uint64_t recv_empty;      /* calls that found nothing (EAGAIN)         */
-  uint64_t send_calls;      /* sendmmsg calls                            */
-  uint64_t send_datagrams;  /* datagrams the kernel took                 */
-  uint64_t send_failed;     /* datagrams refused (counted as lost)       */
-  uint64_t truncated;       /* received datagrams longer than the MTU    */
-};
 
 /* acc += a - b, field by field. */
 void np_rudp_io_add_delta(struct np_rudp_io_stats *acc,

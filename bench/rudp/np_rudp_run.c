@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "np_bench_interval.h"
 #include "np_rudp_endpoint.h"
 #include "np_rudp_extrelay.h"
 

@@ -16,6 +16,7 @@
 #include "np_bench_summary.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"
+#include "np_udp_lanecpu.h"
 #include "np_udp_late.h"
 #include "np_udp_open.h"
 #include "np_udp_stream.h"

@@ -9,6 +9,7 @@
 
 #include "np_bench_record_sections.h"
 #include "np_json.h"
+#include "np_udp_lanecpu.h"
 #include "np_udp_late.h"
 #include "np_udp_open.h"
 #include "np_udp_record.h"

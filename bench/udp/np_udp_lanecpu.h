@@ -15,13 +15,9 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
-struct np_udp_engine;
+#include "np_udp_result.h" /* struct np_udp_lanecpu */
 
-struct np_udp_lanecpu {
-  uint32_t n;        /* lanes                                        */
-  int64_t *start_ns; /* thread CPU clock at the window's start; owned */
-  int64_t *used_ns;  /* CPU used in the window (-1: clock unreadable) */
-};
+struct np_udp_engine;
 
 /* Read every lane's clock: start (at == 0) or end of the window (at == 1).
  * Returns 0 or NP_ENOMEM (start only); a lane whose clock cannot be read

@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "np_udp_engine.h"
+#include "np_udp_lanecpu.h"
+#include "np_udp_syscount.h"
 #include "np_udp_target.h"
 
 void np_udp_counters_note_errno(struct np_udp_counters *c, int errnum,

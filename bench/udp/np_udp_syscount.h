@@ -15,12 +15,7 @@
 
 #include <stdint.h>
 
-/* One reading; two readings give the measured window's counts. */
-struct np_udp_syscount {
-  int64_t syscalls;     /* sum over lanes; -1 when the backend cannot count */
-  uint64_t voluntary;   /* context switches: the thread blocked             */
-  uint64_t involuntary; /* ... the scheduler took the CPU away              */
-};
+#include "np_udp_result.h" /* struct np_udp_syscount */
 
 /* Context switches of every thread of this process but the calling one,
  * summed into *voluntary and *involuntary.  0, or NP_E* when

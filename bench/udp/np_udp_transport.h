@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "np_err.h"
+#include "np_udp_result.h" /* struct np_udp_loop_info */
 
 struct np_udp_loop;
 struct np_udp_sock;
@@ -74,23 +75,6 @@ struct np_udp_sock_opts {
   void *ctx;                         /* for on_recv and on_send_fail      */
 };
 
-/* What a loop did and how it was set up, read after loop_run returned. */
-struct np_udp_loop_info {
-  unsigned setup_requested;  /* uring: IORING_SETUP_* bits asked for      */
-  unsigned setup_accepted;   /* ... the ones the kernel took              */
-  int registered_files;      /* uring: 1 = sockets are registered files   */
-  int registered_buffers;    /* uring: 1 = send slots are a registered
-                                buffer (WRITE_FIXED on connected sockets) */
-  int buffer_ring;           /* uring: 1 = receives use a registered
-                                provided-buffer ring                     */
-  unsigned ring_entries;     /* uring: submission queue entries           */
-  unsigned buffers;          /* uring: buffers in the ring                */
-  uint64_t sync_sends;       /* uring: sends made with a plain syscall
-                                because every send slot was in flight    */
-  unsigned paired_sockets;   /* uring: sockets receiving in lock-step
-                                (in-loop pairs; np_udp_uring.c)          */
-};
-
 struct np_udp_transport {
   const char *name;
   int (*loop_new)(np_udp_wake_fn on_wake, void *ctx, struct np_udp_loop **out,
@@ -130,9 +114,6 @@ extern const struct np_udp_transport np_udp_transport_uring;
  * the reason (kernel too old, io_uring disabled by sysctl, seccomp or a
  * container's policy).  Tests skip on failure. */
 int np_udp_uring_available(struct np_errbuf *eb);
-
-/* Names of the IORING_SETUP_* bits in mask, ", "-separated, into buf. */
-void np_udp_uring_setup_names(unsigned mask, char *buf, size_t len);
 
 /* --- fd-level helpers shared by every backend (np_udp_sock.c) --- */
 

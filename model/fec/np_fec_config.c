@@ -2,7 +2,7 @@
  * np_fec_config.c - the FEC configuration's defaults and mode names: no
  * codec, so option tables and record builders link no ISA-L.
  */
-#include "np_fec_int.h"
+#include "np_fec_params.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * np_fec_json.c - the FEC counters as a cJSON object (typed calls only),
  * for the rudp record.  Key names are the struct field names.
  */
-#include "np_fec.h"
+#include "np_fec_params.h"
 #include "np_json.h"
 
 #define ADD_U64(obj, st, name) np_json_add_number(obj, #name, (double)(st)->name)

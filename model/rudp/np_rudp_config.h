@@ -14,10 +14,10 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "np_arq.h"
+#include "np_arq_config.h"
 #include "np_err.h"
-#include "np_fec.h"
-#include "np_relay.h"
+#include "np_fec_params.h"
+#include "np_relay_config.h"
 
 #define NP_RUDP_MAX_CLIENTS 256u
 #define NP_RUDP_MAX_LANES 16u

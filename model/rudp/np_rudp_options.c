@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "np_agent_udp_relay.h"
+#include "np_agent_relay_args.h"
 #include "np_opt.h"
 
 /* CHOICE rows store the index as the enum value. */

@@ -15,7 +15,7 @@
 
 #include "np_bench_record.h"
 #include "np_rudp_config.h"
-#include "np_rudp_run.h"
+#include "np_rudp_result.h"
 
 /* Build the whole record: the shared envelope (status from the checks
  * passed in every round and res->run.signal, reasons per round), then the

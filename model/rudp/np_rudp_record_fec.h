@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "np_rudp_config.h"
-#include "np_rudp_run.h"
+#include "np_rudp_result.h"
 
 /* rounds[i].fec: recoveries, unrecoverable groups, parity, policy, binds,
  * retained bytes samples, per-side counters. */

@@ -3,7 +3,7 @@
  * application's, the ARQ's, the FEC's): pure arithmetic, shared by the run
  * and the record builder, so the record links no socket code.
  */
-#include "np_rudp_run.h"
+#include "np_rudp_result.h"
 
 void np_rudp_app_sub(struct np_rudp_app *acc, const struct np_rudp_app *a,
                      const struct np_rudp_app *b) {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "np_udp_config.h"
-#include "np_udp_run.h"
+#include "np_udp_result.h"
 
 /* The measured phase's counters and per-socket drops, as checks see them. */
 struct np_udp_check_input {

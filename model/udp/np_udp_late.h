@@ -26,7 +26,7 @@
 
 #include "np_udp_checks.h"
 #include "np_udp_config.h"
-#include "np_udp_run.h"
+#include "np_udp_result.h"
 
 #define NP_UDP_DOMINANT_FRACTION 0.20 /* waiting / slot time above this */
 

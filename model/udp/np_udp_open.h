@@ -13,7 +13,7 @@
 
 #include "np_udp_checks.h"
 #include "np_udp_config.h"
-#include "np_udp_run.h"
+#include "np_udp_result.h"
 
 /* --interval's "lost" in udp echo (np_udp_interval.c). */
 #define NP_UDP_IV_LOST_RULE                                                   \

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "np_agent_udp_relay.h"
+#include "np_agent_relay_args.h"
 #include "np_udp_msg.h"
 #include "np_udp_rows.h"
 

@@ -14,7 +14,7 @@
 #include "np_err.h"
 #include "np_udp_checks.h"
 #include "np_udp_config.h"
-#include "np_udp_run.h"
+#include "np_udp_result.h"
 
 /* The record's "config": the options, the layout that ran (threads,
  * batches, steering) and argv (argc entries, may be NULL) as "command".

@@ -11,6 +11,7 @@
 #include "np_udp_checks.h"
 #include "np_udp_record.h"
 #include "np_udp_run.h"
+#include "np_udp_transport.h"
 
 struct udp_outcome {
   struct np_udp_result res;

@@ -35,6 +35,7 @@
 #include "np_relay_cmd.h"
 #include "np_rudp_options.h"
 #include "np_rudp_record.h"
+#include "np_rudp_run.h"
 #include "np_test.h"
 #include "np_udp_checks.h"
 #include "np_udp_external.h"

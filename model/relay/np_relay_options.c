@@ -6,7 +6,7 @@
  * Every option applies to both directions (the reference configures its
  * links symmetrically); library users may set cfg->dir[d] individually.
  */
-#include "np_relay.h"
+#include "np_relay_config.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -331,4 +331,8 @@ cJSON *np_relay_config_json(const struct np_relay_config *cfg) {
   cJSON_AddItemToObject(o, "c2s", c2s);
   cJSON_AddItemToObject(o, "s2c", s2c);
   return o;
+}
+
+uint64_t np_relay_counts_errors(const struct np_relay_counts *c) {
+  return c->recv_errors + c->send_errors + c->truncated;
 }
