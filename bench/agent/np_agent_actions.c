@@ -70,12 +70,12 @@ static cJSON *identify(struct np_agent *a) {
   NUM(ag, "pid", getpid());
   cJSON_AddStringToObject(ag, "started_at", a->started_at);
   NUM(ag, "max_seconds", a->cfg->max_seconds);
-  NUM(ag, "remaining_seconds", np_agent_remaining(a));
+  NUM(ag, "remaining_seconds", np_agent__remaining(a));
   NUM(ag, "max_services", a->cfg->max_services);
   cJSON *s = cJSON_AddArrayToObject(r, "services");
   for (int k = 0; k < NP_AGENT_KINDS; k++)
     cJSON_AddItemToArray(s, cJSON_CreateString(np_agent__kind_names[k]));
-  cJSON_AddItemToObject(r, "addresses", np_agent_addresses_json());
+  cJSON_AddItemToObject(r, "addresses", np_agent__addresses_json());
   return r;
 }
 
@@ -160,7 +160,7 @@ static cJSON *snapshot(struct np_agent *a, struct np_agent_conn *c,
   int procs = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args,
                                                             "processes"));
   cJSON_ArrayForEach(id, ids) {
-    if (np_agent_service_find(a, c->session, id->valuestring) == NULL) {
+    if (np_agent__service_find(a, c->session, id->valuestring) == NULL) {
       fail(eb, NP_ENOENT, "services: %s is not a service of this session",
            id->valuestring);
       return NULL;
@@ -193,9 +193,9 @@ static cJSON *snapshot(struct np_agent *a, struct np_agent_conn *c,
                   np_procnet_udp_read(&rows, &n, &inner) == 0;
   cJSON_ArrayForEach(id, ids) {
     const struct np_agent_service *s =
-        np_agent_service_find(a, c->session, id->valuestring);
-    cJSON *o = have_rows ? service_sockets(s, rows, n, procs)
-                         : cJSON_CreateObject();
+        np_agent__service_find(a, c->session, id->valuestring);
+    cJSON *o =
+        have_rows ? service_sockets(s, rows, n, procs) : cJSON_CreateObject();
     if (!have_rows && o)
       cJSON_AddStringToObject(o, "error", "cannot read /proc/net/udp");
     cJSON_AddItemToObject(svc, id->valuestring, o);
@@ -222,9 +222,9 @@ static cJSON *exit_json(cJSON *r, const struct np_agent_service *s) {
 static cJSON *start(struct np_agent *a, struct np_agent_conn *c,
                     const cJSON *args, struct why *eb) {
   struct np_agent_service *s = NULL;
-  if ((eb->code = np_agent_service_start(a, c->session,
-                                         (const struct sockaddr *)&c->peer,
-                                         args, &s, &eb->eb)) != 0)
+  if ((eb->code = np_agent__service_start(a, c->session,
+                                          (const struct sockaddr *)&c->peer,
+                                          args, &s, &eb->eb)) != 0)
     return NULL;
   cJSON *r = cJSON_CreateObject();
   if (r == NULL)
@@ -243,7 +243,7 @@ find(struct np_agent *a, struct np_agent_conn *c, const cJSON *args,
      struct why *eb) {
   const char *id =
       cJSON_GetObjectItemCaseSensitive(args, "service_id")->valuestring;
-  struct np_agent_service *s = np_agent_service_find(a, c->session, id);
+  struct np_agent_service *s = np_agent__service_find(a, c->session, id);
   if (s == NULL)
     fail(eb, NP_ENOENT, "%s is not a service of this session", id);
   return s;
@@ -255,7 +255,7 @@ static cJSON *stop(struct np_agent *a, struct np_agent_conn *c,
   if (s == NULL)
     return NULL;
   int ran = !s->exited;
-  np_agent_service_stop(a, s);
+  np_agent__service_stop(a, s);
   cJSON *r = cJSON_CreateObject();
   if (r == NULL)
     return NULL;
@@ -270,8 +270,8 @@ static cJSON *stop(struct np_agent *a, struct np_agent_conn *c,
   NUM(r, "record_bytes", s->record ? s->record_len : 0);
   cJSON_AddStringToObject(r, "output_tail", s->tail);
   if (ran)
-    np_agent_log(a, "session %.8s: stopped %s: %s", c->session, s->id,
-                 s->record ? "record kept" : "no record");
+    np_agent__log(a, "session %.8s: stopped %s: %s", c->session, s->id,
+                  s->record ? "record kept" : "no record");
   return r;
 }
 
@@ -280,7 +280,7 @@ static cJSON *status(struct np_agent *a, struct np_agent_conn *c,
   struct np_agent_service *s = find(a, c, args, eb);
   if (s == NULL)
     return NULL;
-  np_agent_service_poll(a);
+  np_agent__service_poll(a);
   cJSON *r = cJSON_CreateObject();
   if (r == NULL)
     return NULL;
@@ -358,9 +358,11 @@ static cJSON *record(struct np_agent *a, struct np_agent_conn *c,
     if (printed && (len + 256 <= NP_AGENT_MSG_MAX || n < 64)) {
       /* the last piece: the record is the session's now; free the slot */
       if (o + n >= s->record_len) {
-        np_agent_log(a, "session %.8s: %s: record fetched (%zu bytes), "
-                     "released", c->session, s->id, s->record_len);
-        np_agent_service_release(a, s);
+        np_agent__log(a,
+                      "session %.8s: %s: record fetched (%zu bytes), "
+                      "released",
+                      c->session, s->id, s->record_len);
+        np_agent__service_release(a, s);
       }
       return r;
     }
@@ -371,8 +373,8 @@ static cJSON *record(struct np_agent *a, struct np_agent_conn *c,
   }
 }
 
-cJSON *np_agent_action(struct np_agent *a, struct np_agent_conn *c,
-                       const cJSON *req) {
+cJSON *np_agent__action(struct np_agent *a, struct np_agent_conn *c,
+                        const cJSON *req) {
   const char *action =
       cJSON_GetObjectItemCaseSensitive(req, "action")->valuestring;
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "args");
@@ -407,8 +409,8 @@ cJSON *np_agent_action(struct np_agent *a, struct np_agent_conn *c,
     cJSON *e = cJSON_AddObjectToObject(m, "error");
     cJSON_AddStringToObject(e, "code", np_err_name(eb.code));
     cJSON_AddStringToObject(e, "message", eb.eb.msg);
-    np_agent_log(a, "session %.8s: %s refused: %s", c->session, action,
-                 eb.eb.msg);
+    np_agent__log(a, "session %.8s: %s refused: %s", c->session, action,
+                  eb.eb.msg);
   }
   return m;
 }

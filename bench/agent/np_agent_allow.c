@@ -1,6 +1,6 @@
 /*
- * np_agent_allow.c - what a peer may ask the agent to start (see
- * np_agent_int.h, np_agent_allow).  The command's own option table decides
+ * np_agent__allow.c - what a peer may ask the agent to start (see
+ * np_agent_int.h, np_agent__allow).  The command's own option table decides
  * which options exist and which values they take - the same rows, parser
  * and messages as its command line - and the agent's rules come on top:
  * nothing that names a file, no option the agent sets itself, addresses
@@ -70,12 +70,11 @@ static uint16_t port_of(const struct sockaddr *sa) {
                    : ((const struct sockaddr_in *)sa)->sin_port);
 }
 
-int np_agent_addr_local(const struct sockaddr *addr) {
+int np_agent__addr_local(const struct sockaddr *addr) {
   if (is_wildcard(addr))
     return 0;
   if (addr->sa_family == AF_INET &&
-      (ntohl(((const struct sockaddr_in *)addr)->sin_addr.s_addr) >> 24) ==
-          127)
+      (ntohl(((const struct sockaddr_in *)addr)->sin_addr.s_addr) >> 24) == 127)
     return 1;
   if (addr->sa_family == AF_INET6 &&
       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)addr)->sin6_addr))
@@ -90,7 +89,7 @@ int np_agent_addr_local(const struct sockaddr *addr) {
   return found;
 }
 
-cJSON *np_agent_addresses_json(void) {
+cJSON *np_agent__addresses_json(void) {
   cJSON *list = cJSON_CreateArray();
   struct ifaddrs *ifs = NULL;
   if (list == NULL || getifaddrs(&ifs) != 0)
@@ -143,7 +142,7 @@ static int check_listen(const char *name, const char *text,
                          "options/%s '%s': a wildcard binds every address of "
                          "this host; name one of them",
                          name, text);
-  if (!np_agent_addr_local((struct sockaddr *)&ss))
+  if (!np_agent__addr_local((struct sockaddr *)&ss))
     return np_errbuf_set(eb, NP_EUSAGE,
                          "options/%s '%s': not an address of this host (the "
                          "agent binds only its own interfaces' addresses)",
@@ -290,10 +289,10 @@ static int rudp_memory(int n, char **args, uint64_t max_memory,
   return 0;
 }
 
-int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
-                   double lifetime, double remaining, uint64_t max_memory,
-                   const struct np_agent_targets *to, cJSON **argv_out,
-                   const char **listen, struct np_errbuf *eb) {
+int np_agent__allow(enum np_agent_kind kind, const cJSON *options,
+                    double lifetime, double remaining, uint64_t max_memory,
+                    const struct np_agent_targets *to, cJSON **argv_out,
+                    const char **listen, struct np_errbuf *eb) {
   const struct np_bench_optset *set =
       kind == NP_AGENT_SERVE        ? &np_udp_serve_optset
       : kind == NP_AGENT_RUDP_SERVE ? &np_rudp_serve_optset

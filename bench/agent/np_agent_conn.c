@@ -20,8 +20,8 @@
 #include "np_agent_int.h"
 #include "np_time.h"
 
-void np_agent_addr_text(const struct sockaddr_storage *ss, char *buf,
-                        size_t len) {
+void np_agent__addr_text(const struct sockaddr_storage *ss, char *buf,
+                         size_t len) {
   char h[INET6_ADDRSTRLEN] = "?";
   if (ss->ss_family == AF_INET6) {
     const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
@@ -34,11 +34,11 @@ void np_agent_addr_text(const struct sockaddr_storage *ss, char *buf,
   }
 }
 
-void np_agent_conn_close(struct np_agent *a, struct np_agent_conn *c) {
+void np_agent__conn_close(struct np_agent *a, struct np_agent_conn *c) {
   if (c->state == NP_AGENT_CONN_READY) {
-    np_agent_service_stop_session(a, c->session);
-    np_agent_log(a, "session %.8s from %s: ended (%u messages)", c->session,
-                 c->peer_text, c->messages);
+    np_agent__service_stop_session(a, c->session);
+    np_agent__log(a, "session %.8s from %s: ended (%u messages)", c->session,
+                  c->peer_text, c->messages);
   }
   if (c->ssl) {
     SSL_free(c->ssl);
@@ -54,10 +54,10 @@ void np_agent_conn_close(struct np_agent *a, struct np_agent_conn *c) {
 
 /* Write what is queued, without blocking: 0 (all written or the socket
  * is full: c->want says when to go on), or the TLS failure's phrase. */
-int np_agent_conn_flush(struct np_agent_conn *c, char *why, size_t wl) {
+int np_agent__conn_flush(struct np_agent_conn *c, char *why, size_t wl) {
   while (c->out_at < c->out_len) {
-    int n = SSL_write(c->ssl, c->out + c->out_at,
-                      (int)(c->out_len - c->out_at));
+    int n =
+        SSL_write(c->ssl, c->out + c->out_at, (int)(c->out_len - c->out_at));
     if (n > 0) {
       c->out_at += (size_t)n;
       c->last_active = np_time_mono_s();
@@ -78,8 +78,8 @@ int np_agent_conn_flush(struct np_agent_conn *c, char *why, size_t wl) {
 
 /* Queue msg for the peer.  NP_ENOSPC when the session's output would
  * pass --max-output-bytes (the peer does not read), NP_ENOMEM. */
-int np_agent_conn_queue(struct np_agent *a, struct np_agent_conn *c,
-                        const cJSON *m) {
+int np_agent__conn_queue(struct np_agent *a, struct np_agent_conn *c,
+                         const cJSON *m) {
   unsigned char *buf = NULL;
   size_t len = 0;
   struct np_errbuf eb;
@@ -118,24 +118,24 @@ int np_agent_conn_queue(struct np_agent *a, struct np_agent_conn *c,
  * welcomed (then its session just ends); counted either way.  A peer that
  * got through TLS (it holds the token) gets a refused message with the
  * reason; an unauthenticated one gets nothing (TLS sent its alert). */
-void np_agent_conn_refuse(struct np_agent *a, struct np_agent_conn *c,
-                          const char *why) {
+void np_agent__conn_refuse(struct np_agent *a, struct np_agent_conn *c,
+                           const char *why) {
   a->refusals++;
   if (c->state == NP_AGENT_CONN_HELLO || c->state == NP_AGENT_CONN_READY) {
     cJSON *r = np_agent_msg_new(NP_AGENT_REFUSED);
     char discard[200];
     if (r && cJSON_AddStringToObject(r, "reason", why) &&
-        np_agent_conn_queue(a, c, r) == 0 &&
-        np_agent_conn_flush(c, discard, sizeof discard) == 0)
+        np_agent__conn_queue(a, c, r) == 0 &&
+        np_agent__conn_flush(c, discard, sizeof discard) == 0)
       SSL_shutdown(c->ssl);
     cJSON_Delete(r);
   }
   if (c->state == NP_AGENT_CONN_READY) {
-    np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text, why);
+    np_agent__log(a, "session %.8s from %s: %s", c->session, c->peer_text, why);
   } else {
-    uint32_t n = np_agent_guard_fail(a, &c->peer);
-    np_agent_log(a, "refused %s: %s (failure %u of %u before a lockout)",
-                 c->peer_text, why, n, a->cfg->max_failures);
+    uint32_t n = np_agent__guard_fail(a, &c->peer);
+    np_agent__log(a, "refused %s: %s (failure %u of %u before a lockout)",
+                  c->peer_text, why, n, a->cfg->max_failures);
   }
-  np_agent_conn_close(a, c);
+  np_agent__conn_close(a, c);
 }

@@ -12,8 +12,8 @@
 #include "np_agent_int.h"
 #include "np_time.h"
 
-int np_agent_same_host(const struct sockaddr_storage *a,
-                       const struct sockaddr_storage *b) {
+int np_agent__same_host(const struct sockaddr_storage *a,
+                        const struct sockaddr_storage *b) {
   if (a->ss_family != b->ss_family)
     return 0;
   if (a->ss_family == AF_INET)
@@ -39,14 +39,14 @@ static struct np_agent_failure *find(struct np_agent *a,
   for (size_t i = 0; i < NP_AGENT_FAIL_SLOTS; i++) {
     struct np_agent_failure *f = &a->failures[i];
     expire(a, f, now);
-    if (f->used && np_agent_same_host(&f->who, who))
+    if (f->used && np_agent__same_host(&f->who, who))
       return f;
   }
   return NULL;
 }
 
-uint32_t np_agent_guard_fail(struct np_agent *a,
-                             const struct sockaddr_storage *who) {
+uint32_t np_agent__guard_fail(struct np_agent *a,
+                              const struct sockaddr_storage *who) {
   double now = np_time_mono_s();
   struct np_agent_failure *f = find(a, who);
   if (f == NULL) {
@@ -75,14 +75,14 @@ uint32_t np_agent_guard_fail(struct np_agent *a,
   return f->count;
 }
 
-int np_agent_guard_locked(struct np_agent *a,
-                          const struct sockaddr_storage *who) {
+int np_agent__guard_locked(struct np_agent *a,
+                           const struct sockaddr_storage *who) {
   const struct np_agent_failure *f = find(a, who);
   return f != NULL && f->locked > 0;
 }
 
-void np_agent_guard_clear(struct np_agent *a,
-                          const struct sockaddr_storage *who) {
+void np_agent__guard_clear(struct np_agent *a,
+                           const struct sockaddr_storage *who) {
   struct np_agent_failure *f = find(a, who);
   if (f)
     memset(f, 0, sizeof *f);

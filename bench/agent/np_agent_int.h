@@ -2,7 +2,7 @@
  * np_agent_int.h - the agent's state, shared by its files (internal to
  * bench/agent): the loop and handshake (np_agent_server.c), the actions
  * (np_agent_actions.c), the services (np_agent_service.c) and the
- * allowlist (np_agent_allow.c).  One thread owns all of it.
+ * allowlist (np_agent__allow.c).  One thread owns all of it.
  */
 #ifndef NP_AGENT_INT_H
 #define NP_AGENT_INT_H
@@ -127,36 +127,36 @@ struct np_agent {
 /* A log line on stderr ("netproof-bench agent: ..."), unless quiet; bytes
  * outside printable ASCII (a peer's text) written as \xNN, so each call
  * is one line. */
-void np_agent_log(const struct np_agent *a, const char *fmt, ...)
+void np_agent__log(const struct np_agent *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Seconds left of the agent's bound. */
-double np_agent_remaining(const struct np_agent *a);
+double np_agent__remaining(const struct np_agent *a);
 
 /* ---- one connection's I/O (np_agent_conn.c) ---- */
 
 /* "ADDR:PORT" or "[ADDR]:PORT" of ss into buf. */
-void np_agent_addr_text(const struct sockaddr_storage *ss, char *buf,
-                        size_t len);
+void np_agent__addr_text(const struct sockaddr_storage *ss, char *buf,
+                         size_t len);
 
 /* Close c (stopping a welcomed session's services) and free its slot. */
-void np_agent_conn_close(struct np_agent *a, struct np_agent_conn *c);
+void np_agent__conn_close(struct np_agent *a, struct np_agent_conn *c);
 
 /* Write what is queued, without blocking: 0 (all written, or the socket
  * is full and c->want says when to go on), or NP_EIO with the TLS
  * failure's phrase in why. */
-int np_agent_conn_flush(struct np_agent_conn *c, char *why, size_t wl);
+int np_agent__conn_flush(struct np_agent_conn *c, char *why, size_t wl);
 
 /* Queue msg for the peer.  NP_ENOSPC when the session's unwritten output
  * would pass --max-output-bytes (the peer does not read), NP_ENOMEM. */
-int np_agent_conn_queue(struct np_agent *a, struct np_agent_conn *c,
-                        const cJSON *m);
+int np_agent__conn_queue(struct np_agent *a, struct np_agent_conn *c,
+                         const cJSON *m);
 
 /* Refuse c for why and close it: counted; before the welcome a failed
  * attempt of its address; a peer past TLS (it holds the token) gets a
  * refused message with the reason, one before it nothing. */
-void np_agent_conn_refuse(struct np_agent *a, struct np_agent_conn *c,
-                          const char *why);
+void np_agent__conn_refuse(struct np_agent *a, struct np_agent_conn *c,
+                           const char *why);
 
 /* ---- failed attempts (np_agent_guard.c) ---- */
 
@@ -164,29 +164,29 @@ void np_agent_conn_refuse(struct np_agent *a, struct np_agent_conn *c,
  * window began, or 0 when the table is full of locked-out addresses (a
  * lockout is never evicted; among unlocked entries the least recently
  * failed makes room). */
-uint32_t np_agent_guard_fail(struct np_agent *a,
-                             const struct sockaddr_storage *who);
+uint32_t np_agent__guard_fail(struct np_agent *a,
+                              const struct sockaddr_storage *who);
 
 /* 1 while who is locked out (--max-failures within --lockout-seconds;
  * locked for --lockout-seconds from the failure that locked it). */
-int np_agent_guard_locked(struct np_agent *a,
-                          const struct sockaddr_storage *who);
+int np_agent__guard_locked(struct np_agent *a,
+                           const struct sockaddr_storage *who);
 
 /* Forget who's failures (it authenticated). */
-void np_agent_guard_clear(struct np_agent *a,
-                          const struct sockaddr_storage *who);
+void np_agent__guard_clear(struct np_agent *a,
+                           const struct sockaddr_storage *who);
 
 /* 1 when a and b are the same host (ports ignored). */
-int np_agent_same_host(const struct sockaddr_storage *a,
-                       const struct sockaddr_storage *b);
+int np_agent__same_host(const struct sockaddr_storage *a,
+                        const struct sockaddr_storage *b);
 
 /* 1 while a service of session runs (not yet exited). */
-int np_agent_service_busy(const struct np_agent *a, const char *session);
+int np_agent__service_busy(const struct np_agent *a, const char *session);
 
 /* Handle one validated request of an authenticated connection: the
  * response message (new tree; never NULL unless out of memory). */
-cJSON *np_agent_action(struct np_agent *a, struct np_agent_conn *c,
-                       const cJSON *req);
+cJSON *np_agent__action(struct np_agent *a, struct np_agent_conn *c,
+                        const cJSON *req);
 
 /* ---- services (np_agent_service.c) ---- */
 
@@ -195,31 +195,30 @@ cJSON *np_agent_action(struct np_agent *a, struct np_agent_conn *c,
  * service in *out.  NP_EUSAGE (outside the allowlist: the reason in eb),
  * NP_ENOSPC (too many services), NP_ESYS / NP_ETIMEDOUT (it did not come
  * up: its own line in eb). */
-int np_agent_service_start(struct np_agent *a, const char *session,
-                           const struct sockaddr *peer, const cJSON *args,
-                           struct np_agent_service **out,
-                           struct np_errbuf *eb);
+int np_agent__service_start(struct np_agent *a, const char *session,
+                            const struct sockaddr *peer, const cJSON *args,
+                            struct np_agent_service **out,
+                            struct np_errbuf *eb);
 
 /* The service id of session, or NULL (another session's is not found). */
-struct np_agent_service *np_agent_service_find(struct np_agent *a,
-                                               const char *session,
-                                               const char *id);
+struct np_agent_service *
+np_agent__service_find(struct np_agent *a, const char *session, const char *id);
 
 /* Stop it (SIGTERM, then SIGKILL after 5 s), reap it, read its record. */
-void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s);
+void np_agent__service_stop(struct np_agent *a, struct np_agent_service *s);
 
 /* Free the slot (record, argv, pipe, files); accepts an unused one.  A
  * stopped service keeps its slot until this: when its session fetched the
  * last piece of its record (np_agent_actions.c), or ended. */
-void np_agent_service_release(struct np_agent *a, struct np_agent_service *s);
+void np_agent__service_release(struct np_agent *a, struct np_agent_service *s);
 
 /* Reap exited children and read their output pipes (from the loop). */
-void np_agent_service_poll(struct np_agent *a);
+void np_agent__service_poll(struct np_agent *a);
 
 /* Stop and release every service of session (all when session NULL). */
-void np_agent_service_stop_session(struct np_agent *a, const char *session);
+void np_agent__service_stop_session(struct np_agent *a, const char *session);
 
-/* ---- allowlist (np_agent_allow.c) ---- */
+/* ---- allowlist (np_agent__allow.c) ---- */
 
 /* Where a relay of one session may send: its peer's address, or the
  * listening address of a service that session started and that still
@@ -241,17 +240,17 @@ struct np_agent_targets {
  * within max_memory (--max-service-memory-bytes).  *argv (new array
  * of strings, without the agent-set options), *listen (the --listen
  * value).  NP_EUSAGE with "options/NAME: reason" in eb. */
-int np_agent_allow(enum np_agent_kind kind, const cJSON *options,
-                   double lifetime, double remaining, uint64_t max_memory,
-                   const struct np_agent_targets *to, cJSON **argv,
-                   const char **listen, struct np_errbuf *eb);
+int np_agent__allow(enum np_agent_kind kind, const cJSON *options,
+                    double lifetime, double remaining, uint64_t max_memory,
+                    const struct np_agent_targets *to, cJSON **argv,
+                    const char **listen, struct np_errbuf *eb);
 
 /* 1 when addr (port ignored) is one of this host's addresses - an
  * interface's (getifaddrs) or loopback - and not a wildcard. */
-int np_agent_addr_local(const struct sockaddr *addr);
+int np_agent__addr_local(const struct sockaddr *addr);
 
 /* {"address", "interface"} for every address of this host; NULL on no
  * memory. */
-cJSON *np_agent_addresses_json(void);
+cJSON *np_agent__addresses_json(void);
 
 #endif /* NP_AGENT_INT_H */

@@ -47,7 +47,7 @@
 
 #define PROG "netproof-bench agent"
 
-void np_agent_log(const struct np_agent *a, const char *fmt, ...) {
+void np_agent__log(const struct np_agent *a, const char *fmt, ...) {
   if (a->cfg->quiet)
     return;
   char line[700], safe[1400];
@@ -62,7 +62,7 @@ void np_agent_log(const struct np_agent *a, const char *fmt, ...) {
   fflush(stderr);
 }
 
-double np_agent_remaining(const struct np_agent *a) {
+double np_agent__remaining(const struct np_agent *a) {
   double left = a->deadline - np_time_mono_s();
   return left > 0 ? left : 0;
 }
@@ -83,7 +83,7 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   const char *dialled = np_json_get_string(params, "agent", "");
   struct np_addr want, local;
   char reached[96], why[300];
-  np_agent_addr_text(&c->local, reached, sizeof reached);
+  np_agent__addr_text(&c->local, reached, sizeof reached);
   if (np_addr_parse("hello.agent", dialled, 0, &want, NULL) != 0 ||
       np_addr_from_sa((const struct sockaddr *)&c->local, &local) != 0 ||
       !np_addr_equal(&want, &local)) {
@@ -91,13 +91,13 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
              "the client dialled %.80s but reached this agent at %s "
              "(something in between relays the connection)",
              dialled, reached);
-    np_agent_conn_refuse(a, c, why);
+    np_agent__conn_refuse(a, c, why);
     return;
   }
   if (count_state(a, NP_AGENT_CONN_READY) >= a->cfg->max_connections) {
     snprintf(why, sizeof why, "%u sessions are open (--max-connections)",
              a->cfg->max_connections);
-    np_agent_conn_refuse(a, c, why);
+    np_agent__conn_refuse(a, c, why);
     return;
   }
   unsigned char sid[16];
@@ -105,7 +105,7 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   if (w == NULL || np_agent_random(sid, sizeof sid) != 0 ||
       (lim = cJSON_CreateObject()) == NULL) {
     cJSON_Delete(w);
-    np_agent_conn_refuse(a, c, "could not build the welcome");
+    np_agent__conn_refuse(a, c, "could not build the welcome");
     return;
   }
   np_agent_hex(sid, sizeof sid, c->session);
@@ -121,20 +121,22 @@ static void on_hello(struct np_agent *a, struct np_agent_conn *c,
   cJSON_AddNumberToObject(lim, "max_output_bytes",
                           (double)a->cfg->max_output_bytes);
   cJSON_AddItemToObject(w, "limits", lim);
-  int rc = np_agent_conn_queue(a, c, w);
+  int rc = np_agent__conn_queue(a, c, w);
   cJSON_Delete(w);
   if (rc != 0) {
-    np_agent_conn_refuse(a, c, "could not send the welcome");
+    np_agent__conn_refuse(a, c, "could not send the welcome");
     return;
   }
-  np_agent_guard_clear(a, &c->peer); /* a success clears its failures */
+  np_agent__guard_clear(a, &c->peer); /* a success clears its failures */
   c->state = NP_AGENT_CONN_READY;
   c->last_active = np_time_mono_s();
-  np_agent_log(a, "session %.8s from %s: authenticated (%s, key id %s, %s, "
-               "%s)", c->session, c->peer_text,
-               SSL_CIPHER_get_name(SSL_get_current_cipher(c->ssl)),
-               c->peer_keyid, np_json_get_string(params, "client", "?"),
-               np_json_get_string(params, "purpose", "?"));
+  np_agent__log(a,
+                "session %.8s from %s: authenticated (%s, key id %s, %s, "
+                "%s)",
+                c->session, c->peer_text,
+                SSL_CIPHER_get_name(SSL_get_current_cipher(c->ssl)),
+                c->peer_keyid, np_json_get_string(params, "client", "?"),
+                np_json_get_string(params, "purpose", "?"));
 }
 
 static void on_message(struct np_agent *a, struct np_agent_conn *c) {
@@ -149,7 +151,7 @@ static void on_message(struct np_agent *a, struct np_agent_conn *c) {
   if (rc != 0) {
     char why[600];
     snprintf(why, sizeof why, "message %u: %.500s", c->messages, eb.msg);
-    np_agent_conn_refuse(a, c, why);
+    np_agent__conn_refuse(a, c, why);
     return;
   }
   enum np_agent_type want =
@@ -159,27 +161,28 @@ static void on_message(struct np_agent *a, struct np_agent_conn *c) {
     snprintf(why, sizeof why, "a %s where a %s belongs",
              np_agent_type_name(t), np_agent_type_name(want));
     cJSON_Delete(m);
-    np_agent_conn_refuse(a, c, why);
+    np_agent__conn_refuse(a, c, why);
     return;
   }
   if (t == NP_AGENT_HELLO) {
     on_hello(a, c, m);
   } else {
-    cJSON *resp = np_agent_action(a, c, m);
-    rc = resp ? np_agent_conn_queue(a, c, resp) : NP_ENOMEM;
+    cJSON *resp = np_agent__action(a, c, m);
+    rc = resp ? np_agent__conn_queue(a, c, resp) : NP_ENOMEM;
     cJSON_Delete(resp);
     if (rc != 0) {
       cJSON_Delete(m);
-      np_agent_conn_refuse(a, c, rc == NP_ENOSPC
-                       ? "the peer does not read its responses (its output "
-                         "passed --max-output-bytes)"
-                       : "could not send a response");
+      np_agent__conn_refuse(
+          a, c,
+          rc == NP_ENOSPC ? "the peer does not read its responses (its output "
+                            "passed --max-output-bytes)"
+                          : "could not send a response");
       return;
     }
     if (c->messages >= a->cfg->max_messages) {
       cJSON_Delete(m);
-      np_agent_conn_refuse(a, c,
-                           "the session's message limit (--max-messages)");
+      np_agent__conn_refuse(a, c,
+                            "the session's message limit (--max-messages)");
       return;
     }
   }
@@ -204,7 +207,7 @@ static void tls_refused(struct np_agent *a, struct np_agent_conn *c, int ret) {
              c->peer_keyid, mine);
   else
     snprintf(why, sizeof why, "TLS handshake failed: %s", tls);
-  np_agent_conn_refuse(a, c, why);
+  np_agent__conn_refuse(a, c, why);
 }
 
 /* Before any TLS byte: a 0.2 client (plaintext netproof/agent/1) is
@@ -216,7 +219,7 @@ static int not_tls(struct np_agent *a, struct np_agent_conn *c) {
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
     return 1;
   if (n <= 0) {
-    np_agent_conn_refuse(a, c, "closed before the handshake ended");
+    np_agent__conn_refuse(a, c, "closed before the handshake ended");
     return 1;
   }
   if (b[0] == 0x16) /* TLS handshake record */
@@ -236,7 +239,7 @@ static int not_tls(struct np_agent *a, struct np_agent_conn *c) {
     snprintf(why, sizeof why, "not a TLS handshake (first byte 0x%02x)",
              b[0]);
   }
-  np_agent_conn_refuse(a, c, why);
+  np_agent__conn_refuse(a, c, why);
   return 1;
 }
 
@@ -256,7 +259,7 @@ static void on_tls(struct np_agent *a, struct np_agent_conn *c) {
   }
   c->want = 0;
   if (np_agent_tls_check(c->ssl) != 0) {
-    np_agent_conn_refuse(a, c, "TLS handshake without the PSK");
+    np_agent__conn_refuse(a, c, "TLS handshake without the PSK");
     return;
   }
   c->state = NP_AGENT_CONN_HELLO;
@@ -283,14 +286,14 @@ static void on_readable(struct np_agent *a, struct np_agent_conn *c) {
       char why[300];
       np_agent_tls_error(c->ssl, n, why, sizeof why);
       if (c->state == NP_AGENT_CONN_READY && e == SSL_ERROR_ZERO_RETURN)
-        np_agent_conn_close(a, c);
+        np_agent__conn_close(a, c);
       else if (c->state == NP_AGENT_CONN_READY) {
-        np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text,
-                     why);
+        np_agent__log(a, "session %.8s from %s: %s", c->session, c->peer_text,
+                      why);
         a->refusals++;
-        np_agent_conn_close(a, c);
+        np_agent__conn_close(a, c);
       } else
-        np_agent_conn_refuse(a, c, why);
+        np_agent__conn_refuse(a, c, why);
       return;
     }
     size_t at = 0;
@@ -301,7 +304,7 @@ static void on_readable(struct np_agent *a, struct np_agent_conn *c) {
       int rc = np_agent_rx_feed(&c->rx, buf + at, (size_t)n - at, &used);
       at += used;
       if (rc == NP_ETOOBIG) {
-        np_agent_conn_refuse(a, c, "a message length outside 1..65536 bytes");
+        np_agent__conn_refuse(a, c, "a message length outside 1..65536 bytes");
         return;
       }
       if (rc == 1) {
@@ -321,13 +324,13 @@ static void on_writable(struct np_agent *a, struct np_agent_conn *c) {
     return;
   }
   char why[300];
-  if (np_agent_conn_flush(c, why, sizeof why) != 0) {
+  if (np_agent__conn_flush(c, why, sizeof why) != 0) {
     if (c->state == NP_AGENT_CONN_READY) {
-      np_agent_log(a, "session %.8s from %s: %s", c->session, c->peer_text,
-                   why);
-      np_agent_conn_close(a, c);
+      np_agent__log(a, "session %.8s from %s: %s", c->session, c->peer_text,
+                    why);
+      np_agent__conn_close(a, c);
     } else {
-      np_agent_conn_refuse(a, c, why);
+      np_agent__conn_refuse(a, c, why);
     }
   }
 }
@@ -352,11 +355,11 @@ static void refuse_fd(struct np_agent *a, int fd,
   a->refusals++;
   close(fd);
   if (fail) {
-    uint32_t n = np_agent_guard_fail(a, peer);
-    np_agent_log(a, "refused %s: %s (failure %u of %u before a lockout)",
-                 text, why, n, a->cfg->max_failures);
+    uint32_t n = np_agent__guard_fail(a, peer);
+    np_agent__log(a, "refused %s: %s (failure %u of %u before a lockout)", text,
+                  why, n, a->cfg->max_failures);
   } else {
-    np_agent_log(a, "refused %s: %s", text, why);
+    np_agent__log(a, "refused %s: %s", text, why);
   }
 }
 
@@ -369,8 +372,8 @@ static void on_accept(struct np_agent *a) {
     if (fd < 0)
       return;
     char text[80], why[160];
-    np_agent_addr_text(&peer, text, sizeof text);
-    if (np_agent_guard_locked(a, &peer)) {
+    np_agent__addr_text(&peer, text, sizeof text);
+    if (np_agent__guard_locked(a, &peer)) {
       snprintf(why, sizeof why, "locked out after %u failed attempts",
                a->cfg->max_failures);
       refuse_fd(a, fd, &peer, text, why, 0);
@@ -384,7 +387,7 @@ static void on_accept(struct np_agent *a) {
         c = x;
       if (x->state == NP_AGENT_CONN_TLS) {
         pending++;
-        mine += np_agent_same_host(&x->peer, &peer);
+        mine += np_agent__same_host(&x->peer, &peer);
       }
     }
     if (mine >= a->cfg->max_pending_per_address) {
@@ -398,7 +401,7 @@ static void on_accept(struct np_agent *a) {
       struct np_agent_conn *o = oldest_pending(a);
       snprintf(why, sizeof why, "its handshake made room for a newer one "
                "(%u at once, --max-pending)", a->cfg->max_pending);
-      np_agent_conn_refuse(a, o, why);
+      np_agent__conn_refuse(a, o, why);
       if (c == NULL)
         c = o;
     }
@@ -431,7 +434,7 @@ static int check_deadlines(struct np_agent *a) {
       continue;
     if (c->state != NP_AGENT_CONN_READY) {
       if (now >= c->handshake_deadline) {
-        np_agent_conn_refuse(
+        np_agent__conn_refuse(
             a, c, "the handshake took longer than --handshake-seconds");
         continue;
       }
@@ -439,13 +442,13 @@ static int check_deadlines(struct np_agent *a) {
         next = c->handshake_deadline;
     } else {
       /* a session waiting for its own running service is not idle */
-      if (np_agent_service_busy(a, c->session))
+      if (np_agent__service_busy(a, c->session))
         c->last_active = now;
       double d = c->last_active + a->cfg->session_idle_seconds;
       if (now >= d) {
-        np_agent_conn_refuse(a, c,
-                             "idle longer than --session-idle-seconds (its "
-                             "services are stopped)");
+        np_agent__conn_refuse(a, c,
+                              "idle longer than --session-idle-seconds (its "
+                              "services are stopped)");
         continue;
       }
       if (d < next)
@@ -454,8 +457,8 @@ static int check_deadlines(struct np_agent *a) {
     if (c->message_started > 0) {
       double d = c->message_started + a->cfg->message_seconds;
       if (now >= d) {
-        np_agent_conn_refuse(a, c,
-                             "a message took longer than --message-seconds");
+        np_agent__conn_refuse(a, c,
+                              "a message took longer than --message-seconds");
         continue;
       }
       if (d < next)
@@ -483,7 +486,7 @@ static int open_listener(struct np_agent *a, struct np_errbuf *eb) {
                          text, strerror(errno));
   len = sizeof ss;
   getsockname(a->lfd, (struct sockaddr *)&ss, &len);
-  np_agent_addr_text(&ss, a->listen_text, sizeof a->listen_text);
+  np_agent__addr_text(&ss, a->listen_text, sizeof a->listen_text);
   return 0;
 }
 
@@ -511,7 +514,7 @@ static void read_signals(struct np_agent *a) {
     if ((si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) &&
         a->stop_signal == 0)
       a->stop_signal = (int)si.ssi_signo;
-  np_agent_service_poll(a);
+  np_agent__service_poll(a);
 }
 
 static void loop(struct np_agent *a) {
@@ -557,7 +560,7 @@ static void loop(struct np_agent *a) {
         on_writable(a, who[i]);
     }
     if (n > 2 + nc)
-      np_agent_service_poll(a);
+      np_agent__service_poll(a);
     if (pf[0].revents)
       on_accept(a);
   }
@@ -597,20 +600,23 @@ int np_agent_run(const struct np_agent_config *cfg, struct np_errbuf *eb) {
   a->t0 = np_time_mono_s();
   a->deadline = a->t0 + cfg->max_seconds;
   np_time_utc_now(a->started_at, sizeof a->started_at);
-  np_agent_log(a, "listening on %s (pid %ld, at most %g s, %s over TLS 1.3 "
-               "PSK key id %s)", a->listen_text, (long)getpid(),
-               cfg->max_seconds, NP_AGENT_TAG, np_agent_tls_keyid(a->tls));
+  np_agent__log(a,
+                "listening on %s (pid %ld, at most %g s, %s over TLS 1.3 "
+                "PSK key id %s)",
+                a->listen_text, (long)getpid(), cfg->max_seconds, NP_AGENT_TAG,
+                np_agent_tls_keyid(a->tls));
   loop(a);
   for (size_t i = 0; i < NP_AGENT_SLOTS; i++)
     if (a->conns[i].state != NP_AGENT_CONN_FREE)
-      np_agent_conn_close(a, &a->conns[i]);
-  np_agent_service_stop_session(a, NULL);
-  np_agent_log(a, "stopped by %s after %.1f s (%llu connections refused "
-               "or cut)",
-               a->stop_signal == SIGINT    ? "SIGINT"
-               : a->stop_signal == SIGTERM ? "SIGTERM"
-                                           : "--max-seconds",
-               np_time_mono_s() - a->t0, (unsigned long long)a->refusals);
+      np_agent__conn_close(a, &a->conns[i]);
+  np_agent__service_stop_session(a, NULL);
+  np_agent__log(a,
+                "stopped by %s after %.1f s (%llu connections refused "
+                "or cut)",
+                a->stop_signal == SIGINT    ? "SIGINT"
+                : a->stop_signal == SIGTERM ? "SIGTERM"
+                                            : "--max-seconds",
+                np_time_mono_s() - a->t0, (unsigned long long)a->refusals);
   rmdir(a->folder);
 cleanup_signals:
   if (a->lfd >= 0)

@@ -2,7 +2,7 @@
  * np_agent_service.c - the agent's services: an echo server (`serve`) or
  * a relay started for a session, as a forked copy of this process that
  * calls the command's own entry point with an argv the allowlist built
- * (np_agent_allow.c).  No program is executed: the child is this binary's
+ * (np_agent__allow.c).  No program is executed: the child is this binary's
  * code, so its record's binary hash is the agent's.
  *
  * The child gets /dev/null on stdin, a pipe on stdout and stderr (its
@@ -14,7 +14,7 @@
  * most its lifetime (its own --max-seconds) and is also stopped when its
  * session ends, and at the agent's end.  A stopped service keeps its slot
  * - record, argv, pipe, files - until its own session has fetched the
- * whole record or ended (np_agent_service_release); a new service only
+ * whole record or ended (np_agent__service_release); a new service only
  * ever takes an unused slot, so no session's record is lost to another's.
  */
 #include <arpa/inet.h>
@@ -216,7 +216,7 @@ static int wait_ready(struct np_agent_service *s, struct np_errbuf *eb) {
 
 /* An unused slot while fewer than --max-services run, else NULL; the
  * running count in *running.  A stopped service still holds its slot (its
- * record, argv, pipe and files) until np_agent_service_release: its own
+ * record, argv, pipe and files) until np_agent__service_release: its own
  * session fetched the whole record, or ended. */
 static struct np_agent_service *slot(struct np_agent *a, unsigned *running) {
   struct np_agent_service *free_slot = NULL;
@@ -230,10 +230,10 @@ static struct np_agent_service *slot(struct np_agent *a, unsigned *running) {
   return *running < a->cfg->max_services ? free_slot : NULL;
 }
 
-int np_agent_service_start(struct np_agent *a, const char *session,
-                           const struct sockaddr *peer, const cJSON *args,
-                           struct np_agent_service **out,
-                           struct np_errbuf *eb) {
+int np_agent__service_start(struct np_agent *a, const char *session,
+                            const struct sockaddr *peer, const cJSON *args,
+                            struct np_agent_service **out,
+                            struct np_errbuf *eb) {
   const char *svc = cJSON_GetObjectItemCaseSensitive(args, "service")
                         ->valuestring;
   enum np_agent_kind kind = np_agent__kind_of(svc);
@@ -245,7 +245,7 @@ int np_agent_service_start(struct np_agent *a, const char *session,
   cJSON *argv = NULL;
   const char *listen = NULL;
   /* a relay may forward to the session's peer or its running services */
-  np_agent_service_poll(a);
+  np_agent__service_poll(a);
   struct sockaddr_storage own[NP_AGENT_SERVICES_MAX];
   struct np_agent_targets to = {.peer = peer, .own = own};
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
@@ -254,11 +254,10 @@ int np_agent_service_start(struct np_agent *a, const char *session,
         strcmp(o->session, session) == 0)
       own[to.nown++] = o->addr;
   }
-  int rc = np_agent_allow(kind,
-                          cJSON_GetObjectItemCaseSensitive(args, "options"),
-                          lifetime, np_agent_remaining(a),
-                          a->cfg->max_service_memory_bytes, &to, &argv,
-                          &listen, eb);
+  int rc = np_agent__allow(
+      kind, cJSON_GetObjectItemCaseSensitive(args, "options"), lifetime,
+      np_agent__remaining(a), a->cfg->max_service_memory_bytes, &to, &argv,
+      &listen, eb);
   if (rc)
     return rc;
   unsigned running = 0;
@@ -298,28 +297,30 @@ int np_agent_service_start(struct np_agent *a, const char *session,
     cJSON_AddItemToArray(argv, cJSON_CreateString(s->stats_path));
   }
   if ((rc = spawn(a, s, eb)) != 0 || (rc = wait_ready(s, eb)) != 0) {
-    np_agent_service_stop(a, s);
-    np_agent_service_release(a, s);
+    np_agent__service_stop(a, s);
+    np_agent__service_release(a, s);
     return rc;
   }
   uint16_t port = ntohs(((struct sockaddr_in *)&s->addr)->sin_port);
   if (port < 1024) {
-    np_agent_service_stop(a, s);
-    np_agent_service_release(a, s);
-    return np_errbuf_set(eb, NP_EUSAGE, "options/listen '%s': the kernel "
+    np_agent__service_stop(a, s);
+    np_agent__service_release(a, s);
+    return np_errbuf_set(eb, NP_EUSAGE,
+                         "options/listen '%s': the kernel "
                          "chose port %u, a privileged one; name a port",
                          listen, (unsigned)port);
   }
-  np_agent_log(a, "session %.8s: started %s %s on %s (pid %ld, lifetime "
-               "%g s)", session, svc, s->id, s->listening, (long)s->pid,
-               lifetime);
+  np_agent__log(a,
+                "session %.8s: started %s %s on %s (pid %ld, lifetime "
+                "%g s)",
+                session, svc, s->id, s->listening, (long)s->pid, lifetime);
   *out = s;
   return 0;
 }
 
-struct np_agent_service *np_agent_service_find(struct np_agent *a,
-                                               const char *session,
-                                               const char *id) {
+struct np_agent_service *np_agent__service_find(struct np_agent *a,
+                                                const char *session,
+                                                const char *id) {
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
     struct np_agent_service *s = &a->services[i];
     if (s->used && strcmp(s->id, id) == 0 && strcmp(s->session, session) == 0)
@@ -328,7 +329,7 @@ struct np_agent_service *np_agent_service_find(struct np_agent *a,
   return NULL;
 }
 
-void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s) {
+void np_agent__service_stop(struct np_agent *a, struct np_agent_service *s) {
   (void)a;
   reap(s);
   if (!s->exited && s->pid > 0) {
@@ -365,7 +366,7 @@ void np_agent_service_stop(struct np_agent *a, struct np_agent_service *s) {
   }
 }
 
-void np_agent_service_release(struct np_agent *a, struct np_agent_service *s) {
+void np_agent__service_release(struct np_agent *a, struct np_agent_service *s) {
   (void)a;
   if (!s->used)
     return;
@@ -381,7 +382,7 @@ void np_agent_service_release(struct np_agent *a, struct np_agent_service *s) {
   s->out_fd = -1;
 }
 
-void np_agent_service_poll(struct np_agent *a) {
+void np_agent__service_poll(struct np_agent *a) {
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
     struct np_agent_service *s = &a->services[i];
     if (!s->used)
@@ -390,25 +391,25 @@ void np_agent_service_poll(struct np_agent *a) {
     reap(s);
     /* its own --max-seconds ends it; this is the backstop */
     if (!s->exited && np_time_mono_s() > s->started + s->lifetime + 10.0)
-      np_agent_service_stop(a, s);
+      np_agent__service_stop(a, s);
   }
 }
 
-void np_agent_service_stop_session(struct np_agent *a, const char *session) {
+void np_agent__service_stop_session(struct np_agent *a, const char *session) {
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
     struct np_agent_service *s = &a->services[i];
     if (!s->used || (session && strcmp(s->session, session) != 0))
       continue;
     int was_running = !s->exited;
-    np_agent_service_stop(a, s);
+    np_agent__service_stop(a, s);
     if (was_running)
-      np_agent_log(a, "session %.8s: stopped %s (the session ended)",
-                   s->session, s->id);
-    np_agent_service_release(a, s);
+      np_agent__log(a, "session %.8s: stopped %s (the session ended)",
+                    s->session, s->id);
+    np_agent__service_release(a, s);
   }
 }
 
-int np_agent_service_busy(const struct np_agent *a, const char *session) {
+int np_agent__service_busy(const struct np_agent *a, const char *session) {
   for (size_t i = 0; i < NP_AGENT_SERVICES_MAX; i++) {
     const struct np_agent_service *s = &a->services[i];
     if (s->used && !s->exited && strcmp(s->session, session) == 0)

@@ -11,11 +11,11 @@
 
 #define ACK_REPEAT_NS 1000000ull /* see np_arq_recv.c */
 
-uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns) {
+uint32_t np_arq__ts(const struct np_arq *a, uint64_t now_ns) {
   return (uint32_t)((now_ns - a->epoch_ns) / 1000u);
 }
 
-void np_arq_set_state(struct np_arq *a, enum np_arq_state st) {
+void np_arq__set_state(struct np_arq *a, enum np_arq_state st) {
   if (a->st == st || a->st == NP_ARQ_FAILED)
     return;
   a->st = st;
@@ -23,8 +23,8 @@ void np_arq_set_state(struct np_arq *a, enum np_arq_state st) {
     a->cb.state(a->cb.ud, st);
 }
 
-void np_arq_fail(struct np_arq *a) {
-  np_arq_set_state(a, NP_ARQ_FAILED);
+void np_arq__fail(struct np_arq *a) {
+  np_arq__set_state(a, NP_ARQ_FAILED);
   a->rto_at = a->pto_at = a->reo_at = a->persist_at = 0;
 }
 
@@ -59,7 +59,7 @@ int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *c
   a->rcv = calloc(cfg->rcv_wnd, sizeof *a->rcv);
   size_t nbufs = (size_t)cfg->snd_wnd + cfg->rcv_wnd +
                  (cfg->queue_frags ? cfg->queue_frags : cfg->snd_wnd);
-  if (a->snd == NULL || a->rcv == NULL || np_arq_pool_init(a, nbufs) != 0) {
+  if (a->snd == NULL || a->rcv == NULL || np_arq__pool_init(a, nbufs) != 0) {
     np_arq_free(a);
     return np_errbuf_set(eb, NP_ENOMEM, "arq: out of memory");
   }
@@ -83,7 +83,7 @@ int np_arq_new(const struct np_arq_config *cfg, const struct np_arq_callbacks *c
 void np_arq_free(struct np_arq *a) {
   if (a == NULL)
     return;
-  np_arq_pool_free(a);
+  np_arq__pool_free(a);
   free(a->reasm);
   free(a->snd);
   free(a->rcv);
@@ -95,7 +95,7 @@ int np_arq_send(struct np_arq *a, const uint8_t *msg, size_t len) {
     return NP_EINVAL;
   if (a->q.bytes + len > a->cfg.max_queue_bytes)
     return NP_EAGAIN;
-  int rc = np_arq_queue_push(a, msg, len, 0);
+  int rc = np_arq__queue_push(a, msg, len, 0);
   if (rc == 0) {
     a->stats.msgs_sent++;
     a->stats.msg_bytes_sent += len;
@@ -106,12 +106,12 @@ int np_arq_send(struct np_arq *a, const uint8_t *msg, size_t len) {
 void np_arq_close(struct np_arq *a, uint64_t now_ns) {
   if (a->close_requested || a->st == NP_ARQ_FAILED)
     return;
-  if (np_arq_queue_push(a, NULL, 0, 1) != 0) {
-    np_arq_fail(a);
+  if (np_arq__queue_push(a, NULL, 0, 1) != 0) {
+    np_arq__fail(a);
     return;
   }
   a->close_requested = 1;
-  np_arq_set_state(a, NP_ARQ_CLOSING);
+  np_arq__set_state(a, NP_ARQ_CLOSING);
   np_arq_flush(a, now_ns);
 }
 
@@ -169,14 +169,14 @@ int np_arq_input(struct np_arq *a, const uint8_t *buf, size_t len,
   if (src == NP_ARQ_IN_RECOVERED)
     a->stats.recovered_in++;
   if (flags & NP_ARQ_F_ACK) {
-    np_arq_on_ack(a, &ack, now_ns, src);
-    np_arq_rearm(a, now_ns);
+    np_arq__on_ack(a, &ack, now_ns, src);
+    np_arq__rearm(a, now_ns);
   }
   if (a->st == NP_ARQ_FAILED)
     return 0;
   if (flags & NP_ARQ_F_DATA)
-    np_arq_on_data(a, rd32(buf + off), flags, ts, buf + off + NP_ARQ_HDR_DATA,
-                   len - off - NP_ARQ_HDR_DATA, now_ns);
+    np_arq__on_data(a, rd32(buf + off), flags, ts, buf + off + NP_ARQ_HDR_DATA,
+                    len - off - NP_ARQ_HDR_DATA, now_ns);
   if (flags & NP_ARQ_F_PROBE)
     a->ack_pending = a->ack_now = 1;
   return 0;
@@ -196,9 +196,9 @@ static int emit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
   size_t off = NP_ARQ_HDR_COMMON;
   if (a->ack_pending || f == NULL) {
     flags |= NP_ARQ_F_ACK;
-    off += np_arq_build_ack(a, pkt + off,
-                            f ? NP_ARQ_MAX_SACK : NP_ARQ_MAX_SACK_ACK, &nsack,
-                            &truncated);
+    off += np_arq__build_ack(a, pkt + off,
+                             f ? NP_ARQ_MAX_SACK : NP_ARQ_MAX_SACK_ACK, &nsack,
+                             &truncated);
     if (f && a->ack_pending)
       a->stats.acks_piggybacked++;
     a->ack_pending = a->ack_now = 0;
@@ -219,7 +219,7 @@ static int emit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
   pkt[0] = flags;
   pkt[1] = (uint8_t)nsack;
   wr16(pkt + 2, a->cfg.conv);
-  uint32_t ts = np_arq_ts(a, now_ns);
+  uint32_t ts = np_arq__ts(a, now_ns);
   wr32(pkt + 4, ts);
   if (f)
     f->ts_last = ts;
@@ -233,9 +233,9 @@ static int emit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
   return rc;
 }
 
-/* np_arq_build_ack needs the writers too; keep them in one place. */
-size_t np_arq_build_ack(struct np_arq *a, uint8_t *p, unsigned max,
-                        unsigned *nsack, int *truncated) {
+/* np_arq__build_ack needs the writers too; keep them in one place. */
+size_t np_arq__build_ack(struct np_arq *a, uint8_t *p, unsigned max,
+                         unsigned *nsack, int *truncated) {
   uint32_t free_slots = a->dlv_nxt + a->cfg.rcv_wnd - a->rcv_nxt;
   wr32(p, a->rcv_nxt);
   wr32(p + 4, a->echo_ts);
@@ -304,8 +304,8 @@ static void transmit(struct np_arq *a, struct np_arq_sfrag *f, uint32_t seq,
   (void)emit(a, f, seq, extra, now_ns); /* a failed send is a lost packet */
 }
 
-void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
-                       uint8_t extra, uint64_t now_ns) {
+void np_arq__retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
+                        uint8_t extra, uint64_t now_ns) {
   struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
   a->stats.retransmits++;
   if (why == RETX_HEAD)
@@ -316,14 +316,14 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     a->stats.retx_tlp++;
   else
     a->stats.retx_rto++;
-  uint32_t ts = np_arq_ts(a, now_ns);
+  uint32_t ts = np_arq__ts(a, now_ns);
   if (f->tx == 1) {
     f->ts_first_retx = ts;
     f->first_why = why;
     f->first_prot = f->prot;
   }
   if (f->tx >= a->cfg.max_retries) {
-    np_arq_fail(a);
+    np_arq__fail(a);
     return;
   }
   transmit(a, f, seq, extra, now_ns);
@@ -340,17 +340,17 @@ void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
     a->stats.retx_head++;
     (void)emit(a, f, seq, extra, now_ns);
   }
-  np_arq_head_arm(a, now_ns);
+  np_arq__head_arm(a, now_ns);
 }
 
 /* Give the oldest queued fragment the next seq and send it: its pool
  * buffer moves into the send slot (no copy). */
-int np_arq_take_new(struct np_arq *a, uint64_t now_ns) {
+int np_arq__take_new(struct np_arq *a, uint64_t now_ns) {
   if (a->q.n == 0)
     return 0;
   struct np_arq_sfrag *f = &a->snd[a->snd_nxt % a->cfg.snd_wnd];
-  struct np_arq_qfrag q = np_arq_queue_pop(a);
-  np_arq_buf_put(a, f->buf); /* NULL unless a slot was never released */
+  struct np_arq_qfrag q = np_arq__queue_pop(a);
+  np_arq__buf_put(a, f->buf); /* NULL unless a slot was never released */
   f->buf = q.buf;
   f->len = q.len;
   f->flags = q.flags;
@@ -380,7 +380,7 @@ void np_arq_flush(struct np_arq *a, uint64_t now_ns) {
       break;
     struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
     if (f->state == SF_LOST) {
-      np_arq_retransmit(a, seq, f->why, 0, now_ns);
+      np_arq__retransmit(a, seq, f->why, 0, now_ns);
       if (a->st == NP_ARQ_FAILED)
         return;
       sent = 1;
@@ -389,7 +389,7 @@ void np_arq_flush(struct np_arq *a, uint64_t now_ns) {
   while (a->q.n && a->pipe < a->cc.cwnd &&
          a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
          np_seq_lt(a->snd_nxt, a->snd_una + a->peer_rwnd)) {
-    if (!np_arq_take_new(a, now_ns))
+    if (!np_arq__take_new(a, now_ns))
       break;
     sent = 1;
   }
@@ -402,7 +402,7 @@ void np_arq_flush(struct np_arq *a, uint64_t now_ns) {
   } else {
     a->persist_at = 0;
   }
-  np_arq_rearm(a, now_ns);
+  np_arq__rearm(a, now_ns);
 }
 
 uint64_t np_arq_deadline(const struct np_arq *a) {
@@ -427,17 +427,17 @@ void np_arq_on_timer(struct np_arq *a, uint64_t now_ns) {
     return;
   if (a->snd_una != a->snd_nxt &&
       now_ns >= a->last_progress_ns + a->cfg.dead_timeout_ns) {
-    np_arq_fail(a);
+    np_arq__fail(a);
     return;
   }
   if (a->reo_at && now_ns >= a->reo_at) {
     a->reo_at = 0;
-    np_arq_rack_detect(a, now_ns);
+    np_arq__rack_detect(a, now_ns);
   }
   if (a->pto_at && !a->tlp_out && now_ns >= a->pto_at)
-    np_arq_fire_tlp(a, now_ns);
+    np_arq__fire_tlp(a, now_ns);
   else if (a->rto_at && now_ns >= a->rto_at)
-    np_arq_fire_rto(a, now_ns);
+    np_arq__fire_rto(a, now_ns);
   if (a->st == NP_ARQ_FAILED)
     return;
   if (a->ack_repeat_at && now_ns >= a->ack_repeat_at) {
@@ -467,7 +467,7 @@ int np_arq_peer_closed(const struct np_arq *a) { return a->peer_fin; }
 void np_arq_pause_delivery(struct np_arq *a, int paused, uint64_t now_ns) {
   a->paused = paused;
   if (!paused) {
-    np_arq_deliver_ready(a);
+    np_arq__deliver_ready(a);
     a->ack_pending = a->ack_now = 1; /* window update */
     np_arq_flush(a, now_ns);
   }
@@ -479,7 +479,7 @@ void np_arq_get_stats(const struct np_arq *a, struct np_arq_stats *out) {
   out->rttvar_ns = a->rttvar_ns;
   out->min_rtt_ns = a->min_rtt_ns;
   out->rto_ns = a->rto_ns;
-  out->reo_wnd_ns = np_arq_reo_wnd(a);
+  out->reo_wnd_ns = np_arq__reo_wnd(a);
   out->cwnd = a->cc.cwnd;
   out->inflight = a->pipe;
   out->unacked = a->snd_nxt - a->snd_una;

@@ -154,27 +154,27 @@ struct np_arq {
 
 /* np_arq_pool.c */
 /* Slabs for nbufs buffers and a queue ring; NP_ENOMEM. */
-int np_arq_pool_init(struct np_arq *a, size_t nbufs);
-void np_arq_pool_free(struct np_arq *a);
+int np_arq__pool_init(struct np_arq *a, size_t nbufs);
+void np_arq__pool_free(struct np_arq *a);
 /* A free buffer, or NULL when none is left (never allocates). */
-uint8_t *np_arq_buf_get(struct np_arq *a);
-void np_arq_buf_put(struct np_arq *a, uint8_t *buf); /* accepts NULL */
+uint8_t *np_arq__buf_get(struct np_arq *a);
+void np_arq__buf_put(struct np_arq *a, uint8_t *buf); /* accepts NULL */
 /* Cut msg into fragments at the queue's tail (fin: one empty FIN
  * fragment).  NP_ENOMEM leaves the queue as it was. */
-int np_arq_queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
-                      int fin);
+int np_arq__queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
+                       int fin);
 /* The oldest queued fragment, removed (q.n > 0). */
-struct np_arq_qfrag np_arq_queue_pop(struct np_arq *a);
+struct np_arq_qfrag np_arq__queue_pop(struct np_arq *a);
 
 /* np_arq.c */
-uint32_t np_arq_ts(const struct np_arq *a, uint64_t now_ns);
-void np_arq_set_state(struct np_arq *a, enum np_arq_state st);
-void np_arq_fail(struct np_arq *a);
+uint32_t np_arq__ts(const struct np_arq *a, uint64_t now_ns);
+void np_arq__set_state(struct np_arq *a, enum np_arq_state st);
+void np_arq__fail(struct np_arq *a);
 /* Send fragment seq again (counted under why); extra flags e.g. PROBE. */
-void np_arq_retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
-                       uint8_t extra, uint64_t now_ns);
+void np_arq__retransmit(struct np_arq *a, uint32_t seq, uint8_t why,
+                        uint8_t extra, uint64_t now_ns);
 /* Assign the next fragment of queued data a seq and send it; 0 if none. */
-int np_arq_take_new(struct np_arq *a, uint64_t now_ns);
+int np_arq__take_new(struct np_arq *a, uint64_t now_ns);
 
 /* np_arq_sender.c */
 struct np_arq_ack {
@@ -183,25 +183,24 @@ struct np_arq_ack {
   unsigned nsack;
   uint32_t sack_start[NP_ARQ_MAX_SACK_ACK], sack_len[NP_ARQ_MAX_SACK_ACK];
 };
-void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
-                   uint64_t now_ns, enum np_arq_input_source src);
-void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns);
+void np_arq__on_ack(struct np_arq *a, const struct np_arq_ack *ack,
+                    uint64_t now_ns, enum np_arq_input_source src);
+void np_arq__rack_detect(struct np_arq *a, uint64_t now_ns);
 /* A head fragment was just resent by the head rule: arm its timer. */
-void np_arq_head_arm(struct np_arq *a, uint64_t now_ns);
-void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns);
-void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns);
-void np_arq_rearm(struct np_arq *a, uint64_t now_ns);
-uint64_t np_arq_pto(const struct np_arq *a);
-uint64_t np_arq_reo_wnd(const struct np_arq *a);
+void np_arq__head_arm(struct np_arq *a, uint64_t now_ns);
+void np_arq__fire_rto(struct np_arq *a, uint64_t now_ns);
+void np_arq__fire_tlp(struct np_arq *a, uint64_t now_ns);
+void np_arq__rearm(struct np_arq *a, uint64_t now_ns);
+uint64_t np_arq__pto(const struct np_arq *a);
+uint64_t np_arq__reo_wnd(const struct np_arq *a);
 
 /* np_arq_recv.c */
-void np_arq_on_data(struct np_arq *a, uint32_t seq, uint8_t flags,
-                    uint32_t ts, const uint8_t *p, size_t len,
-                    uint64_t now_ns);
-void np_arq_deliver_ready(struct np_arq *a);
+void np_arq__on_data(struct np_arq *a, uint32_t seq, uint8_t flags, uint32_t ts,
+                     const uint8_t *p, size_t len, uint64_t now_ns);
+void np_arq__deliver_ready(struct np_arq *a);
 /* Write the ack block at p with at most max ranges; returns bytes.
  * *truncated = 1 when more ranges existed. */
-size_t np_arq_build_ack(struct np_arq *a, uint8_t *p, unsigned max,
-                        unsigned *nsack, int *truncated);
+size_t np_arq__build_ack(struct np_arq *a, uint8_t *p, unsigned max,
+                         unsigned *nsack, int *truncated);
 
 #endif /* NP_ARQ_INT_H */

@@ -71,7 +71,7 @@ static int ring_fit(struct np_arq_queue *q, size_t n) {
   return 0;
 }
 
-int np_arq_pool_init(struct np_arq *a, size_t nbufs) {
+int np_arq__pool_init(struct np_arq *a, size_t nbufs) {
   a->q.allowance = nbufs - a->cfg.snd_wnd - a->cfg.rcv_wnd;
   int rc = slab_add(a, nbufs);
   if (rc == 0)
@@ -79,7 +79,7 @@ int np_arq_pool_init(struct np_arq *a, size_t nbufs) {
   return rc;
 }
 
-void np_arq_pool_free(struct np_arq *a) {
+void np_arq__pool_free(struct np_arq *a) {
   for (size_t i = 0; i < a->pool.nslabs; i++)
     free(a->pool.slabs[i]);
   free(a->pool.slabs);
@@ -88,17 +88,17 @@ void np_arq_pool_free(struct np_arq *a) {
   memset(&a->pool, 0, sizeof a->pool);
 }
 
-uint8_t *np_arq_buf_get(struct np_arq *a) {
+uint8_t *np_arq__buf_get(struct np_arq *a) {
   return a->pool.nfree > 0 ? a->pool.free[--a->pool.nfree] : NULL;
 }
 
-void np_arq_buf_put(struct np_arq *a, uint8_t *buf) {
+void np_arq__buf_put(struct np_arq *a, uint8_t *buf) {
   if (buf != NULL && a->pool.nfree < a->pool.total)
     a->pool.free[a->pool.nfree++] = buf;
 }
 
-int np_arq_queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
-                      int fin) {
+int np_arq__queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
+                       int fin) {
   struct np_arq_queue *q = &a->q;
   size_t nfrag = len ? (len + a->frag_max - 1) / a->frag_max : 1;
   if (q->n + nfrag > q->allowance) { /* deeper than ever: grow, doubling */
@@ -118,7 +118,7 @@ int np_arq_queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
   for (size_t i = 0; i < nfrag; i++) {
     struct np_arq_qfrag *e = &q->ring[(q->head + q->n) & (q->cap - 1)];
     size_t n = len - off < a->frag_max ? len - off : a->frag_max;
-    e->buf = np_arq_buf_get(a); /* the reserve covers it */
+    e->buf = np_arq__buf_get(a); /* the reserve covers it */
     if (n)
       memcpy(e->buf, msg + off, n);
     e->len = (uint32_t)n;
@@ -132,7 +132,7 @@ int np_arq_queue_push(struct np_arq *a, const uint8_t *msg, size_t len,
   return 0;
 }
 
-struct np_arq_qfrag np_arq_queue_pop(struct np_arq *a) {
+struct np_arq_qfrag np_arq__queue_pop(struct np_arq *a) {
   struct np_arq_queue *q = &a->q;
   struct np_arq_qfrag e = q->ring[q->head];
   q->head = (q->head + 1) & (q->cap - 1);

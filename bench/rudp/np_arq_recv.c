@@ -118,7 +118,7 @@ static void deliver_complete(struct np_arq *a, uint32_t seq) {
   const uint8_t *msg = a->rcv[b % w].buf;
   if (b != e) {
     if (reasm_fit(a, base + total) != 0) {
-      np_arq_fail(a);
+      np_arq__fail(a);
       return;
     }
     for (uint32_t q = b, off = 0; np_seq_le(q, e); q++) {
@@ -134,7 +134,7 @@ static void deliver_complete(struct np_arq *a, uint32_t seq) {
   a->cb.deliver(a->cb.ud, msg, total);
   for (uint32_t q = b; np_seq_le(q, e); q++) {
     struct np_arq_rslot *r = &a->rcv[q % w];
-    np_arq_buf_put(a, r->buf);
+    np_arq__buf_put(a, r->buf);
     r->buf = NULL;
     r->done = 1;
   }
@@ -142,9 +142,8 @@ static void deliver_complete(struct np_arq *a, uint32_t seq) {
 
 static void deliver_head(struct np_arq *a);
 
-void np_arq_on_data(struct np_arq *a, uint32_t seq, uint8_t flags,
-                    uint32_t ts, const uint8_t *p, size_t len,
-                    uint64_t now_ns) {
+void np_arq__on_data(struct np_arq *a, uint32_t seq, uint8_t flags, uint32_t ts,
+                     const uint8_t *p, size_t len, uint64_t now_ns) {
   if (np_seq_lt(seq, a->rcv_nxt)) {
     a->stats.dup_fragments++;
     echo_note(a, ts, 0);
@@ -163,7 +162,7 @@ void np_arq_on_data(struct np_arq *a, uint32_t seq, uint8_t flags,
     ack_note(a, 1, now_ns);
     return;
   }
-  if ((s->buf = np_arq_buf_get(a)) == NULL) {
+  if ((s->buf = np_arq__buf_get(a)) == NULL) {
     ack_note(a, 1, now_ns);
     return; /* cannot happen (the pool covers the window): as if lost */
   }
@@ -207,14 +206,14 @@ static void deliver_head(struct np_arq *a) {
       continue;
     if (flags & NP_ARQ_F_FIN) {
       a->peer_fin = 1;
-      np_arq_buf_put(a, buf);
-      np_arq_set_state(a, a->fin_acked ? NP_ARQ_CLOSED : NP_ARQ_CLOSING);
+      np_arq__buf_put(a, buf);
+      np_arq__set_state(a, a->fin_acked ? NP_ARQ_CLOSED : NP_ARQ_CLOSING);
       continue;
     }
     if (!(flags & NP_ARQ_F_END)) {
       if (reasm_append(a, buf, len) != 0)
-        np_arq_fail(a);
-      np_arq_buf_put(a, buf);
+        np_arq__fail(a);
+      np_arq__buf_put(a, buf);
       continue;
     }
     a->stats.msgs_delivered++;
@@ -226,14 +225,14 @@ static void deliver_head(struct np_arq *a) {
       a->cb.deliver(a->cb.ud, a->reasm, a->reasm_len);
       a->reasm_len = 0;
     } else {
-      np_arq_fail(a);
+      np_arq__fail(a);
     }
-    np_arq_buf_put(a, buf);
+    np_arq__buf_put(a, buf);
   }
 }
 
 /* After a pause: the head, then every complete message beyond it. */
-void np_arq_deliver_ready(struct np_arq *a) {
+void np_arq__deliver_ready(struct np_arq *a) {
   deliver_head(a);
   if (a->cfg.delivery != NP_ARQ_UNORDERED || a->paused)
     return;

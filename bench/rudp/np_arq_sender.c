@@ -41,7 +41,7 @@
 #define HEAD_EVIDENCE_MIN 16u
 #define HEAD_EVIDENCE_MAX 64u
 
-uint64_t np_arq_reo_wnd(const struct np_arq *a) {
+uint64_t np_arq__reo_wnd(const struct np_arq *a) {
   uint64_t w = a->reo_mult * a->min_rtt_ns / 4;
   if (a->reo_learned_ns > w)
     w = a->reo_learned_ns;
@@ -61,10 +61,10 @@ static uint64_t reo_wnd_protected(const struct np_arq *a, uint64_t reo) {
 /* RFC 8985's PTO is 2 x SRTT; we add the reordering window so that a
  * probe does not fire for an ack that is merely reordered, and the peer's
  * ack delay bound (RFC 9002 6.2.1). */
-uint64_t np_arq_pto(const struct np_arq *a) {
+uint64_t np_arq__pto(const struct np_arq *a) {
   if (a->srtt_ns == 0)
     return a->rto_ns;
-  uint64_t p = 2 * a->srtt_ns + np_arq_reo_wnd(a) + a->cfg.ack_delay_ns;
+  uint64_t p = 2 * a->srtt_ns + np_arq__reo_wnd(a) + a->cfg.ack_delay_ns;
   return p < PTO_FLOOR_NS ? PTO_FLOOR_NS : p;
 }
 
@@ -211,7 +211,7 @@ static void mark_lost(struct np_arq *a, struct np_arq_sfrag *f, uint8_t why) {
  * delivery an unacknowledged fragment below acknowledged ones is a hole
  * that holds back every message behind it, so waiting the path's whole
  * reordering delay for it costs a window of round trips, where a spurious
- * retransmission costs one fragment (docs/rudp.md).  np_arq_rack_detect
+ * retransmission costs one fragment (docs/rudp.md).  np_arq__rack_detect
  * applies it to a hole with cfg.head_dupthresh acked fragments above. */
 static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
   if (a->cfg.reo_wnd_head_ns == 0 || a->cfg.delivery != NP_ARQ_ORDERED)
@@ -225,8 +225,8 @@ static uint64_t reo_wnd_head(const struct np_arq *a, uint64_t reo) {
   return h < reo ? h : reo;
 }
 
-void np_arq_head_arm(struct np_arq *a, uint64_t now_ns) {
-  uint64_t h = reo_wnd_head(a, np_arq_reo_wnd(a));
+void np_arq__head_arm(struct np_arq *a, uint64_t now_ns) {
+  uint64_t h = reo_wnd_head(a, np_arq__reo_wnd(a));
   if (h == 0 || a->srtt_ns == 0)
     return;
   uint64_t due = now_ns + a->srtt_ns + h;
@@ -234,10 +234,10 @@ void np_arq_head_arm(struct np_arq *a, uint64_t now_ns) {
     a->reo_at = due;
 }
 
-void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
+void np_arq__rack_detect(struct np_arq *a, uint64_t now_ns) {
   if (a->rack_xmit_ns == 0)
     return;
-  uint64_t reo = np_arq_reo_wnd(a), reo_p = reo_wnd_protected(a, reo);
+  uint64_t reo = np_arq__reo_wnd(a), reo_p = reo_wnd_protected(a, reo);
   uint64_t reo_h = reo_wnd_head(a, reo);
   int holes = a->cfg.reo_wnd_head_ns && a->cfg.delivery == NP_ARQ_ORDERED;
   uint32_t above = 0; /* acked fragments above the current seq */
@@ -285,8 +285,8 @@ void np_arq_rack_detect(struct np_arq *a, uint64_t now_ns) {
     enter_recovery(a, now_ns);
 }
 
-void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
-                   uint64_t now_ns, enum np_arq_input_source src) {
+void np_arq__on_ack(struct np_arq *a, const struct np_arq_ack *ack,
+                    uint64_t now_ns, enum np_arq_input_source src) {
   if (np_seq_lt(a->snd_nxt, ack->cum))
     return; /* acknowledges data never sent: ignore */
   int stale = np_seq_lt(ack->cum, a->snd_una);
@@ -294,7 +294,7 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
   if (np_seq_lt(a->fack, a->snd_una))
     a->fack = a->snd_una;
   struct ack_walk w = {0, 0, a->fack, a->fack, NULL, 0};
-  int32_t sample_us = (int32_t)(np_arq_ts(a, now_ns) - ack->echo_ts);
+  int32_t sample_us = (int32_t)(np_arq__ts(a, now_ns) - ack->echo_ts);
   if (src == NP_ARQ_IN_NETWORK && a->min_rtt_ns && sample_us > 0 &&
       (uint64_t)sample_us * 1000u > a->min_rtt_ns)
     w.late_ns = (uint64_t)sample_us * 1000u - a->min_rtt_ns;
@@ -317,14 +317,14 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
          a->snd[a->snd_una % a->cfg.snd_wnd].state == SF_ACKED) {
     struct np_arq_sfrag *f = &a->snd[a->snd_una % a->cfg.snd_wnd];
     f->state = SF_FREE;
-    np_arq_buf_put(a, f->buf); /* acknowledged: the buffer is free again */
+    np_arq__buf_put(a, f->buf); /* acknowledged: the buffer is free again */
     f->buf = NULL;
     a->snd_una++;
   }
   if (a->fin_assigned && np_seq_lt(a->fin_seq, a->snd_una) && !a->fin_acked) {
     a->fin_acked = 1;
     if (a->peer_fin)
-      np_arq_set_state(a, NP_ARQ_CLOSED);
+      np_arq__set_state(a, NP_ARQ_CLOSED);
   }
   if (w.newly == 0)
     return;
@@ -334,7 +334,7 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
   }
   uint64_t rtt = 0;
   if (src == NP_ARQ_IN_NETWORK) {
-    int32_t us = (int32_t)(np_arq_ts(a, now_ns) - ack->echo_ts);
+    int32_t us = (int32_t)(np_arq__ts(a, now_ns) - ack->echo_ts);
     if (us >= 0 && us < 60000000) {
       rtt = (uint64_t)us * 1000u + 500u; /* ts truncation: mid-microsecond */
       rtt_update(a, rtt);
@@ -366,22 +366,22 @@ void np_arq_on_ack(struct np_arq *a, const struct np_arq_ack *ack,
     a->in_recovery = 0;
   if (w.head_loss)
     enter_recovery(a, now_ns);
-  np_arq_rack_detect(a, now_ns);
+  np_arq__rack_detect(a, now_ns);
 }
 
-void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns) {
+void np_arq__fire_tlp(struct np_arq *a, uint64_t now_ns) {
   a->tlp_out = 1;
   a->pto_at = 0;
   a->stats.tlp_events++;
   if (a->q.n && a->snd_nxt - a->snd_una < a->cfg.snd_wnd &&
       np_seq_lt(a->snd_nxt, a->snd_una + a->peer_rwnd)) {
-    (void)np_arq_take_new(a, now_ns);
+    (void)np_arq__take_new(a, now_ns);
   } else {
     for (uint32_t seq = a->snd_nxt; np_seq_lt(a->snd_una, seq);) {
       seq--;
       struct np_arq_sfrag *f = &a->snd[seq % a->cfg.snd_wnd];
       if (f->state == SF_INFLIGHT || f->state == SF_LOST) {
-        np_arq_retransmit(a, seq, RETX_TLP, NP_ARQ_F_PROBE, now_ns);
+        np_arq__retransmit(a, seq, RETX_TLP, NP_ARQ_F_PROBE, now_ns);
         break;
       }
     }
@@ -390,7 +390,7 @@ void np_arq_fire_tlp(struct np_arq *a, uint64_t now_ns) {
     a->rto_at = now_ns + a->rto_ns;
 }
 
-void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns) {
+void np_arq__fire_rto(struct np_arq *a, uint64_t now_ns) {
   a->rto_at = 0;
   if (a->snd_una == a->snd_nxt)
     return;
@@ -412,7 +412,7 @@ void np_arq_fire_rto(struct np_arq *a, uint64_t now_ns) {
   a->rto_at = now_ns + a->rto_ns;
 }
 
-void np_arq_rearm(struct np_arq *a, uint64_t now_ns) {
+void np_arq__rearm(struct np_arq *a, uint64_t now_ns) {
   if (a->snd_una == a->snd_nxt) {
     a->rto_at = a->pto_at = 0;
     a->tlp_out = 0;
@@ -422,7 +422,7 @@ void np_arq_rearm(struct np_arq *a, uint64_t now_ns) {
     a->rto_at = now_ns + a->rto_ns;
   if (!a->tlp_out && a->pto_at == 0) {
     /* RFC 8985 7.2: the probe goes first; RTO is re-armed when it fires */
-    uint64_t p = now_ns + np_arq_pto(a);
+    uint64_t p = now_ns + np_arq__pto(a);
     a->pto_at = p < a->rto_at ? p : a->rto_at;
   }
 }
@@ -460,8 +460,8 @@ void np_arq_protect(struct np_arq *a, uint64_t tag, uint64_t now_ns) {
       !(f->sent_ns < a->rack_xmit_ns ||
         (f->sent_ns == a->rack_xmit_ns && np_seq_lt(seq, a->rack_seq))))
     return;
-  uint64_t due = f->sent_ns + a->rack_rtt_ns +
-                 reo_wnd_protected(a, np_arq_reo_wnd(a));
+  uint64_t due =
+      f->sent_ns + a->rack_rtt_ns + reo_wnd_protected(a, np_arq__reo_wnd(a));
   if (due < now_ns)
     due = now_ns;
   if (a->reo_at == 0 || due < a->reo_at)

@@ -24,8 +24,8 @@ static int allow(enum np_agent_kind k, const char *opts, double life,
   const char *listen = NULL;
   struct np_errbuf eb = {{0}};
   ASSERT_NOT_NULL(o);
-  int rc = np_agent_allow(k, o, life, 100.0, 1ull << 30, &to, &argv, &listen,
-                          &eb);
+  int rc =
+      np_agent__allow(k, o, life, 100.0, 1ull << 30, &to, &argv, &listen, &eb);
   if (rc == 0) {
     ASSERT_NOT_NULL(argv);
     ASSERT_STR_EQ(listen, cJSON_GetObjectItem(o, "listen")->valuestring);
@@ -178,12 +178,12 @@ int main(void) {
   /* this host's addresses: loopback yes, a wildcard or a stranger no */
   struct sockaddr_in a = {.sin_family = AF_INET};
   inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  ASSERT_TRUE(np_agent_addr_local((struct sockaddr *)&a));
+  ASSERT_TRUE(np_agent__addr_local((struct sockaddr *)&a));
   inet_pton(AF_INET, "0.0.0.0", &a.sin_addr);
-  ASSERT_TRUE(!np_agent_addr_local((struct sockaddr *)&a));
+  ASSERT_TRUE(!np_agent__addr_local((struct sockaddr *)&a));
   inet_pton(AF_INET, "192.0.2.1", &a.sin_addr);
-  ASSERT_TRUE(!np_agent_addr_local((struct sockaddr *)&a));
-  cJSON *list = np_agent_addresses_json();
+  ASSERT_TRUE(!np_agent__addr_local((struct sockaddr *)&a));
+  cJSON *list = np_agent__addresses_json();
   ASSERT_TRUE(cJSON_GetArraySize(list) >= 1);
   cJSON_Delete(list);
   return 0;
