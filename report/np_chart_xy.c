@@ -171,6 +171,42 @@ static void mark_at(double x, double y, enum np_chart_xy_mark m, double sx,
   plline(NSEG + 1, cx, cy);
 }
 
+/* The legend box at (lx, ly), top left, legend_w wide: one row per
+ * series (its line and point), then one per mark that has a name. */
+static void draw_legend(const struct np_chart_xy *c, double lx, double ly,
+                        double legend_w) {
+  double step = np_chart__line_h(0.9) + 1.0;
+  size_t nmarks = 0;
+  for (int m = 1; m < NP_CHART_XY_MARKS_; m++)
+    nmarks += c->mark_name[m] != NULL;
+  double lh = (double)(c->nseries + nmarks) * step + 2.5;
+  double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
+         fy[5] = {ly, ly - lh, ly - lh, ly, ly};
+  plcol0(COL_FG);
+  plline(5, fx, fy);
+  for (size_t s = 0; s < c->nseries; s++) {
+    double cy = ly - 1.25 - ((double)s + 0.5) * step;
+    double xs[2] = {lx + 2.5, lx + 10.5}, ys[2] = {cy, cy}, mx = lx + 6.5;
+    plcol0(COL_SERIES + (c->series[s].style < 0 ? 0 : c->series[s].style) %
+                            NCOLOURS);
+    plwidth(1.6);
+    plline(2, xs, ys);
+    plpoin(1, &mx, &cy, 17);
+    plwidth(0.6);
+    plcol0(COL_FG);
+    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->series[s].name);
+  }
+  for (int m = 1, row = (int)c->nseries; m < NP_CHART_XY_MARKS_; m++) {
+    if (c->mark_name[m] == NULL)
+      continue;
+    double cy = ly - 1.25 - ((double)row++ + 0.5) * step, mx = lx + 6.5;
+    mark_at(mx, cy, (enum np_chart_xy_mark)m, 1, 1);
+    plwidth(0.6);
+    plcol0(COL_FG);
+    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->mark_name[m]);
+  }
+}
+
 static void draw(const void *arg) {
   const struct np_chart_xy *c = arg;
   double r[4] = {0, 1, 0, 1};
@@ -295,36 +331,7 @@ static void draw(const void *arg) {
   double ph = H - top - bottom;
   np_chart__text_at(MARGIN + np_chart__line_h(1.0) / 2, bottom + ph / 2, 0, 1,
                     0.5, 1.0, c->ylabel ? c->ylabel : "");
-  double lx = right + 4.0, ly = H - top, step = np_chart__line_h(0.9) + 1.0;
-  size_t nmarks = 0;
-  for (int m = 1; m < NP_CHART_XY_MARKS_; m++)
-    nmarks += c->mark_name[m] != NULL;
-  double lh = (double)(c->nseries + nmarks) * step + 2.5;
-  double fx[5] = {lx, lx, lx + legend_w, lx + legend_w, lx},
-         fy[5] = {ly, ly - lh, ly - lh, ly, ly};
-  plcol0(COL_FG);
-  plline(5, fx, fy);
-  for (size_t s = 0; s < c->nseries; s++) {
-    double cy = ly - 1.25 - ((double)s + 0.5) * step;
-    double xs[2] = {lx + 2.5, lx + 10.5}, ys[2] = {cy, cy}, mx = lx + 6.5;
-    plcol0(COL_SERIES + (c->series[s].style < 0 ? 0 : c->series[s].style) %
-                            NCOLOURS);
-    plwidth(1.6);
-    plline(2, xs, ys);
-    plpoin(1, &mx, &cy, 17);
-    plwidth(0.6);
-    plcol0(COL_FG);
-    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->series[s].name);
-  }
-  for (int m = 1, row = (int)c->nseries; m < NP_CHART_XY_MARKS_; m++) {
-    if (c->mark_name[m] == NULL)
-      continue;
-    double cy = ly - 1.25 - ((double)row++ + 0.5) * step, mx = lx + 6.5;
-    mark_at(mx, cy, (enum np_chart_xy_mark)m, 1, 1);
-    plwidth(0.6);
-    plcol0(COL_FG);
-    np_chart__text_at(lx + 13.0, cy, 1, 0, 0, 0.9, c->mark_name[m]);
-  }
+  draw_legend(c, right + 4.0, H - top, legend_w);
   plschr(0, 1.0);
 }
 
