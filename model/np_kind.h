@@ -31,6 +31,8 @@ enum np_kind_id {
   NP_KIND_RUDP,         /* reliable UDP through the emulating relay      */
   NP_KIND_RELAY,        /* the relay as its own process                  */
   NP_KIND_EXEC,         /* any program, its numbers and bounds           */
+  NP_KIND_RUDP_SERVE,   /* rudp-serve: the rudp server endpoint alone
+                           (the far part of rudp --agent)                */
   NP_KIND_N
 };
 
@@ -53,7 +55,7 @@ struct np_kind {
                             (argv[0] of config.command)                  */
   const struct np_bench_optset *options; /* the command's option table,
                             or NULL where it is the engine's (serve,
-                            relay: bench/)                               */
+                            relay, rudp-serve: bench/)                               */
   np_kind_parse_fn *parse; /* options -> config, or NULL (see options)  */
   size_t cfg_size;       /* bytes parse writes                           */
   int loopback;          /* 1: every datagram is ours on this host, so the

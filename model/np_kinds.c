@@ -41,6 +41,8 @@ static const struct np_kind kinds[NP_KIND_N] = {
     {.id = NP_KIND_RELAY, .protocol = "relay", .command = "relay"},
     {.id = NP_KIND_EXEC, .protocol = "exec", .command = "exec",
      .options = &np_exec_optset, .summary = NP_KIND_SUMMARY_EXEC},
+    {.id = NP_KIND_RUDP_SERVE, .protocol = "rudp-serve",
+     .command = "rudp-serve"},
 };
 
 const struct np_kind *np_kind_find(const char *protocol) {

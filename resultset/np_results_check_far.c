@@ -515,8 +515,9 @@ static void rudp_far(struct far *x) {
                                      "host's counts cannot be checked");
     return;
   }
-  if (strcmp(np_json_get_string(np_json_pointer(rec, "/config"), "protocol",
-                                ""), "rudp-serve") != 0)
+  if (!np_kind_is(np_json_get_string(np_json_pointer(rec, "/config"),
+                                     "protocol", ""),
+                  NP_KIND_RUDP_SERVE))
     problem(x, "/far/server/record/config/protocol",
             "the far endpoint's record is not a rudp-serve record");
   if (!same_str(np_json_pointer(rec, "/rudp_serve"), "listening",

@@ -13,7 +13,8 @@
 
 static void test_rows(void) {
   static const char *const want[NP_KIND_N] = {
-      "udp", "udp-external", "udp-stream", "serve", "rudp", "relay", "exec"};
+      "udp", "udp-external", "udp-stream", "serve", "rudp", "relay", "exec",
+      "rudp-serve"};
   for (int i = 0; i < NP_KIND_N; i++) {
     const struct np_kind *k = np_kind_at((enum np_kind_id)i);
     ASSERT_NOT_NULL(k);
