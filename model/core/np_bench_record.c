@@ -70,11 +70,13 @@ int np_bench_runner_session_ok(const char *s) {
 cJSON *np_bench_record_checks(const struct np_bench_check *c, unsigned n) {
   cJSON *a = cJSON_CreateArray();
   for (unsigned i = 0; a && i < n; i++) {
+    /* filled first, then added: a failed add leaves e ours to free, an
+     * added e belongs to a (freeing both would free e twice) */
     cJSON *e = cJSON_CreateObject();
-    if (!e || !cJSON_AddItemToArray(a, e) ||
-        !cJSON_AddStringToObject(e, "name", c[i].name) ||
+    if (!e || !cJSON_AddStringToObject(e, "name", c[i].name) ||
         !cJSON_AddBoolToObject(e, "passed", c[i].passed) ||
-        !cJSON_AddStringToObject(e, "detail", c[i].detail)) {
+        !cJSON_AddStringToObject(e, "detail", c[i].detail) ||
+        !cJSON_AddItemToArray(a, e)) {
       cJSON_Delete(e);
       cJSON_Delete(a);
       return NULL;
