@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "np_json.h"
+#include "np_kind.h"
 #include "np_report_fmt.h"
 #include "np_report_loss.h"
 #include "np_report_int.h"
@@ -275,8 +276,8 @@ void np_report__tables_perf_of(struct np_report_ctx *ctx,
   size_t most = 0;
   for (size_t i = 0; i < n; i++)
     most = v[i]->nruns > most ? v[i]->nruns : most;
-  int external = strcmp(np_json_get_string(cfg, "protocol", ""),
-                        "udp-external") == 0;
+  int external = np_kind_is(np_json_get_string(cfg, "protocol", ""),
+                            NP_KIND_UDP_EXTERNAL);
   fprintf(ctx->md,
           "\n%s Process CPU counts one core as 100 %% and includes "
           "%s; machine CPU is the share of "
