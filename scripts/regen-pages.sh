@@ -52,7 +52,7 @@ fi
 # git archive).  Without git (a source tarball) the pages only name the
 # sets' hashes.
 measuring_dirs="CMakeLists.txt cmake common schema model bench runner"
-source_dirs="CMakeLists.txt Makefile cmake scripts common schema resultset bench runner report archive tools"
+source_dirs="CMakeLists.txt Makefile cmake scripts common schema model resultset bench runner report archive tools"
 tool_hash() { # FILE KEY: the suite's tool.KEY
   tr -d '\n\t ' <"$1" | sed -n "s/.*\"tool\":{[^}]*\"$2\":\"\([0-9a-f]*\)\".*/\1/p"
 }
@@ -60,7 +60,7 @@ commit_of() { # HASH KIND(measuring|source) BEFORE: the commit, or nothing
   for c in $(git -C "$root" rev-list --before="$3" --max-count=60 HEAD); do
     w=$(mktemp -d "${TMPDIR:-/tmp}/np-regen-pages.XXXXXX")
     # shellcheck disable=SC2086
-    paths=$(git -C "$root" ls-tree --name-only "$c" -- $source_dirs model)
+    paths=$(git -C "$root" ls-tree --name-only "$c" -- $source_dirs)
     # shellcheck disable=SC2086
     git -C "$root" archive "$c" -- $paths | tar -x -C "$w"
     if [ "$2" = measuring ]; then h=$(sh "$root/scripts/source-hash.sh" --measuring "$w")
@@ -73,6 +73,8 @@ commit_of() { # HASH KIND(measuring|source) BEFORE: the commit, or nothing
 changes=$(mktemp)
 meas_opt=""
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+  [ "$(git -C "$root" rev-parse --is-shallow-repository)" = true ] &&
+    echo "regen-pages.sh: a shallow clone: sets whose commit is not in it get a '?' banner (git fetch --unshallow)" >&2
   echo "tree $(sh "$root/scripts/source-hash.sh" --measuring "$root")" >"$changes"
   tree=$(sed -n 's/^tree //p' "$changes")
   seen=" "

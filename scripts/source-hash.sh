@@ -10,13 +10,13 @@
 # sha256sum over them in that order; the SHA-256 of sha256sum's output is
 # the hash.
 #   source (default): CMakeLists.txt, Makefile; cmake/ scripts/ common/
-#     schema/ resultset/ bench/ runner/ report/ archive/ tools/
+#     schema/ model/ resultset/ bench/ runner/ report/ archive/ tools/
 #   --measuring (tool.measuring_source_sha256, the code a record's figures
 #     come from): CMakeLists.txt; cmake/ common/ schema/ model/ bench/
 #     runner/ - not report/, archive/, resultset/, tools/, docs/, tests/
 set -eu
 top="CMakeLists.txt Makefile"
-dirs="cmake scripts common schema resultset bench runner report archive tools"
+dirs="cmake scripts common schema model resultset bench runner report archive tools"
 if [ "${1:-}" = --measuring ]; then
   top="CMakeLists.txt"
   dirs="cmake common schema model bench runner"
