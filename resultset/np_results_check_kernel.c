@@ -45,6 +45,7 @@
 #include "np_json.h"
 #include "np_kind.h"
 #include "np_ksnap.h"
+#include "np_relay_config.h"
 #include "np_results_check_int.h"
 
 /* Counters that must not change during a run. */
@@ -119,13 +120,15 @@ static void rudp_claims(const struct np_chk_rec *r, const cJSON *d,
     double gd = np_json_get_number(io, "gso_datagrams", 0);
     double gs = np_json_get_number(io, "gso_sends", 0);
     double sd = np_json_get_number(io, "send_datagrams", 0);
-    if (gs > gd || gd > sd) {
+    /* a group holds 2..NP_RELAY_BATCH copies (a single copy is sent as
+     * an ordinary datagram), and every grouped copy is a sent datagram */
+    if (2 * gs > gd || gd > NP_RELAY_BATCH * gs || gd > sd) {
       char ptr[96];
       snprintf(ptr, sizeof ptr, "/rudp/rounds/%d/relay/stats/io", i);
       np_chk__problem(r->c, r->file, ptr,
-                      "gso_sends %.0f <= gso_datagrams "
-                      "%.0f <= send_datagrams %.0f does not hold",
-                      gs, gd, sd);
+                      "2 x gso_sends %.0f <= gso_datagrams %.0f <= %u x "
+                      "gso_sends and <= send_datagrams %.0f does not hold",
+                      gs, gd, NP_RELAY_BATCH, sd);
     } else
       out -= gd - gs;
     i++;

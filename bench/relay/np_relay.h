@@ -64,7 +64,6 @@
  * a size, and copies beyond it are tail-dropped as overflow. */
 #define NP_RELAY_CAP_BYTES_MAX (64ull << 20)
 #define NP_RELAY_CAP_PACKETS_MAX 65536ull
-#define NP_RELAY_BATCH 32u /* datagrams per recvmmsg / sendmmsg */
 
 /* ---- the live relay (np_relay.c, np_relay_loop.c) ---- */
 

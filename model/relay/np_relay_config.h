@@ -109,6 +109,10 @@ extern const char *const np_relay_profile_names[];
  * --rate-bytes --relay-capacity-bytes --relay-capacity-packets
  * --relay-spin-us.  rudp composes them (its section's base is the
  * offset of its struct np_relay_config). */
+/* Datagrams per recvmmsg / sendmmsg, and so at most per UDP_SEGMENT
+ * group of the relay's sends (the self-check bounds io.gso_* by it). */
+#define NP_RELAY_BATCH 32u
+
 #define NP_RELAY_IMPAIR_NOPTS 15
 extern const struct np_bench_opt np_relay_impair_opts[NP_RELAY_IMPAIR_NOPTS];
 
