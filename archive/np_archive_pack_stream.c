@@ -104,7 +104,13 @@ int np_archive__pack_check_suite(const struct np_archive__pack_suite *s,
       return rc;
     }
   }
-  return np_archive__sc_finish(sc, oc);
+  int rc = np_archive__sc_finish(sc, oc);
+  /* a failed or incomplete set is the outcome's to say; anything else
+   * (the check's own failure, e.g. out of memory) is said here */
+  if (rc != 0 && rc != NP_ECHECK && rc != NP_EINCOMPLETE &&
+      (eb == NULL || !eb->msg[0]))
+    np_errbuf_set(eb, rc, "%s: self-check: %s", s->name, np_strerror(rc));
+  return rc;
 }
 
 int np_archive__pack_reread(const struct np_archive__pack_suite *suites,

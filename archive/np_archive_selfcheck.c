@@ -189,6 +189,8 @@ int np_archive__sc_finish(struct np_archive_sc *s,
   int rc = s->failed;
   if (rc == 0) /* reports the suite-wide problems, on this thread */
     rc = np_results_check_finish(s->c, out);
+  if (rc == 0 && s->failed) /* one of those could not be kept */
+    rc = s->failed;
   for (struct sc_item *it = s->problems.head; it != NULL; it = it->next)
     if (s->fn != NULL)
       s->fn(s->ctx, it->a, it->b, it->c);
