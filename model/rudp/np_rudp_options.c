@@ -216,7 +216,8 @@ static const struct np_bench_opt transport_opts[] = {
          "window applies to a hole"),
     UINT("head-copies", 1, 2, "2", arq.head_copies, "hc",
          "ordered delivery: copies of each head-of-line retransmission, "
-         "sent back to back"),
+         "sent back to back; one while a protected reordering window is "
+         "set (--reo-wnd-fec-ms, on by default with FEC)"),
     UINT("ack-every", 1, 64, "2", arq.ack_every, "ae",
          "acknowledge at once after this many data datagrams"),
     {.name = "ack-delay-ms", .type = NP_BENCH_OPT_NUM, .min = 0, .max = 100,
@@ -534,10 +535,10 @@ const struct np_bench_optset np_rudp_serve_optset = {
                "accepts --clients\nconnections (conv 1..N, each pinned to "
                "the first address it came from),\nchecks every request's "
                "order and bytes against --seed and echoes it.  It\nstops "
-               "when every connection closed in order, on SIGINT/SIGTERM "
-               "or at\n--max-seconds, and writes its record.  The options "
-               "of the transport must be\nthe clients' (rudp --agent "
-               "passes them).\n",
+               "on SIGINT/SIGTERM or at --max-seconds (the agent stops it "
+               "after the\nrun) and writes its record.  The options of "
+               "the transport must be the\nclients' (rudp --agent passes "
+               "them).\n",
     .doc = "docs/agent.md",
     .sections = serve_sections,
     .nsections = N(serve_sections),
