@@ -435,7 +435,16 @@ void np_report__conditions_set(struct np_report_ctx *ctx,
     const char *fam = strchr(addr, ':') ? "IPv6" : "IPv4";
     const struct np_kind *k =
         np_kind_find(np_json_get_string(cfg, "protocol", ""));
-    if (k == NULL || !k->external_server)
+    const char *connect = np_json_get_string(cfg, "connect", NULL);
+    if (rudp && (agent != NULL || connect != NULL))
+      /* rudp --agent / --connect: config.address is the clients' side */
+      snprintf(v, sizeof v, "the clients in this process, the server "
+                            "endpoint %s %s; no CPU affinity",
+               agent != NULL ? "(rudp-serve) started on the far host by "
+                               "netproof-bench agent"
+                             : "at",
+               agent != NULL ? agent : connect);
+    else if (k == NULL || !k->external_server)
       snprintf(v, sizeof v, "%s (%s loopback); %s in one process, no CPU "
                             "affinity",
                addr, fam,
