@@ -1,6 +1,6 @@
 /*
  * np_archive_int.h - pieces shared inside np_archive: the streaming reader
- * that hands each file of a bundle to a sink (np_archive__read.c), the
+ * that hands each file of a bundle to a sink (np_archive_read.c), the
  * content checks that are such a sink (np_archive_check.c), the
  * self-check seam (np_archive_selfcheck.c) and read + check + signature
  * (np_archive_verify.c).  Problems go through the collector of

@@ -1,5 +1,5 @@
 /*
- * np_archive__read.c - stream a bundle once, handing each file to a sink.
+ * np_archive_read.c - stream a bundle once, handing each file to a sink.
  *
  * libarchive parses the tar (tar format only, no filter) from plain bytes
  * that np_gzsrc inflates and bounds.  Each entry is checked before any of

@@ -3,7 +3,7 @@
  * bars (one per configuration: category x series, its value and marks)
  * becomes an np_chart, its SVG file and its report.json entry.
  *
- * The udp (np_report__charts.c), reliable-UDP (np_report_rudp.c) and exec
+ * The udp (np_report_charts.c), reliable-UDP (np_report_rudp.c) and exec
  * (np_report_exec.c) charts differ only in how a configuration maps to a
  * category, a series and a value; each fills np_report_cbar rows and
  * describes the chart once in np_report_cchart.  The builder interns the

@@ -1,5 +1,5 @@
 /*
- * np_report__charts.c - which charts a result set gets, and their data.
+ * np_report_charts.c - which charts a result set gets, and their data.
  *
  * A chart spec names the dimension along the x axis (categories), the one
  * that makes the bars of a group (series) and the metric.  Configurations

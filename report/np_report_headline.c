@@ -1,5 +1,5 @@
 /*
- * np_report__headline.c - the focused comparison a reader sees first
+ * np_report_headline.c - the focused comparison a reader sees first
  * (reference 003's four-row "Throughput and Latency" table with its two
  * charts), chosen by the plan, not by the report: a plan's "headline"
  * entry names a title and rows, each a set of options; a configuration

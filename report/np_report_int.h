@@ -149,7 +149,7 @@ void np_report__conditions_set(struct np_report_ctx *ctx,
 void np_report__integrity_line(struct np_report_ctx *ctx,
                                const struct np_results_set *s);
 
-/* ---- charts, tables (np_report__charts.c, np_report_tables.c) ------------ */
+/* ---- charts, tables (np_report_charts.c, np_report_tables.c) ------------ */
 
 /* Charts of one set: SVGs into ctx->out, entries in ctx->jcharts, image
  * links into ctx->md.  section selects "io", "grid" or "limits"; only the
@@ -197,7 +197,7 @@ void np_report__isolation_table(struct np_report_ctx *ctx,
 void np_report__kernel_example(struct np_report_ctx *ctx,
                                const struct np_results_set *s);
 
-/* The plan's headline (np_report__headline.c): a focused table and chart
+/* The plan's headline (np_report_headline.c): a focused table and chart
  * ahead of the full grid; nothing when the plan has none. */
 int np_report__headline(struct np_report_ctx *ctx,
                         const struct np_results_set *s);

@@ -1,5 +1,5 @@
 /*
- * np_agent__allow.c - what a peer may ask the agent to start (see
+ * np_agent_allow.c - what a peer may ask the agent to start (see
  * np_agent_int.h, np_agent__allow).  The command's own option table decides
  * which options exist and which values they take - the same rows, parser
  * and messages as its command line - and the agent's rules come on top:

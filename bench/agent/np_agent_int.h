@@ -2,7 +2,7 @@
  * np_agent_int.h - the agent's state, shared by its files (internal to
  * bench/agent): the loop and handshake (np_agent_server.c), the actions
  * (np_agent_actions.c), the services (np_agent_service.c) and the
- * allowlist (np_agent__allow.c).  One thread owns all of it.
+ * allowlist (np_agent_allow.c).  One thread owns all of it.
  */
 #ifndef NP_AGENT_INT_H
 #define NP_AGENT_INT_H
@@ -218,7 +218,7 @@ void np_agent__service_poll(struct np_agent *a);
 /* Stop and release every service of session (all when session NULL). */
 void np_agent__service_stop_session(struct np_agent *a, const char *session);
 
-/* ---- allowlist (np_agent__allow.c) ---- */
+/* ---- allowlist (np_agent_allow.c) ---- */
 
 /* Where a relay of one session may send: its peer's address, or the
  * listening address of a service that session started and that still

@@ -2,7 +2,7 @@
  * np_agent_service.c - the agent's services: an echo server (`serve`) or
  * a relay started for a session, as a forked copy of this process that
  * calls the command's own entry point with an argv the allowlist built
- * (np_agent__allow.c).  No program is executed: the child is this binary's
+ * (np_agent_allow.c).  No program is executed: the child is this binary's
  * code, so its record's binary hash is the agent's.
  *
  * The child gets /dev/null on stdin, a pipe on stdout and stderr (its
