@@ -51,39 +51,46 @@ static int set_ms(void *sec, const struct np_bench_opt *o,
   return 0;
 }
 
-/* "auto" or milliseconds 0..60000 for the FEC-protected window. */
-static int set_reo_fec(void *sec, const struct np_bench_opt *o,
-                       const struct np_bench_val *v, struct np_errbuf *eb) {
-  CFG *cfg = sec;
+/* "auto" (*is_auto = 1) or milliseconds 0..60000 into *ns (*is_auto =
+ * 0): the two reordering-window rows. */
+static int auto_or_ms(const char *opt, const char *text, int *is_auto,
+                      uint64_t *ns, struct np_errbuf *eb) {
   double ms = 0;
-  if (strcmp(v->text, "auto") == 0) {
-    cfg->reo_fec_auto = 1;
+  if (strcmp(text, "auto") == 0) {
+    *is_auto = 1;
     return 0;
   }
-  if (np_opt_double("--reo-wnd-fec-ms", v->text, "auto or milliseconds", 0,
-                    0, 60000, &ms, eb) != 0)
+  if (np_opt_double(opt, text, "auto or milliseconds", 0, 0, 60000, &ms,
+                    eb) != 0)
     return NP_EUSAGE;
-  cfg->reo_fec_auto = 0;
-  cfg->arq.reo_wnd_protected_ns = (uint64_t)llround(ms * 1e6);
-  (void)o;
+  *is_auto = 0;
+  *ns = (uint64_t)llround(ms * 1e6);
   return 0;
 }
 
-/* "auto" or milliseconds 0..60000. */
+/* --reo-wnd-fec-ms: the FEC-protected window. */
+static int set_reo_fec(void *sec, const struct np_bench_opt *o,
+                       const struct np_bench_val *v, struct np_errbuf *eb) {
+  CFG *cfg = sec;
+  (void)o;
+  uint64_t ns = cfg->arq.reo_wnd_protected_ns;
+  int rc = auto_or_ms("--reo-wnd-fec-ms", v->text, &cfg->reo_fec_auto, &ns,
+                      eb);
+  if (rc == 0 && !cfg->reo_fec_auto)
+    cfg->arq.reo_wnd_protected_ns = ns;
+  return rc;
+}
+
+/* --reo-wnd-max-ms: the row's own nanosecond field (set_ms's check). */
 static int set_reo(void *sec, const struct np_bench_opt *o,
                    const struct np_bench_val *v, struct np_errbuf *eb) {
   CFG *cfg = sec;
-  double ms = 0;
-  if (strcmp(v->text, "auto") == 0) {
-    cfg->reo_auto = 1;
-    return 0;
-  }
-  if (np_opt_double("--reo-wnd-max-ms", v->text, "auto or milliseconds", 0,
-                    0, 60000, &ms, eb) != 0)
-    return NP_EUSAGE;
+  uint64_t ns = 0;
+  int rc = auto_or_ms("--reo-wnd-max-ms", v->text, &cfg->reo_auto, &ns, eb);
+  if (rc != 0 || cfg->reo_auto)
+    return rc;
   struct np_bench_val w = *v;
-  w.d = ms;
-  cfg->reo_auto = 0;
+  w.d = (double)ns / 1e6;
   return set_ms(sec, o, &w, eb);
 }
 
