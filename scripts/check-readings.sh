@@ -52,7 +52,7 @@ rc=0
 python3 - "$results" "$@" <<'PY' || rc=$?
 import glob, json, os, re, sys
 
-ALLOW_VERSIONS = {"0.1", "0.2", "0.2.0"}   # netproof releases, by name
+ALLOW_VERSIONS = {"0.1", "0.2", "0.2.0", "0.3", "0.3.0"}   # netproof releases, by name
 LARGE_INTEGER = 100   # a bare integer from here up is a count, not prose
 NAMED = re.compile(r"(RFC|issue|reference|port|Linux|kernel)\s+$", re.I)
 results, args = sys.argv[1], sys.argv[2:]
