@@ -113,8 +113,9 @@ trap 'rm -rf "$tmp"' EXIT
 for b in "$root"/results/previous/*.tar.gz; do
   name=$(basename "$b" .tar.gz)
   "$archive" verify "$b" >/dev/null
-  "$archive" extract "$b" -C "$tmp" >/dev/null
-  base="$tmp/$name/data/$name"
+  mkdir "$tmp/$name"   # one empty folder per bundle: extract refuses a used one
+  "$archive" extract "$b" -C "$tmp/$name" >/dev/null
+  base="$tmp/$name/$name/data/$name"
   suite=$(suite_of "$base")
   new=""
   for d in "$root"/results/*/; do
