@@ -15,6 +15,7 @@
 #include "np_report_html.h"
 #include "np_report_html_int.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -103,6 +104,68 @@ static const struct np_results_config *config_of(
 
 /* ---- run files ------------------------------------------------------- */
 
+/* The runner's kernel snapshots of run r when the set stores them by
+ * content (0.3 sets: rep-N.cmd.txt names kernel-snapshots/<sha256>.txt
+ * by "kernel_before_sha256: " / "kernel_after_sha256: " lines); one <a>
+ * each, copied into t like the run's own files.  0.2 sets keep them as
+ * rep-N.kernel-before/after.txt, already linked by run_files. */
+static int run_snapshots(FILE *f, const struct np_report_html__setctx *sc,
+                         const struct np_results_config *c,
+                         const struct np_results_run *r, struct np_ftree *t,
+                         struct np_errbuf *eb) {
+  static const char *const keys[2] = {"kernel_before_sha256: ",
+                                      "kernel_after_sha256: "};
+  static const char *const texts[2] = {"kernel-before", "kernel-after"};
+  char cmd[PATH_MAX];
+  snprintf(cmd, sizeof cmd, "%s/runs/%.200s/rep-%ld.cmd.txt", sc->dir, c->id,
+           r->rep);
+  char *text = NULL;
+  size_t tlen = 0;
+  struct np_errbuf quiet = {0};
+  if (np_file_read_all(cmd, NP_HTML_FILE_MAX, &text, &tlen, &quiet) != 0)
+    return 0; /* no command file: nothing to link */
+  int rc = 0;
+  for (int k = 0; k < 2 && rc == 0; k++) {
+    const char *p = strstr(text, keys[k]);
+    if (p == NULL)
+      continue;
+    p += strlen(keys[k]);
+    char hex[65];
+    size_t n = 0;
+    while (n < 64 && isxdigit((unsigned char)p[n])) {
+      hex[n] = p[n];
+      n++;
+    }
+    hex[n] = 0;
+    if (n != 64)
+      continue;
+    char path[PATH_MAX * 2], link[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/kernel-snapshots/%s.txt", sc->dir, hex);
+    if (sc->relative) {
+      snprintf(link, sizeof link, "%skernel-snapshots/%s.txt", sc->rel, hex);
+    } else {
+      snprintf(link, sizeof link, "runs/%.200s/kernel-snapshots/%s.txt",
+               sc->label, hex);
+      if (np_ftree_get(t, link, NULL) == NULL) {
+        char *data = NULL;
+        size_t len = 0;
+        if ((rc = np_file_read_all(path, NP_HTML_FILE_MAX, &data, &len, eb)) ==
+            0) {
+          rc = np_ftree_add(t, link, data, len);
+          free(data);
+        }
+      }
+    }
+    fputs(" <a href=\"", f);
+    np_report_html_esc(f, link);
+    fputs("\">", f);
+    fputs(texts[k], f);
+    fputs("</a>", f);
+  }
+  free(text);
+  return rc;
+}
+
 /* Copy (or link) the files of run r: every file of runs/<config>/ named
  * rep-<n>.*; one <a> per file into f. */
 static int run_files(FILE *f, const struct np_report_html__setctx *sc,
@@ -164,6 +227,8 @@ static int run_files(FILE *f, const struct np_report_html__setctx *sc,
     fputs("</a>", f);
     free(names[i]);
   }
+  if (rc == 0)
+    rc = run_snapshots(f, sc, c, r, t, eb);
   return rc;
 }
 

@@ -19,7 +19,7 @@ def main():
     with nptest.tmpdir(prefix="np-balance-na-test-") as out:
         cmd = [report, "--pages", "--output", out]
         for s in ("udp-stream", "udp-two-namespace", "udp-stress"):
-            cmd += ["--results", os.path.join(res, "vm-20261201-" + s)]
+            cmd += ["--results", os.path.join(res, "vm-20261202-" + s)]
         rc, _, err = nptest.run(cmd, timeout=50)
         T.check(rc == 0, f"netproof-report --pages: exit {rc}: {err}")
         page = open(os.path.join(out, "udp.md"), encoding="utf-8").read()

@@ -18,7 +18,7 @@ sh "$chk" "$src/docs/performance" "$src/README.md" >"$tmp/out" 2>&1 ||
 
 # one small set keeps the negative cases quick
 mkdir -p "$tmp/results" "$tmp/pages"
-ln -s "$src/results/vm-20261201-udp-size-limits" "$tmp/results/"
+ln -s "$src/results/vm-20261202-udp-size-limits" "$tmp/results/"
 export NP_RESULTS="$tmp/results"
 ref='{{udp-size-limits: udp-p65507-c16-w16-single-uv lost range}}'
 printf 'Loses %s per run at 65,507 B, window 16.\n\n> **Not measured here.** 8 MiB holds 126 datagrams of 66,339 B.\n' \
@@ -56,7 +56,7 @@ printf 'one\nLoses {{udp-size-limits: udp-p1-c16-w16-single-uv lost}}.\n' \
   >"$tmp/pages/udp-limits.reading.md"
 sh "$chk" "$tmp/pages" >"$tmp/out" 2>&1
 [ $? -eq 1 ] || fail "an unresolvable reference must fail: $(cat "$tmp/out")"
-grep -q "^$tmp/pages/udp-limits.reading.md:2: {{udp-size-limits: udp-p1-c16-w16-single-uv lost}}: no configuration 'udp-p1-c16-w16-single-uv' in vm-20261201-udp-size-limits$" "$tmp/out" ||
+grep -q "^$tmp/pages/udp-limits.reading.md:2: {{udp-size-limits: udp-p1-c16-w16-single-uv lost}}: no configuration 'udp-p1-c16-w16-single-uv' in vm-20261202-udp-size-limits$" "$tmp/out" ||
   fail "line names file, line, reference and reason: $(cat "$tmp/out")"
 
 # README: plain Markdown, so a reference is never expanded there

@@ -13,7 +13,7 @@ import nptest  # noqa: E402
 
 def main():
     report, src = sys.argv[1], sys.argv[2]
-    sset = os.path.join(src, "results", "vm-20261201-udp-io-models")
+    sset = os.path.join(src, "results", "vm-20261202-udp-io-models")
     T = nptest.Checks(fatal=True)
     with nptest.tmpdir(prefix="np-headline-left-test-") as out:
         rc, _, err = nptest.run([report, "--pages", "--results", sset,

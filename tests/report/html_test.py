@@ -30,7 +30,7 @@ import tempfile
 import zlib
 
 REPORT, SRC = sys.argv[1:3]
-SET = os.path.join(SRC, "results", "vm-20261201-udp-size-limits")
+SET = os.path.join(SRC, "results", "vm-20261202-udp-size-limits")
 CHROMIUM = shutil.which("chromium")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
          "--no-first-run", "--disable-background-networking",
@@ -196,7 +196,8 @@ def main():
                                     for u in runs),
               f"{len(runs)} run links, all resolve")
         check(any(u.endswith(".json") for u in runs) and
-              any("kernel-before" in u for u in runs) and
+              any("kernel-before" in u or "/kernel-snapshots/" in u
+                  for u in runs) and
               any(u.endswith("cmd.txt") for u in runs),
               "each run links its record, command and kernel snapshots")
         data = [u for u in page.links if u.startswith("data/") or

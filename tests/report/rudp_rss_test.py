@@ -17,7 +17,7 @@ import tempfile
 
 def main():
     report, src = sys.argv[1], sys.argv[2]
-    sset = os.path.join(src, "results", "vm-20261201-rudp-sustained")
+    sset = os.path.join(src, "results", "vm-20261202-rudp-sustained")
     want = {}
     for f in sorted(glob.glob(os.path.join(sset, "runs", "*", "rep-*.json"))):
         d = json.load(open(f))

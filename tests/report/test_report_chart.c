@@ -324,7 +324,7 @@ static void check_upright(void) {
   static const double a[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   struct np_chart_series s[] = {
       {"vm-20261130-udp-io-models", a, NULL, NULL, NULL, 0},
-      {"vm-20261201-udp-io-models", a, NULL, NULL, NULL, 1}};
+      {"vm-20261202-udp-io-models", a, NULL, NULL, NULL, 1}};
   struct np_chart c = {.title = "p99 RTT / \xce\xbcs: medians, base and new",
                        .subtitle = "s", .xlabel = "configuration",
                        .ylabel = "p99 RTT / \xce\xbcs", .runs = 3,

@@ -127,7 +127,7 @@ sed -i 's/"verdict":\t"inconclusive ([^"]*)"/"verdict":\t"no significant change"
 grep -q "/gate: " "$tmp/out" && grep -q "/verdict: " "$tmp/out" || fail "check names the gate and the verdict: $(cat "$tmp/out")"
 # the issue's case on committed data: raw against uv of one 3-run set,
 # ratios from 0.88 to 2.28, used to print "Gate: pass"
-io=$(cd "$(dirname "$0")/../.." && pwd)/results/vm-20261201-udp-io-models
+io=$(cd "$(dirname "$0")/../.." && pwd)/results/vm-20261202-udp-io-models
 if [ -d "$io" ]; then
   "$bin" compare "$io" "$io" --base-only '*-uv*' --new-only '*-raw*' --map raw=uv \
     --output "$tmp/i3" >/dev/null 2>&1

@@ -41,7 +41,7 @@ def main():
         # a plan whose metric label holds Markdown and HTML (the set then
         # fails its self-check on the plan digest; --force renders it)
         ex = copy_set(os.path.join(source, "results",
-                                   "vm-20261201-exec-sockperf"),
+                                   "vm-20261202-exec-sockperf"),
                       os.path.join(box.inp, "exec"))
         sj = os.path.join(ex, "suite.json")
         doc = json.load(open(sj))
