@@ -39,10 +39,10 @@ static const struct expect_plan plans[] = {
     {"udp-buffer-isolation.json", 7, 3, "udp-p16384-c16-w64-single-uv-srb1m", 4},
     {"udp-stress.json", 2, 1, "udp-p1024-c16-w16-single-raw", 0},
     {"quick.json", 4, 3, "udp-p16384-c16-w64-single-uv-srb4m", 1},
-    /* rudp-main: 3 strategies x 3 profiles x 2 IO models x 2 cc, one
+    /* rudp-main: 4 strategies x 3 profiles x 2 IO models x 2 cc, one
      * process of 3 rounds each; payload-window: 3 x 2 x 3 strategies;
      * sustained: one 120 s run per strategy */
-    {"rudp-main.json", 36, 1, "rudp-p1024-c4-w16-pool-t4-fecadaptive-newreno-burst",
+    {"rudp-main.json", 48, 1, "rudp-p1024-c4-w16-pool-t4-fecadaptive-newreno-burst",
      0},
     {"rudp-payload-window.json", 18, 1,
      "rudp-p64-c4-w1-single-fecadaptive-bbr-random", 0},
